@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/**
+ * The one event vocabulary of taskweave (see protocol.md). The WebSocket validation, the CLI
+ * renderer, the `--json` output and the event log all derive from these schemas.
+ */
+
+/** Fields every server → client message carries; the bus stamps them. */
+export const envelopeSchema = z.object({
+  session_id: z.string(),
+  run_id: z.string(),
+  seq: z.number().int().nonnegative(),
+  ts: z.number(),
+});
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+export const runStatusSchema = z.enum(['completed', 'stopped', 'max_steps', 'failed', 'needs_input']);
+/** How a run ended. */
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+const step = z.number().int().nonnegative();
+const taskId = z.string().optional();
+const tokens = z.number().int().nonnegative();
+
+const planTaskSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  depends_on: z.array(z.string()),
+});
+
+function agentUpdate<K extends string, S extends z.ZodRawShape>(updateType: K, shape: S) {
+  return z.object({ type: z.literal('agent_update'), update_type: z.literal(updateType), ...shape });
+}
+function topLevel<K extends string, S extends z.ZodRawShape>(type: K, shape: S) {
+  return z.object({ type: z.literal(type), ...shape });
+}
+
+export const eventPayloadSchema = z.union([
+  agentUpdate('agent_start', {
+    max_steps: z.number().int(),
+    mode: z.enum(['simple', 'complex']),
+    loop: z.enum(['react', 'roa']),
+    model: z.string(),
+    goal: z.string(),
+  }),
+  agentUpdate('agent_turn_start', { step, task_id: taskId }),
+  agentUpdate('agent_reason', { step, content: z.string(), task_id: taskId }),
+  agentUpdate('agent_text_delta', { step, content: z.string(), task_id: taskId }),
+  agentUpdate('agent_observe', { step, content: z.string(), task_id: taskId }),
+  /** A message taskweave itself adds to the conversation (a recovery rule fired, say). */
+  agentUpdate('agent_note', { step, content: z.string(), task_id: taskId }),
+  /** A transient model error is being retried after a delay. */
+  agentUpdate('agent_retry', { step, attempt: z.number().int(), delay_ms: z.number(), error: z.string() }),
+  /** Token usage of one model call. */
+  agentUpdate('model_usage', { step, phase: z.string(), task_id: taskId, input_tokens: tokens, output_tokens: tokens }),
+  agentUpdate('agent_request_input', { step, request_id: z.string(), question: z.string() }),
+  agentUpdate('agent_request_input_timeout', { request_id: z.string() }),
+  agentUpdate('agent_user_input', { request_id: z.string(), content: z.string() }),
+  agentUpdate('agent_stopped', { step }),
+  agentUpdate('final_answer_refused', { step, remaining: z.number().int() }),
+  agentUpdate('plan_proposed', { plan_id: z.string(), tasks: z.array(planTaskSchema) }),
+  agentUpdate('plan_approved', { plan_id: z.string() }),
+  agentUpdate('plan_rejected', { plan_id: z.string(), feedback: z.string().optional() }),
+  agentUpdate('task_started', { task_id: z.string(), title: z.string() }),
+  agentUpdate('task_completed', { task_id: z.string(), title: z.string(), summary: z.string() }),
+  agentUpdate('task_failed', { task_id: z.string(), title: z.string(), reason: z.string() }),
+  agentUpdate('task_blocked', { task_id: z.string(), title: z.string(), reason: z.string() }),
+  agentUpdate('agent_completion', {
+    steps: z.number().int(),
+    status: runStatusSchema,
+    final_answer: z.string().optional(),
+    reason: z.string().optional(),
+    input_tokens: tokens,
+    output_tokens: tokens,
+  }),
+  topLevel('tool_start', { call_id: z.string(), name: z.string(), args: z.unknown(), step, task_id: taskId }),
+  topLevel('tool_complete', {
+    call_id: z.string(),
+    name: z.string(),
+    result: z.string(),
+    display: z.string().optional(),
+    duration_ms: z.number(),
+    task_id: taskId,
+  }),
+  topLevel('tool_error', {
+    call_id: z.string(),
+    name: z.string(),
+    error: z.string(),
+    display: z.string().optional(),
+    duration_ms: z.number(),
+    task_id: taskId,
+  }),
+  topLevel('response_complete', { status: runStatusSchema, final_answer: z.string().optional() }),
+  topLevel('error', { code: z.string(), message: z.string() }),
+]);
+
+/** An event as the agent emits it, before the bus stamps the envelope. */
+export type EventPayload = z.infer<typeof eventPayloadSchema>;
+/** An event as it goes over the wire and into `--json`: payload plus envelope. */
+export type ServerEvent = EventPayload & Envelope;
+
+export type AgentUpdate = Extract<EventPayload, { type: 'agent_update' }>;
+export type AgentUpdateType = AgentUpdate['update_type'];
+/** The payload of one agent_update kind. */
+export type AgentUpdateOf<K extends AgentUpdateType> = Extract<AgentUpdate, { update_type: K }>;
+export type TopLevelType = Exclude<EventPayload['type'], 'agent_update'>;
+/** The payload of one top-level event kind. */
+export type TopLevelOf<K extends TopLevelType> = Extract<EventPayload, { type: K }>;
+
+/** Validates a whole server event (payload and envelope), e.g. a `--json` line. */
+export const serverEventSchema = z.intersection(eventPayloadSchema, envelopeSchema);

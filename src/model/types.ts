@@ -1,0 +1,25 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+
+/** What a model call is for; the script model matches turns on it. */
+export type ModelPhase = 'act' | 'reason' | 'observe' | 'plan' | 'analyze';
+
+/**
+ * Passed on every call as `providerOptions.taskweave`, so that logs, token accounting and the
+ * script model can tell calls apart.
+ */
+export interface CallTag {
+  runId: string;
+  taskId?: string;
+  phase: ModelPhase;
+}
+
+/** A model ready to call, with the name it was chosen by (`provider:model`). */
+export interface ResolvedModel {
+  id: string;
+  model: LanguageModelV3;
+}
+
+/** The model configuration is missing or wrong; the CLI exits with code 2 and this message. */
+export class ModelConfigError extends Error {
+  override name = 'ModelConfigError';
+}

@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+import { truncateMiddle } from './truncate.js';
+import type { Tool, ToolContext, ToolResult, ToolSpec } from './types.js';
+
+/**
+ * Builds a tool from its spec. Validation, error-to-result conversion, timing and output
+ * truncation live here, once: an invalid call or a thrown error becomes an error result the
+ * model can act on, never a crash.
+ */
+export function defineTool<Params extends z.ZodType>(spec: ToolSpec<Params>): Tool {
+  const description = `${spec.description}\n\nWhen to use: ${spec.whenToUse}\nWhen not to use: ${spec.whenNotToUse}`;
+  return {
+    name: spec.name,
+    description,
+    parameters: spec.parameters,
+    readOnly: spec.readOnly,
+    async run(rawArgs: unknown, ctx: ToolContext) {
+      const started = performance.now();
+      const result = await execute(spec, rawArgs, ctx);
+      return {
+        ...result,
+        output: truncateMiddle(result.output),
+        durationMs: Math.round(performance.now() - started),
+      };
+    },
+  };
+}
+
+async function execute<Params extends z.ZodType>(
+  spec: ToolSpec<Params>,
+  rawArgs: unknown,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  const parsed = spec.parameters.safeParse(rawArgs);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `- ${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
+      .join('\n');
+    return {
+      output: `The ${spec.name} tool was called with invalid arguments:\n${problems}\nRewrite the input so that it satisfies the schema.`,
+      isError: true,
+    };
+  }
+  try {
+    return await spec.execute(parsed.data, ctx);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { output: `${spec.name} failed: ${message}`, isError: true };
+  }
+}

@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import type { FileTracker } from './file-tracker.js';
+import type { Workspace } from './workspace.js';
+
+/** What the user said when a tool asked, or why nobody could answer. */
+export type InputReply =
+  | { status: 'answered'; answer: string }
+  | { status: 'timeout' }
+  /** No one can answer (non-interactive run): the run ends with status needs_input. */
+  | { status: 'unavailable' };
+
+/** The part of the run's control a tool may use: asking the user. */
+export interface ToolControl {
+  requestInput(question: string): Promise<InputReply>;
+}
+
+/** A focused model call a tool may make (analyze_output); phase "analyze". */
+export interface ToolModel {
+  complete(request: { system?: string; prompt: string; signal?: AbortSignal }): Promise<string>;
+}
+
+/** Everything a tool may touch while it runs. */
+export interface ToolContext {
+  workspace: Workspace;
+  /** Aborted when the user stops the run; long work (child processes) must end on it. */
+  signal: AbortSignal;
+  control: ToolControl;
+  model: ToolModel;
+  /** Per-run record of files read, for the read-before-edit rule. */
+  files: FileTracker;
+  /** Progress lines for the UI while a long tool runs. */
+  progress: (message: string) => void;
+  callId: string;
+}
+
+/** What a tool returns: `output` is for the model, `display` (optional) for people. */
+export interface ToolResult {
+  output: string;
+  display?: string;
+  isError: boolean;
+}
+
+/** What `defineTool` is given. */
+export interface ToolSpec<Params extends z.ZodType> {
+  name: string;
+  /** What the tool does, in one or two sentences. */
+  description: string;
+  whenToUse: string;
+  whenNotToUse: string;
+  parameters: Params;
+  /** Read-only tools of one reply run together; the others run one at a time. */
+  readOnly: boolean;
+  execute(args: z.infer<Params>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A ready tool: validation, error conversion, timing and truncation are built in. */
+export interface Tool {
+  name: string;
+  /** The model-facing description, with when to use and when not to. */
+  description: string;
+  parameters: z.ZodType;
+  readOnly: boolean;
+  /** Runs with raw (unvalidated) arguments; never throws. */
+  run(rawArgs: unknown, ctx: ToolContext): Promise<ToolResult & { durationMs: number }>;
+}

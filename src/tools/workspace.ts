@@ -1,0 +1,77 @@
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/** A path a tool was given that it must not touch, or that does not exist. */
+export class WorkspaceError extends Error {
+  override name = 'WorkspaceError';
+}
+
+/**
+ * The folder a run works in. Every path a tool touches is resolved here, symlinks included;
+ * anything that leads outside is refused with a clear error.
+ */
+export class Workspace {
+  private constructor(readonly root: string) {}
+
+  /** Opens a workspace at an existing folder. */
+  static async open(root: string): Promise<Workspace> {
+    let real: string;
+    try {
+      real = await realpath(path.resolve(root));
+    } catch {
+      throw new WorkspaceError(`The workspace folder ${root} does not exist.`);
+    }
+    if (!(await stat(real)).isDirectory()) throw new WorkspaceError(`The workspace ${root} is not a folder.`);
+    return new Workspace(real);
+  }
+
+  /**
+   * Resolves a path given by the model (relative to the root, or absolute) to an absolute path
+   * inside the workspace. The target need not exist; its nearest existing ancestor is
+   * resolved through symlinks so that a link pointing outside is caught.
+   */
+  async resolve(requested: string): Promise<string> {
+    if (requested.includes('\0')) throw new WorkspaceError('The path contains a NUL character.');
+    const absolute = path.resolve(this.root, requested);
+    if (!this.contains(absolute)) {
+      throw new WorkspaceError(
+        `The path ${requested} is outside the workspace (${this.root}); only files inside it can be used.`,
+      );
+    }
+    const real = await realpathOfNearestExisting(absolute);
+    if (!this.contains(real)) {
+      throw new WorkspaceError(
+        `The path ${requested} leads outside the workspace through a symbolic link (to ${real}); it is refused.`,
+      );
+    }
+    return real;
+  }
+
+  /** The path relative to the root, with forward slashes, for messages and display. */
+  relative(absolute: string): string {
+    const relative = path.relative(this.root, absolute);
+    return relative === '' ? '.' : relative.split(path.sep).join('/');
+  }
+
+  private contains(absolute: string): boolean {
+    const relative = path.relative(this.root, absolute);
+    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  }
+}
+
+async function realpathOfNearestExisting(absolute: string): Promise<string> {
+  const missing: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      const real = await realpath(current);
+      return missing.length === 0 ? real : path.join(real, ...missing.reverse());
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const parent = path.dirname(current);
+      if (parent === current) return absolute;
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
