@@ -34,7 +34,12 @@ export class EventBus {
 
   /** Stamps, persists and announces one event; returns it as sent. */
   emit(runId: string, payload: EventPayload): ServerEvent {
-    const envelope: Envelope = { session_id: this.sessionId, run_id: runId, seq: this.nextSeq++, ts: this.now() };
+    const envelope: Envelope = {
+      session_id: this.sessionId,
+      run_id: runId,
+      seq: this.nextSeq++,
+      ts: this.now(),
+    };
     const event: ServerEvent = { ...payload, ...envelope };
     this.sink?.(event);
     for (const listener of this.listeners) listener(event);

@@ -53,7 +53,13 @@ export const eventPayloadSchema = z.union([
   /** A transient model error is being retried after a delay. */
   agentUpdate('agent_retry', { step, attempt: z.number().int(), delay_ms: z.number(), error: z.string() }),
   /** Token usage of one model call. */
-  agentUpdate('model_usage', { step, phase: z.string(), task_id: taskId, input_tokens: tokens, output_tokens: tokens }),
+  agentUpdate('model_usage', {
+    step,
+    phase: z.string(),
+    task_id: taskId,
+    input_tokens: tokens,
+    output_tokens: tokens,
+  }),
   agentUpdate('agent_request_input', { step, request_id: z.string(), question: z.string() }),
   agentUpdate('agent_request_input_timeout', { request_id: z.string() }),
   agentUpdate('agent_user_input', { request_id: z.string(), content: z.string() }),
@@ -75,6 +81,8 @@ export const eventPayloadSchema = z.union([
     output_tokens: tokens,
   }),
   topLevel('tool_start', { call_id: z.string(), name: z.string(), args: z.unknown(), step, task_id: taskId }),
+  /** A line of progress from a long-running tool (command output as it arrives). */
+  topLevel('tool_progress', { call_id: z.string(), name: z.string(), content: z.string(), task_id: taskId }),
   topLevel('tool_complete', {
     call_id: z.string(),
     name: z.string(),

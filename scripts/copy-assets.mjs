@@ -1,0 +1,7 @@
+// Copies the prompt templates (.md) next to the compiled prompt builders in dist/.
+import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+
+mkdirSync('dist/prompts', { recursive: true });
+for (const name of readdirSync('src/prompts')) {
+  if (name.endsWith('.md')) cpSync(`src/prompts/${name}`, `dist/prompts/${name}`);
+}

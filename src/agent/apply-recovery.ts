@@ -1,0 +1,79 @@
+import type { ExecutedCall } from './execute-tools.js';
+import { REPETITION_FAIL_LIMIT, SAME_FAILURE_LIMIT } from './recovery.js';
+import type { Conversation, RunContext } from './run-state.js';
+import type { LoopOutcome } from './step-loop.js';
+
+const MAX_ERROR_IN_QUESTION = 600;
+
+export interface ApplyRecoveryOptions {
+  run: RunContext;
+  conversation: Conversation;
+  executed: ExecutedCall[];
+  step: number;
+  taskId?: string;
+}
+
+/**
+ * Applies the recovery rules to the calls of one step: notes to the model for repetition, a
+ * question to the user after the same action failed SAME_FAILURE_LIMIT times, and the end of
+ * the run when the model keeps repeating itself. Returns the outcome when the loop must end.
+ */
+export async function applyRecovery(options: ApplyRecoveryOptions): Promise<LoopOutcome | undefined> {
+  const { run, conversation, executed, step, taskId } = options;
+  const notes: string[] = [];
+  for (const { call, result } of executed) {
+    const verdict = run.recovery.observe({
+      name: call.name,
+      args: call.args,
+      isError: result.isError,
+      output: result.output,
+    });
+    switch (verdict.kind) {
+      case 'ok':
+        break;
+      case 'warn_repetition':
+        notes.push(
+          `You are repeating yourself: ${call.name} was called with the same arguments ${verdict.count} times in a row. ` +
+            'Its result will not change. Do something different, or finish if the goal is met.',
+        );
+        break;
+      case 'fail_repetition': {
+        const reason = `The agent repeated the same call ${verdict.count} times in a row (${call.name}); the run was stopped (limit ${REPETITION_FAIL_LIMIT}).`;
+        note(options, reason);
+        return { kind: 'interruption', status: 'failed', reason };
+      }
+      case 'ask_user': {
+        const question =
+          `${verdict.action} has failed ${SAME_FAILURE_LIMIT} times. The last error was:\n` +
+          `${verdict.lastError.slice(0, MAX_ERROR_IN_QUESTION)}\nHow should I proceed?`;
+        const reply = await run.control.requestInput(question);
+        if (reply.status === 'unavailable') {
+          return { kind: 'interruption', status: 'needs_input', reason: question };
+        }
+        run.recovery.resetAction(verdict.action);
+        notes.push(
+          reply.status === 'answered'
+            ? `${verdict.action} failed ${SAME_FAILURE_LIMIT} times, so the user was asked for guidance. The user said: ${reply.answer}`
+            : `${verdict.action} failed ${SAME_FAILURE_LIMIT} times and the user did not answer in time. Try a clearly different approach.`,
+        );
+        break;
+      }
+    }
+  }
+  if (notes.length > 0) {
+    const content = notes.join('\n\n');
+    note({ run, step, taskId }, content);
+    conversation.messages.push({ role: 'user', content: `[taskweave] ${content}` });
+  }
+  return undefined;
+}
+
+function note(options: { run: RunContext; step: number; taskId?: string }, content: string): void {
+  options.run.emit({
+    type: 'agent_update',
+    update_type: 'agent_note',
+    step: options.step,
+    content,
+    task_id: options.taskId,
+  });
+}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { InputReply } from '../tools/types.js';
+
+/** A question the agent puts to the user. */
+export interface InputRequest {
+  requestId: string;
+  question: string;
+}
+
+/**
+ * Asks the user and resolves with the answer, or null when nobody can answer (no terminal,
+ * non-interactive). The signal aborts when the question times out or the run stops.
+ */
+export type InputProvider = (request: InputRequest, signal: AbortSignal) => Promise<string | null>;
+
+/** How long a question waits for an answer by default before the agent goes on alone. */
+export const DEFAULT_INPUT_TIMEOUT_MS = 10 * 60_000;
+
+export interface RunControlOptions {
+  /** Who answers questions; absent means nobody can (the run ends with needs_input). */
+  inputProvider?: InputProvider;
+  inputTimeoutMs?: number;
+}
+
+/** Hooks the agent sets to announce questions as events. */
+export interface InputObserver {
+  asked(request: InputRequest): void;
+  answered(request: InputRequest, answer: string): void;
+  timedOut(request: InputRequest): void;
+}
+
+/**
+ * The controls a front end holds over a run: stop it (at the next step boundary; tools and
+ * model calls in flight are aborted) and answer the agent's questions.
+ */
+export class RunControl {
+  private readonly abortController = new AbortController();
+  private readonly inputProvider: InputProvider | undefined;
+  private readonly inputTimeoutMs: number;
+  private unanswered: string | undefined;
+  observer: InputObserver | undefined;
+
+  constructor(options: RunControlOptions = {}) {
+    this.inputProvider = options.inputProvider;
+    this.inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
+  }
+
+  /** Aborted when the user stops the run. */
+  get signal(): AbortSignal {
+    return this.abortController.signal;
+  }
+
+  get stopRequested(): boolean {
+    return this.abortController.signal.aborted;
+  }
+
+  /** Requests a stop: whatever is in flight is aborted and the loop ends at the next boundary. */
+  stop(): void {
+    if (!this.abortController.signal.aborted) this.abortController.abort(new Error('stopped by the user'));
+  }
+
+  /** The question nobody could answer, when the run must end with status needs_input. */
+  get pendingQuestion(): string | undefined {
+    return this.unanswered;
+  }
+
+  /** Asks the user; never throws. */
+  async requestInput(question: string): Promise<InputReply> {
+    const request: InputRequest = { requestId: randomUUID(), question };
+    if (!this.inputProvider) {
+      this.unanswered = question;
+      this.observer?.asked(request);
+      return { status: 'unavailable' };
+    }
+    this.observer?.asked(request);
+    const timeout = AbortSignal.timeout(this.inputTimeoutMs);
+    const signal = AbortSignal.any([timeout, this.signal]);
+    const timedOut = new Promise<'timeout'>((resolve) =>
+      signal.addEventListener('abort', () => resolve('timeout'), { once: true }),
+    );
+    let answer: string | null | 'timeout';
+    try {
+      answer = await Promise.race([this.inputProvider(request, signal), timedOut]);
+    } catch {
+      answer = signal.aborted ? 'timeout' : null;
+    }
+    if (answer === 'timeout') {
+      this.observer?.timedOut(request);
+      return { status: 'timeout' };
+    }
+    if (answer === null) {
+      this.unanswered = question;
+      return { status: 'unavailable' };
+    }
+    this.observer?.answered(request, answer);
+    return { status: 'answered', answer };
+  }
+}

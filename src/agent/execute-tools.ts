@@ -1,0 +1,82 @@
+import type { ModelToolCall } from '../model/call-model.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolContext, ToolResult } from '../tools/types.js';
+import type { Emit } from './emit.js';
+
+/** A tool call together with what it returned. */
+export interface ExecutedCall {
+  call: ModelToolCall;
+  result: ToolResult & { durationMs: number };
+}
+
+export interface ExecuteToolsOptions {
+  calls: ModelToolCall[];
+  registry: ToolRegistry;
+  contextFor: (call: ModelToolCall) => ToolContext;
+  emit: Emit;
+  step: number;
+  taskId?: string;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs the tool calls of one model reply, in order. Consecutive read-only calls run together;
+ * a call that writes runs alone. Once the run is stopped, the calls not yet started are not run.
+ */
+export async function executeTools(options: ExecuteToolsOptions): Promise<ExecutedCall[]> {
+  const executed: ExecutedCall[] = [];
+  for (const batch of batches(options.calls, options.registry)) {
+    if (options.signal.aborted) {
+      for (const call of batch) executed.push(notRun(call));
+      continue;
+    }
+    executed.push(...(await Promise.all(batch.map((call) => executeOne(call, options)))));
+  }
+  return executed;
+}
+
+function batches(calls: ModelToolCall[], registry: ToolRegistry): ModelToolCall[][] {
+  const result: ModelToolCall[][] = [];
+  let readOnlyRun: ModelToolCall[] = [];
+  for (const call of calls) {
+    if (registry.get(call.name)?.readOnly) {
+      readOnlyRun.push(call);
+      continue;
+    }
+    if (readOnlyRun.length > 0) result.push(readOnlyRun);
+    readOnlyRun = [];
+    result.push([call]);
+  }
+  if (readOnlyRun.length > 0) result.push(readOnlyRun);
+  return result;
+}
+
+async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Promise<ExecutedCall> {
+  const { emit, step, taskId, registry } = options;
+  emit({ type: 'tool_start', call_id: call.id, name: call.name, args: call.args, step, task_id: taskId });
+  const tool = registry.get(call.name);
+  const result = tool
+    ? await tool.run(call.args, options.contextFor(call))
+    : {
+        output: `There is no tool named "${call.name}". Available tools: ${registry.names().join(', ')}.`,
+        isError: true,
+        durationMs: 0,
+      };
+  const common = {
+    call_id: call.id,
+    name: call.name,
+    display: result.display,
+    duration_ms: result.durationMs,
+    task_id: taskId,
+  };
+  if (result.isError) emit({ type: 'tool_error', ...common, error: result.output });
+  else emit({ type: 'tool_complete', ...common, result: result.output });
+  return { call, result };
+}
+
+function notRun(call: ModelToolCall): ExecutedCall {
+  return {
+    call,
+    result: { output: 'Not run: the run was stopped by the user.', isError: true, durationMs: 0 },
+  };
+}

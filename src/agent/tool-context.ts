@@ -1,0 +1,60 @@
+import { type Tool as SdkTool, tool } from 'ai';
+import { callModel, type ModelToolCall } from '../model/call-model.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolContext } from '../tools/types.js';
+import type { RunContext } from './run-state.js';
+
+const sdkToolCache = new WeakMap<ToolRegistry, Record<string, SdkTool>>();
+
+/** The registry's tools as the AI SDK describes them to the model (no execute: taskweave runs them). */
+export function modelToolsFor(registry: ToolRegistry): Record<string, SdkTool> {
+  const cached = sdkToolCache.get(registry);
+  if (cached) return cached;
+  const tools: Record<string, SdkTool> = {};
+  for (const entry of registry.list()) {
+    tools[entry.name] = tool({ description: entry.description, inputSchema: entry.parameters });
+  }
+  sdkToolCache.set(registry, tools);
+  return tools;
+}
+
+/** Builds what one tool call may touch. */
+export function toolContextFor(
+  run: RunContext,
+  call: ModelToolCall,
+  step: number,
+  taskId: string | undefined,
+): ToolContext {
+  return {
+    workspace: run.workspace,
+    signal: run.control.signal,
+    control: run.control,
+    files: run.files,
+    callId: call.id,
+    progress: (content) =>
+      run.emit({ type: 'tool_progress', call_id: call.id, name: call.name, content, task_id: taskId }),
+    model: {
+      async complete({ system, prompt, signal }) {
+        const reply = await callModel({
+          model: run.model,
+          system: system ?? '',
+          messages: [{ role: 'user', content: prompt }],
+          tag: { runId: run.runId, taskId, phase: 'analyze' },
+          signal: signal ?? run.control.signal,
+        });
+        run.usage.inputTokens += reply.usage.inputTokens;
+        run.usage.outputTokens += reply.usage.outputTokens;
+        run.emit({
+          type: 'agent_update',
+          update_type: 'model_usage',
+          step,
+          phase: 'analyze',
+          task_id: taskId,
+          input_tokens: reply.usage.inputTokens,
+          output_tokens: reply.usage.outputTokens,
+        });
+        return reply.text;
+      },
+    },
+  };
+}

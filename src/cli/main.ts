@@ -1,0 +1,39 @@
+import { Command, CommanderError } from 'commander';
+import { ModelConfigError } from '../model/types.js';
+import { WorkspaceError } from '../tools/workspace.js';
+import { errorMessage } from '../util/error-message.js';
+import { EXIT } from './exit-codes.js';
+import { addRunCommand } from './run-command.js';
+import { styleFor } from './terminal.js';
+import { UsageError } from './usage-error.js';
+
+const VERSION = '0.1.0';
+
+/** Runs the CLI with the given argv (as process.argv) and resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let exitCode: number = EXIT.completed;
+  const program = new Command()
+    .name('taskweave')
+    .description('A coding agent that finishes multi-step work.')
+    .version(VERSION)
+    .exitOverride()
+    .showHelpAfterError('(run taskweave --help for usage)');
+  addRunCommand(program, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.completed : EXIT.usage;
+    }
+    const style = styleFor(process.stderr);
+    if (error instanceof UsageError || error instanceof ModelConfigError || error instanceof WorkspaceError) {
+      process.stderr.write(`${style.red('error:')} ${error.message}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`${style.red('error:')} ${errorMessage(error)}\n`);
+    return EXIT.failed;
+  }
+}

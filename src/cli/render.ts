@@ -1,0 +1,175 @@
+import type { ServerEvent } from '../events/registry.js';
+import { Spinner, type Style } from './terminal.js';
+
+const MAX_ARG_CHARS = 70;
+const MAX_RESULT_LINE_CHARS = 100;
+
+type Out = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+/**
+ * Renders the event stream for people: one line per tool call with its main argument and a
+ * ✓/✗ result, the model's text as it streams, a spinner while the model thinks (on a TTY).
+ */
+export class HumanRenderer {
+  private readonly spinner: Spinner;
+  private readonly pendingTools = new Map<string, string>();
+  private textOpen = false;
+
+  constructor(
+    private readonly out: Out,
+    private readonly style: Style,
+  ) {
+    this.spinner = new Spinner(out);
+  }
+
+  /** Renders one event. */
+  render(event: ServerEvent): void {
+    if (event.type === 'agent_update') this.renderUpdate(event);
+    else this.renderTopLevel(event);
+  }
+
+  /** Stops the spinner (before the process prints something else or exits). */
+  close(): void {
+    this.spinner.stop();
+    this.endText();
+  }
+
+  private renderUpdate(event: Extract<ServerEvent, { type: 'agent_update' }>): void {
+    const s = this.style;
+    switch (event.update_type) {
+      case 'agent_start':
+        this.line(s.dim(`taskweave · ${event.model} · up to ${event.max_steps} steps`));
+        return;
+      case 'agent_turn_start':
+        this.endText();
+        this.spinner.start(`thinking (step ${event.step})…`);
+        return;
+      case 'agent_text_delta':
+        this.spinner.stop();
+        this.textOpen = true;
+        this.out.write(event.content);
+        return;
+      case 'agent_note':
+        this.line(s.yellow(`! ${event.content}`));
+        return;
+      case 'agent_retry':
+        this.line(
+          s.yellow(
+            `! model call failed (${event.error}); retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt + 1})`,
+          ),
+        );
+        return;
+      case 'agent_request_input':
+        this.line(s.cyan(`? ${event.question}`));
+        return;
+      case 'agent_request_input_timeout':
+        this.line(s.yellow('! no answer in time; the agent goes on without one'));
+        return;
+      case 'agent_stopped':
+        this.line(s.yellow(`■ stopped at step ${event.step}`));
+        return;
+      case 'final_answer_refused':
+        this.line(s.yellow(`! final answer refused: ${event.remaining} task(s) remain`));
+        return;
+      case 'task_started':
+        this.line(s.bold(`▶ ${event.title}`));
+        return;
+      case 'task_completed':
+        this.line(s.green(`✓ ${event.title}`) + s.dim(` — ${event.summary}`));
+        return;
+      case 'task_failed':
+        this.line(s.red(`✗ ${event.title} — ${event.reason}`));
+        return;
+      case 'task_blocked':
+        this.line(s.yellow(`⏸ ${event.title} — ${event.reason}`));
+        return;
+      case 'agent_completion': {
+        const tokens = s.dim(
+          ` · ${event.steps} steps · ${event.input_tokens} in / ${event.output_tokens} out tokens`,
+        );
+        const label =
+          event.status === 'completed'
+            ? s.green('✓ completed')
+            : event.status === 'failed'
+              ? s.red('✗ failed')
+              : s.yellow(`■ ${event.status.replace('_', ' ')}`);
+        this.line(label + tokens);
+        if (event.status !== 'completed' && event.reason) this.line(`  ${event.reason}`);
+        if (event.final_answer) this.line(`\n${event.final_answer}`);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private renderTopLevel(event: Exclude<ServerEvent, { type: 'agent_update' }>): void {
+    const s = this.style;
+    switch (event.type) {
+      case 'tool_start': {
+        const call = `${event.name}(${formatArgs(event.args)})`;
+        this.pendingTools.set(event.call_id, call);
+        this.endText();
+        this.spinner.start(`→ ${call}`);
+        return;
+      }
+      case 'tool_progress':
+        this.spinner.update(`→ ${this.pendingTools.get(event.call_id) ?? event.name} ${event.content}`);
+        return;
+      case 'tool_complete':
+      case 'tool_error': {
+        const call = this.pendingTools.get(event.call_id) ?? event.name;
+        this.pendingTools.delete(event.call_id);
+        const ok = event.type === 'tool_complete';
+        const detail = event.display ?? (ok ? '' : firstLine(event.error));
+        const mark = ok ? s.green('✓') : s.red('✗');
+        this.line(`→ ${call} ${mark}${detail ? ` ${ok ? s.dim(detail) : detail}` : ''}`);
+        return;
+      }
+      case 'error':
+        this.line(s.red(`error: ${event.message}`));
+        return;
+      default:
+        return;
+    }
+  }
+
+  private line(text: string): void {
+    this.spinner.stop();
+    this.endText();
+    this.out.write(`${text}\n`);
+  }
+
+  private endText(): void {
+    if (this.textOpen) {
+      this.out.write('\n');
+      this.textOpen = false;
+    }
+  }
+}
+
+/** The main argument of a tool call, shortened, as it reads in `run_command("npm run build")`. */
+export function formatArgs(args: unknown): string {
+  if (args === null || typeof args !== 'object') return shorten(JSON.stringify(args) ?? '');
+  const record = args as Record<string, unknown>;
+  const main = ['command', 'path', 'pattern', 'question', 'description', 'summary', 'answer'].find(
+    (key) => typeof record[key] === 'string',
+  );
+  if (!main) return shorten(JSON.stringify(record));
+  const rest = Object.keys(record).filter((key) => key !== main && key !== 'content');
+  const extra = Array.isArray(record.edits)
+    ? `, ${record.edits.length} edit${record.edits.length === 1 ? '' : 's'}`
+    : '';
+  const more = rest.filter((key) => key !== 'edits').length > 0 ? ', …' : '';
+  return `${JSON.stringify(shorten(String(record[main])))}${extra}${more}`;
+}
+
+function shorten(text: string): string {
+  const single = text.replace(/\s+/g, ' ');
+  return single.length <= MAX_ARG_CHARS ? single : `${single.slice(0, MAX_ARG_CHARS - 1)}…`;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
+  return line.length <= MAX_RESULT_LINE_CHARS ? line : `${line.slice(0, MAX_RESULT_LINE_CHARS - 1)}…`;
+}

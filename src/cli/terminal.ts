@@ -1,0 +1,70 @@
+/** ANSI styling that turns itself off when the stream is not a terminal (or NO_COLOR is set). */
+export interface Style {
+  enabled: boolean;
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
+
+/** Styling for a stream: colours only on a TTY, never with NO_COLOR, always with FORCE_COLOR. */
+export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Style {
+  const enabled =
+    env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' ? true : !env.NO_COLOR && !!stream.isTTY;
+  const wrap = (open: number, close: number) => (text: string) =>
+    enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  return {
+    enabled,
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
+}
+
+const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const SPINNER_INTERVAL_MS = 80;
+
+/** A one-line spinner for a TTY; on other streams it does nothing. */
+export class Spinner {
+  private timer: NodeJS.Timeout | undefined;
+  private frame = 0;
+  private label = '';
+
+  constructor(private readonly stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }) {}
+
+  get active(): boolean {
+    return this.timer !== undefined;
+  }
+
+  start(label: string): void {
+    if (!this.stream.isTTY) return;
+    this.label = label;
+    if (this.timer) return;
+    this.timer = setInterval(() => this.draw(), SPINNER_INTERVAL_MS);
+    this.timer.unref();
+    this.draw();
+  }
+
+  update(label: string): void {
+    this.label = label;
+  }
+
+  /** Clears the spinner line so that normal output can follow. */
+  stop(): void {
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.stream.write('\r\u001b[2K');
+  }
+
+  private draw(): void {
+    const width = Math.max(20, (this.stream.columns ?? 80) - 4);
+    const frame = SPINNER_FRAMES[this.frame++ % SPINNER_FRAMES.length];
+    this.stream.write(`\r\u001b[2K${frame} ${this.label.slice(0, width)}`);
+  }
+}

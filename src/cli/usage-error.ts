@@ -1,0 +1,14 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Bad usage or configuration: the CLI prints the message and exits with code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Parses a positive whole number option, with an error commander shows as usage. */
+export function parsePositiveInt(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
+  return parsed;
+}

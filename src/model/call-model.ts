@@ -1,0 +1,82 @@
+import { type ModelMessage, type Tool as SdkTool, streamText } from 'ai';
+import { withRetry } from './retry.js';
+import type { CallTag, ResolvedModel } from './types.js';
+
+/** One tool call as the model made it; `args` is unvalidated. */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  args: unknown;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** What one model call produced. */
+export interface ModelReply {
+  text: string;
+  toolCalls: ModelToolCall[];
+  usage: TokenUsage;
+  finishReason: string;
+}
+
+export interface ModelCallRequest {
+  model: ResolvedModel;
+  system: string;
+  messages: ModelMessage[];
+  /** Tools the model may call; they have no execute: taskweave runs them itself. */
+  tools?: Record<string, SdkTool>;
+  tag: CallTag;
+  signal: AbortSignal;
+  onTextDelta?: (text: string) => void;
+  onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
+}
+
+/**
+ * Makes one streamed model call, retrying transient provider errors with backoff. Every call
+ * carries `providerOptions.taskweave` so that calls can be told apart.
+ */
+export async function callModel(request: ModelCallRequest): Promise<ModelReply> {
+  return withRetry(() => streamOnce(request), { signal: request.signal, onRetry: request.onRetry });
+}
+
+async function streamOnce(request: ModelCallRequest): Promise<ModelReply> {
+  const result = streamText({
+    model: request.model.model,
+    system: request.system,
+    messages: request.messages,
+    tools: request.tools,
+    abortSignal: request.signal,
+    maxRetries: 0,
+    providerOptions: { taskweave: { ...request.tag } },
+  });
+  let text = '';
+  const toolCalls: ModelToolCall[] = [];
+  let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  let finishReason = 'unknown';
+  for await (const part of result.fullStream) {
+    switch (part.type) {
+      case 'text-delta':
+        text += part.text;
+        request.onTextDelta?.(part.text);
+        break;
+      case 'tool-call':
+        toolCalls.push({ id: part.toolCallId, name: part.toolName, args: part.input });
+        break;
+      case 'finish':
+        usage = {
+          inputTokens: part.totalUsage.inputTokens ?? 0,
+          outputTokens: part.totalUsage.outputTokens ?? 0,
+        };
+        finishReason = part.finishReason;
+        break;
+      case 'error':
+        throw part.error;
+      case 'abort':
+        throw request.signal.reason ?? new Error('The model call was aborted.');
+    }
+  }
+  return { text, toolCalls, usage, finishReason };
+}

@@ -1,0 +1,35 @@
+import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
+
+/**
+ * All the text of a prompt, one piece per line: system messages, user and assistant text, and
+ * the output of tool results. The script model matches `when` against it.
+ */
+export function promptText(prompt: LanguageModelV3Prompt): string {
+  const pieces: string[] = [];
+  for (const message of prompt) {
+    if (message.role === 'system') {
+      pieces.push(message.content);
+      continue;
+    }
+    for (const part of message.content) {
+      if (part.type === 'text') pieces.push(part.text);
+      else if (part.type === 'tool-result') pieces.push(toolOutputText(part.output));
+    }
+  }
+  return pieces.join('\n');
+}
+
+function toolOutputText(output: LanguageModelV3ToolResultOutput): string {
+  switch (output.type) {
+    case 'text':
+    case 'error-text':
+      return output.value;
+    case 'json':
+    case 'error-json':
+      return JSON.stringify(output.value);
+    case 'execution-denied':
+      return output.reason ?? 'execution denied';
+    case 'content':
+      return output.value.flatMap((item) => (item.type === 'text' ? [item.text] : [])).join('\n');
+  }
+}

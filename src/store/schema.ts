@@ -1,0 +1,213 @@
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  type AnySQLiteColumn,
+  check,
+  foreignKey,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+
+/*
+ * The tables of taskweave. Written so that a PostgreSQL schema can follow column for column:
+ * text ids generated in code (no rowid tricks), timestamps as integer milliseconds (bigint
+ * there), JSON as text, enumerations as text with CHECK constraints, no SQLite-only syntax.
+ * After a change here run `npx drizzle-kit generate`; the migration is applied at start-up.
+ */
+
+export const SESSION_STATUSES = ['idle', 'running'] as const;
+/** Whether a run is going on in a session. */
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const RUN_MODES = ['simple', 'complex'] as const;
+/** Simple: tool calls, then an answer. Complex: a plan whose tasks the orchestrator tracks. */
+export type RunMode = (typeof RUN_MODES)[number];
+
+export const RUN_STATES = ['running', 'completed', 'stopped', 'max_steps', 'failed', 'needs_input'] as const;
+/** A run's status: `running` until it ends, then how it ended. */
+export type RunState = (typeof RUN_STATES)[number];
+
+export const PLAN_STATUSES = ['proposed', 'approved', 'rejected', 'completed', 'aborted'] as const;
+/** Where a plan is in its life: shown, accepted or refused by the user, then finished or aborted. */
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+
+export const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'blocked', 'cancelled'] as const;
+/** The state of one task of the to-do list or queue. */
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
+/** Who a conversation message is from. */
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+/** The queue a task joins when none is named. */
+export const DEFAULT_QUEUE = 'default';
+
+/** `column IN ('a', 'b')` for a CHECK constraint; the values are this file's own constants. */
+function oneOf(column: AnySQLiteColumn, values: readonly string[]): SQL {
+  return sql`${column} in (${sql.raw(values.map((value) => `'${value}'`).join(', '))})`;
+}
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    goal: text('goal').notNull(),
+    workspace: text('workspace').notNull(),
+    model: text('model').notNull(),
+    status: text('status', { enum: SESSION_STATUSES }).notNull().default('idle'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (table) => [
+    index('sessions_updated_at_idx').on(table.updatedAt),
+    check('sessions_status_check', oneOf(table.status, SESSION_STATUSES)),
+  ],
+);
+
+export const messages = sqliteTable(
+  'messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    // Not a foreign key: the conversation is written on the hot path, and a message may be
+    // recorded before the run row that owns it.
+    runId: text('run_id').notNull(),
+    role: text('role', { enum: MESSAGE_ROLES }).notNull(),
+    /** JSON text. */
+    content: text('content').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [
+    index('messages_session_id_idx').on(table.sessionId),
+    check('messages_role_check', oneOf(table.role, MESSAGE_ROLES)),
+  ],
+);
+
+export const events = sqliteTable(
+  'events',
+  {
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    seq: integer('seq').notNull(),
+    // Not a foreign key, for the same reason as messages.run_id.
+    runId: text('run_id').notNull(),
+    type: text('type').notNull(),
+    updateType: text('update_type'),
+    /** The whole event as JSON text, envelope included. */
+    payload: text('payload').notNull(),
+    ts: integer('ts').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.sessionId, table.seq] })],
+);
+
+export const runs = sqliteTable(
+  'runs',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    goal: text('goal').notNull(),
+    mode: text('mode', { enum: RUN_MODES }).notNull(),
+    status: text('status', { enum: RUN_STATES }).notNull().default('running'),
+    finalAnswer: text('final_answer'),
+    steps: integer('steps').notNull().default(0),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at'),
+  },
+  (table) => [
+    index('runs_session_id_idx').on(table.sessionId),
+    check('runs_mode_check', oneOf(table.mode, RUN_MODES)),
+    check('runs_status_check', oneOf(table.status, RUN_STATES)),
+  ],
+);
+
+export const plans = sqliteTable(
+  'plans',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    runId: text('run_id').notNull(),
+    status: text('status', { enum: PLAN_STATUSES }).notNull().default('proposed'),
+    feedback: text('feedback'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (table) => [
+    index('plans_session_id_idx').on(table.sessionId),
+    check('plans_status_check', oneOf(table.status, PLAN_STATUSES)),
+  ],
+);
+
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    /** Null for queue work added outside a session (`taskweave tasks add`). */
+    sessionId: text('session_id').references(() => sessions.id),
+    planId: text('plan_id').references(() => plans.id),
+    parentId: text('parent_id'),
+    queue: text('queue').notNull().default(DEFAULT_QUEUE),
+    /** The plan's own id for the task (`t2`), unique within the plan. */
+    key: text('key'),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    /** A shell command whose success shows the task is done. */
+    checkCommand: text('check_command'),
+    status: text('status', { enum: TASK_STATUSES }).notNull().default('pending'),
+    /** Position in its queue; lower runs first. */
+    sequence: integer('sequence').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    resultSummary: text('result_summary'),
+    failReason: text('fail_reason'),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: integer('lease_expires_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (table) => [
+    foreignKey({ columns: [table.parentId], foreignColumns: [table.id] }).onDelete('set null'),
+    index('tasks_queue_status_sequence_idx').on(table.queue, table.status, table.sequence),
+    index('tasks_plan_id_idx').on(table.planId),
+    index('tasks_lease_expires_at_idx').on(table.leaseExpiresAt),
+    uniqueIndex('tasks_plan_id_key_idx').on(table.planId, table.key),
+    check('tasks_status_check', oneOf(table.status, TASK_STATUSES)),
+  ],
+);
+
+export const taskDependencies = sqliteTable(
+  'task_dependencies',
+  {
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    dependsOnId: text('depends_on_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.taskId, table.dependsOnId] }),
+    // claimNext and delete look dependencies up from the other side too.
+    index('task_dependencies_depends_on_id_idx').on(table.dependsOnId),
+  ],
+);
+
+/** A session row. */
+export type Session = typeof sessions.$inferSelect;
+/** A run row. */
+export type Run = typeof runs.$inferSelect;
+/** A plan row. */
+export type Plan = typeof plans.$inferSelect;
+/** A task row. */
+export type Task = typeof tasks.$inferSelect;
