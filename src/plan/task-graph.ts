@@ -15,7 +15,14 @@ export interface PlanTask {
 }
 
 /** Where a task stands while a plan runs. */
-export type TaskState = 'pending' | 'in_progress' | 'completed' | 'failed' | 'blocked' | 'skipped' | 'cancelled';
+export type TaskState =
+  | 'pending'
+  | 'in_progress'
+  | 'completed'
+  | 'failed'
+  | 'blocked'
+  | 'skipped'
+  | 'cancelled';
 
 /** The argument of the `plan_actions` tool. */
 export const planTasksSchema = z.object({
@@ -144,9 +151,10 @@ function findCycles(tasks: readonly PlanTask[], positions: Map<string, number[]>
       if (dependency === id || !firstById.has(dependency) || finished.has(dependency)) continue;
       if (onStack.has(dependency)) {
         const members = stack.slice(stack.indexOf(dependency));
-        const start = members.reduce((best, member, index) =>
-          planIndex(member) < planIndex(members[best]!) ? index : best,
-        0);
+        const start = members.reduce(
+          (best, member, index) => (planIndex(member) < planIndex(members[best]!) ? index : best),
+          0,
+        );
         const rotated = [...members.slice(start), ...members.slice(0, start)];
         const key = rotated.join('\u0000');
         if (!seen.has(key)) {
@@ -177,7 +185,9 @@ class DagTaskGraph implements TaskGraph {
 
   constructor(tasks: readonly PlanTask[]) {
     this.tasks = Object.freeze(
-      tasks.map((task) => Object.freeze({ ...task, depends_on: Object.freeze([...task.depends_on]) as string[] })),
+      tasks.map((task) =>
+        Object.freeze({ ...task, depends_on: Object.freeze([...task.depends_on]) as string[] }),
+      ),
     );
     for (const [index, task] of this.tasks.entries()) {
       this.byId.set(task.id, task);
@@ -187,7 +197,9 @@ class DagTaskGraph implements TaskGraph {
     for (const task of this.tasks) {
       this.dependents.set(
         task.id,
-        Object.freeze(this.tasks.filter((other) => this.dependencies.get(other.id)!.includes(task.id)).map((t) => t.id)),
+        Object.freeze(
+          this.tasks.filter((other) => this.dependencies.get(other.id)!.includes(task.id)).map((t) => t.id),
+        ),
       );
     }
     const order: string[] = [];

@@ -178,7 +178,9 @@ export const tasks = sqliteTable(
   },
   (table) => [
     foreignKey({ columns: [table.parentId], foreignColumns: [table.id] }).onDelete('set null'),
+    // claimNext seeks the first pending task of a queue; add reads the end of the queue.
     index('tasks_queue_status_sequence_idx').on(table.queue, table.status, table.sequence),
+    uniqueIndex('tasks_queue_sequence_idx').on(table.queue, table.sequence),
     index('tasks_plan_id_idx').on(table.planId),
     index('tasks_lease_expires_at_idx').on(table.leaseExpiresAt),
     uniqueIndex('tasks_plan_id_key_idx').on(table.planId, table.key),

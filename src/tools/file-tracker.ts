@@ -28,7 +28,14 @@ export class FileTracker {
     if (known === undefined) {
       return `${displayPath} has not been read in this run. Read it with read_file before editing it.`;
     }
-    const current = digest(await readFile(absolutePath));
+    let onDisk: Buffer;
+    try {
+      onDisk = await readFile(absolutePath);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return `${displayPath} no longer exists on disk. Check the path, or create the file with write_file.`;
+    }
+    const current = digest(onDisk);
     if (current !== known) {
       return `${displayPath} has changed on disk since it was last read. Read it again with read_file before editing it.`;
     }

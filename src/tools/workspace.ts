@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /** A path a tool was given that it must not touch, or that does not exist. */
@@ -55,11 +55,16 @@ export class Workspace {
 
   private contains(absolute: string): boolean {
     const relative = path.relative(this.root, absolute);
-    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+    // A name such as `..notes` is inside; only `..` as a whole first segment leads out.
+    const leadsOut = relative === '..' || relative.startsWith(`..${path.sep}`);
+    return relative === '' || (!leadsOut && !path.isAbsolute(relative));
   }
 }
 
-async function realpathOfNearestExisting(absolute: string): Promise<string> {
+/** How many dangling symbolic links in a row are followed before the path is refused. */
+const MAX_DANGLING_LINKS = 40;
+
+async function realpathOfNearestExisting(absolute: string, linksFollowed = 0): Promise<string> {
   const missing: string[] = [];
   let current = absolute;
   for (;;) {
@@ -68,6 +73,16 @@ async function realpathOfNearestExisting(absolute: string): Promise<string> {
       return missing.length === 0 ? real : path.join(real, ...missing.reverse());
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // A dangling link does not exist for realpath, but writing through it creates its target:
+      // follow it so that a link to a missing file outside the workspace is caught too.
+      const target = await readlink(current).catch(() => null);
+      if (target !== null) {
+        if (linksFollowed >= MAX_DANGLING_LINKS) {
+          throw new WorkspaceError(`The path ${absolute} goes through too many symbolic links.`);
+        }
+        const followed = path.resolve(path.dirname(current), target, ...missing.reverse());
+        return realpathOfNearestExisting(followed, linksFollowed + 1);
+      }
       const parent = path.dirname(current);
       if (parent === current) return absolute;
       missing.push(path.basename(current));

@@ -1,0 +1,540 @@
+import { and, asc, eq, gt, inArray, isNull, lte, max, or, type SQL, sql } from 'drizzle-orm';
+import { alias, type SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
+import type { StoreDrizzle, TaskweaveDb } from './database.js';
+import { newId } from './ids.js';
+import {
+  DEFAULT_QUEUE,
+  type Plan,
+  type PlanStatus,
+  plans,
+  type Task,
+  type TaskStatus,
+  taskDependencies,
+  tasks,
+} from './schema.js';
+
+/** A task id that does not exist, or a change its current status does not allow. */
+export class TaskStoreError extends Error {
+  override name = 'TaskStoreError';
+  /** The task (or plan, or plan key) the error is about. */
+  readonly id: string;
+  /** The status it had when the change was refused, when it exists. */
+  readonly status: TaskStatus | PlanStatus | undefined;
+
+  constructor(message: string, details: { id: string; status?: TaskStatus | PlanStatus }) {
+    super(message);
+    this.id = details.id;
+    this.status = details.status;
+  }
+}
+
+export interface AddTaskInput {
+  title: string;
+  description?: string;
+  sessionId?: string;
+  planId?: string;
+  parentId?: string;
+  /** The plan's own id for the task, unique within the plan. */
+  key?: string;
+  queue?: string;
+  checkCommand?: string;
+  /** Ids of tasks that must be completed before claimNext hands this one out. */
+  dependsOn?: readonly string[];
+}
+
+export interface ClaimOptions {
+  queue?: string;
+  /** Who holds the lease: a worker id unique per process. */
+  owner: string;
+  leaseMs: number;
+}
+
+export interface StartOptions {
+  owner?: string;
+  /** Without it the task is held until it changes status: no lease, nothing expires. */
+  leaseMs?: number;
+}
+
+export interface OwnerCheck {
+  /** When given, the change is refused unless this owner still holds a live lease on the task. */
+  owner?: string;
+}
+
+export interface TaskFilter {
+  queue?: string;
+  status?: TaskStatus | readonly TaskStatus[];
+  sessionId?: string;
+  planId?: string;
+}
+
+export interface PlanTaskInput {
+  /** The plan's own id for the task (`t1`), used by the other tasks' `dependsOn`. */
+  key: string;
+  title: string;
+  description: string;
+  dependsOn: readonly string[];
+  /** A shell command whose success shows the task is done. */
+  check?: string;
+}
+
+export interface CreatePlanInput {
+  sessionId: string;
+  runId: string;
+  tasks: readonly PlanTaskInput[];
+  /** Defaults to the plan's own queue (planQueue), so `taskweave work` never picks plan tasks up. */
+  queue?: string;
+}
+
+/** A task of a plan with the keys of the tasks it depends on. */
+export type PlanTask = Task & { dependsOn: string[] };
+
+export interface TaskStoreOptions {
+  now?: () => number;
+}
+
+/** The queue a plan's tasks join unless told otherwise. */
+export function planQueue(planId: string): string {
+  return `plan:${planId}`;
+}
+
+type Transition = 'start' | 'complete' | 'fail' | 'block' | 'cancel' | 'reset to pending';
+
+/** The statuses each change may start from. */
+const ALLOWED_FROM: Record<Transition, readonly TaskStatus[]> = {
+  start: ['pending'],
+  complete: ['in_progress'],
+  fail: ['in_progress'],
+  block: ['pending', 'in_progress'],
+  cancel: ['pending', 'in_progress', 'blocked', 'failed'],
+  'reset to pending': ['in_progress', 'failed', 'blocked', 'cancelled'],
+};
+
+const PLAN_ALLOWED_FROM: Record<PlanStatus, readonly PlanStatus[]> = {
+  proposed: [],
+  approved: ['proposed'],
+  rejected: ['proposed'],
+  completed: ['approved'],
+  aborted: ['proposed', 'approved'],
+};
+
+const dependency = alias(tasks, 'dependency');
+/** True for a task (the outer `tasks` row) with a dependency that is not completed yet. */
+const unmetDependency = sql`exists (select 1 from ${taskDependencies} inner join ${dependency} on ${dependency.id} = ${taskDependencies.dependsOnId} where ${taskDependencies.taskId} = ${tasks.id} and ${dependency.status} <> 'completed')`;
+
+/** The queries of the hot paths (add, claimNext, get), built and prepared once per store. */
+function prepareStatements(orm: StoreDrizzle) {
+  const queue = sql.placeholder('queue');
+  const now = sql.placeholder('now');
+  return {
+    lastSequence: orm
+      .select({ last: max(tasks.sequence) })
+      .from(tasks)
+      .where(eq(tasks.queue, queue))
+      .prepare(),
+    releaseExpiredInQueue: orm
+      .update(tasks)
+      .set({ status: 'pending', leaseOwner: null, leaseExpiresAt: null, updatedAt: sql`${now}` })
+      .where(and(eq(tasks.queue, queue), eq(tasks.status, 'in_progress'), lte(tasks.leaseExpiresAt, now)))
+      .prepare(),
+    inProgress: orm
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.queue, queue), eq(tasks.status, 'in_progress')))
+      .limit(1)
+      .prepare(),
+    nextClaimable: orm
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.queue, queue), eq(tasks.status, 'pending'), sql`not ${unmetDependency}`))
+      .orderBy(asc(tasks.sequence))
+      .limit(1)
+      .prepare(),
+    getById: orm
+      .select()
+      .from(tasks)
+      .where(eq(tasks.id, sql.placeholder('id')))
+      .prepare(),
+  };
+}
+
+/**
+ * The persistent to-do list and work queue. Each queue runs one task at a time: claimNext hands
+ * out the lowest-sequence pending task whose dependencies are completed, under a lease that the
+ * worker renews; a lease that expires puts the task back in line, so work interrupted by a
+ * crash is resumed. Every change is one SQLite transaction, safe across processes.
+ */
+export class TaskStore {
+  private readonly orm: StoreDrizzle;
+  private readonly now: () => number;
+  private readonly statements: ReturnType<typeof prepareStatements>;
+
+  constructor(db: TaskweaveDb, options: TaskStoreOptions = {}) {
+    this.orm = db.drizzle;
+    this.now = options.now ?? Date.now;
+    this.statements = prepareStatements(this.orm);
+  }
+
+  /** Adds a task at the end of its queue. */
+  add(input: AddTaskInput): Task {
+    return this.immediate(() => this.insertTask(input, this.now()));
+  }
+
+  /** The task, or undefined for an unknown id. */
+  get(id: string): Task | undefined {
+    return this.statements.getById.get({ id });
+  }
+
+  /** Pending and in-progress tasks in the order they will run (of one queue, or of all by queue). */
+  listActive(queue?: string): Task[] {
+    return this.listAll({ status: ['pending', 'in_progress'], ...(queue === undefined ? {} : { queue }) });
+  }
+
+  /** Tasks matching the filter, by queue and sequence. */
+  listAll(filter: TaskFilter = {}): Task[] {
+    const conditions: SQL[] = [];
+    if (filter.queue !== undefined) conditions.push(eq(tasks.queue, filter.queue));
+    if (filter.sessionId !== undefined) conditions.push(eq(tasks.sessionId, filter.sessionId));
+    if (filter.planId !== undefined) conditions.push(eq(tasks.planId, filter.planId));
+    if (filter.status !== undefined) {
+      const statuses: readonly TaskStatus[] = typeof filter.status === 'string' ? [filter.status] : filter.status;
+      conditions.push(inArray(tasks.status, [...statuses]));
+    }
+    return this.orm
+      .select()
+      .from(tasks)
+      .where(and(...conditions))
+      .orderBy(asc(tasks.queue), asc(tasks.sequence))
+      .all();
+  }
+
+  /** The ids of the tasks this one depends on. */
+  dependencies(id: string): string[] {
+    return this.orm
+      .select({ id: taskDependencies.dependsOnId })
+      .from(taskDependencies)
+      .where(eq(taskDependencies.taskId, id))
+      .all()
+      .map((row) => row.id);
+  }
+
+  /**
+   * Takes the next task of a queue, in one IMMEDIATE transaction so that two processes never
+   * both get one: undefined while another task of the queue is in progress under a live lease
+   * (or with no lease), else the lowest-sequence pending task whose dependencies are all
+   * completed, now in progress under `owner`'s lease with one more attempt. Expired leases of
+   * the queue are released first, so an interrupted task is handed out again.
+   */
+  claimNext(options: ClaimOptions): Task | undefined {
+    const queue = options.queue ?? DEFAULT_QUEUE;
+    return this.immediate(() => {
+      const now = this.now();
+      this.statements.releaseExpiredInQueue.run({ queue, now });
+      if (this.statements.inProgress.get({ queue }) !== undefined) return undefined;
+      const next = this.statements.nextClaimable.get({ queue });
+      if (next === undefined) return undefined;
+      return this.orm
+        .update(tasks)
+        .set({
+          status: 'in_progress',
+          attempts: sql`${tasks.attempts} + 1`,
+          leaseOwner: options.owner,
+          leaseExpiresAt: now + options.leaseMs,
+          updatedAt: now,
+        })
+        .where(eq(tasks.id, next.id))
+        .returning()
+        .get();
+    });
+  }
+
+  /**
+   * Starts one given task (pending → in progress, one more attempt), for a scheduler that runs
+   * a plan's independent tasks in parallel; claimNext is the one-at-a-time way.
+   */
+  start(id: string, options: StartOptions = {}): Task {
+    const now = this.now();
+    return this.transition(id, 'start', {
+      status: 'in_progress',
+      attempts: sql`${tasks.attempts} + 1`,
+      leaseOwner: options.owner ?? null,
+      leaseExpiresAt: options.leaseMs === undefined ? null : now + options.leaseMs,
+      updatedAt: now,
+    });
+  }
+
+  /** Extends a live lease; false when the owner no longer holds it (expired, released or taken). */
+  renewLease(id: string, owner: string, leaseMs: number): boolean {
+    const now = this.now();
+    const renewed = this.orm
+      .update(tasks)
+      .set({ leaseExpiresAt: now + leaseMs, updatedAt: now })
+      .where(and(eq(tasks.id, id), this.liveLeaseOf(owner, now)))
+      .returning({ id: tasks.id })
+      .all();
+    return renewed.length === 1;
+  }
+
+  /** Puts every in-progress task whose lease has expired back to pending; returns them. */
+  releaseExpiredLeases(now: number = this.now()): Task[] {
+    return this.orm
+      .update(tasks)
+      .set({ status: 'pending', leaseOwner: null, leaseExpiresAt: null, updatedAt: now })
+      .where(and(eq(tasks.status, 'in_progress'), lte(tasks.leaseExpiresAt, now)))
+      .returning()
+      .all();
+  }
+
+  /** In progress → completed. */
+  complete(id: string, resultSummary: string, check: OwnerCheck = {}): Task {
+    return this.transition(
+      id,
+      'complete',
+      { status: 'completed', resultSummary, ...released(this.now()) },
+      check.owner,
+    );
+  }
+
+  /** In progress → failed. */
+  fail(id: string, reason: string, check: OwnerCheck = {}): Task {
+    return this.transition(id, 'fail', { status: 'failed', failReason: reason, ...released(this.now()) }, check.owner);
+  }
+
+  /** Pending or in progress → blocked (waiting on the user, or on a failed dependency). */
+  block(id: string, reason: string): Task {
+    return this.transition(id, 'block', { status: 'blocked', failReason: reason, ...released(this.now()) });
+  }
+
+  /** Anything not completed or already cancelled → cancelled. */
+  cancel(id: string): Task {
+    return this.transition(id, 'cancel', { status: 'cancelled', ...released(this.now()) });
+  }
+
+  /** In progress, failed, blocked or cancelled → pending, to be run again; the reason is cleared. */
+  resetToPending(id: string): Task {
+    return this.transition(id, 'reset to pending', { status: 'pending', failReason: null, ...released(this.now()) });
+  }
+
+  /** Removes a task that is not in progress, with its dependency rows both ways. */
+  delete(id: string): Task {
+    const deleted = this.orm
+      .delete(tasks)
+      .where(and(eq(tasks.id, id), sql`${tasks.status} <> 'in_progress'`))
+      .returning()
+      .get();
+    if (deleted !== undefined) return deleted;
+    const current = this.get(id);
+    if (current === undefined) throw unknownTask(id);
+    throw new TaskStoreError(`Cannot delete task ${id}: it is in_progress; cancel it first.`, {
+      id,
+      status: current.status,
+    });
+  }
+
+  /**
+   * Stores a plan (status proposed) and its tasks in one transaction, in the given order, each
+   * task's `dependsOn` keys turned into dependency rows. Refuses duplicate and unknown keys;
+   * checking for cycles is the plan module's job.
+   */
+  createPlan(input: CreatePlanInput): { plan: Plan; tasks: PlanTask[] } {
+    const keys = new Set<string>();
+    for (const task of input.tasks) {
+      if (keys.has(task.key)) throw new TaskStoreError(`The plan has two tasks with the key ${task.key}.`, { id: task.key });
+      keys.add(task.key);
+    }
+    for (const task of input.tasks) {
+      for (const key of task.dependsOn) {
+        if (!keys.has(key)) {
+          throw new TaskStoreError(`Task ${task.key} of the plan depends on ${key}, which is not in the plan.`, {
+            id: task.key,
+          });
+        }
+      }
+    }
+    return this.immediate(() => {
+      const now = this.now();
+      const plan = this.orm
+        .insert(plans)
+        .values({
+          id: newId('plan'),
+          sessionId: input.sessionId,
+          runId: input.runId,
+          status: 'proposed',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning()
+        .get();
+      const queue = input.queue ?? planQueue(plan.id);
+      const idsByKey = new Map<string, string>();
+      const created = input.tasks.map((task) => {
+        const row = this.insertTask(
+          {
+            title: task.title,
+            description: task.description,
+            sessionId: input.sessionId,
+            planId: plan.id,
+            key: task.key,
+            queue,
+            ...(task.check === undefined ? {} : { checkCommand: task.check }),
+          },
+          now,
+        );
+        idsByKey.set(task.key, row.id);
+        return { ...row, dependsOn: [...task.dependsOn] };
+      });
+      // Written after every task exists: a task may depend on one listed after it.
+      const edges = input.tasks.flatMap((task) =>
+        task.dependsOn.map((key) => ({ taskId: idsByKey.get(task.key)!, dependsOnId: idsByKey.get(key)! })),
+      );
+      if (edges.length > 0) this.orm.insert(taskDependencies).values(edges).onConflictDoNothing().run();
+      return { plan, tasks: created };
+    });
+  }
+
+  /** The plan, or undefined for an unknown id. */
+  getPlan(id: string): Plan | undefined {
+    return this.orm.select().from(plans).where(eq(plans.id, id)).get();
+  }
+
+  /**
+   * Moves a plan along: proposed → approved or rejected (with the user's feedback), approved →
+   * completed, proposed or approved → aborted.
+   */
+  setPlanStatus(planId: string, status: PlanStatus, feedback?: string): Plan {
+    const updated = this.orm
+      .update(plans)
+      .set({ status, updatedAt: this.now(), ...(feedback === undefined ? {} : { feedback }) })
+      .where(and(eq(plans.id, planId), inArray(plans.status, [...PLAN_ALLOWED_FROM[status]])))
+      .returning()
+      .get();
+    if (updated !== undefined) return updated;
+    const current = this.getPlan(planId);
+    if (current === undefined) throw new TaskStoreError(`There is no plan with the id ${planId}.`, { id: planId });
+    throw new TaskStoreError(`Cannot mark plan ${planId} ${status}: it is ${current.status}.`, {
+      id: planId,
+      status: current.status,
+    });
+  }
+
+  /** The tasks of a plan in order, each with the keys of the tasks it depends on. */
+  planTasks(planId: string): PlanTask[] {
+    const rows = this.orm
+      .select()
+      .from(tasks)
+      .where(eq(tasks.planId, planId))
+      .orderBy(asc(tasks.sequence))
+      .all();
+    const edges = this.orm
+      .select({ taskId: taskDependencies.taskId, key: dependency.key })
+      .from(taskDependencies)
+      .innerJoin(tasks, eq(tasks.id, taskDependencies.taskId))
+      .innerJoin(dependency, eq(dependency.id, taskDependencies.dependsOnId))
+      .where(eq(tasks.planId, planId))
+      .all();
+    return rows.map((row) => ({
+      ...row,
+      dependsOn: edges.flatMap((edge) => (edge.taskId === row.id && edge.key !== null ? [edge.key] : [])),
+    }));
+  }
+
+  /** better-sqlite3 is synchronous: every query the work makes runs inside this transaction. */
+  private immediate<T>(work: () => T): T {
+    return this.orm.transaction(() => work(), { behavior: 'immediate' });
+  }
+
+  private insertTask(input: AddTaskInput, now: number): Task {
+    const queue = input.queue ?? DEFAULT_QUEUE;
+    const dependsOn = [...new Set(input.dependsOn ?? [])];
+    for (const dependsOnId of dependsOn) {
+      if (this.get(dependsOnId) === undefined) {
+        throw new TaskStoreError(`Cannot add task "${input.title}": it depends on ${dependsOnId}, which does not exist.`, {
+          id: dependsOnId,
+        });
+      }
+    }
+    const last = this.statements.lastSequence.get({ queue })?.last ?? 0;
+    const task = this.orm
+      .insert(tasks)
+      .values({
+        id: newId('task'),
+        sessionId: input.sessionId ?? null,
+        planId: input.planId ?? null,
+        parentId: input.parentId ?? null,
+        queue,
+        key: input.key ?? null,
+        title: input.title,
+        description: input.description ?? '',
+        checkCommand: input.checkCommand ?? null,
+        status: 'pending',
+        sequence: last + 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+    if (dependsOn.length > 0) {
+      this.orm
+        .insert(taskDependencies)
+        .values(dependsOn.map((dependsOnId) => ({ taskId: task.id, dependsOnId })))
+        .run();
+    }
+    return task;
+  }
+
+  /** A task held by `owner` under a lease that has not expired (or that never expires). */
+  private liveLeaseOf(owner: string, now: number): SQL | undefined {
+    return and(
+      eq(tasks.status, 'in_progress'),
+      eq(tasks.leaseOwner, owner),
+      or(isNull(tasks.leaseExpiresAt), gt(tasks.leaseExpiresAt, now)),
+    );
+  }
+
+  /**
+   * One conditional UPDATE, atomic without a transaction; when it matches nothing, the task is
+   * read to say why (unknown id, a status the change does not start from, or a lost lease).
+   */
+  private transition(
+    id: string,
+    change: Transition,
+    values: SQLiteUpdateSetSource<typeof tasks>,
+    owner?: string,
+  ): Task {
+    const from = ALLOWED_FROM[change];
+    const now = this.now();
+    const updated = this.orm
+      .update(tasks)
+      .set(values)
+      .where(
+        and(
+          eq(tasks.id, id),
+          inArray(tasks.status, [...from]),
+          owner === undefined ? undefined : this.liveLeaseOf(owner, now),
+        ),
+      )
+      .returning()
+      .get();
+    if (updated !== undefined) return updated;
+    const current = this.get(id);
+    if (current === undefined) throw unknownTask(id);
+    if (!from.includes(current.status)) {
+      throw new TaskStoreError(
+        `Cannot ${change} task ${id}: it is ${current.status} (allowed from ${from.join(' or ')}).`,
+        { id, status: current.status },
+      );
+    }
+    throw new TaskStoreError(
+      `Cannot ${change} task ${id}: the worker ${owner} no longer holds its lease` +
+        ` (held by ${current.leaseOwner ?? 'nobody'}); another worker may have taken it.`,
+      { id, status: current.status },
+    );
+  }
+}
+
+function released(now: number) {
+  return { leaseOwner: null, leaseExpiresAt: null, updatedAt: now };
+}
+
+function unknownTask(id: string): TaskStoreError {
+  return new TaskStoreError(`There is no task with the id ${id}.`, { id });
+}

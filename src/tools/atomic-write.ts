@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, open, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Writes a file so that readers see either the old content or the new, never half of it: the
+ * content goes to a temporary file in the same folder (same file system), which is then renamed
+ * over the target. An existing file keeps its permissions. The parent folder must exist.
+ */
+export async function writeFileAtomic(target: string, content: string): Promise<void> {
+  const temporary = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${randomBytes(6).toString('hex')}.taskweave-tmp`,
+  );
+  const existingMode = await modeOf(target);
+  try {
+    const handle = await open(temporary, 'wx', existingMode ?? 0o666);
+    try {
+      await handle.writeFile(content, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    // The umask narrows the mode given to open; an existing file's permissions are kept exactly.
+    if (existingMode !== undefined) await chmod(temporary, existingMode);
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+async function modeOf(file: string): Promise<number | undefined> {
+  try {
+    return (await stat(file)).mode & 0o7777;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

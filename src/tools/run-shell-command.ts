@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+import { HeadTailCapture } from './head-tail-capture.js';
+
+/** After SIGTERM, how long a process group has to exit before it gets SIGKILL. */
+export const KILL_GRACE_MS = 2_000;
+/**
+ * After the shell exited, how long to wait for its output pipes to close. A background job it
+ * started (`server &`) may hold them open for ever; its later output is not waited for.
+ */
+export const STDIO_DRAIN_MS = 300;
+
+/** How a command ended. */
+export type CommandEnd =
+  | { kind: 'exited'; exitCode: number }
+  | { kind: 'signaled'; signal: NodeJS.Signals }
+  | { kind: 'timed_out' }
+  | { kind: 'stopped' };
+
+/** What a finished command left: how it ended and its (capped) output. */
+export interface CommandOutcome {
+  end: CommandEnd;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+}
+
+export interface RunShellCommandOptions {
+  command: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** Aborting ends the command like a timeout does, reported as stopped. */
+  signal: AbortSignal;
+  /** Each stream keeps its head and tail within this many characters. */
+  maxOutputCharsPerStream: number;
+  onStdout?: (chunk: string) => void;
+  onStderr?: (chunk: string) => void;
+}
+
+/**
+ * Runs a command line with bash (or /bin/sh where there is no bash) in a process group of its
+ * own, stdin closed. On timeout or abort the whole group is killed — SIGTERM, then SIGKILL after
+ * a grace period — so the processes the command started die with it.
+ */
+export function runShellCommand(options: RunShellCommandOptions): Promise<CommandOutcome> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const stdout = new HeadTailCapture(options.maxOutputCharsPerStream);
+    const stderr = new HeadTailCapture(options.maxOutputCharsPerStream);
+    let stopReason: 'timed_out' | 'stopped' | undefined;
+    let settled = false;
+    let drainTimer: NodeJS.Timeout | undefined;
+
+    const child = spawn(shellPath(), ['-c', options.command], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout.push(chunk);
+      options.onStdout?.(chunk);
+    });
+    child.stderr.on('data', (chunk: string) => {
+      stderr.push(chunk);
+      options.onStderr?.(chunk);
+    });
+
+    const signalGroup = (signal: NodeJS.Signals): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // ESRCH: every process of the group has already exited.
+      }
+    };
+    let killing = false;
+    const killGroup = (reason: 'timed_out' | 'stopped'): void => {
+      stopReason ??= reason;
+      if (killing) return;
+      killing = true;
+      signalGroup('SIGTERM');
+      // Not cleared when the shell exits: a child that ignores SIGTERM must still die.
+      setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS).unref();
+    };
+
+    const timeout = setTimeout(() => killGroup('timed_out'), options.timeoutMs);
+    const onAbort = (): void => killGroup('stopped');
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    if (options.signal.aborted) onAbort();
+
+    const cleanUp = (): void => {
+      settled = true;
+      clearTimeout(timeout);
+      clearTimeout(drainTimer);
+      options.signal.removeEventListener('abort', onAbort);
+    };
+    const finish = (exit: CommandEnd): void => {
+      if (settled) return;
+      cleanUp();
+      resolve({
+        end: stopReason ? { kind: stopReason } : exit,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        durationMs: Math.round(performance.now() - started),
+      });
+    };
+
+    child.on('error', (error) => {
+      if (settled) return;
+      cleanUp();
+      reject(error);
+    });
+    child.on('exit', (code, signal) => {
+      drainTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(endOf(code, signal));
+      }, STDIO_DRAIN_MS);
+    });
+    child.on('close', (code, signal) => finish(endOf(code, signal)));
+  });
+}
+
+function endOf(code: number | null, signal: NodeJS.Signals | null): CommandEnd {
+  if (code !== null) return { kind: 'exited', exitCode: code };
+  return { kind: 'signaled', signal: signal ?? 'SIGKILL' };
+}
+
+let cachedShell: string | undefined;
+
+/** bash from PATH when there is one, else the POSIX shell every system has. */
+function shellPath(): string {
+  cachedShell ??= findOnPath('bash') ?? '/bin/sh';
+  return cachedShell;
+}
+
+function findOnPath(program: string): string | undefined {
+  for (const folder of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (folder === '') continue;
+    const candidate = path.join(folder, program);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not in this folder; try the next.
+    }
+  }
+  return undefined;
+}

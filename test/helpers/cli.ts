@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type ServerEvent, serverEventSchema } from '../../src/events/registry.js';
+
+/** The built CLI entry (npm test builds before the tests run). */
+export const CLI_PATH = fileURLToPath(new URL('../../bin/taskweave.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  /** Called once the process has started, e.g. to send it a signal. */
+  onSpawn?: (child: ReturnType<typeof spawn>) => void;
+}
+
+/** Runs the real CLI as a child process, with no terminal attached. */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: '1', TASKWEAVE_RETRY_BASE_MS: '10', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    options.onSpawn?.(child);
+  });
+}
+
+/** Parses `--json` output: every line must be a valid protocol event. */
+export function parseJsonLines(stdout: string): ServerEvent[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => serverEventSchema.parse(JSON.parse(line)));
+}
+
+/** Writes a script-model file into a folder and returns its path. */
+export async function writeScript(folder: string, script: unknown, name = 'script.json'): Promise<string> {
+  const file = path.join(folder, name);
+  await writeFile(file, JSON.stringify(script, null, 2));
+  return file;
+}
