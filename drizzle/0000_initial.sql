@@ -101,6 +101,7 @@ CREATE TABLE `tasks` (
 );
 --> statement-breakpoint
 CREATE INDEX `tasks_queue_status_sequence_idx` ON `tasks` (`queue`,`status`,`sequence`);--> statement-breakpoint
+CREATE UNIQUE INDEX `tasks_queue_sequence_idx` ON `tasks` (`queue`,`sequence`);--> statement-breakpoint
 CREATE INDEX `tasks_plan_id_idx` ON `tasks` (`plan_id`);--> statement-breakpoint
 CREATE INDEX `tasks_lease_expires_at_idx` ON `tasks` (`lease_expires_at`);--> statement-breakpoint
 CREATE UNIQUE INDEX `tasks_plan_id_key_idx` ON `tasks` (`plan_id`,`key`);

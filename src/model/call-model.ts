@@ -50,6 +50,9 @@ async function streamOnce(request: ModelCallRequest): Promise<ModelReply> {
     tools: request.tools,
     abortSignal: request.signal,
     maxRetries: 0,
+    // Errors come back through fullStream and are rethrown there; the default handler would
+    // also print each one (every retried 429) to stderr.
+    onError: () => {},
     providerOptions: { taskweave: { ...request.tag } },
   });
   let text = '';

@@ -51,7 +51,8 @@ export const PROVIDERS: readonly ProviderSpec[] = [
   {
     name: 'anthropic',
     example: 'anthropic:claude-sonnet-4-5',
-    description: 'Anthropic; needs ANTHROPIC_API_KEY, base URL from --base-url, config baseUrl or ANTHROPIC_BASE_URL',
+    description:
+      'Anthropic; needs ANTHROPIC_API_KEY, base URL from --base-url, config baseUrl or ANTHROPIC_BASE_URL',
     create(modelName, { baseUrl, env }) {
       const apiKey = requireKey('anthropic', env, ['ANTHROPIC_API_KEY']);
       const baseURL = baseUrl ?? envValue(env, 'ANTHROPIC_BASE_URL') ?? ANTHROPIC_DEFAULT_URL;
@@ -89,13 +90,16 @@ export const PROVIDERS: readonly ProviderSpec[] = [
         );
       }
       const apiKey = envValue(env, 'OPENAI_COMPATIBLE_API_KEY');
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey, includeUsage: true })(modelName);
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey, includeUsage: true })(
+        modelName,
+      );
     },
   },
   {
     name: 'script',
     example: 'script:examples/fix-build.json',
-    description: 'replays a script file of model turns (tests and demos); the path is relative to the working folder',
+    description:
+      'replays a script file of model turns (tests and demos); the path is relative to the working folder',
     create(file, { cwd }) {
       return loadScriptModel(path.resolve(cwd, file));
     },
@@ -105,7 +109,9 @@ export const PROVIDERS: readonly ProviderSpec[] = [
 /** The provider list for help and error texts, one `  example  description` line each. */
 export function describeProviders(): string {
   const width = Math.max(...PROVIDERS.map((provider) => provider.example.length));
-  return PROVIDERS.map((provider) => `  ${provider.example.padEnd(width)}  ${provider.description}`).join('\n');
+  return PROVIDERS.map((provider) => `  ${provider.example.padEnd(width)}  ${provider.description}`).join(
+    '\n',
+  );
 }
 
 /**

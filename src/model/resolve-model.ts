@@ -41,7 +41,8 @@ export async function resolveModel(
   const modelName = separator === -1 ? '' : choice.name.slice(separator + 1).trim();
   const provider = PROVIDERS.find((candidate) => candidate.name === providerName);
   if (provider === undefined) {
-    const problem = separator === -1 ? 'does not name a provider' : `has an unknown provider "${providerName}"`;
+    const problem =
+      separator === -1 ? 'does not name a provider' : `has an unknown provider "${providerName}"`;
     throw new ModelConfigError(
       `The model "${choice.name}" (from ${choice.origin}) ${problem}. Model names are provider:model, with one of these providers:\n${describeProviders()}`,
     );
@@ -68,7 +69,8 @@ function chooseModelName(
   if (flag) return { name: flag, source: 'flag', origin: 'the --model flag' };
   const fromEnv = envValue(options.env, MODEL_ENV);
   if (fromEnv !== undefined) return { name: fromEnv, source: 'env', origin: MODEL_ENV };
-  if (configModel !== undefined) return { name: configModel.trim(), source: 'config', origin: `${configPath}` };
+  if (configModel !== undefined)
+    return { name: configModel.trim(), source: 'config', origin: `${configPath}` };
   for (const candidate of API_KEY_DEFAULTS) {
     const variable = candidate.variables.find((name) => envValue(options.env, name) !== undefined);
     if (variable !== undefined) return { name: candidate.model, source: 'api-key', origin: variable };
@@ -78,7 +80,9 @@ function chooseModelName(
 
 function noModelMessage(options: ResolveModelOptions): string {
   const [projectConfig, userConfig] = configFilePaths(options);
-  const keys = API_KEY_DEFAULTS.map((candidate) => `${candidate.variables.join(' or ')} (uses ${candidate.model})`);
+  const keys = API_KEY_DEFAULTS.map(
+    (candidate) => `${candidate.variables.join(' or ')} (uses ${candidate.model})`,
+  );
   return [
     'No model is configured. Choose one in any of these ways (the first one set wins):',
     '  1. the --model flag, e.g. --model openai:gpt-4.1',

@@ -50,7 +50,10 @@ export interface RetryOptions {
  * (milliseconds; read on each call), which tests and demos set low so that retries are quick.
  * An explicit `baseDelayMs` wins over it.
  */
-export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
+export async function withRetry<T>(
+  fn: (attempt: number) => Promise<T>,
+  options: RetryOptions = {},
+): Promise<T> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const baseDelayMs = options.baseDelayMs ?? baseDelayFromEnv() ?? DEFAULT_BASE_DELAY_MS;
   const maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
@@ -61,9 +64,7 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options:
     } catch (error) {
       if (options.signal?.aborted || attempt >= maxAttempts || !isTransientError(error)) throw error;
       const requested = retryAfterMs(error);
-      const delayMs = Math.round(
-        Math.min(requested ?? backoffDelay(baseDelayMs, attempt), maxDelayMs),
-      );
+      const delayMs = Math.round(Math.min(requested ?? backoffDelay(baseDelayMs, attempt), maxDelayMs));
       options.onRetry?.({ attempt, delayMs, error });
       await sleep(delayMs, options.signal);
     }
@@ -77,7 +78,8 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options:
  */
 export function isTransientError(error: unknown): boolean {
   for (const link of causeChain(error)) {
-    if (APICallError.isInstance(link) && link.statusCode !== undefined) return isTransientStatus(link.statusCode);
+    if (APICallError.isInstance(link) && link.statusCode !== undefined)
+      return isTransientStatus(link.statusCode);
     if (hasTransientCode(link)) return true;
   }
   return false;

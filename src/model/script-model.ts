@@ -13,7 +13,12 @@ import {
 import { z } from 'zod';
 import { promptText } from './prompt-text.js';
 import { isTransientStatus } from './retry.js';
-import { type ModelScript, type ModelScriptInput, parseModelScript, type ScriptTurn } from './script-schema.js';
+import {
+  type ModelScript,
+  type ModelScriptInput,
+  parseModelScript,
+  type ScriptTurn,
+} from './script-schema.js';
 import { sleep } from './sleep.js';
 import { ModelConfigError } from './types.js';
 
@@ -161,7 +166,8 @@ export class ScriptModel implements LanguageModelV3 {
       name: call.name,
       input: JSON.stringify(call.args),
     }));
-    const outputChars = text.length + toolCalls.reduce((sum, call) => sum + call.name.length + call.input.length, 0);
+    const outputChars =
+      text.length + toolCalls.reduce((sum, call) => sum + call.name.length + call.input.length, 0);
     const finish = toolCalls.length > 0 ? 'tool-calls' : 'stop';
     return {
       turnNumber: index + 1,
@@ -196,7 +202,8 @@ export async function loadScriptModel(filePath: string): Promise<ScriptModel> {
   try {
     source = await readFile(filePath, 'utf8');
   } catch (error) {
-    const reason = isErrnoException(error) && error.code === 'ENOENT' ? 'the file does not exist' : String(error);
+    const reason =
+      isErrnoException(error) && error.code === 'ENOENT' ? 'the file does not exist' : String(error);
     throw new ModelConfigError(`Cannot read the script file ${filePath}: ${reason}`);
   }
   let value: unknown;

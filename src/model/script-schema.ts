@@ -45,6 +45,8 @@ const scriptTurnSchema = z
 
 /** A script file as protocol.md describes it ("The script model"). */
 export const modelScriptSchema = z.strictObject({
+  /** What the script replays, for people reading it; not used. */
+  description: z.string().optional(),
   /** Default delay before each reply, in milliseconds; a turn's own latencyMs wins. */
   latencyMs: z.number().nonnegative().optional(),
   turns: z.array(scriptTurnSchema).min(1),

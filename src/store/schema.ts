@@ -34,7 +34,14 @@ export const PLAN_STATUSES = ['proposed', 'approved', 'rejected', 'completed', '
 /** Where a plan is in its life: shown, accepted or refused by the user, then finished or aborted. */
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 
-export const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'blocked', 'cancelled'] as const;
+export const TASK_STATUSES = [
+  'pending',
+  'in_progress',
+  'completed',
+  'failed',
+  'blocked',
+  'cancelled',
+] as const;
 /** The state of one task of the to-do list or queue. */
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 

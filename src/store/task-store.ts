@@ -1,5 +1,5 @@
-import { and, asc, eq, gt, inArray, isNull, lte, max, or, type SQL, sql } from 'drizzle-orm';
-import { alias, type SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
+import { and, asc, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { newId } from './ids.js';
 import {
@@ -12,6 +12,7 @@ import {
   taskDependencies,
   tasks,
 } from './schema.js';
+import { type ChangeValues, prepareTaskQueries, TASK_CHANGES, type TaskChange } from './task-queries.js';
 
 /** A task id that does not exist, or a change its current status does not allow. */
 export class TaskStoreError extends Error {
@@ -97,18 +98,6 @@ export function planQueue(planId: string): string {
   return `plan:${planId}`;
 }
 
-type Transition = 'start' | 'complete' | 'fail' | 'block' | 'cancel' | 'reset to pending';
-
-/** The statuses each change may start from. */
-const ALLOWED_FROM: Record<Transition, readonly TaskStatus[]> = {
-  start: ['pending'],
-  complete: ['in_progress'],
-  fail: ['in_progress'],
-  block: ['pending', 'in_progress'],
-  cancel: ['pending', 'in_progress', 'blocked', 'failed'],
-  'reset to pending': ['in_progress', 'failed', 'blocked', 'cancelled'],
-};
-
 const PLAN_ALLOWED_FROM: Record<PlanStatus, readonly PlanStatus[]> = {
   proposed: [],
   approved: ['proposed'],
@@ -118,44 +107,6 @@ const PLAN_ALLOWED_FROM: Record<PlanStatus, readonly PlanStatus[]> = {
 };
 
 const dependency = alias(tasks, 'dependency');
-/** True for a task (the outer `tasks` row) with a dependency that is not completed yet. */
-const unmetDependency = sql`exists (select 1 from ${taskDependencies} inner join ${dependency} on ${dependency.id} = ${taskDependencies.dependsOnId} where ${taskDependencies.taskId} = ${tasks.id} and ${dependency.status} <> 'completed')`;
-
-/** The queries of the hot paths (add, claimNext, get), built and prepared once per store. */
-function prepareStatements(orm: StoreDrizzle) {
-  const queue = sql.placeholder('queue');
-  const now = sql.placeholder('now');
-  return {
-    lastSequence: orm
-      .select({ last: max(tasks.sequence) })
-      .from(tasks)
-      .where(eq(tasks.queue, queue))
-      .prepare(),
-    releaseExpiredInQueue: orm
-      .update(tasks)
-      .set({ status: 'pending', leaseOwner: null, leaseExpiresAt: null, updatedAt: sql`${now}` })
-      .where(and(eq(tasks.queue, queue), eq(tasks.status, 'in_progress'), lte(tasks.leaseExpiresAt, now)))
-      .prepare(),
-    inProgress: orm
-      .select({ id: tasks.id })
-      .from(tasks)
-      .where(and(eq(tasks.queue, queue), eq(tasks.status, 'in_progress')))
-      .limit(1)
-      .prepare(),
-    nextClaimable: orm
-      .select({ id: tasks.id })
-      .from(tasks)
-      .where(and(eq(tasks.queue, queue), eq(tasks.status, 'pending'), sql`not ${unmetDependency}`))
-      .orderBy(asc(tasks.sequence))
-      .limit(1)
-      .prepare(),
-    getById: orm
-      .select()
-      .from(tasks)
-      .where(eq(tasks.id, sql.placeholder('id')))
-      .prepare(),
-  };
-}
 
 /**
  * The persistent to-do list and work queue. Each queue runs one task at a time: claimNext hands
@@ -166,12 +117,12 @@ function prepareStatements(orm: StoreDrizzle) {
 export class TaskStore {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
-  private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly queries: ReturnType<typeof prepareTaskQueries>;
 
   constructor(db: TaskweaveDb, options: TaskStoreOptions = {}) {
     this.orm = db.drizzle;
     this.now = options.now ?? Date.now;
-    this.statements = prepareStatements(this.orm);
+    this.queries = prepareTaskQueries(this.orm);
   }
 
   /** Adds a task at the end of its queue. */
@@ -181,7 +132,7 @@ export class TaskStore {
 
   /** The task, or undefined for an unknown id. */
   get(id: string): Task | undefined {
-    return this.statements.getById.get({ id });
+    return this.queries.getById.get({ id });
   }
 
   /** Pending and in-progress tasks in the order they will run (of one queue, or of all by queue). */
@@ -196,7 +147,8 @@ export class TaskStore {
     if (filter.sessionId !== undefined) conditions.push(eq(tasks.sessionId, filter.sessionId));
     if (filter.planId !== undefined) conditions.push(eq(tasks.planId, filter.planId));
     if (filter.status !== undefined) {
-      const statuses: readonly TaskStatus[] = typeof filter.status === 'string' ? [filter.status] : filter.status;
+      const statuses: readonly TaskStatus[] =
+        typeof filter.status === 'string' ? [filter.status] : filter.status;
       conditions.push(inArray(tasks.status, [...statuses]));
     }
     return this.orm
@@ -228,22 +180,13 @@ export class TaskStore {
     const queue = options.queue ?? DEFAULT_QUEUE;
     return this.immediate(() => {
       const now = this.now();
-      this.statements.releaseExpiredInQueue.run({ queue, now });
-      if (this.statements.inProgress.get({ queue }) !== undefined) return undefined;
-      const next = this.statements.nextClaimable.get({ queue });
+      this.queries.releaseExpiredInQueue.run({ queue, now });
+      if (this.queries.inProgress.get({ queue }) !== undefined) return undefined;
+      const next = this.queries.nextClaimable.get({ queue });
       if (next === undefined) return undefined;
-      return this.orm
-        .update(tasks)
-        .set({
-          status: 'in_progress',
-          attempts: sql`${tasks.attempts} + 1`,
-          leaseOwner: options.owner,
-          leaseExpiresAt: now + options.leaseMs,
-          updatedAt: now,
-        })
-        .where(eq(tasks.id, next.id))
-        .returning()
-        .get();
+      return this.queries
+        .change('start', false)
+        .get({ id: next.id, now, leaseOwner: options.owner, leaseExpiresAt: now + options.leaseMs });
     });
   }
 
@@ -253,25 +196,18 @@ export class TaskStore {
    */
   start(id: string, options: StartOptions = {}): Task {
     const now = this.now();
-    return this.transition(id, 'start', {
-      status: 'in_progress',
-      attempts: sql`${tasks.attempts} + 1`,
+    return this.change('start', {
+      id,
+      now,
       leaseOwner: options.owner ?? null,
       leaseExpiresAt: options.leaseMs === undefined ? null : now + options.leaseMs,
-      updatedAt: now,
     });
   }
 
   /** Extends a live lease; false when the owner no longer holds it (expired, released or taken). */
   renewLease(id: string, owner: string, leaseMs: number): boolean {
     const now = this.now();
-    const renewed = this.orm
-      .update(tasks)
-      .set({ leaseExpiresAt: now + leaseMs, updatedAt: now })
-      .where(and(eq(tasks.id, id), this.liveLeaseOf(owner, now)))
-      .returning({ id: tasks.id })
-      .all();
-    return renewed.length === 1;
+    return this.queries.renewLease.all({ id, owner, now, leaseExpiresAt: now + leaseMs }).length === 1;
   }
 
   /** Puts every in-progress task whose lease has expired back to pending; returns them. */
@@ -286,32 +222,27 @@ export class TaskStore {
 
   /** In progress → completed. */
   complete(id: string, resultSummary: string, check: OwnerCheck = {}): Task {
-    return this.transition(
-      id,
-      'complete',
-      { status: 'completed', resultSummary, ...released(this.now()) },
-      check.owner,
-    );
+    return this.change('complete', { id, now: this.now(), text: resultSummary, ...check });
   }
 
   /** In progress → failed. */
   fail(id: string, reason: string, check: OwnerCheck = {}): Task {
-    return this.transition(id, 'fail', { status: 'failed', failReason: reason, ...released(this.now()) }, check.owner);
+    return this.change('fail', { id, now: this.now(), text: reason, ...check });
   }
 
-  /** Pending or in progress → blocked (waiting on the user, or on a failed dependency). */
+  /** Pending or in progress → blocked (waiting on the user, or on a failed dependency); the reason is kept in failReason. */
   block(id: string, reason: string): Task {
-    return this.transition(id, 'block', { status: 'blocked', failReason: reason, ...released(this.now()) });
+    return this.change('block', { id, now: this.now(), text: reason });
   }
 
   /** Anything not completed or already cancelled → cancelled. */
   cancel(id: string): Task {
-    return this.transition(id, 'cancel', { status: 'cancelled', ...released(this.now()) });
+    return this.change('cancel', { id, now: this.now() });
   }
 
   /** In progress, failed, blocked or cancelled → pending, to be run again; the reason is cleared. */
   resetToPending(id: string): Task {
-    return this.transition(id, 'reset to pending', { status: 'pending', failReason: null, ...released(this.now()) });
+    return this.change('reset to pending', { id, now: this.now() });
   }
 
   /** Removes a task that is not in progress, with its dependency rows both ways. */
@@ -338,15 +269,19 @@ export class TaskStore {
   createPlan(input: CreatePlanInput): { plan: Plan; tasks: PlanTask[] } {
     const keys = new Set<string>();
     for (const task of input.tasks) {
-      if (keys.has(task.key)) throw new TaskStoreError(`The plan has two tasks with the key ${task.key}.`, { id: task.key });
+      if (keys.has(task.key))
+        throw new TaskStoreError(`The plan has two tasks with the key ${task.key}.`, { id: task.key });
       keys.add(task.key);
     }
     for (const task of input.tasks) {
       for (const key of task.dependsOn) {
         if (!keys.has(key)) {
-          throw new TaskStoreError(`Task ${task.key} of the plan depends on ${key}, which is not in the plan.`, {
-            id: task.key,
-          });
+          throw new TaskStoreError(
+            `Task ${task.key} of the plan depends on ${key}, which is not in the plan.`,
+            {
+              id: task.key,
+            },
+          );
         }
       }
     }
@@ -380,13 +315,13 @@ export class TaskStore {
           now,
         );
         idsByKey.set(task.key, row.id);
-        return { ...row, dependsOn: [...task.dependsOn] };
+        return { ...row, dependsOn: [...new Set(task.dependsOn)] };
       });
       // Written after every task exists: a task may depend on one listed after it.
-      const edges = input.tasks.flatMap((task) =>
-        task.dependsOn.map((key) => ({ taskId: idsByKey.get(task.key)!, dependsOnId: idsByKey.get(key)! })),
+      const edges = created.flatMap((task) =>
+        task.dependsOn.map((key) => ({ taskId: task.id, dependsOnId: idsByKey.get(key)! })),
       );
-      if (edges.length > 0) this.orm.insert(taskDependencies).values(edges).onConflictDoNothing().run();
+      if (edges.length > 0) this.orm.insert(taskDependencies).values(edges).run();
       return { plan, tasks: created };
     });
   }
@@ -409,7 +344,8 @@ export class TaskStore {
       .get();
     if (updated !== undefined) return updated;
     const current = this.getPlan(planId);
-    if (current === undefined) throw new TaskStoreError(`There is no plan with the id ${planId}.`, { id: planId });
+    if (current === undefined)
+      throw new TaskStoreError(`There is no plan with the id ${planId}.`, { id: planId });
     throw new TaskStoreError(`Cannot mark plan ${planId} ${status}: it is ${current.status}.`, {
       id: planId,
       status: current.status,
@@ -447,76 +383,41 @@ export class TaskStore {
     const dependsOn = [...new Set(input.dependsOn ?? [])];
     for (const dependsOnId of dependsOn) {
       if (this.get(dependsOnId) === undefined) {
-        throw new TaskStoreError(`Cannot add task "${input.title}": it depends on ${dependsOnId}, which does not exist.`, {
-          id: dependsOnId,
-        });
+        throw new TaskStoreError(
+          `Cannot add task "${input.title}": it depends on ${dependsOnId}, which does not exist.`,
+          { id: dependsOnId },
+        );
       }
     }
-    const last = this.statements.lastSequence.get({ queue })?.last ?? 0;
-    const task = this.orm
-      .insert(tasks)
-      .values({
-        id: newId('task'),
-        sessionId: input.sessionId ?? null,
-        planId: input.planId ?? null,
-        parentId: input.parentId ?? null,
-        queue,
-        key: input.key ?? null,
-        title: input.title,
-        description: input.description ?? '',
-        checkCommand: input.checkCommand ?? null,
-        status: 'pending',
-        sequence: last + 1,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
-    if (dependsOn.length > 0) {
-      this.orm
-        .insert(taskDependencies)
-        .values(dependsOn.map((dependsOnId) => ({ taskId: task.id, dependsOnId })))
-        .run();
-    }
+    const last = this.queries.lastSequence.get({ queue })?.last ?? 0;
+    const task = this.queries.insertTask.get({
+      id: newId('task'),
+      sessionId: input.sessionId ?? null,
+      planId: input.planId ?? null,
+      parentId: input.parentId ?? null,
+      queue,
+      key: input.key ?? null,
+      title: input.title,
+      description: input.description ?? '',
+      checkCommand: input.checkCommand ?? null,
+      sequence: last + 1,
+      now,
+    })!;
+    for (const dependsOnId of dependsOn) this.queries.insertDependency.run({ id: task.id, dependsOnId });
     return task;
-  }
-
-  /** A task held by `owner` under a lease that has not expired (or that never expires). */
-  private liveLeaseOf(owner: string, now: number): SQL | undefined {
-    return and(
-      eq(tasks.status, 'in_progress'),
-      eq(tasks.leaseOwner, owner),
-      or(isNull(tasks.leaseExpiresAt), gt(tasks.leaseExpiresAt, now)),
-    );
   }
 
   /**
    * One conditional UPDATE, atomic without a transaction; when it matches nothing, the task is
    * read to say why (unknown id, a status the change does not start from, or a lost lease).
    */
-  private transition(
-    id: string,
-    change: Transition,
-    values: SQLiteUpdateSetSource<typeof tasks>,
-    owner?: string,
-  ): Task {
-    const from = ALLOWED_FROM[change];
-    const now = this.now();
-    const updated = this.orm
-      .update(tasks)
-      .set(values)
-      .where(
-        and(
-          eq(tasks.id, id),
-          inArray(tasks.status, [...from]),
-          owner === undefined ? undefined : this.liveLeaseOf(owner, now),
-        ),
-      )
-      .returning()
-      .get();
+  private change(change: TaskChange, values: ChangeValues): Task {
+    const updated = this.queries.change(change, values.owner !== undefined).get(values);
     if (updated !== undefined) return updated;
+    const { id, owner } = values;
     const current = this.get(id);
     if (current === undefined) throw unknownTask(id);
+    const from = TASK_CHANGES[change].from;
     if (!from.includes(current.status)) {
       throw new TaskStoreError(
         `Cannot ${change} task ${id}: it is ${current.status} (allowed from ${from.join(' or ')}).`,
@@ -529,10 +430,6 @@ export class TaskStore {
       { id, status: current.status },
     );
   }
-}
-
-function released(now: number) {
-  return { leaseOwner: null, leaseExpiresAt: null, updatedAt: now };
 }
 
 function unknownTask(id: string): TaskStoreError {

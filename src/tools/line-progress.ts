@@ -28,16 +28,21 @@ export class LineProgress {
     }
     for (const piece of pieces) this.add(piece);
     if (this.pending.length > 0 && this.timer === undefined) {
-      this.timer = setTimeout(() => this.flush(), PROGRESS_INTERVAL_MS);
+      this.timer = setTimeout(() => this.reportPending(), PROGRESS_INTERVAL_MS);
     }
   }
 
   /** Reports whatever is pending, the unfinished last line included, and stops the throttle. */
   flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
     if (this.partial !== '') this.add(this.partial);
     this.partial = '';
+    this.reportPending();
+  }
+
+  /** A tick of the throttle reports complete lines only: the unfinished one may still grow. */
+  private reportPending(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.pending.length === 0) return;
     const skippedNote = this.skipped > 0 ? [`… ${this.skipped} more lines …`] : [];
     this.report([...skippedNote, ...this.pending].join('\n'));
@@ -49,7 +54,9 @@ export class LineProgress {
     // A carriage return redraws the line in a terminal; only what was drawn last is visible.
     const withoutBreak = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     const line = withoutBreak.slice(withoutBreak.lastIndexOf('\r') + 1);
-    this.pending.push(line.length > PROGRESS_MAX_LINE_CHARS ? `${line.slice(0, PROGRESS_MAX_LINE_CHARS)}…` : line);
+    this.pending.push(
+      line.length > PROGRESS_MAX_LINE_CHARS ? `${line.slice(0, PROGRESS_MAX_LINE_CHARS)}…` : line,
+    );
     if (this.pending.length > PROGRESS_MAX_LINES) {
       this.pending.shift();
       this.skipped++;

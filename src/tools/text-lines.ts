@@ -20,7 +20,11 @@ export function countLines(text: string): number {
 /** The 1-based number of the line that holds the character at `offset`. */
 export function lineNumberAt(text: string, offset: number): number {
   let line = 1;
-  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) {
+  for (
+    let index = text.indexOf('\n');
+    index !== -1 && index < offset;
+    index = text.indexOf('\n', index + 1)
+  ) {
     line++;
   }
   return line;

@@ -32,7 +32,11 @@ export interface MostSimilarOptions<T> {
 }
 
 /** The candidates most like `target`, best first; ties keep their original order. */
-export function mostSimilar<T>(target: string, candidates: readonly T[], options: MostSimilarOptions<T>): T[] {
+export function mostSimilar<T>(
+  target: string,
+  candidates: readonly T[],
+  options: MostSimilarOptions<T>,
+): T[] {
   return candidates
     .map((candidate, index) => ({ candidate, index, score: similarity(target, options.textOf(candidate)) }))
     .filter((entry) => entry.score >= options.minScore)

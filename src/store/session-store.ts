@@ -1,0 +1,296 @@
+import { and, asc, desc, eq, gt, max, sql } from 'drizzle-orm';
+import type { ServerEvent } from '../events/registry.js';
+import type { StoreDrizzle, TaskweaveDb } from './database.js';
+import { newId } from './ids.js';
+import {
+  events,
+  type MessageRole,
+  messages,
+  type Run,
+  type RunMode,
+  type RunState,
+  runs,
+  type Session,
+  sessions,
+} from './schema.js';
+
+/** An unknown session or run, or an event whose seq is already logged. */
+export class SessionStoreError extends Error {
+  override name = 'SessionStoreError';
+}
+
+export interface CreateSessionInput {
+  title: string;
+  goal: string;
+  /** The workspace root the session works in. */
+  workspace: string;
+  /** The model, as `provider:model`. */
+  model: string;
+}
+
+export interface CreateRunInput {
+  sessionId: string;
+  goal: string;
+  mode: RunMode;
+}
+
+export interface FinishRunInput {
+  id: string;
+  status: Exclude<RunState, 'running'>;
+  finalAnswer?: string;
+  steps: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** The mode the run ended in, when it changed (a simple run that made a plan is complex). */
+  mode?: RunMode;
+}
+
+/** One message of a session's conversation; `content` is the JSON value it was stored with. */
+export interface StoredMessage {
+  id: number;
+  sessionId: string;
+  runId: string;
+  role: MessageRole;
+  content: unknown;
+  createdAt: number;
+}
+
+export interface SessionStoreOptions {
+  now?: () => number;
+}
+
+/** How many sessions listSessions returns when not told. */
+export const DEFAULT_SESSION_LIST_LIMIT = 50;
+
+/**
+ * Sessions, their conversation, their runs and their event log. The event log is what a client
+ * replays after reconnecting (`subscribe` with `after_seq`); appendEvent is on the hot path of
+ * every run and uses one prepared statement.
+ */
+export class SessionStore {
+  private readonly orm: StoreDrizzle;
+  private readonly now: () => number;
+  private readonly statements: ReturnType<typeof prepareStatements>;
+
+  constructor(db: TaskweaveDb, options: SessionStoreOptions = {}) {
+    this.orm = db.drizzle;
+    this.now = options.now ?? Date.now;
+    this.statements = prepareStatements(this.orm);
+  }
+
+  /** Creates an idle session. */
+  createSession(input: CreateSessionInput): Session {
+    const now = this.now();
+    return this.orm
+      .insert(sessions)
+      .values({
+        id: newId('ses'),
+        title: input.title,
+        goal: input.goal,
+        workspace: input.workspace,
+        model: input.model,
+        status: 'idle',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+  }
+
+  /** The session, or undefined for an unknown id. */
+  getSession(id: string): Session | undefined {
+    return this.orm.select().from(sessions).where(eq(sessions.id, id)).get();
+  }
+
+  /** Sessions, most recently active first (a new run or message makes a session active). */
+  listSessions(options: { limit?: number } = {}): Session[] {
+    return this.orm
+      .select()
+      .from(sessions)
+      .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt), desc(sessions.id))
+      .limit(options.limit ?? DEFAULT_SESSION_LIST_LIMIT)
+      .all();
+  }
+
+  /** The most recently active session, for `--continue`. */
+  lastSession(): Session | undefined {
+    return this.listSessions({ limit: 1 })[0];
+  }
+
+  /** Adds a message to the conversation; `content` is stored as JSON. */
+  appendMessage(sessionId: string, runId: string, role: MessageRole, content: unknown): StoredMessage {
+    const now = this.now();
+    const row = this.orm.transaction(() => {
+      this.touch(sessionId, now);
+      return this.orm
+        .insert(messages)
+        .values({ sessionId, runId, role, content: JSON.stringify(content), createdAt: now })
+        .returning()
+        .get();
+    });
+    return { ...row, content: JSON.parse(row.content) };
+  }
+
+  /** The conversation of a session (of one run, when given), in order. */
+  messages(sessionId: string, options: { runId?: string } = {}): StoredMessage[] {
+    return this.orm
+      .select()
+      .from(messages)
+      .where(
+        and(
+          eq(messages.sessionId, sessionId),
+          options.runId === undefined ? undefined : eq(messages.runId, options.runId),
+        ),
+      )
+      .orderBy(asc(messages.id))
+      .all()
+      .map((row) => ({ ...row, content: JSON.parse(row.content) }));
+  }
+
+  /** Logs one event; its session must exist and its seq must be new for the session. */
+  appendEvent(event: ServerEvent): void {
+    try {
+      this.statements.insertEvent.run({
+        sessionId: event.session_id,
+        seq: event.seq,
+        runId: event.run_id,
+        type: event.type,
+        updateType: event.type === 'agent_update' ? event.update_type : null,
+        payload: JSON.stringify(event),
+        ts: event.ts,
+      });
+    } catch (error) {
+      const code = sqliteCode(error);
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(event.session_id);
+      if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        throw new SessionStoreError(`Event ${event.seq} of session ${event.session_id} is already logged.`);
+      }
+      throw error;
+    }
+  }
+
+  /** The logged events of a session in seq order, those after `afterSeq` when given. */
+  events(sessionId: string, options: { afterSeq?: number } = {}): ServerEvent[] {
+    return this.statements.eventsAfter.all({ sessionId, afterSeq: options.afterSeq ?? -1 }).map((row) => {
+      // Written by appendEvent from a ServerEvent; the store trusts its own log.
+      const event: ServerEvent = JSON.parse(row.payload);
+      return event;
+    });
+  }
+
+  /** The highest logged seq of a session, 0 when none: the bus starts after it. */
+  lastSeq(sessionId: string): number {
+    return this.statements.lastSeq.get({ sessionId })?.last ?? 0;
+  }
+
+  /** Starts a run (status running) and marks its session running. */
+  createRun(input: CreateRunInput): Run {
+    const now = this.now();
+    return this.orm.transaction(() => {
+      this.touch(input.sessionId, now, 'running');
+      return this.orm
+        .insert(runs)
+        .values({
+          id: newId('run'),
+          sessionId: input.sessionId,
+          goal: input.goal,
+          mode: input.mode,
+          status: 'running',
+          startedAt: now,
+        })
+        .returning()
+        .get();
+    });
+  }
+
+  /** Records how a run ended and marks its session idle. */
+  finishRun(input: FinishRunInput): Run {
+    const now = this.now();
+    return this.orm.transaction(() => {
+      const run = this.orm
+        .update(runs)
+        .set({
+          status: input.status,
+          finalAnswer: input.finalAnswer ?? null,
+          steps: input.steps,
+          inputTokens: input.inputTokens,
+          outputTokens: input.outputTokens,
+          endedAt: now,
+          ...(input.mode === undefined ? {} : { mode: input.mode }),
+        })
+        .where(eq(runs.id, input.id))
+        .returning()
+        .get();
+      if (run === undefined) throw new SessionStoreError(`There is no run with the id ${input.id}.`);
+      this.touch(run.sessionId, now, 'idle');
+      return run;
+    });
+  }
+
+  /** The run, or undefined for an unknown id. */
+  getRun(id: string): Run | undefined {
+    return this.orm.select().from(runs).where(eq(runs.id, id)).get();
+  }
+
+  /** The runs of a session, oldest first. */
+  runs(sessionId: string): Run[] {
+    return this.orm
+      .select()
+      .from(runs)
+      .where(eq(runs.sessionId, sessionId))
+      .orderBy(asc(runs.startedAt), asc(runs.id))
+      .all();
+  }
+
+  /** Marks a session active now (and sets its status); throws for an unknown session. */
+  private touch(sessionId: string, now: number, status?: Session['status']): void {
+    const touched = this.orm
+      .update(sessions)
+      .set({ updatedAt: now, ...(status === undefined ? {} : { status }) })
+      .where(eq(sessions.id, sessionId))
+      .returning({ id: sessions.id })
+      .all();
+    if (touched.length === 0) throw unknownSession(sessionId);
+  }
+}
+
+function prepareStatements(orm: StoreDrizzle) {
+  const sessionId = sql.placeholder('sessionId');
+  return {
+    insertEvent: orm
+      .insert(events)
+      .values({
+        sessionId,
+        seq: sql.placeholder('seq'),
+        runId: sql.placeholder('runId'),
+        type: sql.placeholder('type'),
+        updateType: sql.placeholder('updateType'),
+        payload: sql.placeholder('payload'),
+        ts: sql.placeholder('ts'),
+      })
+      .prepare(),
+    eventsAfter: orm
+      .select({ payload: events.payload })
+      .from(events)
+      .where(and(eq(events.sessionId, sessionId), gt(events.seq, sql.placeholder('afterSeq'))))
+      .orderBy(asc(events.seq))
+      .prepare(),
+    lastSeq: orm
+      .select({ last: max(events.seq) })
+      .from(events)
+      .where(eq(events.sessionId, sessionId))
+      .prepare(),
+  };
+}
+
+function unknownSession(id: string): SessionStoreError {
+  return new SessionStoreError(`There is no session with the id ${id}.`);
+}
+
+/** The SQLite error code of a better-sqlite3 error, also when a wrapper keeps it as the cause. */
+function sqliteCode(error: unknown): string | undefined {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ('code' in current && typeof current.code === 'string') return current.code;
+  }
+  return undefined;
+}

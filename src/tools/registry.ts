@@ -1,0 +1,47 @@
+import { analyzeOutputTool } from './analyze-output.js';
+import { editFileTool } from './edit-file.js';
+import { readFileTool } from './read-file.js';
+import { requestInputTool } from './request-input.js';
+import { runCommandTool } from './run-command.js';
+import { searchCodeTool } from './search-code.js';
+import type { Tool } from './types.js';
+import { writeFileTool } from './write-file.js';
+
+/** The tools every run has. */
+export const coreTools: Tool[] = [
+  runCommandTool,
+  readFileTool,
+  writeFileTool,
+  editFileTool,
+  searchCodeTool,
+  analyzeOutputTool,
+  requestInputTool,
+];
+
+/** The tools of one run, by name; names are unique. */
+export class ToolRegistry {
+  private readonly byName = new Map<string, Tool>();
+
+  constructor(tools: Tool[]) {
+    for (const tool of tools) {
+      if (this.byName.has(tool.name))
+        throw new Error(`Two tools are named ${tool.name}; tool names must be unique.`);
+      this.byName.set(tool.name, tool);
+    }
+  }
+
+  /** The tool with this name, if there is one. */
+  get(name: string): Tool | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Every tool, in the order given. */
+  list(): Tool[] {
+    return [...this.byName.values()];
+  }
+
+  /** Every tool's name, in the order given. */
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+}

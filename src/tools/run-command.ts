@@ -1,0 +1,172 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { LineProgress } from './line-progress.js';
+import { type CommandEnd, type CommandOutcome, runShellCommand } from './run-shell-command.js';
+import type { ToolResult } from './types.js';
+
+/** How long a command may run when the call does not say. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
+/** The longest a command may be given. */
+export const MAX_COMMAND_TIMEOUT_MS = 600_000;
+/**
+ * Each of stdout and stderr is cut to this many characters (head and tail kept); both together
+ * stay under the wrapper's limit, so the tool, not the wrapper, decides what is elided.
+ */
+export const MAX_STREAM_OUTPUT_CHARS = 12_000;
+
+/**
+ * Added to the environment so that tools behave as in CI: no prompts, no pagers, no colours.
+ * Nobody can type into a command the agent runs (stdin is closed).
+ */
+const NON_INTERACTIVE_ENV = {
+  TASKWEAVE: '1',
+  CI: 'true',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_PAGER: 'cat',
+  PAGER: 'cat',
+  DEBIAN_FRONTEND: 'noninteractive',
+  NO_COLOR: '1',
+};
+
+const parameters = z.object({
+  command: z.string().min(1).describe('The command line, run with `bash -c` (pipes, &&, redirections work).'),
+  working_dir: z
+    .string()
+    .optional()
+    .describe('Folder to run in, relative to the workspace root (default: the workspace root).'),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_COMMAND_TIMEOUT_MS)
+    .optional()
+    .describe(
+      `Time limit in milliseconds (default ${DEFAULT_COMMAND_TIMEOUT_MS}, at most ${MAX_COMMAND_TIMEOUT_MS}).`,
+    ),
+  continue_on_error: z
+    .boolean()
+    .optional()
+    .describe(
+      'Report a non-zero exit code as a normal result, for commands where it is expected (grep, diff, test).',
+    ),
+});
+
+/** run_command: runs a shell command in the workspace and reports exit code, stdout and stderr. */
+export const runCommandTool = defineTool({
+  name: 'run_command',
+  description:
+    'Runs a shell command (bash -c) in the workspace and returns its exit code, stdout, stderr and ' +
+    'duration. stdin is closed and the environment is non-interactive (CI=true, no pager, no git ' +
+    'prompts); each output stream is cut in the middle when long. On timeout or stop the command ' +
+    'and every process it started are killed.',
+  whenToUse:
+    'To build, test, lint, type-check, install dependencies, run scripts, use git, list folders ' +
+    '(ls, find) or check what a program does. Run the project tests after changing code. For a ' +
+    'server that must keep running, start it in the background with its output redirected, e.g. ' +
+    '`nohup npm start > server.log 2>&1 &`, then check it with curl.',
+  whenNotToUse:
+    'Not for reading files (use read_file), searching code (use search_code), or creating and ' +
+    'changing files (use write_file and edit_file: cat > file, sed -i and heredocs bypass the ' +
+    'read-before-edit check). Not for interactive programs that wait for keyboard input: pass ' +
+    'flags such as --yes instead.',
+  parameters,
+  readOnly: false,
+  async execute(args, ctx) {
+    const timeoutMs = args.timeout_ms ?? DEFAULT_COMMAND_TIMEOUT_MS;
+    const cwd =
+      args.working_dir === undefined ? ctx.workspace.root : await ctx.workspace.resolve(args.working_dir);
+    const folder = await stat(cwd).catch(() => null);
+    if (folder === null || !folder.isDirectory()) {
+      const shown = ctx.workspace.relative(cwd);
+      return {
+        output: `The working_dir ${shown} ${folder === null ? 'does not exist' : 'is not a folder'}. Give a folder inside the workspace, or leave working_dir out to run in the workspace root.`,
+        display: 'bad working_dir',
+        isError: true,
+      };
+    }
+    const stdoutProgress = new LineProgress(ctx.progress);
+    const stderrProgress = new LineProgress(ctx.progress);
+    const outcome = await runShellCommand({
+      command: args.command,
+      cwd,
+      env: commandEnvironment(),
+      timeoutMs,
+      signal: ctx.signal,
+      maxOutputCharsPerStream: MAX_STREAM_OUTPUT_CHARS,
+      onStdout: (chunk) => stdoutProgress.push(chunk),
+      onStderr: (chunk) => stderrProgress.push(chunk),
+    });
+    stdoutProgress.flush();
+    stderrProgress.flush();
+    return report(outcome, { timeoutMs, continueOnError: args.continue_on_error ?? false });
+  },
+});
+
+function commandEnvironment(): NodeJS.ProcessEnv {
+  // FORCE_COLOR would override NO_COLOR in most tools (and Node warns when both are set).
+  const inherited = Object.entries(process.env).filter(([name]) => name !== 'FORCE_COLOR');
+  return { ...Object.fromEntries(inherited), ...NON_INTERACTIVE_ENV };
+}
+
+function report(
+  outcome: CommandOutcome,
+  options: { timeoutMs: number; continueOnError: boolean },
+): ToolResult {
+  const { end } = outcome;
+  const streams = `--- stdout ---\n${outcome.stdout || '(empty)'}\n--- stderr ---\n${outcome.stderr || '(empty)'}`;
+  const duration = durationText(outcome.durationMs);
+  const status = statusLine(end, options.timeoutMs);
+  const isError = !(end.kind === 'exited' && (end.exitCode === 0 || options.continueOnError));
+  return {
+    output: `${status}\nDuration: ${duration}\n${streams}`,
+    display: ranToTheEnd(end)
+      ? `${shortStatus(end, options.timeoutMs)} · ${duration}`
+      : shortStatus(end, options.timeoutMs),
+    isError,
+  };
+}
+
+function statusLine(end: CommandEnd, timeoutMs: number): string {
+  switch (end.kind) {
+    case 'exited':
+      return `Exit code: ${end.exitCode}`;
+    case 'signaled':
+      return `Killed by signal ${end.signal} (the command did not exit by itself).`;
+    case 'timed_out':
+      return (
+        `Timed out after ${seconds(timeoutMs)}: the command and every process it started were killed. ` +
+        `Give a larger timeout_ms (at most ${MAX_COMMAND_TIMEOUT_MS}) if it needs longer, or run a ` +
+        'long-lived process in the background with its output redirected to a file.'
+      );
+    case 'stopped':
+      return 'Stopped by the user: the command and every process it started were killed.';
+  }
+}
+
+function shortStatus(end: CommandEnd, timeoutMs: number): string {
+  switch (end.kind) {
+    case 'exited':
+      return `exit ${end.exitCode}`;
+    case 'signaled':
+      return `killed by ${end.signal}`;
+    case 'timed_out':
+      return `timed out after ${seconds(timeoutMs)}`;
+    case 'stopped':
+      return 'stopped by the user';
+  }
+}
+
+function ranToTheEnd(end: CommandEnd): boolean {
+  return end.kind === 'exited' || end.kind === 'signaled';
+}
+
+/** A time limit: `120s`, `0.5s`. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))}s`;
+}
+
+/** How long a command took: `35ms`, `0.4s`, `12.0s`. */
+function durationText(ms: number): string {
+  return ms < 100 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
+}

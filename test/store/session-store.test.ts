@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { ServerEvent } from '../../src/events/registry.js';
+import { SessionStore, SessionStoreError } from '../../src/store/session-store.js';
+import { openTempDatabase } from './temp-database.js';
+
+async function setup() {
+  const db = await openTempDatabase();
+  const clock = { now: 5_000 };
+  const store = new SessionStore(db, { now: () => clock.now });
+  return { db, clock, store };
+}
+
+function sessionInput(title: string) {
+  return { title, goal: `goal of ${title}`, workspace: '/work/ws', model: 'script:demo.json' };
+}
+
+function event(sessionId: string, seq: number, runId = 'run_a'): ServerEvent {
+  return seq % 2 === 0
+    ? {
+        type: 'tool_start',
+        call_id: `c${seq}`,
+        name: 'write_file',
+        args: { path: 'a.txt', content: 'x' },
+        step: seq,
+        session_id: sessionId,
+        run_id: runId,
+        seq,
+        ts: 1_000 + seq,
+      }
+    : {
+        type: 'agent_update',
+        update_type: 'agent_reason',
+        step: seq,
+        content: `thinking ${seq}`,
+        session_id: sessionId,
+        run_id: runId,
+        seq,
+        ts: 1_000 + seq,
+      };
+}
+
+describe('SessionStore', () => {
+  it('creates sessions and lists them most recent first', async () => {
+    const { clock, store } = await setup();
+    const first = store.createSession(sessionInput('first'));
+    clock.now += 10;
+    const second = store.createSession(sessionInput('second'));
+    clock.now += 10;
+    const third = store.createSession(sessionInput('third'));
+    expect(first).toMatchObject({
+      ...sessionInput('first'),
+      status: 'idle',
+      createdAt: 5_000,
+      updatedAt: 5_000,
+    });
+    expect(store.getSession(second.id)).toEqual(second);
+    expect(store.getSession('ses_nope')).toBeUndefined();
+
+    expect(store.listSessions().map((s) => s.title)).toEqual(['third', 'second', 'first']);
+    expect(store.listSessions({ limit: 2 }).map((s) => s.title)).toEqual(['third', 'second']);
+    expect(store.lastSession()?.id).toBe(third.id);
+
+    // Working in an older session brings it back to the top.
+    clock.now += 10;
+    store.appendMessage(first.id, 'run_x', 'user', 'again');
+    expect(store.lastSession()?.id).toBe(first.id);
+  });
+
+  it('has no last session in an empty database', async () => {
+    const { store } = await setup();
+    expect(store.lastSession()).toBeUndefined();
+    expect(store.listSessions()).toEqual([]);
+  });
+
+  it('logs events and reads them back in seq order, after a given seq', async () => {
+    const { store } = await setup();
+    const session = store.createSession(sessionInput('s'));
+    const other = store.createSession(sessionInput('other'));
+    expect(store.lastSeq(session.id)).toBe(0);
+    for (const seq of [1, 2, 3, 5, 4]) store.appendEvent(event(session.id, seq));
+    store.appendEvent(event(other.id, 1, 'run_b'));
+
+    expect(store.events(session.id)).toEqual([1, 2, 3, 4, 5].map((seq) => event(session.id, seq)));
+    expect(store.events(session.id, { afterSeq: 3 }).map((e) => e.seq)).toEqual([4, 5]);
+    expect(store.events(session.id, { afterSeq: 5 })).toEqual([]);
+    expect(store.events(other.id)).toEqual([event(other.id, 1, 'run_b')]);
+    expect(store.lastSeq(session.id)).toBe(5);
+  });
+
+  it('keeps the event columns a query needs next to the payload', async () => {
+    const { db, store } = await setup();
+    const session = store.createSession(sessionInput('s'));
+    store.appendEvent(event(session.id, 1));
+    store.appendEvent(event(session.id, 2));
+    const rows = db.sqlite
+      .prepare('SELECT seq, run_id, type, update_type, ts FROM events ORDER BY seq')
+      .all();
+    expect(rows).toEqual([
+      { seq: 1, run_id: 'run_a', type: 'agent_update', update_type: 'agent_reason', ts: 1_001 },
+      { seq: 2, run_id: 'run_a', type: 'tool_start', update_type: null, ts: 1_002 },
+    ]);
+  });
+
+  it('refuses an event for an unknown session or with a seq already logged', async () => {
+    const { store } = await setup();
+    const session = store.createSession(sessionInput('s'));
+    store.appendEvent(event(session.id, 1));
+    expect(() => store.appendEvent(event(session.id, 1))).toThrow(
+      new SessionStoreError(`Event 1 of session ${session.id} is already logged.`),
+    );
+    expect(() => store.appendEvent(event('ses_nope', 1))).toThrow(
+      'There is no session with the id ses_nope.',
+    );
+  });
+
+  it('stores the conversation as JSON, in order, per run when asked', async () => {
+    const { store } = await setup();
+    const session = store.createSession(sessionInput('s'));
+    const parts = [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: { path: 'a' } }];
+    const user = store.appendMessage(session.id, 'run_1', 'user', 'write a greeting');
+    store.appendMessage(session.id, 'run_1', 'assistant', parts);
+    store.appendMessage(session.id, 'run_2', 'user', 'and another');
+    expect(user).toMatchObject({
+      sessionId: session.id,
+      runId: 'run_1',
+      role: 'user',
+      content: 'write a greeting',
+    });
+
+    expect(store.messages(session.id).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'write a greeting'],
+      ['assistant', parts],
+      ['user', 'and another'],
+    ]);
+    expect(store.messages(session.id, { runId: 'run_2' }).map((m) => m.content)).toEqual(['and another']);
+    expect(() => store.appendMessage('ses_nope', 'r', 'user', 'x')).toThrow(
+      'There is no session with the id ses_nope.',
+    );
+  });
+
+  it('records runs from start to finish and marks the session running meanwhile', async () => {
+    const { clock, store } = await setup();
+    const session = store.createSession(sessionInput('s'));
+    clock.now = 6_000;
+    const run = store.createRun({ sessionId: session.id, goal: 'build it', mode: 'simple' });
+    expect(run).toMatchObject({
+      status: 'running',
+      steps: 0,
+      startedAt: 6_000,
+      endedAt: null,
+      finalAnswer: null,
+    });
+    expect(store.getSession(session.id)).toMatchObject({ status: 'running', updatedAt: 6_000 });
+
+    clock.now = 7_000;
+    const finished = store.finishRun({
+      id: run.id,
+      status: 'completed',
+      finalAnswer: 'built',
+      steps: 4,
+      inputTokens: 1200,
+      outputTokens: 300,
+      mode: 'complex',
+    });
+    expect(finished).toMatchObject({
+      status: 'completed',
+      mode: 'complex',
+      finalAnswer: 'built',
+      endedAt: 7_000,
+    });
+    expect(store.getSession(session.id)?.status).toBe('idle');
+
+    clock.now = 8_000;
+    const second = store.createRun({ sessionId: session.id, goal: 'again', mode: 'simple' });
+    expect(store.runs(session.id).map((r) => r.id)).toEqual([run.id, second.id]);
+    expect(store.getRun(run.id)).toEqual(finished);
+    expect(() =>
+      store.finishRun({ id: 'run_nope', status: 'failed', steps: 0, inputTokens: 0, outputTokens: 0 }),
+    ).toThrow('There is no run with the id run_nope.');
+    expect(() => store.createRun({ sessionId: 'ses_nope', goal: 'g', mode: 'simple' })).toThrow(
+      SessionStoreError,
+    );
+  });
+});

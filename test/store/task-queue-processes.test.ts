@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/database.js';
+import { TaskStore } from '../../src/store/task-store.js';
+import { startFixture } from './run-fixture.js';
+import { tempFolder, track } from './temp-database.js';
+
+const TASKS = 200;
+const QUEUE = 'shared';
+
+interface ClaimLine {
+  claimed: string;
+  inProgress: string[];
+  attempts: number;
+}
+
+describe('TaskStore: two processes draining one queue', () => {
+  it('hands every task out exactly once and never has two in progress at once', async () => {
+    const file = path.join(await tempFolder(), 'taskweave.db');
+    const db = track(openDatabase({ path: file }));
+    const store = new TaskStore(db);
+    const ids: string[] = [];
+    for (let index = 0; index < TASKS; index++) {
+      // Every fifth task waits for the one before it, so dependencies are crossed between processes.
+      const dependsOn = index % 5 === 4 ? [ids[index - 1]!] : [];
+      ids.push(store.add({ title: `task ${index}`, queue: QUEUE, dependsOn }).id);
+    }
+    store.add({ title: 'another queue', queue: 'untouched' });
+
+    const workers = [
+      startFixture(['claim', file, 'alpha', QUEUE]),
+      startFixture(['claim', file, 'beta', QUEUE]),
+    ];
+    await Promise.all(workers.map((worker) => worker.ready));
+    for (const worker of workers) worker.child.stdin.end('go\n');
+    const results = await Promise.all(workers.map((worker) => worker.result));
+
+    const claimsByWorker = results.map((result) => {
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      const lines = result.stdout.trim().split('\n');
+      expect(lines[0]).toBe('ready');
+      const summary: { claims: number } = JSON.parse(lines.at(-1)!);
+      const claims: ClaimLine[] = lines.slice(1, -1).map((line) => JSON.parse(line));
+      expect(claims).toHaveLength(summary.claims);
+      return claims;
+    });
+    const all = claimsByWorker.flat();
+    expect(all.map((claim) => claim.claimed).sort()).toEqual([...ids].sort());
+    for (const claim of all) {
+      expect(claim.inProgress).toEqual([claim.claimed]);
+      expect(claim.attempts).toBe(1);
+    }
+    // Both processes took part: the test exercised the contention it is about.
+    for (const claims of claimsByWorker) expect(claims.length).toBeGreaterThan(0);
+
+    const finished = store.listAll({ queue: QUEUE });
+    expect(finished.every((task) => task.status === 'completed' && task.leaseOwner === null)).toBe(true);
+    expect(new Set(finished.map((task) => task.resultSummary))).toEqual(
+      new Set(['done by alpha', 'done by beta']),
+    );
+    expect(store.listActive('untouched')).toHaveLength(1);
+  });
+});

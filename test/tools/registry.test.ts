@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { coreTools, ToolRegistry } from '../../src/tools/registry.js';
+import { runCommandTool } from '../../src/tools/run-command.js';
+
+describe('ToolRegistry', () => {
+  it('holds the seven core tools with their read-only flags', () => {
+    const registry = new ToolRegistry(coreTools);
+    expect(registry.names()).toEqual([
+      'run_command',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'search_code',
+      'analyze_output',
+      'request_input',
+    ]);
+    const readOnly = registry
+      .list()
+      .filter((tool) => tool.readOnly)
+      .map((tool) => tool.name);
+    expect(readOnly).toEqual(['read_file', 'search_code', 'analyze_output', 'request_input']);
+    expect(registry.get('edit_file')?.name).toBe('edit_file');
+    expect(registry.get('nope')).toBeUndefined();
+  });
+
+  it('gives every core tool a description with when to use and when not to use', () => {
+    for (const tool of coreTools) {
+      expect(tool.description).toMatch(/\S.{40,}\n\nWhen to use: .{40,}\nWhen not to use: .{40,}/s);
+    }
+  });
+
+  it('refuses two tools with one name', () => {
+    expect(() => new ToolRegistry([runCommandTool, runCommandTool])).toThrow(/Two tools are named run_command/);
+  });
+});
