@@ -96,9 +96,10 @@ export const runCommandTool = defineTool({
       maxOutputCharsPerStream: MAX_STREAM_OUTPUT_CHARS,
       onStdout: (chunk) => stdoutProgress.push(chunk),
       onStderr: (chunk) => stderrProgress.push(chunk),
+    }).finally(() => {
+      stdoutProgress.flush();
+      stderrProgress.flush();
     });
-    stdoutProgress.flush();
-    stderrProgress.flush();
     return report(outcome, { timeoutMs, continueOnError: args.continue_on_error ?? false });
   },
 });
@@ -140,7 +141,7 @@ function statusLine(end: CommandEnd, timeoutMs: number): string {
         'long-lived process in the background with its output redirected to a file.'
       );
     case 'stopped':
-      return 'Stopped by the user: the command and every process it started were killed.';
+      return 'Stopped by the user: the command and every process it started were ended.';
   }
 }
 

@@ -45,6 +45,9 @@ export interface RunShellCommandOptions {
  * a grace period — so the processes the command started die with it.
  */
 export function runShellCommand(options: RunShellCommandOptions): Promise<CommandOutcome> {
+  if (options.signal.aborted) {
+    return Promise.resolve({ end: { kind: 'stopped' }, stdout: '', stderr: '', durationMs: 0 });
+  }
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const stdout = new HeadTailCapture(options.maxOutputCharsPerStream);
@@ -91,7 +94,6 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
     const timeout = setTimeout(() => killGroup('timed_out'), options.timeoutMs);
     const onAbort = (): void => killGroup('stopped');
     options.signal.addEventListener('abort', onAbort, { once: true });
-    if (options.signal.aborted) onAbort();
 
     const cleanUp = (): void => {
       settled = true;

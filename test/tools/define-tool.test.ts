@@ -21,13 +21,17 @@ describe('defineTool', () => {
   const bed = useToolTestBed();
 
   it('puts when to use and when not to use into the description', () => {
-    expect(echoTool.description).toBe('Echoes text.\n\nWhen to use: To echo.\nWhen not to use: Never in production.');
+    expect(echoTool.description).toBe(
+      'Echoes text.\n\nWhen to use: To echo.\nWhen not to use: Never in production.',
+    );
   });
 
   it('turns invalid arguments into an error result the model can act on', async () => {
     const result = await echoTool.run({ text: 3, times: 0 }, bed().ctx);
     expect(result.isError).toBe(true);
-    expect(result.output).toMatch(/^The echo tool was called with invalid arguments:\n- text: .+\n- times: .+\n/);
+    expect(result.output).toMatch(
+      /^The echo tool was called with invalid arguments:\n- text: .+\n- times: .+\n/,
+    );
     expect(result.output.endsWith('Rewrite the input so that it satisfies the schema.')).toBe(true);
   });
 

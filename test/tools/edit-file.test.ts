@@ -9,7 +9,7 @@ const SOURCE = [
   'import { a } from "./a.js";',
   '',
   'export function greet(name: string): string {',
-  '  return `hello ${name}`;',
+  "  return 'hello ' + name;",
   '}',
   '',
   'export function shout(name: string): string {',
@@ -34,7 +34,7 @@ describe('edit_file', () => {
       {
         path: 'src/greet.ts',
         edits: [
-          { find: 'return `hello ${name}`;', replace: 'return `hi ${name}`;' },
+          { find: "return 'hello ' + name;", replace: "return 'hi ' + name;" },
           { find: 'export function shout', replace: '/** Loud. */\nexport function shout' },
         ],
       },
@@ -43,17 +43,30 @@ describe('edit_file', () => {
     expect(result.isError).toBe(false);
     expect(result.display).toBe('2 edits');
     expect(await bed().read('src/greet.ts')).toBe(
-      SOURCE.replace('hello ${name}', 'hi ${name}').replace('export function shout', '/** Loud. */\nexport function shout'),
+      SOURCE.replace("'hello '", "'hi '").replace(
+        'export function shout',
+        '/** Loud. */\nexport function shout',
+      ),
     );
     expect(result.output).toContain('Edited src/greet.ts: 2 edits applied; it now has 10 lines.');
-    expect(result.output).toContain('@@ Edit 1 of 2, line 4 @@\n-   return `hello ${name}`;\n+   return `hi ${name}`;');
-    expect(result.output).toContain('@@ Edit 2 of 2, line 7 @@\n+ /** Loud. */\n  export function shout(name: string): string {');
+    expect(result.output).toContain(
+      "@@ Edit 1 of 2, line 4 @@\n-   return 'hello ' + name;\n+   return 'hi ' + name;",
+    );
+    expect(result.output).toContain(
+      '@@ Edit 2 of 2, line 7 @@\n+ /** Loud. */\n  export function shout(name: string): string {',
+    );
   });
 
   it('lets a later edit match text an earlier edit produced', async () => {
     await writeAndRead('a.txt', 'one\n');
     const result = await editFileTool.run(
-      { path: 'a.txt', edits: [{ find: 'one', replace: 'two' }, { find: 'two', replace: 'three' }] },
+      {
+        path: 'a.txt',
+        edits: [
+          { find: 'one', replace: 'two' },
+          { find: 'two', replace: 'three' },
+        ],
+      },
       bed().ctx,
     );
     expect(result.isError).toBe(false);
@@ -62,7 +75,10 @@ describe('edit_file', () => {
 
   it('deletes text when replace is empty', async () => {
     await writeAndRead('a.txt', 'keep\ndrop\nkeep too\n');
-    const result = await editFileTool.run({ path: 'a.txt', edits: [{ find: 'drop\n', replace: '' }] }, bed().ctx);
+    const result = await editFileTool.run(
+      { path: 'a.txt', edits: [{ find: 'drop\n', replace: '' }] },
+      bed().ctx,
+    );
     expect(await bed().read('a.txt')).toBe('keep\nkeep too\n');
     expect(result.output).toContain('@@ line 2 @@\n- drop');
     expect(result.display).toBe('1 edit');
@@ -70,16 +86,24 @@ describe('edit_file', () => {
 
   it('refuses to edit a file that was not read in this run', async () => {
     await bed().write('a.txt', 'content\n');
-    const result = await editFileTool.run({ path: 'a.txt', edits: [{ find: 'content', replace: 'x' }] }, bed().ctx);
+    const result = await editFileTool.run(
+      { path: 'a.txt', edits: [{ find: 'content', replace: 'x' }] },
+      bed().ctx,
+    );
     expect(result.isError).toBe(true);
-    expect(result.output).toBe('a.txt has not been read in this run. Read it with read_file before editing it.');
+    expect(result.output).toBe(
+      'a.txt has not been read in this run. Read it with read_file before editing it.',
+    );
     expect(await bed().read('a.txt')).toBe('content\n');
   });
 
   it('refuses to edit a file that changed on disk since it was read', async () => {
     const absolute = await writeAndRead('a.txt', 'content\n');
     await writeFile(absolute, 'someone else changed it\n');
-    const result = await editFileTool.run({ path: 'a.txt', edits: [{ find: 'changed', replace: 'x' }] }, bed().ctx);
+    const result = await editFileTool.run(
+      { path: 'a.txt', edits: [{ find: 'changed', replace: 'x' }] },
+      bed().ctx,
+    );
     expect(result.isError).toBe(true);
     expect(result.output).toContain('a.txt has changed on disk since it was last read');
     expect(await bed().read('a.txt')).toBe('someone else changed it\n');
@@ -88,12 +112,12 @@ describe('edit_file', () => {
   it('says when find is not found and shows the most similar lines with their numbers', async () => {
     await writeAndRead('src/greet.ts', SOURCE);
     const result = await editFileTool.run(
-      { path: 'src/greet.ts', edits: [{ find: 'return `helo ${nam}`;\n}', replace: 'x' }] },
+      { path: 'src/greet.ts', edits: [{ find: "return 'helo ' + nam;\n}", replace: 'x' }] },
       bed().ctx,
     );
     expect(result.isError).toBe(true);
     expect(result.output).toContain('The edit: the find text was not found in src/greet.ts.');
-    expect(result.output).toContain('The lines most like its first line:\n4\t  return `hello ${name}`;');
+    expect(result.output).toContain("The lines most like its first line:\n4\t  return 'hello ' + name;");
     expect(result.output).toContain('No edit was applied; src/greet.ts is unchanged.');
   });
 
@@ -130,14 +154,20 @@ describe('edit_file', () => {
 
   it('refuses an edit whose find and replace are the same', async () => {
     await writeAndRead('a.txt', 'same\n');
-    const result = await editFileTool.run({ path: 'a.txt', edits: [{ find: 'same', replace: 'same' }] }, bed().ctx);
+    const result = await editFileTool.run(
+      { path: 'a.txt', edits: [{ find: 'same', replace: 'same' }] },
+      bed().ctx,
+    );
     expect(result.isError).toBe(true);
     expect(result.output).toContain('find and replace are the same text');
   });
 
   it('matches a model-written \\n against a Windows file and keeps its line ends', async () => {
     await writeAndRead('w.txt', 'one\r\ntwo\r\nthree\r\n');
-    const result = await editFileTool.run({ path: 'w.txt', edits: [{ find: 'one\ntwo', replace: '1\n2' }] }, bed().ctx);
+    const result = await editFileTool.run(
+      { path: 'w.txt', edits: [{ find: 'one\ntwo', replace: '1\n2' }] },
+      bed().ctx,
+    );
     expect(result.isError).toBe(false);
     expect(await bed().read('w.txt')).toBe('1\r\n2\r\nthree\r\n');
   });
@@ -145,7 +175,10 @@ describe('edit_file', () => {
   it('can edit again after its own edit, without reading again', async () => {
     await writeAndRead('a.txt', 'v1\n');
     await editFileTool.run({ path: 'a.txt', edits: [{ find: 'v1', replace: 'v2' }] }, bed().ctx);
-    const second = await editFileTool.run({ path: 'a.txt', edits: [{ find: 'v2', replace: 'v3' }] }, bed().ctx);
+    const second = await editFileTool.run(
+      { path: 'a.txt', edits: [{ find: 'v2', replace: 'v3' }] },
+      bed().ctx,
+    );
     expect(second.isError).toBe(false);
     expect(await bed().read('a.txt')).toBe('v3\n');
   });
@@ -157,7 +190,10 @@ describe('edit_file', () => {
   });
 
   it('says a missing file does not exist', async () => {
-    const result = await editFileTool.run({ path: 'nope.txt', edits: [{ find: 'a', replace: 'b' }] }, bed().ctx);
+    const result = await editFileTool.run(
+      { path: 'nope.txt', edits: [{ find: 'a', replace: 'b' }] },
+      bed().ctx,
+    );
     expect(result.isError).toBe(true);
     expect(result.output).toContain('nope.txt does not exist. To create a file, use write_file.');
   });
@@ -168,7 +204,10 @@ describe('edit_file', () => {
     await writeFile(target, 'original\n');
     await symlink(target, path.join(root, 'link.txt'));
     for (const requested of ['../outside/victim.txt', target, 'link.txt']) {
-      const result = await editFileTool.run({ path: requested, edits: [{ find: 'original', replace: 'x' }] }, bed().ctx);
+      const result = await editFileTool.run(
+        { path: requested, edits: [{ find: 'original', replace: 'x' }] },
+        bed().ctx,
+      );
       expect(result.isError).toBe(true);
       expect(result.output).toMatch(/outside the workspace/);
     }

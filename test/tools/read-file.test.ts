@@ -45,7 +45,10 @@ describe('read_file', () => {
   });
 
   it('caps wide files by characters, below the wrapper limit', async () => {
-    await bed().write('wide.txt', lines(100, (number) => `${number} ${'x'.repeat(1_000)}`));
+    await bed().write(
+      'wide.txt',
+      lines(100, (number) => `${number} ${'x'.repeat(1_000)}`),
+    );
     const result = await readFileTool.run({ path: 'wide.txt' }, bed().ctx);
     const shown = Math.floor(MAX_READ_CHARS / 1_006);
     expect(result.output).toContain(`Showing lines 1-${shown} of 100`);

@@ -30,6 +30,8 @@ describe('ToolRegistry', () => {
   });
 
   it('refuses two tools with one name', () => {
-    expect(() => new ToolRegistry([runCommandTool, runCommandTool])).toThrow(/Two tools are named run_command/);
+    expect(() => new ToolRegistry([runCommandTool, runCommandTool])).toThrow(
+      /Two tools are named run_command/,
+    );
   });
 });

@@ -14,7 +14,11 @@ describe('request_input', () => {
     bed().ctx.control = control;
     const result = await requestInputTool.run({ question: 'Which database?' }, bed().ctx);
     expect(control.questions).toEqual(['Which database?']);
-    expect(result).toMatchObject({ isError: false, output: 'The user answered: Use PostgreSQL.', display: 'answered' });
+    expect(result).toMatchObject({
+      isError: false,
+      output: 'The user answered: Use PostgreSQL.',
+      display: 'answered',
+    });
   });
 
   it('tells the model to go on with its best judgement when nobody answers in time', async () => {

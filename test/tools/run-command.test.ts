@@ -64,7 +64,10 @@ describe('run_command', () => {
   });
 
   it('accepts a non-zero exit when continue_on_error is set', async () => {
-    const result = await runCommandTool.run({ command: 'grep nothing /dev/null', continue_on_error: true }, bed().ctx);
+    const result = await runCommandTool.run(
+      { command: 'grep nothing /dev/null', continue_on_error: true },
+      bed().ctx,
+    );
     expect(result.isError).toBe(false);
     expect(result.output).toContain('Exit code: 1');
   });
@@ -78,7 +81,10 @@ describe('run_command', () => {
   it('refuses a working_dir outside the workspace, by .., absolute path or symlink', async () => {
     await symlink(bed().outside, path.join(bed().root, 'escape'));
     for (const workingDir of ['..', bed().outside, 'escape']) {
-      const result = await runCommandTool.run({ command: 'touch escaped', working_dir: workingDir }, bed().ctx);
+      const result = await runCommandTool.run(
+        { command: 'touch escaped', working_dir: workingDir },
+        bed().ctx,
+      );
       expect(result.isError).toBe(true);
       expect(result.output).toMatch(/outside the workspace/);
     }
@@ -110,7 +116,10 @@ describe('run_command', () => {
 
   it('kills the whole process group on timeout, grandchildren included', async () => {
     const started = Date.now();
-    const result = await runCommandTool.run({ command: 'sleep 30 & echo $!; sleep 30', timeout_ms: 400 }, bed().ctx);
+    const result = await runCommandTool.run(
+      { command: 'sleep 30 & echo $!; sleep 30', timeout_ms: 400 },
+      bed().ctx,
+    );
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(result.isError).toBe(true);
     expect(result.output).toContain('Timed out after 0.4s');
@@ -141,7 +150,7 @@ describe('run_command', () => {
 
   it('does not wait for a background job that keeps the output pipes open', async () => {
     const started = Date.now();
-    const result = await runCommandTool.run({ command: "sleep 3 & echo started" }, bed().ctx);
+    const result = await runCommandTool.run({ command: 'sleep 3 & echo started' }, bed().ctx);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(result.isError).toBe(false);
     expect(result.output).toContain('started');
@@ -149,7 +158,10 @@ describe('run_command', () => {
 
   it('streams output lines as progress, throttled rather than per line', async () => {
     const { ctx, progress } = bed();
-    const result = await runCommandTool.run({ command: 'echo first; sleep 0.4; seq 1 5000; echo last >&2' }, ctx);
+    const result = await runCommandTool.run(
+      { command: 'echo first; sleep 0.4; seq 1 5000; echo last >&2' },
+      ctx,
+    );
     expect(result.isError).toBe(false);
     expect(progress[0]).toBe('first');
     expect(progress.length).toBeLessThan(10);

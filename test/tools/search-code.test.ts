@@ -10,7 +10,9 @@ describe('search_code', () => {
     await bed().write('src/a.ts', '   import { answer } from "./b.js";   \n');
     const result = await searchCodeTool.run({ pattern: 'answer' }, bed().ctx);
     expect(result.isError).toBe(false);
-    expect(result.output).toBe('src/a.ts:1: import { answer } from "./b.js";\nsrc/b.ts:2: export const answer = 42;');
+    expect(result.output).toBe(
+      'src/a.ts:1: import { answer } from "./b.js";\nsrc/b.ts:2: export const answer = 42;',
+    );
     expect(result.display).toBe('2 matches in 2 files');
   });
 

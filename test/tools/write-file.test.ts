@@ -40,7 +40,10 @@ describe('write_file', () => {
 
   it('records what it wrote, so edit_file may change the file without reading it first', async () => {
     await writeFileTool.run({ path: 'a.txt', content: 'hello\n' }, bed().ctx);
-    const edit = await editFileTool.run({ path: 'a.txt', edits: [{ find: 'hello', replace: 'bye' }] }, bed().ctx);
+    const edit = await editFileTool.run(
+      { path: 'a.txt', edits: [{ find: 'hello', replace: 'bye' }] },
+      bed().ctx,
+    );
     expect(edit.isError).toBe(false);
     expect(await bed().read('a.txt')).toBe('bye\n');
   });
@@ -56,7 +59,12 @@ describe('write_file', () => {
     const { root, outside } = bed();
     await symlink(outside, path.join(root, 'out-dir'));
     await symlink(path.join(outside, 'created-by-link.txt'), path.join(root, 'dangling.txt'));
-    for (const requested of ['../outside/a.txt', path.join(outside, 'b.txt'), 'out-dir/c.txt', 'dangling.txt']) {
+    for (const requested of [
+      '../outside/a.txt',
+      path.join(outside, 'b.txt'),
+      'out-dir/c.txt',
+      'dangling.txt',
+    ]) {
       const result = await writeFileTool.run({ path: requested, content: 'escaped' }, bed().ctx);
       expect(result.isError).toBe(true);
       expect(result.output).toMatch(/outside the workspace/);

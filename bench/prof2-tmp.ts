@@ -1,0 +1,21 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../src/store/database.js';
+import { TaskStore } from '../src/store/task-store.js';
+const sync = (process.argv[2] ?? 'NORMAL') as 'NORMAL' | 'FULL';
+const db = openDatabase({ path: path.join(mkdtempSync(path.join(tmpdir(), 'p-')), 'x.db'), synchronous: sync });
+const store = new TaskStore(db);
+const N = 2000;
+let t0 = performance.now();
+for (let i = 0; i < N; i++) store.add({ title: 't' + i });
+console.log(sync, 'add only', ((performance.now() - t0) / N * 1000).toFixed(0), 'us');
+const raw = db.sqlite.prepare("insert into tasks (id, queue, title, description, status, sequence, created_at, updated_at) values (?, 'q2', 't', '', 'pending', ?, 1, 1)");
+t0 = performance.now();
+for (let i = 0; i < N; i++) raw.run('x' + Math.random(), i);
+console.log(sync, 'raw insert autocommit', ((performance.now() - t0) / N * 1000).toFixed(0), 'us');
+const begin = db.sqlite.prepare('BEGIN IMMEDIATE'); const commit = db.sqlite.prepare('COMMIT');
+t0 = performance.now();
+for (let i = 0; i < N; i++) { begin.run(); raw.run('y' + Math.random(), N + i); commit.run(); }
+console.log(sync, 'raw insert begin immediate', ((performance.now() - t0) / N * 1000).toFixed(0), 'us');
+console.log('wal pages', db.sqlite.pragma('wal_checkpoint(PASSIVE)'));
