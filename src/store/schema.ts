@@ -188,9 +188,15 @@ export const tasks = sqliteTable(
     // claimNext seeks the first pending task of a queue; add reads the end of the queue.
     index('tasks_queue_status_sequence_idx').on(table.queue, table.status, table.sequence),
     uniqueIndex('tasks_queue_sequence_idx').on(table.queue, table.sequence),
-    index('tasks_plan_id_idx').on(table.planId),
-    index('tasks_lease_expires_at_idx').on(table.leaseExpiresAt),
-    uniqueIndex('tasks_plan_id_key_idx').on(table.planId, table.key),
+    // Partial indexes (PostgreSQL has them too): every index entry costs a page write on the hot
+    // path, and queue tasks have no plan, pending and finished tasks no lease.
+    // This one also serves looking up a plan's tasks: its leading column is plan_id.
+    uniqueIndex('tasks_plan_id_key_idx')
+      .on(table.planId, table.key)
+      .where(sql`${table.planId} is not null`),
+    index('tasks_lease_expires_at_idx')
+      .on(table.leaseExpiresAt)
+      .where(sql`${table.status} = 'in_progress'`),
     check('tasks_status_check', oneOf(table.status, TASK_STATUSES)),
   ],
 );

@@ -77,7 +77,10 @@ describe('the tool-first loop', () => {
   it('passes the call tag (run id and phase) to the model on every call', async () => {
     const model = mockModel([{ text: 'Nothing to do.' }]);
     const { result } = await runWithHarness({ model });
-    expect(model.mock.doStreamCalls[0]!.providerOptions?.taskweave).toEqual({ runId: result.runId, phase: 'act' });
+    expect(model.mock.doStreamCalls[0]!.providerOptions?.taskweave).toEqual({
+      runId: result.runId,
+      phase: 'act',
+    });
   });
 
   it(`asks the user after the same action fails ${SAME_FAILURE_LIMIT} times, and passes the answer on`, async () => {
@@ -124,7 +127,9 @@ describe('the tool-first loop', () => {
     expect(result.status).toBe('failed');
     expect(result.reason).toMatch(/repeated the same call 5 times/);
     expect(promptText(model.mock.doStreamCalls[3]!)).toContain('You are repeating yourself');
-    expect(events.filter((event) => event.type === 'agent_update' && event.update_type === 'agent_note')).toHaveLength(2);
+    expect(
+      events.filter((event) => event.type === 'agent_update' && event.update_type === 'agent_note'),
+    ).toHaveLength(2);
   });
 
   it('ends with max_steps when the step budget runs out', async () => {

@@ -44,8 +44,17 @@ describe('taskweave run (CLI, script model)', () => {
     ]);
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
     expect(new Set(events.map((event) => event.run_id)).size).toBe(1);
-    expect(events.at(-1)).toMatchObject({ type: 'response_complete', status: 'completed', final_answer: 'Wrote out/hello.txt.' });
-    expect(events[0]).toMatchObject({ update_type: 'agent_start', mode: 'simple', loop: 'react', max_steps: 50 });
+    expect(events.at(-1)).toMatchObject({
+      type: 'response_complete',
+      status: 'completed',
+      final_answer: 'Wrote out/hello.txt.',
+    });
+    expect(events[0]).toMatchObject({
+      update_type: 'agent_start',
+      mode: 'simple',
+      loop: 'react',
+      max_steps: 50,
+    });
   });
 
   it('renders one line per tool call with a ✓/✗ result and no colours without a terminal', async () => {
@@ -65,10 +74,14 @@ describe('taskweave run (CLI, script model)', () => {
   });
 
   it('exits 1 when the model fails for good, with the provider message', async () => {
-    const { workspace, model } = await setup({ turns: [{ error: { status: 400, message: 'bad request: unknown field' } }] });
+    const { workspace, model } = await setup({
+      turns: [{ error: { status: 400, message: 'bad request: unknown field' } }],
+    });
     const run = await runCli(['run', '--model', model, '--cwd', workspace, '--json', 'anything']);
     expect(run.code).toBe(1);
-    const last = parseJsonLines(run.stdout).find((event) => event.type === 'agent_update' && event.update_type === 'agent_completion');
+    const last = parseJsonLines(run.stdout).find(
+      (event) => event.type === 'agent_update' && event.update_type === 'agent_completion',
+    );
     expect(last).toMatchObject({ status: 'failed' });
     expect(JSON.stringify(last)).toContain('bad request: unknown field');
   });
@@ -89,9 +102,22 @@ describe('taskweave run (CLI, script model)', () => {
         { toolCalls: [{ name: 'write_file', args: { path: 'b.txt', content: '2' } }] },
       ],
     });
-    const run = await runCli(['run', '--model', model, '--cwd', workspace, '--max-steps', '1', '--json', 'go']);
+    const run = await runCli([
+      'run',
+      '--model',
+      model,
+      '--cwd',
+      workspace,
+      '--max-steps',
+      '1',
+      '--json',
+      'go',
+    ]);
     expect(run.code).toBe(3);
-    expect(parseJsonLines(run.stdout).at(-1)).toMatchObject({ type: 'response_complete', status: 'max_steps' });
+    expect(parseJsonLines(run.stdout).at(-1)).toMatchObject({
+      type: 'response_complete',
+      status: 'max_steps',
+    });
   });
 
   it('exits 3 on Ctrl-C (SIGINT), killing the command in flight', async () => {
@@ -118,7 +144,9 @@ describe('taskweave run (CLI, script model)', () => {
     const run = await runCli(['run', '--model', model, '--cwd', workspace, '--json', 'set up storage']);
     expect(run.code).toBe(4);
     const events = parseJsonLines(run.stdout);
-    expect(events.find((event) => event.type === 'agent_update' && event.update_type === 'agent_request_input')).toMatchObject({
+    expect(
+      events.find((event) => event.type === 'agent_update' && event.update_type === 'agent_request_input'),
+    ).toMatchObject({
       question: 'Which database should I use?',
     });
     expect(events.at(-1)).toMatchObject({ type: 'response_complete', status: 'needs_input' });
@@ -126,13 +154,23 @@ describe('taskweave run (CLI, script model)', () => {
 
   it('exits 2 with a clear message for bad usage and configuration', async () => {
     const workspace = await tempWorkspaceRoot('taskweave-e2e-');
-    const env = { TASKWEAVE_MODEL: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', GOOGLE_GENERATIVE_AI_API_KEY: '', GEMINI_API_KEY: '', HOME: workspace, XDG_CONFIG_HOME: path.join(workspace, 'xdg') };
+    const env = {
+      TASKWEAVE_MODEL: '',
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+      GOOGLE_GENERATIVE_AI_API_KEY: '',
+      GEMINI_API_KEY: '',
+      HOME: workspace,
+      XDG_CONFIG_HOME: path.join(workspace, 'xdg'),
+    };
     const noModel = await runCli(['run', '--cwd', workspace, 'do it'], { env });
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toMatch(/--model/);
     expect(noModel.stderr).toMatch(/OPENAI_API_KEY/);
 
-    const missingScript = await runCli(['run', '--model', 'script:nope.json', '--cwd', workspace, 'do it'], { env });
+    const missingScript = await runCli(['run', '--model', 'script:nope.json', '--cwd', workspace, 'do it'], {
+      env,
+    });
     expect(missingScript.code).toBe(2);
     expect(missingScript.stderr).toContain('nope.json');
 
@@ -140,12 +178,17 @@ describe('taskweave run (CLI, script model)', () => {
     expect(badSteps.code).toBe(2);
     expect(badSteps.stderr).toContain('positive whole number');
 
-    const badCwd = await runCli(['run', '--model', 'script:x.json', '--cwd', path.join(workspace, 'absent'), 'go'], { env });
+    const badCwd = await runCli(
+      ['run', '--model', 'script:x.json', '--cwd', path.join(workspace, 'absent'), 'go'],
+      { env },
+    );
     expect(badCwd.code).toBe(2);
     expect(badCwd.stderr).toContain('does not exist');
 
     await mkdir(path.join(workspace, '.taskweave'));
-    await import('node:fs/promises').then((fs) => fs.writeFile(path.join(workspace, '.taskweave/config.json'), '{ not json'));
+    await import('node:fs/promises').then((fs) =>
+      fs.writeFile(path.join(workspace, '.taskweave/config.json'), '{ not json'),
+    );
     const brokenConfig = await runCli(['run', '--cwd', workspace, 'do it'], { env });
     expect(brokenConfig.code).toBe(2);
     expect(brokenConfig.stderr).toContain('config.json');

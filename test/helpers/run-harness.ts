@@ -37,7 +37,10 @@ export async function tempWorkspaceRoot(prefix = 'taskweave-test-'): Promise<str
 /** Runs the agent on a temp workspace with a real bus, collecting every event. */
 export async function runWithHarness(options: HarnessOptions): Promise<HarnessRun> {
   const workspace = await Workspace.open(options.workspaceRoot ?? (await tempWorkspaceRoot()));
-  const control = new RunControl({ inputProvider: options.inputProvider, inputTimeoutMs: options.inputTimeoutMs });
+  const control = new RunControl({
+    inputProvider: options.inputProvider,
+    inputTimeoutMs: options.inputTimeoutMs,
+  });
   const bus = new EventBus({ sessionId: 'test-session' });
   const events: ServerEvent[] = [];
   bus.subscribe((event) => {
