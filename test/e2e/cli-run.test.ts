@@ -194,3 +194,26 @@ describe('taskweave run (CLI, script model)', () => {
     expect(brokenConfig.stderr).toContain('config.json');
   });
 });
+
+describe('the bundled fix-build example', () => {
+  it('creates the project, sees the type error, fixes it and the build passes (needs the npm registry)', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-example-');
+    const example = path.resolve('examples/fix-build.json');
+    const run = await runCli(
+      ['run', '--model', `script:${example}`, '--cwd', workspace, 'run npm run build and fix any errors'],
+      {
+        timeoutMs: 240_000,
+      },
+    );
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/→ run_command\("npm run build", …\) ✗ exit 2/);
+    expect(run.stdout).toMatch(/→ edit_file\("fix-build-demo\/src\/index\.ts", 1 edit\) ✓/);
+    expect(run.stdout).toMatch(/→ run_command\("npm run build", …\) ✓ exit 0/);
+    expect(await readFile(path.join(workspace, 'fix-build-demo/src/index.ts'), 'utf8')).toContain(
+      'const total: string',
+    );
+    expect(await readFile(path.join(workspace, 'fix-build-demo/dist/index.js'), 'utf8')).toContain(
+      'toFixed(2)',
+    );
+  }, 300_000);
+});
