@@ -1,4 +1,5 @@
 import type { ExecutedCall } from './execute-tools.js';
+import { addNote } from './notes.js';
 import { REPETITION_FAIL_LIMIT, SAME_FAILURE_LIMIT } from './recovery.js';
 import type { Conversation, RunContext } from './run-state.js';
 import type { LoopOutcome } from './step-loop.js';
@@ -39,7 +40,7 @@ export async function applyRecovery(options: ApplyRecoveryOptions): Promise<Loop
         break;
       case 'fail_repetition': {
         const reason = `The agent repeated the same call ${verdict.count} times in a row (${call.name}); the run was stopped (limit ${REPETITION_FAIL_LIMIT}).`;
-        note(options, reason);
+        run.emit({ type: 'agent_update', update_type: 'agent_note', step, content: reason, task_id: taskId });
         return { kind: 'interruption', status: 'failed', reason };
       }
       case 'ask_user': {
@@ -60,20 +61,6 @@ export async function applyRecovery(options: ApplyRecoveryOptions): Promise<Loop
       }
     }
   }
-  if (notes.length > 0) {
-    const content = notes.join('\n\n');
-    note({ run, step, taskId }, content);
-    conversation.messages.push({ role: 'user', content: `[taskweave] ${content}` });
-  }
+  if (notes.length > 0) addNote(run, conversation, { step, taskId, content: notes.join('\n\n') });
   return undefined;
-}
-
-function note(options: { run: RunContext; step: number; taskId?: string }, content: string): void {
-  options.run.emit({
-    type: 'agent_update',
-    update_type: 'agent_note',
-    step: options.step,
-    content,
-    task_id: options.taskId,
-  });
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { FailureDecision, FailureInfo } from '../plan/scheduler.js';
+import type { TaskGraph } from '../plan/task-graph.js';
 import type { InputReply } from '../tools/types.js';
 
 /** A question the agent puts to the user. */
@@ -16,11 +18,33 @@ export type InputProvider = (request: InputRequest, signal: AbortSignal) => Prom
 /** How long a question waits for an answer by default before the agent goes on alone. */
 export const DEFAULT_INPUT_TIMEOUT_MS = 10 * 60_000;
 
+/** The user's verdict on a proposed plan. */
+export type PlanDecision = { decision: 'approve' } | { decision: 'reject'; feedback: string };
+
+/**
+ * Shows a plan to the user and resolves with their decision, or null when nobody can decide
+ * (non-interactive without --yes: the run ends with needs_input).
+ */
+export type PlanApprover = (
+  plan: { planId: string; graph: TaskGraph },
+  signal: AbortSignal,
+) => Promise<PlanDecision | null>;
+
+/** Asks what to do about a failed task; null when nobody can answer. */
+export type FailureChooser = (info: FailureInfo, signal: AbortSignal) => Promise<FailureDecision | null>;
+
 export interface RunControlOptions {
   /** Who answers questions; absent means nobody can (the run ends with needs_input). */
   inputProvider?: InputProvider;
   inputTimeoutMs?: number;
+  /** Who approves plans; absent means nobody can. `autoApprove` (--yes) approves every plan. */
+  planApprover?: PlanApprover;
+  /** Who decides about failed tasks; absent means the non-interactive policy applies. */
+  failureChooser?: FailureChooser;
 }
+
+/** Approves every plan: the `--yes` flag. */
+export const autoApprove: PlanApprover = async () => ({ decision: 'approve' });
 
 /** Hooks the agent sets to announce questions as events. */
 export interface InputObserver {
@@ -37,12 +61,16 @@ export class RunControl {
   private readonly abortController = new AbortController();
   private readonly inputProvider: InputProvider | undefined;
   private readonly inputTimeoutMs: number;
+  readonly planApprover: PlanApprover | undefined;
+  readonly failureChooser: FailureChooser | undefined;
   private unanswered: string | undefined;
   observer: InputObserver | undefined;
 
   constructor(options: RunControlOptions = {}) {
     this.inputProvider = options.inputProvider;
     this.inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
+    this.planApprover = options.planApprover;
+    this.failureChooser = options.failureChooser;
   }
 
   /** Aborted when the user stops the run. */
@@ -62,6 +90,11 @@ export class RunControl {
   /** The question nobody could answer, when the run must end with status needs_input. */
   get pendingQuestion(): string | undefined {
     return this.unanswered;
+  }
+
+  /** Records that the run cannot go on without an answer nobody can give now. */
+  markNeedsInput(question: string): void {
+    this.unanswered = question;
   }
 
   /** Asks the user; never throws. */

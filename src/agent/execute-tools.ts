@@ -1,7 +1,9 @@
+import path from 'node:path';
 import type { ModelToolCall } from '../model/call-model.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
 import type { Emit } from './emit.js';
+import type { PathLocks } from './path-locks.js';
 
 /** A tool call together with what it returned. */
 export interface ExecutedCall {
@@ -17,6 +19,9 @@ export interface ExecuteToolsOptions {
   step: number;
   taskId?: string;
   signal: AbortSignal;
+  /** Per-path locks for writes (parallel tasks); none in a single loop. */
+  locks?: PathLocks;
+  workspaceRoot?: string;
 }
 
 /**
@@ -55,8 +60,12 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
   const { emit, step, taskId, registry } = options;
   emit({ type: 'tool_start', call_id: call.id, name: call.name, args: call.args, step, task_id: taskId });
   const tool = registry.get(call.name);
+  const lockKey = tool && !tool.readOnly ? writeLockKey(call.args, options.workspaceRoot) : undefined;
+  const run = () => tool!.run(call.args, options.contextFor(call));
   const result = tool
-    ? await tool.run(call.args, options.contextFor(call))
+    ? lockKey && options.locks
+      ? await options.locks.withLock(lockKey, run)
+      : await run()
     : {
         output: `There is no tool named "${call.name}". Available tools: ${registry.names().join(', ')}.`,
         isError: true,
@@ -72,6 +81,13 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
   if (result.isError) emit({ type: 'tool_error', ...common, error: result.output });
   else emit({ type: 'tool_complete', ...common, result: result.output });
   return { call, result };
+}
+
+/** The file a writing call targets, as a lock key; undefined when it names no file. */
+function writeLockKey(args: unknown, workspaceRoot: string | undefined): string | undefined {
+  if (workspaceRoot === undefined || args === null || typeof args !== 'object') return undefined;
+  const target = (args as Record<string, unknown>).path;
+  return typeof target === 'string' ? path.resolve(workspaceRoot, target) : undefined;
 }
 
 function notRun(call: ModelToolCall): ExecutedCall {

@@ -4,19 +4,30 @@ import type { EventBus } from '../events/bus.js';
 import type { RunStatus } from '../events/registry.js';
 import type { TokenUsage } from '../model/call-model.js';
 import type { ResolvedModel } from '../model/types.js';
+import { DEFAULT_PLAN_CONCURRENCY } from '../plan/scheduler.js';
 import { buildSystemPrompt } from '../prompts/system-prompt.js';
+import type { CompletedTask } from '../prompts/task-prompt.js';
 import { FileTracker } from '../tools/file-tracker.js';
-import { coreTools, ToolRegistry } from '../tools/registry.js';
+import { coreTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { RunControl } from './control.js';
 import type { Emit } from './emit.js';
+import { addNote } from './notes.js';
+import { finalAnswer, revisePlan, runPlan } from './orchestrator.js';
+import { PathLocks } from './path-locks.js';
+import { type PlanSignals, planActionsTool } from './plan-tool.js';
 import { RecoveryTracker } from './recovery.js';
-import type { RunContext } from './run-state.js';
-import { runStepLoop } from './step-loop.js';
+import { registryWith } from './registries.js';
+import type { Conversation, RunContext } from './run-state.js';
+import { type LoopOutcome, type NextStep, runStepLoop } from './step-loop.js';
+import { type ProtocolName, wireProtocol } from './wire-protocol.js';
 
 /** The step budget of a run when none is given. */
 export const DEFAULT_MAX_STEPS = 50;
+
+/** Whether the model may, must or must not plan: `--plan auto|always|never`. */
+export type PlanMode = 'auto' | 'always' | 'never';
 
 export interface RunAgentOptions {
   goal: string;
@@ -29,6 +40,12 @@ export interface RunAgentOptions {
   runId?: string;
   /** Earlier messages of the conversation (when a session is continued). */
   history?: ModelMessage[];
+  plan?: PlanMode;
+  concurrency?: number;
+  /** What a failed task leads to when no one can be asked. */
+  onFailure?: 'abort' | 'skip';
+  /** How the model calls tools (default native). */
+  protocol?: ProtocolName;
 }
 
 /** How a run ended. */
@@ -39,63 +56,104 @@ export interface RunResult {
   reason?: string;
   steps: number;
   usage: TokenUsage;
-  /** The whole conversation, history included, for continuing the session later. */
+  /** The top-level conversation, history included, for continuing the session later. */
   messages: ModelMessage[];
 }
 
-/** Runs one goal to its end with the tool-first loop, announcing everything on the bus. */
+/**
+ * Runs one goal to its end. Simple mode is the tool-first loop; when the model plans (or must),
+ * the orchestrator takes over and runs the approved plan task by task.
+ */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const runId = options.runId ?? randomUUID();
   const emit: Emit = (payload) => options.bus.emit(runId, payload);
   const tools = options.tools ?? coreTools;
+  const planMode = options.plan ?? 'auto';
+  const signals: PlanSignals = {};
   const run: RunContext = {
     runId,
     model: options.model,
-    registry: new ToolRegistry(tools),
+    tools,
+    registry: registryWith(tools, []),
     workspace: options.workspace,
     files: new FileTracker(),
     control: options.control,
     emit,
     recovery: new RecoveryTracker(),
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+    pathLocks: new PathLocks(),
+    planOptions: {
+      concurrency: options.concurrency ?? DEFAULT_PLAN_CONCURRENCY,
+      onFailure: options.onFailure ?? 'abort',
+    },
+    protocol: wireProtocol(options.protocol ?? 'native'),
+    finalAnswerRefusals: 0,
     steps: 0,
     usage: { inputTokens: 0, outputTokens: 0 },
   };
+  if (planMode !== 'never') run.registry = registryWith(tools, [planActionsTool(run, signals)]);
   observeQuestions(run);
   emit({
     type: 'agent_update',
     update_type: 'agent_start',
     max_steps: run.maxSteps,
-    mode: 'simple',
+    mode: planMode === 'always' ? 'complex' : 'simple',
     loop: 'react',
     model: options.model.id,
     goal: options.goal,
   });
-  const conversation = {
-    system: buildSystemPrompt({ workspace: options.workspace.root, tools }),
-    messages: [...(options.history ?? []), { role: 'user' as const, content: options.goal }],
+  const conversation: Conversation = {
+    system: buildSystemPrompt({
+      workspace: options.workspace.root,
+      tools: run.registry.list(),
+      mode: planMode === 'never' ? 'simple' : 'planning',
+    }),
+    messages: [...(options.history ?? []), { role: 'user', content: options.goal }],
   };
-  const outcome = await runStepLoop({ run, conversation });
+  let outcome = await runStepLoop({
+    run,
+    conversation,
+    phase: planMode === 'always' ? 'plan' : 'act',
+    firstToolChoice: planMode === 'always' ? { type: 'tool', toolName: 'plan_actions' } : undefined,
+    decide: (reply): NextStep => {
+      if (signals.approved) return { kind: 'plan', ...signals.approved };
+      if (reply.toolCalls.length > 0) return { kind: 'run_again' };
+      if (planMode === 'always') {
+        addNote(run, conversation, {
+          step: run.steps,
+          content: 'A plan is required for this run (--plan always): call plan_actions with the tasks.',
+        });
+        return { kind: 'run_again' };
+      }
+      return { kind: 'final', answer: reply.text.trim() };
+    },
+  });
+  outcome = await orchestrate(run, options.goal, outcome);
+  return finish(run, conversation, outcome);
+}
+
+/** Runs approved plans (and their revisions) until the run has its final outcome. */
+async function orchestrate(run: RunContext, goal: string, first: LoopOutcome): Promise<LoopOutcome> {
+  const completed: CompletedTask[] = [];
+  let outcome = first;
+  while (outcome.kind === 'plan') {
+    const result = await runPlan(run, { goal, planId: outcome.planId, graph: outcome.graph, completed });
+    if (result.kind === 'done') return finalAnswer(run, goal, completed);
+    if (result.kind === 'revise') outcome = await revisePlan(run, goal, result.plan);
+    else return result;
+  }
+  return outcome;
+}
+
+function finish(run: RunContext, conversation: Conversation, outcome: LoopOutcome): RunResult {
+  const base = { runId: run.runId, steps: run.steps, usage: run.usage, messages: conversation.messages };
   const result: RunResult =
     outcome.kind === 'final'
-      ? {
-          runId,
-          status: 'completed',
-          finalAnswer: outcome.answer,
-          steps: run.steps,
-          usage: run.usage,
-          messages: [],
-        }
-      : {
-          runId,
-          status: outcome.status,
-          reason: outcome.reason,
-          steps: run.steps,
-          usage: run.usage,
-          messages: [],
-        };
-  result.messages = conversation.messages;
-  emit({
+      ? { ...base, status: 'completed', finalAnswer: outcome.answer }
+      : outcome.kind === 'interruption'
+        ? { ...base, status: outcome.status, reason: outcome.reason }
+        : { ...base, status: 'failed', reason: `The loop ended unexpectedly (${outcome.kind}).` };
+  run.emit({
     type: 'agent_update',
     update_type: 'agent_completion',
     steps: result.steps,
@@ -105,7 +163,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     input_tokens: run.usage.inputTokens,
     output_tokens: run.usage.outputTokens,
   });
-  emit({ type: 'response_complete', status: result.status, final_answer: result.finalAnswer });
+  run.emit({ type: 'response_complete', status: result.status, final_answer: result.finalAnswer });
   return result;
 }
 

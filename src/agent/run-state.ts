@@ -3,22 +3,36 @@ import type { TokenUsage } from '../model/call-model.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { FileTracker } from '../tools/file-tracker.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { RunControl } from './control.js';
 import type { Emit } from './emit.js';
+import type { PathLocks } from './path-locks.js';
 import type { RecoveryTracker } from './recovery.js';
+import type { WireProtocol } from './wire-protocol.js';
 
 /** What every part of one run shares: who to call, where to work, what has been spent. */
 export interface RunContext {
   runId: string;
   model: ResolvedModel;
+  /** The top-level registry: workspace tools, plus plan_actions unless plans are off. */
   registry: ToolRegistry;
+  /** The workspace tools alone (tasks add their own control tools). */
+  tools: Tool[];
+  /** How plans run: tasks at once, and what a non-interactive run does when a task fails. */
+  planOptions: { concurrency: number; onFailure: 'abort' | 'skip' };
+  /** How the model calls tools: native tool calling or JSON replies. */
+  protocol: WireProtocol;
+  /** final_answer calls refused in this run because tasks remained. */
+  finalAnswerRefusals: number;
   workspace: Workspace;
   files: FileTracker;
   control: RunControl;
   emit: Emit;
   recovery: RecoveryTracker;
   maxSteps: number;
+  /** Serialises writes to one file by tasks running at the same time. */
+  pathLocks: PathLocks;
   /** Steps taken so far in this run (all tasks together). */
   steps: number;
   usage: TokenUsage;

@@ -1,17 +1,23 @@
-import type { ModelMessage } from 'ai';
+import type { Tool as SdkTool, ToolChoice } from 'ai';
 import type { RunStatus } from '../events/registry.js';
 import { callModel, type ModelReply } from '../model/call-model.js';
 import type { ModelPhase } from '../model/types.js';
+import type { TaskGraph } from '../plan/task-graph.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { errorMessage } from '../util/error-message.js';
 import { applyRecovery } from './apply-recovery.js';
 import { type ExecutedCall, executeTools } from './execute-tools.js';
 import type { Conversation, RunContext } from './run-state.js';
-import { modelToolsFor, toolContextFor } from './tool-context.js';
+import { toolContextFor } from './tool-context.js';
 
 /** What the loop does after a step: a tagged value, as openai-agents-js does. */
 export type NextStep =
   | { kind: 'run_again' }
   | { kind: 'final'; answer: string }
+  /** A plan was approved: the orchestrator takes over. */
+  | { kind: 'plan'; planId: string; graph: TaskGraph }
+  | { kind: 'task_completed'; summary: string }
+  | { kind: 'task_failed'; reason: string }
   | { kind: 'interruption'; status: Exclude<RunStatus, 'completed'>; reason: string };
 
 /** How a loop ended. */
@@ -20,8 +26,16 @@ export type LoopOutcome = Exclude<NextStep, { kind: 'run_again' }>;
 export interface StepLoopOptions {
   run: RunContext;
   conversation: Conversation;
+  /** The tools of this loop; the run's registry when left out. */
+  registry?: ToolRegistry;
+  /** Aborts this loop's model calls and tools (a task's own signal); the run's when left out. */
+  signal?: AbortSignal;
   taskId?: string;
   phase?: ModelPhase;
+  /** Forces a tool on the next model call only (e.g. plan_actions under --plan always). */
+  firstToolChoice?: ToolChoice<Record<string, SdkTool>>;
+  /** Updates the conversation before each model call (a task's prompt shows the current state). */
+  refresh?: (conversation: Conversation) => void;
   /**
    * Decides the next step from a reply and its executed calls. The default (simple mode): a
    * reply without tool calls is the answer.
@@ -36,25 +50,40 @@ export interface StepLoopOptions {
 export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome> {
   const { run, conversation, taskId } = options;
   const decide = options.decide ?? decideSimple;
+  const registry = options.registry ?? run.registry;
+  const signal = options.signal ?? run.control.signal;
+  const protocol = run.protocol;
+  let toolChoice = options.firstToolChoice;
   for (;;) {
     const stopped = checkStopPredicates(run);
     if (stopped) return stopped;
+    if (signal.aborted) return { kind: 'interruption', status: 'stopped', reason: 'The task was aborted.' };
+    options.refresh?.(conversation);
 
     run.steps += 1;
     const step = run.steps;
     run.emit({ type: 'agent_update', update_type: 'agent_turn_start', step, task_id: taskId });
 
-    let reply: ModelReply;
+    let raw: ModelReply;
     try {
-      reply = await callModel({
+      raw = await callModel({
         model: run.model,
-        system: conversation.system,
+        system: protocol.system(conversation.system, registry),
         messages: conversation.messages,
-        tools: modelToolsFor(run.registry),
+        tools: protocol.modelTools(registry),
+        toolChoice: protocol.modelTools(registry) ? toolChoice : undefined,
         tag: { runId: run.runId, taskId, phase: options.phase ?? 'act' },
-        signal: run.control.signal,
-        onTextDelta: (content) =>
-          run.emit({ type: 'agent_update', update_type: 'agent_text_delta', step, content, task_id: taskId }),
+        signal,
+        onTextDelta: protocol.streamsText
+          ? (content) =>
+              run.emit({
+                type: 'agent_update',
+                update_type: 'agent_text_delta',
+                step,
+                content,
+                task_id: taskId,
+              })
+          : undefined,
         onRetry: ({ attempt, delayMs, error }) =>
           run.emit({
             type: 'agent_update',
@@ -67,34 +96,52 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
       });
     } catch (error) {
       if (run.control.stopRequested) return stoppedOutcome(run, step);
+      if (signal.aborted) return { kind: 'interruption', status: 'stopped', reason: 'The task was aborted.' };
       return {
         kind: 'interruption',
         status: 'failed',
         reason: `The model call failed: ${errorMessage(error)}`,
       };
     }
-    recordUsage(run, reply, step, taskId, options.phase ?? 'act');
+    toolChoice = undefined;
+    recordUsage(run, raw, step, taskId, options.phase ?? 'act');
 
-    if (reply.toolCalls.length > 0 && reply.text.trim() !== '') {
+    const read = protocol.read(raw, registry);
+    conversation.messages.push(protocol.assistantMessage(raw, read));
+    if (!read.ok) {
+      run.emit({
+        type: 'agent_update',
+        update_type: 'agent_note',
+        step,
+        content: `The reply could not be read: ${read.error}`,
+        task_id: taskId,
+      });
+      conversation.messages.push(protocol.errorMessage(read.error));
+      continue;
+    }
+    const reply = read.reply;
+    if (read.reasoning && read.reasoning.trim() !== '') {
       run.emit({
         type: 'agent_update',
         update_type: 'agent_reason',
         step,
-        content: reply.text,
+        content: read.reasoning,
         task_id: taskId,
       });
     }
-    conversation.messages.push(assistantMessage(reply));
     const executed = await executeTools({
       calls: reply.toolCalls,
-      registry: run.registry,
-      contextFor: (call) => toolContextFor(run, call, step, taskId),
+      registry,
+      contextFor: (call) => toolContextFor(run, call, step, taskId, signal),
       emit: run.emit,
       step,
       taskId,
-      signal: run.control.signal,
+      signal,
+      locks: run.pathLocks,
+      workspaceRoot: run.workspace.root,
     });
-    if (executed.length > 0) conversation.messages.push(toolMessage(executed));
+    const results = protocol.resultsMessage(executed);
+    if (results) conversation.messages.push(results);
 
     if (run.control.stopRequested) return stoppedOutcome(run, step);
     const recovered = await applyRecovery({ run, conversation, executed, step, taskId });
@@ -146,33 +193,4 @@ function recordUsage(
     input_tokens: reply.usage.inputTokens,
     output_tokens: reply.usage.outputTokens,
   });
-}
-
-function assistantMessage(reply: ModelReply): ModelMessage {
-  return {
-    role: 'assistant',
-    content: [
-      ...(reply.text !== '' ? [{ type: 'text' as const, text: reply.text }] : []),
-      ...reply.toolCalls.map((call) => ({
-        type: 'tool-call' as const,
-        toolCallId: call.id,
-        toolName: call.name,
-        input: call.args,
-      })),
-    ],
-  };
-}
-
-function toolMessage(executed: ExecutedCall[]): ModelMessage {
-  return {
-    role: 'tool',
-    content: executed.map(({ call, result }) => ({
-      type: 'tool-result' as const,
-      toolCallId: call.id,
-      toolName: call.name,
-      output: result.isError
-        ? { type: 'error-text' as const, value: result.output }
-        : { type: 'text' as const, value: result.output },
-    })),
-  };
 }

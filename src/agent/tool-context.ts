@@ -24,23 +24,24 @@ export function toolContextFor(
   call: ModelToolCall,
   step: number,
   taskId: string | undefined,
+  signal: AbortSignal = run.control.signal,
 ): ToolContext {
   return {
     workspace: run.workspace,
-    signal: run.control.signal,
+    signal,
     control: run.control,
     files: run.files,
     callId: call.id,
     progress: (content) =>
       run.emit({ type: 'tool_progress', call_id: call.id, name: call.name, content, task_id: taskId }),
     model: {
-      async complete({ system, prompt, signal }) {
+      async complete({ system, prompt, signal: requestSignal }) {
         const reply = await callModel({
           model: run.model,
           system: system ?? '',
           messages: [{ role: 'user', content: prompt }],
           tag: { runId: run.runId, taskId, phase: 'analyze' },
-          signal: signal ?? run.control.signal,
+          signal: requestSignal ?? signal,
         });
         run.usage.inputTokens += reply.usage.inputTokens;
         run.usage.outputTokens += reply.usage.outputTokens;

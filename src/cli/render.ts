@@ -1,7 +1,9 @@
 import type { ServerEvent } from '../events/registry.js';
+import { renderPlanLayers } from '../plan/render.js';
+import { validatePlan } from '../plan/task-graph.js';
+import { formatArgs } from '../util/format-args.js';
 import { Spinner, type Style } from './terminal.js';
 
-const MAX_ARG_CHARS = 70;
 const MAX_RESULT_LINE_CHARS = 100;
 
 type Out = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -14,6 +16,8 @@ export class HumanRenderer {
   private readonly spinner: Spinner;
   private readonly pendingTools = new Map<string, string>();
   private textOpen = false;
+  /** The tasks of the latest plan and their states, for the list shown at the end. */
+  private planTasks: { id: string; title: string; state: string }[] = [];
 
   constructor(
     private readonly out: Out,
@@ -71,17 +75,34 @@ export class HumanRenderer {
       case 'final_answer_refused':
         this.line(s.yellow(`! final answer refused: ${event.remaining} task(s) remain`));
         return;
+      case 'plan_proposed': {
+        this.planTasks = event.tasks.map((task) => ({ id: task.id, title: task.title, state: 'pending' }));
+        const validation = validatePlan(event.tasks);
+        const layers = validation.ok ? renderPlanLayers(validation.graph) : '';
+        this.line(`${s.bold(`Proposed plan ${event.plan_id} (${event.tasks.length} tasks):`)}\n${layers}`);
+        return;
+      }
+      case 'plan_approved':
+        this.line(s.green(`✓ plan ${event.plan_id} approved`));
+        return;
+      case 'plan_rejected':
+        this.line(s.yellow(`✗ plan ${event.plan_id} rejected${event.feedback ? `: ${event.feedback}` : ''}`));
+        return;
       case 'task_started':
-        this.line(s.bold(`▶ ${event.title}`));
+        this.setTaskState(event.task_id, 'in_progress');
+        this.line(s.bold(`▶ [${event.task_id}] ${event.title}`));
         return;
       case 'task_completed':
-        this.line(s.green(`✓ ${event.title}`) + s.dim(` — ${event.summary}`));
+        this.setTaskState(event.task_id, 'completed');
+        this.line(s.green(`✓ [${event.task_id}] ${event.title}`) + s.dim(` — ${event.summary}`));
         return;
       case 'task_failed':
-        this.line(s.red(`✗ ${event.title} — ${event.reason}`));
+        this.setTaskState(event.task_id, 'failed');
+        this.line(s.red(`✗ [${event.task_id}] ${event.title} — ${event.reason}`));
         return;
       case 'task_blocked':
-        this.line(s.yellow(`⏸ ${event.title} — ${event.reason}`));
+        this.setTaskState(event.task_id, 'blocked');
+        this.line(s.yellow(`⏸ [${event.task_id}] ${event.title} — ${event.reason}`));
         return;
       case 'agent_completion': {
         const tokens = s.dim(
@@ -93,6 +114,7 @@ export class HumanRenderer {
             : event.status === 'failed'
               ? s.red('✗ failed')
               : s.yellow(`■ ${event.status.replace('_', ' ')}`);
+        if (this.planTasks.length > 0) this.line(this.taskList());
         this.line(label + tokens);
         if (event.status !== 'completed' && event.reason) this.line(`  ${event.reason}`);
         if (event.final_answer) this.line(`\n${event.final_answer}`);
@@ -134,6 +156,26 @@ export class HumanRenderer {
     }
   }
 
+  private setTaskState(id: string, state: string): void {
+    const task = this.planTasks.find((candidate) => candidate.id === id);
+    if (task) task.state = state;
+  }
+
+  private taskList(): string {
+    const s = this.style;
+    const marks: Record<string, string> = {
+      completed: s.green('✓'),
+      failed: s.red('✗'),
+      blocked: s.yellow('⏸'),
+      in_progress: s.yellow('…'),
+      pending: s.dim('·'),
+    };
+    const rows = this.planTasks.map(
+      (task) => `  ${marks[task.state] ?? '·'} [${task.id}] ${task.title} ${s.dim(task.state)}`,
+    );
+    return `Tasks:\n${rows.join('\n')}`;
+  }
+
   private line(text: string): void {
     this.spinner.stop();
     this.endText();
@@ -146,27 +188,6 @@ export class HumanRenderer {
       this.textOpen = false;
     }
   }
-}
-
-/** The main argument of a tool call, shortened, as it reads in `run_command("npm run build")`. */
-export function formatArgs(args: unknown): string {
-  if (args === null || typeof args !== 'object') return shorten(JSON.stringify(args) ?? '');
-  const record = args as Record<string, unknown>;
-  const main = ['command', 'path', 'pattern', 'question', 'description', 'summary', 'answer'].find(
-    (key) => typeof record[key] === 'string',
-  );
-  if (!main) return shorten(JSON.stringify(record));
-  const rest = Object.keys(record).filter((key) => key !== main && key !== 'content');
-  const extra = Array.isArray(record.edits)
-    ? `, ${record.edits.length} edit${record.edits.length === 1 ? '' : 's'}`
-    : '';
-  const more = rest.filter((key) => key !== 'edits').length > 0 ? ', …' : '';
-  return `${JSON.stringify(shorten(String(record[main])))}${extra}${more}`;
-}
-
-function shorten(text: string): string {
-  const single = text.replace(/\s+/g, ' ');
-  return single.length <= MAX_ARG_CHARS ? single : `${single.slice(0, MAX_ARG_CHARS - 1)}…`;
 }
 
 function firstLine(text: string): string {

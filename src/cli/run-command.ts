@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { Command } from 'commander';
-import { RunControl } from '../agent/control.js';
-import { DEFAULT_MAX_STEPS, runAgent } from '../agent/run-agent.js';
+import { type Command, Option } from 'commander';
+import { autoApprove, RunControl } from '../agent/control.js';
+import { DEFAULT_MAX_STEPS, type PlanMode, runAgent } from '../agent/run-agent.js';
 import { EventBus } from '../events/bus.js';
 import { loadConfigFile } from '../model/config-file.js';
 import { resolveModel } from '../model/resolve-model.js';
+import { DEFAULT_PLAN_CONCURRENCY } from '../plan/scheduler.js';
 import { Workspace } from '../tools/workspace.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { HumanRenderer } from './render.js';
 import { styleFor } from './terminal.js';
-import { terminalInputProvider } from './terminal-input.js';
+import { terminalFailureChooser, terminalInputProvider, terminalPlanApprover } from './terminal-input.js';
 import { parsePositiveInt, UsageError } from './usage-error.js';
 
 /** Options of `taskweave run`, as commander parses them. */
@@ -21,6 +22,11 @@ export interface RunCliOptions {
   json?: boolean;
   nonInteractive?: boolean;
   inputTimeout?: number;
+  plan: PlanMode;
+  yes?: boolean;
+  concurrency?: number;
+  onFailure: 'abort' | 'skip';
+  protocol: 'native' | 'json';
 }
 
 /** Adds `taskweave run` to the program. */
@@ -51,6 +57,36 @@ export function addRunCommand(program: Command, setExitCode: (code: number) => v
       'how long a question waits for an answer (default 600)',
       parsePositiveInt,
     )
+    .addOption(
+      new Option(
+        '--plan <mode>',
+        'plan multi-step goals as a task graph: auto (the model decides), always, never',
+      )
+        .choices(['auto', 'always', 'never'])
+        .default('auto'),
+    )
+    .option('-y, --yes', 'approve plans without asking')
+    .option(
+      '--concurrency <n>',
+      `the most plan tasks running at once (default ${DEFAULT_PLAN_CONCURRENCY})`,
+      parsePositiveInt,
+    )
+    .addOption(
+      new Option(
+        '--on-failure <policy>',
+        'when a task fails and no one can be asked: abort the plan, or skip the task',
+      )
+        .choices(['abort', 'skip'])
+        .default('abort'),
+    )
+    .addOption(
+      new Option(
+        '--protocol <protocol>',
+        'how the model calls tools: native tool calling, or a JSON reply format',
+      )
+        .choices(['native', 'json'])
+        .default('native'),
+    )
     .action(async (goalWords: string[], options: RunCliOptions) => {
       setExitCode(await runFromCli(goalWords.join(' '), options));
     });
@@ -72,6 +108,12 @@ async function runFromCli(goal: string, options: RunCliOptions): Promise<number>
   const control = new RunControl({
     inputProvider: interactive ? terminalInputProvider(process.stdin, stdout) : undefined,
     inputTimeoutMs: options.inputTimeout !== undefined ? options.inputTimeout * 1000 : undefined,
+    planApprover: options.yes
+      ? autoApprove
+      : interactive
+        ? terminalPlanApprover(process.stdin, stdout)
+        : undefined,
+    failureChooser: interactive ? terminalFailureChooser(process.stdin, stdout) : undefined,
   });
   const bus = new EventBus({ sessionId: randomUUID() });
   const renderer = options.json ? undefined : new HumanRenderer(stdout, styleFor(stdout));
@@ -103,6 +145,10 @@ async function runFromCli(goal: string, options: RunCliOptions): Promise<number>
       bus,
       control,
       maxSteps: options.maxSteps ?? config.maxSteps ?? DEFAULT_MAX_STEPS,
+      plan: options.plan,
+      concurrency: options.concurrency,
+      onFailure: options.onFailure,
+      protocol: options.protocol,
     });
     renderer?.close();
     return exitCodeFor(result.status);

@@ -1,4 +1,4 @@
-import { type ModelMessage, type Tool as SdkTool, streamText } from 'ai';
+import { type ModelMessage, type Tool as SdkTool, streamText, type ToolChoice } from 'ai';
 import { withRetry } from './retry.js';
 import type { CallTag, ResolvedModel } from './types.js';
 
@@ -28,6 +28,8 @@ export interface ModelCallRequest {
   messages: ModelMessage[];
   /** Tools the model may call; they have no execute: taskweave runs them itself. */
   tools?: Record<string, SdkTool>;
+  /** Forces a tool (e.g. plan_actions when a plan is required); default: the model chooses. */
+  toolChoice?: ToolChoice<Record<string, SdkTool>>;
   tag: CallTag;
   signal: AbortSignal;
   onTextDelta?: (text: string) => void;
@@ -48,6 +50,7 @@ async function streamOnce(request: ModelCallRequest): Promise<ModelReply> {
     system: request.system,
     messages: request.messages,
     tools: request.tools,
+    toolChoice: request.toolChoice,
     abortSignal: request.signal,
     maxRetries: 0,
     // Errors come back through fullStream and are rethrown there; the default handler would

@@ -10,7 +10,7 @@ export interface PlanTask {
   description: string;
   /** Ids of the tasks that must be completed (or skipped) before this one starts. */
   depends_on: string[];
-  /** How to tell that the task is done (a command to run, a file that must exist, …). */
+  /** A shell command that proves the task is done (e.g. `npm run build`); the task closes only when it exits 0. */
   check?: string;
 }
 
@@ -36,7 +36,12 @@ export const planTasksSchema = z.object({
           .array(z.string())
           .default([])
           .describe('Ids of the tasks that must be finished first; empty when it can start at once.'),
-        check: z.string().optional().describe('How to verify the task is done, e.g. a command to run.'),
+        check: z
+          .string()
+          .optional()
+          .describe(
+            'A shell command that proves the task is done, e.g. "npm run build"; the task closes only when it exits 0.',
+          ),
       }),
     )
     .describe('The tasks of the plan. Independent tasks run in parallel; the plan must have no cycles.'),

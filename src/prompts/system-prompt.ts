@@ -1,11 +1,27 @@
 import type { Tool } from '../tools/types.js';
 import { fillTemplate, loadTemplate } from './template.js';
 
+/** Which loop the system prompt is for. */
+export type PromptMode = 'simple' | 'planning' | 'task';
+
+const FINISHING: Record<PromptMode, string> = {
+  simple: `# Finishing
+- Do every part of the goal. Do not stop after the first step when the goal names several.
+- When the whole goal is met, reply WITHOUT tool calls: a short summary of what you did and what you verified. That reply ends the run.`,
+  planning: `# Planning
+- If the request has several distinct parts or steps, call plan_actions first with a plan of tasks (one objective each, with dependencies; independent tasks run in parallel). Nothing runs before the user approves the plan.
+- A direct request needs no plan: do it with tools, then reply WITHOUT tool calls with a short summary. That reply ends the run.`,
+  task: `# Working on a plan
+- You work on ONE task of an approved plan at a time. The user message shows the request, the task list and the current task; taskweave keeps the list, you do not have to remember it.
+- When the current task is done and verified, call task_completed with a summary. Call final_answer only when every task is done.`,
+};
+
 /** The system prompt of the tool-first loop. */
-export function buildSystemPrompt(options: { workspace: string; tools: Tool[] }): string {
+export function buildSystemPrompt(options: { workspace: string; tools: Tool[]; mode: PromptMode }): string {
   const toolList = options.tools.map((entry) => `- ${entry.name}: ${entry.description.split('\n')[0]}`);
   return fillTemplate(loadTemplate('system'), {
     workspace: options.workspace,
+    finishing: FINISHING[options.mode],
     tools: `# Tools\n${toolList.join('\n')}`,
   }).trim();
 }

@@ -36,6 +36,8 @@ export interface OpenDatabaseOptions {
   /** A file path (its folder is created) or `:memory:`. */
   path: string;
   synchronous?: Synchronous;
+  /** The migrations to apply; the package's own `drizzle` folder unless told (tests use others). */
+  migrationsFolder?: string;
 }
 
 /** An open, migrated taskweave database. */
@@ -71,8 +73,15 @@ export function openDatabase(options: OpenDatabaseOptions): TaskweaveDb {
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (!inMemory) sqlite.pragma('journal_mode = WAL');
     sqlite.pragma(`synchronous = ${options.synchronous ?? DEFAULT_SYNCHRONOUS}`);
+    // Off while migrating (the pragma is a no-op inside a transaction, so it is set around it):
+    // drizzle-kit rebuilds a changed table with DROP TABLE, which with foreign keys on would
+    // cascade into the rows that reference it. Integrity is checked before the commit instead.
+    sqlite.pragma('foreign_keys = OFF');
+    applyMigrations(
+      sqlite,
+      readMigrationFiles({ migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER }),
+    );
     sqlite.pragma('foreign_keys = ON');
-    applyMigrations(sqlite, readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }));
   } catch (error) {
     sqlite.close();
     throw error;
@@ -121,10 +130,20 @@ function applyMigrations(sqlite: Database.Database, migrations: MigrationMeta[])
     const last = applied.at(-1);
     const lastTime = last === undefined ? undefined : Number(last.created_at);
     const insert = sqlite.prepare(`INSERT INTO "${MIGRATIONS_TABLE}" ("hash", "created_at") VALUES (?, ?)`);
+    let applying = false;
     for (const migration of migrations) {
       if (lastTime !== undefined && migration.folderMillis <= lastTime) continue;
+      applying = true;
       for (const statement of migration.sql) sqlite.exec(statement);
       insert.run(migration.hash, migration.folderMillis);
+    }
+    if (applying) {
+      const broken = sqlite.pragma('foreign_key_check');
+      if (Array.isArray(broken) && broken.length > 0) {
+        throw new Error(
+          `A migration left rows with broken foreign keys (${JSON.stringify(broken[0])}); nothing was changed.`,
+        );
+      }
     }
   });
   apply.immediate();

@@ -52,9 +52,17 @@ export type MessageRole = (typeof MESSAGE_ROLES)[number];
 /** The queue a task joins when none is named. */
 export const DEFAULT_QUEUE = 'default';
 
+/**
+ * A column by its bare name. drizzle qualifies columns with the table name (`"tasks"."status"`),
+ * which breaks a CHECK once drizzle-kit rebuilds the table under a temporary name.
+ */
+function bare(column: AnySQLiteColumn): SQL {
+  return sql`${sql.identifier(column.name)}`;
+}
+
 /** `column IN ('a', 'b')` for a CHECK constraint; the values are this file's own constants. */
 function oneOf(column: AnySQLiteColumn, values: readonly string[]): SQL {
-  return sql`${column} in (${sql.raw(values.map((value) => `'${value}'`).join(', '))})`;
+  return sql`${bare(column)} in (${sql.raw(values.map((value) => `'${value}'`).join(', '))})`;
 }
 
 export const sessions = sqliteTable(
@@ -193,10 +201,10 @@ export const tasks = sqliteTable(
     // This one also serves looking up a plan's tasks: its leading column is plan_id.
     uniqueIndex('tasks_plan_id_key_idx')
       .on(table.planId, table.key)
-      .where(sql`${table.planId} is not null`),
+      .where(sql`${bare(table.planId)} is not null`),
     index('tasks_lease_expires_at_idx')
       .on(table.leaseExpiresAt)
-      .where(sql`${table.status} = 'in_progress'`),
+      .where(sql`${bare(table.status)} = 'in_progress'`),
     check('tasks_status_check', oneOf(table.status, TASK_STATUSES)),
   ],
 );

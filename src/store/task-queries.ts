@@ -79,7 +79,8 @@ export const TASK_CHANGES: Record<
   },
 };
 
-const dependency = alias(tasks, 'dependency');
+/** The tasks table again, as the task a dependency row points to. */
+export const dependency = alias(tasks, 'dependency');
 
 /** The task is in progress under `owner`'s lease, which has not expired (or never expires). */
 function liveLease(owner: Placeholder, now: Placeholder): SQL | undefined {

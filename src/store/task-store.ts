@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
+import type { Transaction } from 'better-sqlite3';
+import { and, asc, eq, inArray, lte, ne, type SQL } from 'drizzle-orm';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { newId } from './ids.js';
 import {
@@ -12,7 +12,13 @@ import {
   taskDependencies,
   tasks,
 } from './schema.js';
-import { type ChangeValues, prepareTaskQueries, TASK_CHANGES, type TaskChange } from './task-queries.js';
+import {
+  type ChangeValues,
+  dependency,
+  prepareTaskQueries,
+  TASK_CHANGES,
+  type TaskChange,
+} from './task-queries.js';
 
 /** A task id that does not exist, or a change its current status does not allow. */
 export class TaskStoreError extends Error {
@@ -106,8 +112,6 @@ const PLAN_ALLOWED_FROM: Record<PlanStatus, readonly PlanStatus[]> = {
   aborted: ['proposed', 'approved'],
 };
 
-const dependency = alias(tasks, 'dependency');
-
 /**
  * The persistent to-do list and work queue. Each queue runs one task at a time: claimNext hands
  * out the lowest-sequence pending task whose dependencies are completed, under a lease that the
@@ -118,9 +122,11 @@ export class TaskStore {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
   private readonly queries: ReturnType<typeof prepareTaskQueries>;
+  private readonly inTransaction: Transaction<(work: () => void) => void>;
 
   constructor(db: TaskweaveDb, options: TaskStoreOptions = {}) {
     this.orm = db.drizzle;
+    this.inTransaction = db.sqlite.transaction((work: () => void) => work());
     this.now = options.now ?? Date.now;
     this.queries = prepareTaskQueries(this.orm);
   }
@@ -230,7 +236,7 @@ export class TaskStore {
     return this.change('fail', { id, now: this.now(), text: reason, ...check });
   }
 
-  /** Pending or in progress → blocked (waiting on the user, or on a failed dependency); the reason is kept in failReason. */
+  /** Pending or in progress → blocked (on the user, or on a failed dependency); the reason goes in failReason. */
   block(id: string, reason: string): Task {
     return this.change('block', { id, now: this.now(), text: reason });
   }
@@ -249,7 +255,7 @@ export class TaskStore {
   delete(id: string): Task {
     const deleted = this.orm
       .delete(tasks)
-      .where(and(eq(tasks.id, id), sql`${tasks.status} <> 'in_progress'`))
+      .where(and(eq(tasks.id, id), ne(tasks.status, 'in_progress')))
       .returning()
       .get();
     if (deleted !== undefined) return deleted;
@@ -373,9 +379,18 @@ export class TaskStore {
     }));
   }
 
-  /** better-sqlite3 is synchronous: every query the work makes runs inside this transaction. */
+  /**
+   * Runs `work` in an IMMEDIATE transaction (the write lock is taken at BEGIN, so a read inside
+   * cannot go stale before the write). better-sqlite3 is synchronous: every query the work makes
+   * runs inside it. One transaction function serves every call; creating one per call (as
+   * drizzle's `transaction` does) costs more than a claim's queries.
+   */
   private immediate<T>(work: () => T): T {
-    return this.orm.transaction(() => work(), { behavior: 'immediate' });
+    let result!: T;
+    this.inTransaction.immediate(() => {
+      result = work();
+    });
+    return result;
   }
 
   private insertTask(input: AddTaskInput, now: number): Task {
@@ -423,6 +438,12 @@ export class TaskStore {
         `Cannot ${change} task ${id}: it is ${current.status} (allowed from ${from.join(' or ')}).`,
         { id, status: current.status },
       );
+    }
+    if (owner === undefined) {
+      throw new TaskStoreError(`Cannot ${change} task ${id}: it changed meanwhile (now ${current.status}).`, {
+        id,
+        status: current.status,
+      });
     }
     throw new TaskStoreError(
       `Cannot ${change} task ${id}: the worker ${owner} no longer holds its lease` +

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
@@ -11,6 +11,7 @@ import {
   StoreVersionError,
 } from '../../src/store/database.js';
 import { SessionStore } from '../../src/store/session-store.js';
+import { TaskStore } from '../../src/store/task-store.js';
 import { runFixture } from './run-fixture.js';
 import { tempFolder, track } from './temp-database.js';
 
@@ -29,6 +30,28 @@ function migrationRows(sqlite: Database.Database): { hash: string; created_at: n
       'SELECT hash, created_at FROM __drizzle_migrations ORDER BY created_at',
     )
     .all();
+}
+
+/**
+ * A copy of the package's migrations plus one more, as a later taskweave would ship them
+ * (the journal entry and the SQL file drizzle-kit would write).
+ */
+async function migrationsWithOneMore(
+  tag: string,
+  statements: string[],
+): Promise<{ folder: string; when: number }> {
+  const folder = path.join(await tempFolder(), 'drizzle');
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalPath = path.join(folder, 'meta', '_journal.json');
+  const journal: {
+    entries: { idx: number; version: string; when: number; tag: string; breakpoints: boolean }[];
+  } = JSON.parse(readFileSync(journalPath, 'utf8'));
+  const last = journal.entries.at(-1)!;
+  const when = last.when + 60_000;
+  journal.entries.push({ idx: last.idx + 1, version: last.version, when, tag, breakpoints: true });
+  writeFileSync(journalPath, JSON.stringify(journal, null, 2));
+  writeFileSync(path.join(folder, `${tag}.sql`), statements.join('\n--> statement-breakpoint\n'));
+  return { folder, when };
 }
 
 describe('openDatabase', () => {
@@ -110,6 +133,47 @@ describe('openDatabase', () => {
     expect(after.pragma('schema_version', { simple: true })).toBe(schemaVersion);
     expect(migrationRows(after)).toHaveLength(knownMigrations.length + 1);
     after.close();
+  });
+
+  it('refuses the file after a newer taskweave has migrated it further', async () => {
+    const file = path.join(await tempFolder(), 'taskweave.db');
+    const newer = await migrationsWithOneMore('0099_newer_feature', [
+      'CREATE TABLE `newer_feature` (`id` text)',
+    ]);
+    openDatabase({ path: file, migrationsFolder: newer.folder }).close();
+    expect(() => openDatabase({ path: file })).toThrow(StoreVersionError);
+    expect(() => openDatabase({ path: file })).toThrow(
+      /^This database was written by a newer taskweave \(migration /,
+    );
+    // The newer version itself still opens it.
+    track(openDatabase({ path: file, migrationsFolder: newer.folder }));
+  });
+
+  it('applies a later migration that rebuilds a table without losing the rows that reference it', async () => {
+    const file = path.join(await tempFolder(), 'taskweave.db');
+    const db = openDatabase({ path: file });
+    const store = new TaskStore(db);
+    const first = store.add({ title: 'first' });
+    const second = store.add({ title: 'second', dependsOn: [first.id] });
+    const createTasks = db.sqlite
+      .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'tasks'")
+      .get()!.sql;
+    db.close();
+
+    // What drizzle-kit generates when a column change needs a new table: copy, drop, rename.
+    const rebuild = await migrationsWithOneMore('0001_rebuild_tasks', [
+      'PRAGMA foreign_keys=OFF;',
+      `${createTasks.replace('CREATE TABLE `tasks`', 'CREATE TABLE `__new_tasks`')};`,
+      'INSERT INTO `__new_tasks` SELECT * FROM `tasks`;',
+      'DROP TABLE `tasks`;',
+      'ALTER TABLE `__new_tasks` RENAME TO `tasks`;',
+      'PRAGMA foreign_keys=ON;',
+    ]);
+    const migrated = track(openDatabase({ path: file, migrationsFolder: rebuild.folder }));
+    expect(migrated.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+    const after = new TaskStore(migrated);
+    expect(after.get(second.id)?.title).toBe('second');
+    expect(after.dependencies(second.id)).toEqual([first.id]);
   });
 
   it('lets two processes open the same fresh file at once: both migrate it without error', async () => {

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { defineTool } from '../tools/define-tool.js';
+import type { Tool } from '../tools/types.js';
+
+/**
+ * The model's control tools in complex mode. Their calls run like any tool (visible as events,
+ * validated by the same wrapper); what they mean for the run is decided by the orchestrator,
+ * which reads the state they record.
+ */
+
+/** What the control tools of one task recorded during a step. */
+export interface TaskSignals {
+  completedSummary?: string;
+  failedReason?: string;
+}
+
+/** `task_completed { summary }`: the current task's objective is met. */
+export function taskCompletedTool(signals: TaskSignals): Tool {
+  return defineTool({
+    name: 'task_completed',
+    description: 'Marks the current task as done, with a summary of what was done and verified.',
+    whenToUse:
+      'When the objective of the current task is met and verified. You may call it together with your last tool calls; they run first, then the task closes.',
+    whenNotToUse:
+      'Not before the work is actually done and checked, and not for other tasks than the current one. Not to end the whole request (that is final_answer, once all tasks are done).',
+    readOnly: true,
+    parameters: z.object({
+      summary: z
+        .string()
+        .min(1)
+        .describe('What was done and how it was verified, in one to three sentences.'),
+    }),
+    async execute({ summary }) {
+      signals.completedSummary = summary;
+      return {
+        output:
+          'Noted: the task will close once the other calls of this reply (and its check, if any) have run.',
+        isError: false,
+      };
+    },
+  });
+}
+
+/** `fail_task { reason }`: the current task cannot be done. */
+export function failTaskTool(signals: TaskSignals): Tool {
+  return defineTool({
+    name: 'fail_task',
+    description:
+      'Gives up on the current task and says why; the user then decides to retry, skip, revise the plan or abort.',
+    whenToUse:
+      'When the current task cannot be done: something it needs is missing or impossible, and trying other approaches did not help.',
+    whenNotToUse: 'Not for an error you can still fix (fix it), and not because the task is long.',
+    readOnly: true,
+    parameters: z.object({ reason: z.string().min(1).describe('Why the task cannot be done, concretely.') }),
+    async execute({ reason }) {
+      signals.failedReason = reason;
+      return { output: 'Noted: the task is marked failed.', isError: false };
+    },
+  });
+}
+
+/** `final_answer { answer }`: decided by `decide(answer)`, which refuses it while tasks remain. */
+export function finalAnswerTool(decide: (answer: string) => { accepted: boolean; message: string }): Tool {
+  return defineTool({
+    name: 'final_answer',
+    description: 'Ends the whole request with the answer for the user.',
+    whenToUse: 'Only when ALL tasks of the plan are done: the answer summarises what was done.',
+    whenNotToUse:
+      'Never while tasks remain: it is refused then. To close the current task, call task_completed.',
+    readOnly: true,
+    parameters: z.object({
+      answer: z.string().min(1).describe('The answer for the user: what was done, what was verified.'),
+    }),
+    async execute({ answer }) {
+      const verdict = decide(answer);
+      return { output: verdict.message, isError: false };
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import type { Conversation, RunContext } from './run-state.js';
+
+/**
+ * Adds a message from taskweave itself to the model's conversation (a recovery rule fired, a
+ * check failed) and shows it to the user as an agent_note.
+ */
+export function addNote(
+  run: RunContext,
+  conversation: Conversation,
+  note: { step: number; taskId?: string; content: string },
+): void {
+  run.emit({
+    type: 'agent_update',
+    update_type: 'agent_note',
+    step: note.step,
+    content: note.content,
+    task_id: note.taskId,
+  });
+  conversation.messages.push({ role: 'user', content: `[taskweave] ${note.content}` });
+}

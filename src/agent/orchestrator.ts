@@ -1,0 +1,168 @@
+import type { FailureDecision, FailureInfo } from '../plan/scheduler.js';
+import { PlanScheduler, type SchedulerResult } from '../plan/scheduler.js';
+import type { TaskGraph, TaskState } from '../plan/task-graph.js';
+import { buildSystemPrompt } from '../prompts/system-prompt.js';
+import type { CompletedTask } from '../prompts/task-prompt.js';
+import { finalAnswerTool } from './control-tools.js';
+import { PlanRun } from './plan-run.js';
+import { type PlanSignals, planActionsTool } from './plan-tool.js';
+import { coreToolsOf, registryWith } from './registries.js';
+import type { Conversation, RunContext } from './run-state.js';
+import { type LoopOutcome, type NextStep, runStepLoop } from './step-loop.js';
+import { runPlanTask } from './task-runner.js';
+
+/** How one plan ended: all done, the user chose to revise, or the run must end. */
+export type PlanResult =
+  | { kind: 'done' }
+  | { kind: 'revise'; plan: PlanRun; result: SchedulerResult }
+  | Extract<LoopOutcome, { kind: 'interruption' }>;
+
+/**
+ * Runs an approved plan: tasks whose dependencies are done start at once (up to the
+ * concurrency), each worked by its own loop; failures block dependents and the user (or the
+ * non-interactive policy) decides: retry, skip, revise or abort.
+ */
+export async function runPlan(
+  run: RunContext,
+  options: { goal: string; planId: string; graph: TaskGraph; completed: CompletedTask[] },
+): Promise<PlanResult> {
+  const plan = new PlanRun(run, options.goal, options.planId, options.graph, options.completed);
+  const scheduler = new PlanScheduler({
+    graph: options.graph,
+    concurrency: run.planOptions.concurrency,
+    runTask: (task, signal) => runPlanTask(plan, task, signal),
+    onFailure: (info) => decideFailure(run, info, plan.signal),
+    onStateChange: (id, state, detail) => announce(plan, id, state, detail),
+  });
+  const result = await scheduler.run(plan.signal);
+  switch (result.status) {
+    case 'completed':
+      return { kind: 'done' };
+    case 'revise':
+      return { kind: 'revise', plan, result };
+    case 'aborted': {
+      const failed = [...result.outcomes.entries()].find(([, outcome]) => outcome.status === 'failed');
+      const reason =
+        failed && failed[1].status === 'failed' ? ` after task ${failed[0]} failed: ${failed[1].reason}` : '';
+      return { kind: 'interruption', status: 'failed', reason: `The plan was aborted${reason}.` };
+    }
+    case 'stopped':
+      if (plan.interrupted) return plan.interrupted;
+      run.emit({ type: 'agent_update', update_type: 'agent_stopped', step: run.steps });
+      return { kind: 'interruption', status: 'stopped', reason: 'Stopped by the user.' };
+  }
+}
+
+async function decideFailure(
+  run: RunContext,
+  info: FailureInfo,
+  signal: AbortSignal,
+): Promise<FailureDecision> {
+  const chosen = run.control.failureChooser ? await run.control.failureChooser(info, signal) : null;
+  return chosen ?? { action: run.planOptions.onFailure };
+}
+
+function announce(plan: PlanRun, id: string, state: TaskState, detail: string | undefined): void {
+  plan.states.set(id, state);
+  const task = plan.graph.get(id);
+  if (!task) return;
+  const { emit } = plan.run;
+  const base = { type: 'agent_update' as const, task_id: id, title: task.title };
+  switch (state) {
+    case 'in_progress':
+      emit({ ...base, update_type: 'task_started' });
+      return;
+    case 'completed':
+      plan.completed.push({ id, title: task.title, summary: detail ?? '' });
+      emit({ ...base, update_type: 'task_completed', summary: detail ?? '' });
+      return;
+    case 'failed':
+      emit({ ...base, update_type: 'task_failed', reason: detail ?? 'failed' });
+      return;
+    case 'blocked':
+      emit({ ...base, update_type: 'task_blocked', reason: detail ?? 'a dependency failed' });
+      return;
+    case 'skipped':
+      emit({
+        type: 'agent_update',
+        update_type: 'agent_note',
+        step: plan.run.steps,
+        task_id: id,
+        content: `Task ${id} (${task.title}) was skipped; the tasks after it run.`,
+      });
+      return;
+    default:
+      return;
+  }
+}
+
+/** Asks the model for the final answer once every task is done, with all task summaries. */
+export async function finalAnswer(
+  run: RunContext,
+  goal: string,
+  completed: CompletedTask[],
+): Promise<LoopOutcome> {
+  let answer: string | undefined;
+  const registry = registryWith(
+    [],
+    [
+      finalAnswerTool((text) => {
+        answer = text;
+        return { accepted: true, message: 'Accepted: the run ends with this answer.' };
+      }),
+    ],
+  );
+  const summaries = completed.map((task) => `- Task ${task.id} (${task.title}): ${task.summary}`).join('\n');
+  const conversation: Conversation = {
+    system: buildSystemPrompt({ workspace: run.workspace.root, tools: registry.list(), mode: 'task' }),
+    messages: [
+      {
+        role: 'user',
+        content: `=== USER REQUEST ===\n${goal}\n\n=== COMPLETED TASKS ===\n${summaries}\n\n=== INSTRUCTIONS ===\nAll ${completed.length} tasks are done. Call final_answer with the answer for the user: what was done and how it was verified.`,
+      },
+    ],
+  };
+  return runStepLoop({
+    run,
+    conversation,
+    registry,
+    decide: (reply): NextStep => {
+      if (answer !== undefined) return { kind: 'final', answer };
+      if (reply.toolCalls.length === 0 && reply.text.trim() !== '')
+        return { kind: 'final', answer: reply.text.trim() };
+      return { kind: 'run_again' };
+    },
+  });
+}
+
+/**
+ * The user chose to revise after a failure: the model gets the state of the plan and proposes
+ * a plan for the rest, which goes through approval again.
+ */
+export async function revisePlan(run: RunContext, goal: string, previous: PlanRun): Promise<LoopOutcome> {
+  const signals: PlanSignals = {};
+  const registry = registryWith(coreToolsOf(run), [planActionsTool(run, signals)]);
+  const lines = previous.graph.tasks.map((task) => {
+    const state = previous.states.get(task.id) ?? 'pending';
+    return `- ${task.id} [${state}] ${task.title} — ${task.description}`;
+  });
+  const done = previous.completed.map((task) => `- ${task.id}: ${task.summary}`).join('\n') || '(none)';
+  const conversation: Conversation = {
+    system: buildSystemPrompt({ workspace: run.workspace.root, tools: registry.list(), mode: 'planning' }),
+    messages: [
+      {
+        role: 'user',
+        content: `=== USER REQUEST ===\n${goal}\n\n=== PLAN SO FAR ===\n${lines.join('\n')}\n\n=== COMPLETED TASKS ===\n${done}\n\n=== INSTRUCTIONS ===\nA task failed and the user chose to revise the plan. Call plan_actions with a plan for the work that is left (do not repeat completed tasks).`,
+      },
+    ],
+  };
+  return runStepLoop({
+    run,
+    conversation,
+    registry,
+    phase: 'plan',
+    firstToolChoice: { type: 'tool', toolName: 'plan_actions' },
+    decide: (): NextStep =>
+      signals.approved ? { kind: 'plan', ...signals.approved } : { kind: 'run_again' },
+  });
+}

@@ -1,0 +1,102 @@
+import type { ModelToolCall } from '../model/call-model.js';
+import type { TaskGraph, TaskState } from '../plan/task-graph.js';
+import type { CompletedTask } from '../prompts/task-prompt.js';
+import type { ToolContext } from '../tools/types.js';
+import type { RunContext } from './run-state.js';
+import type { LoopOutcome, NextStep } from './step-loop.js';
+import { toolContextFor } from './tool-context.js';
+
+/** final_answer refusals in one run before the user is asked. */
+export const FINAL_ANSWER_REFUSAL_LIMIT = 3;
+
+/**
+ * The orchestrator's state for one approved plan while it runs: the task states (the
+ * orchestrator, not the model, tracks what is left), the completed summaries, and the run-wide
+ * interruption when a task's loop must end the whole run.
+ */
+export class PlanRun {
+  readonly states = new Map<string, TaskState>();
+  private readonly abortController = new AbortController();
+  private interruption: Extract<LoopOutcome, { kind: 'interruption' }> | undefined;
+  private escalationPending = false;
+
+  constructor(
+    readonly run: RunContext,
+    readonly goal: string,
+    readonly planId: string,
+    readonly graph: TaskGraph,
+    /** Completed tasks of this run, earlier plans included; appended as tasks complete. */
+    readonly completed: CompletedTask[],
+  ) {
+    for (const task of graph.tasks) this.states.set(task.id, 'pending');
+  }
+
+  /** Aborted when the user stops the run or a task's loop must end the whole run. */
+  get signal(): AbortSignal {
+    return AbortSignal.any([this.abortController.signal, this.run.control.signal]);
+  }
+
+  /** Why the whole run must end (max steps, needs input), if a task said so. */
+  get interrupted(): Extract<LoopOutcome, { kind: 'interruption' }> | undefined {
+    return this.interruption;
+  }
+
+  /** Ends the whole plan: running tasks are aborted, the run ends with this outcome. */
+  interrupt(outcome: Extract<LoopOutcome, { kind: 'interruption' }>): void {
+    this.interruption ??= outcome;
+    this.abortController.abort(new Error(outcome.reason));
+  }
+
+  /** Tasks not completed or skipped. */
+  get remaining(): number {
+    let count = 0;
+    for (const state of this.states.values()) if (state !== 'completed' && state !== 'skipped') count += 1;
+    return count;
+  }
+
+  /** Refuses a final_answer made while tasks remain (always the case inside a task). */
+  considerFinalAnswer(_answer: string, taskId: string): { accepted: boolean; message: string } {
+    const remaining = this.remaining;
+    this.run.finalAnswerRefusals += 1;
+    this.run.emit({
+      type: 'agent_update',
+      update_type: 'final_answer_refused',
+      step: this.run.steps,
+      remaining,
+    });
+    if (this.run.finalAnswerRefusals === FINAL_ANSWER_REFUSAL_LIMIT) this.escalationPending = true;
+    const current = this.graph.get(taskId);
+    return {
+      accepted: false,
+      message:
+        `Refused: ${remaining} of ${this.graph.tasks.length} tasks are not done yet, the current task "${current?.title ?? taskId}" among them. ` +
+        'Keep working on the current task and call task_completed when it is done; taskweave asks for the final answer after the last task.',
+    };
+  }
+
+  /**
+   * After FINAL_ANSWER_REFUSAL_LIMIT refusals the user is asked how to go on; returns the note
+   * for the model, or the outcome when no one can answer.
+   */
+  async escalateRefusals(): Promise<{ note: string } | { outcome: NextStep } | undefined> {
+    if (!this.escalationPending) return undefined;
+    this.escalationPending = false;
+    const question =
+      `The model tried to end the run ${FINAL_ANSWER_REFUSAL_LIMIT} times while ${this.remaining} task(s) remain. ` +
+      'How should it go on? (Your answer is passed to the model; stop the run to end it.)';
+    const reply = await this.run.control.requestInput(question);
+    if (reply.status === 'unavailable')
+      return { outcome: { kind: 'interruption', status: 'needs_input', reason: question } };
+    return {
+      note:
+        reply.status === 'answered'
+          ? `The user was asked because you kept trying to finish early. The user said: ${reply.answer}`
+          : 'You kept trying to finish while tasks remain. Finish the current task and call task_completed.',
+    };
+  }
+
+  /** What a tool call of a task may touch. */
+  toolContext(call: ModelToolCall, taskId: string, signal: AbortSignal): ToolContext {
+    return toolContextFor(this.run, call, this.run.steps, taskId, signal);
+  }
+}

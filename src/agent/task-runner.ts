@@ -1,0 +1,130 @@
+import type { TaskOutcome } from '../plan/scheduler.js';
+import type { PlanTask } from '../plan/task-graph.js';
+import { buildSystemPrompt } from '../prompts/system-prompt.js';
+import { buildTaskPrompt, type TaskToolResult } from '../prompts/task-prompt.js';
+import { formatArgs } from '../util/format-args.js';
+import { failTaskTool, finalAnswerTool, type TaskSignals, taskCompletedTool } from './control-tools.js';
+import { executeTools } from './execute-tools.js';
+import { addNote } from './notes.js';
+import type { PlanRun } from './plan-run.js';
+import { coreToolsOf, registryWith } from './registries.js';
+import type { Conversation } from './run-state.js';
+import { type NextStep, runStepLoop } from './step-loop.js';
+
+/** Replies in a row without any tool call before a task is failed: the model stopped working on it. */
+export const IDLE_REPLY_LIMIT = 3;
+
+/**
+ * Works one task of a plan with the step loop, in its own conversation built from the
+ * task-tracking prompt, until the model closes it (task_completed, and the check passes) or
+ * gives up (fail_task, or the recovery rules).
+ */
+export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSignal): Promise<TaskOutcome> {
+  const { run } = plan;
+  const signals: TaskSignals = {};
+  const registry = registryWith(coreToolsOf(run), [
+    taskCompletedTool(signals),
+    failTaskTool(signals),
+    finalAnswerTool((answer) => plan.considerFinalAnswer(answer, task.id)),
+  ]);
+  const toolResults: TaskToolResult[] = [];
+  const conversation: Conversation = {
+    system: buildSystemPrompt({ workspace: run.workspace.root, tools: registry.list(), mode: 'task' }),
+    messages: [{ role: 'user', content: '' }],
+  };
+  let idleReplies = 0;
+  let checkRuns = 0;
+
+  const decide = async (
+    reply: { toolCalls: unknown[] },
+    executed: Awaited<ReturnType<typeof executeTools>>,
+  ): Promise<NextStep> => {
+    for (const { call, result } of executed) {
+      toolResults.push({
+        call: `${call.name}(${formatArgs(call.args)})`,
+        isError: result.isError,
+        output: result.output,
+      });
+    }
+    if (signals.failedReason !== undefined) return { kind: 'task_failed', reason: signals.failedReason };
+    const escalation = await plan.escalateRefusals();
+    if (escalation && 'outcome' in escalation) return escalation.outcome;
+    if (escalation)
+      addNote(run, conversation, { step: run.steps, taskId: task.id, content: escalation.note });
+    if (signals.completedSummary !== undefined) {
+      const summary = signals.completedSummary;
+      signals.completedSummary = undefined;
+      if (!task.check) return { kind: 'task_completed', summary };
+      checkRuns += 1;
+      const [check] = await executeTools({
+        calls: [{ id: `check-${task.id}-${checkRuns}`, name: 'run_command', args: { command: task.check } }],
+        registry,
+        contextFor: (call) => plan.toolContext(call, task.id, signal),
+        emit: run.emit,
+        step: run.steps,
+        taskId: task.id,
+        signal,
+      });
+      if (check && !check.result.isError) return { kind: 'task_completed', summary };
+      addNote(run, conversation, {
+        step: run.steps,
+        taskId: task.id,
+        content: `The task's check \`${task.check}\` failed, so the task is not done yet:\n${check?.result.output ?? 'not run'}\nFix the cause, then call task_completed again.`,
+      });
+      return { kind: 'run_again' };
+    }
+    if (reply.toolCalls.length === 0) {
+      idleReplies += 1;
+      if (idleReplies >= IDLE_REPLY_LIMIT) {
+        return {
+          kind: 'task_failed',
+          reason: `The model replied ${IDLE_REPLY_LIMIT} times without working on the task or closing it.`,
+        };
+      }
+      addNote(run, conversation, {
+        step: run.steps,
+        taskId: task.id,
+        content:
+          'You replied without calling a tool. Go on with the current task using the tools, or call task_completed with a summary if it is done.',
+      });
+      return { kind: 'run_again' };
+    }
+    idleReplies = 0;
+    return { kind: 'run_again' };
+  };
+
+  const outcome = await runStepLoop({
+    run,
+    conversation,
+    registry,
+    signal,
+    taskId: task.id,
+    refresh: (current) => {
+      current.messages[0] = {
+        role: 'user',
+        content: buildTaskPrompt({
+          goal: plan.goal,
+          tasks: plan.graph.tasks,
+          states: plan.states,
+          current: task,
+          completed: plan.completed,
+          toolResults,
+        }),
+      };
+    },
+    decide,
+  });
+  switch (outcome.kind) {
+    case 'task_completed':
+      return { status: 'completed', summary: outcome.summary };
+    case 'task_failed':
+      return { status: 'failed', reason: outcome.reason };
+    case 'interruption':
+      // The recovery rules giving up fails the task; anything else ends the whole run.
+      if (outcome.status === 'failed') return { status: 'failed', reason: outcome.reason };
+      plan.interrupt(outcome);
+      return { status: 'failed', reason: outcome.reason };
+    default:
+      return { status: 'failed', reason: `Unexpected end of the task loop (${outcome.kind}).` };
+  }
+}
