@@ -139,12 +139,19 @@ export async function finalAnswer(
  * The user chose to revise after a failure: the model gets the state of the plan and proposes
  * a plan for the rest, which goes through approval again.
  */
-export async function revisePlan(run: RunContext, goal: string, previous: PlanRun): Promise<LoopOutcome> {
+export async function revisePlan(
+  run: RunContext,
+  goal: string,
+  previous: PlanRun,
+  result: SchedulerResult,
+): Promise<LoopOutcome> {
   const signals: PlanSignals = {};
   const registry = registryWith(coreToolsOf(run), [planActionsTool(run, signals)]);
   const lines = previous.graph.tasks.map((task) => {
     const state = previous.states.get(task.id) ?? 'pending';
-    return `- ${task.id} [${state}] ${task.title} — ${task.description}`;
+    const outcome = result.outcomes.get(task.id);
+    const why = state === 'failed' && outcome?.status === 'failed' ? ` (failed: ${outcome.reason})` : '';
+    return `- ${task.id} [${state}] ${task.title} — ${task.description}${why}`;
   });
   const done = previous.completed.map((task) => `- ${task.id}: ${task.summary}`).join('\n') || '(none)';
   const conversation: Conversation = {

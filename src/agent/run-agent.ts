@@ -139,7 +139,7 @@ async function orchestrate(run: RunContext, goal: string, first: LoopOutcome): P
   while (outcome.kind === 'plan') {
     const result = await runPlan(run, { goal, planId: outcome.planId, graph: outcome.graph, completed });
     if (result.kind === 'done') return finalAnswer(run, goal, completed);
-    if (result.kind === 'revise') outcome = await revisePlan(run, goal, result.plan);
+    if (result.kind === 'revise') outcome = await revisePlan(run, goal, result.plan, result.result);
     else return result;
   }
   return outcome;

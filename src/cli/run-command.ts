@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { autoApprove, RunControl } from '../agent/control.js';
 import { DEFAULT_MAX_STEPS, type PlanMode, runAgent } from '../agent/run-agent.js';
@@ -99,7 +100,7 @@ async function runFromCli(goal: string, options: RunCliOptions): Promise<number>
   const workspace = await Workspace.open(options.cwd);
   const { config } = await loadConfigFile({ cwd: workspace.root, env: process.env });
   const model = await resolveModel({
-    model: options.model,
+    model: scriptPathFromShell(options.model),
     baseUrl: options.baseUrl,
     cwd: workspace.root,
     env: process.env,
@@ -155,4 +156,13 @@ async function runFromCli(goal: string, options: RunCliOptions): Promise<number>
   } finally {
     process.off('SIGINT', onSigint);
   }
+}
+
+/**
+ * A script path given on the command line is relative to the folder the user typed it in, not
+ * to --cwd (paths in TASKWEAVE_MODEL and the config file resolve against the workspace).
+ */
+function scriptPathFromShell(model: string | undefined): string | undefined {
+  if (!model?.startsWith('script:')) return model;
+  return `script:${path.resolve(process.cwd(), model.slice('script:'.length))}`;
 }

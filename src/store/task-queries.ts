@@ -19,9 +19,9 @@ import type { StoreDrizzle } from './database.js';
 import { type TaskStatus, taskDependencies, tasks } from './schema.js';
 
 /*
- * The task store's queries, built and prepared once per store. Building a drizzle query and
- * compiling its SQL costs more than running it (a round-trip of add → claimNext → complete went
- * from ~700 µs to a fraction of that once prepared); values are bound through placeholders.
+ * The task store's queries, built and prepared once per store, values bound through
+ * placeholders. Building a drizzle query and compiling its SQL costs far more than running it:
+ * the CPU time of add → claimNext → complete went from ~700 µs to ~90 µs once prepared.
  */
 
 /** A status change of one task. */

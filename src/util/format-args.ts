@@ -4,6 +4,8 @@ const MAX_ARG_CHARS = 70;
 export function formatArgs(args: unknown): string {
   if (args === null || typeof args !== 'object') return shorten(JSON.stringify(args) ?? '');
   const record = args as Record<string, unknown>;
+  if (Array.isArray(record.tasks))
+    return `${record.tasks.length} task${record.tasks.length === 1 ? '' : 's'}`;
   const main = ['command', 'path', 'pattern', 'question', 'description', 'summary', 'answer'].find(
     (key) => typeof record[key] === 'string',
   );

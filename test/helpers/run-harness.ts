@@ -1,8 +1,13 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type InputProvider, RunControl } from '../../src/agent/control.js';
-import { type RunResult, runAgent } from '../../src/agent/run-agent.js';
+import {
+  type FailureChooser,
+  type InputProvider,
+  type PlanApprover,
+  RunControl,
+} from '../../src/agent/control.js';
+import { type RunAgentOptions, type RunResult, runAgent } from '../../src/agent/run-agent.js';
 import { EventBus } from '../../src/events/bus.js';
 import type { ServerEvent } from '../../src/events/registry.js';
 import type { ResolvedModel } from '../../src/model/types.js';
@@ -16,6 +21,12 @@ export interface HarnessOptions {
   maxSteps?: number;
   inputProvider?: InputProvider;
   inputTimeoutMs?: number;
+  planApprover?: PlanApprover;
+  failureChooser?: FailureChooser;
+  plan?: RunAgentOptions['plan'];
+  concurrency?: number;
+  onFailure?: RunAgentOptions['onFailure'];
+  protocol?: RunAgentOptions['protocol'];
   workspaceRoot?: string;
   /** Called with each event as it is emitted (e.g. to stop the run at a given moment). */
   onEvent?: (event: ServerEvent, control: RunControl) => void;
@@ -40,6 +51,8 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
   const control = new RunControl({
     inputProvider: options.inputProvider,
     inputTimeoutMs: options.inputTimeoutMs,
+    planApprover: options.planApprover,
+    failureChooser: options.failureChooser,
   });
   const bus = new EventBus({ sessionId: 'test-session' });
   const events: ServerEvent[] = [];
@@ -55,6 +68,10 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     control,
     maxSteps: options.maxSteps,
     tools: options.tools,
+    plan: options.plan,
+    concurrency: options.concurrency,
+    onFailure: options.onFailure,
+    protocol: options.protocol,
   });
   return { result, events, workspace, control };
 }
