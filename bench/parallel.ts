@@ -2,16 +2,28 @@
  * Parallel plan execution: does the scheduler get the speedup the graph allows, and how fast
  * does it start a task once its dependencies are done?
  *
- * Each task sleeps a fixed latency. For each plan shape it measures the wall time with the
- * scheduler (concurrency = the widest layer) and one task after another, compares both to the
- * ideal (critical path × latency) and reports the dispatch delays the scheduler recorded.
+ * The whole agent runs each plan: the script model (with a fixed reply latency per task) plans,
+ * the orchestrator runs the tasks, each closing with task_completed after its latency. For each
+ * shape it measures, from the task events, the wall time with concurrency = the widest layer and
+ * with concurrency 1 (one task after another), compares both to the ideal (the critical path,
+ * each task taking its serial time) and reports the delay from a dependency completing to its
+ * dependent starting.
  *
  * Run: npx tsx bench/parallel.ts   (exit code 1 when a target is missed)
  */
-import { PlanScheduler } from '../src/plan/scheduler.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { autoApprove, RunControl } from '../src/agent/control.js';
+import { runAgent } from '../src/agent/run-agent.js';
+import { EventBus } from '../src/events/bus.js';
+import { ScriptModel } from '../src/model/script-model.js';
+import type { ModelScriptInput } from '../src/model/script-schema.js';
 import { type PlanTask, type TaskGraph, validatePlan } from '../src/plan/task-graph.js';
+import { Workspace } from '../src/tools/workspace.js';
 
-const TASK_LATENCY_MS = 50;
+/** The script model's reply latency for each task's turn. */
+const TASK_LATENCY_MS = 100;
 const REPETITIONS = 3;
 /** The scheduler's wall time may exceed the ideal by at most ~11 %. */
 const MIN_RATIO_TO_IDEAL = 0.9;
@@ -46,46 +58,53 @@ const SHAPES: Shape[] = [
   chain(5),
 ];
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new Error('aborted'));
-      },
-      { once: true },
-    );
+/** Runs the plan through the whole agent (script model, orchestrator, tools) and reads the events. */
+async function runAgentPlan(shape: Shape, graph: TaskGraph, concurrency: number): Promise<{ wallMs: number; delays: number[] }> {
+  const planned = shape.tasks.map(({ id, title, description, depends_on }) => ({
+    id,
+    title,
+    description,
+    depends_on: [...depends_on],
+  }));
+  // Each task is one model turn (with the injected latency) that closes the task: what is
+  // measured is the orchestration, not the tools.
+  const turns: ModelScriptInput['turns'] = [
+    { toolCalls: [{ name: 'plan_actions', args: { tasks: planned } }], latencyMs: 0 },
+    ...planned.map((task) => ({
+      task: task.id,
+      toolCalls: [{ name: 'task_completed', args: { summary: `finished ${task.id}` } }],
+    })),
+    { toolCalls: [{ name: 'final_answer', args: { answer: 'done' } }], latencyMs: 0 },
+  ];
+  const model = { id: 'script:bench', model: ScriptModel.fromScript({ latencyMs: TASK_LATENCY_MS, turns }) };
+  const workspace = await Workspace.open(await mkdtemp(path.join(tmpdir(), 'taskweave-bench-')));
+  const bus = new EventBus({ sessionId: 'bench', now: () => performance.timeOrigin + performance.now() });
+  const started = new Map<string, number>();
+  const completed = new Map<string, number>();
+  bus.subscribe((event) => {
+    if (event.type !== 'agent_update') return;
+    if (event.update_type === 'task_started') started.set(event.task_id, event.ts);
+    if (event.update_type === 'task_completed') completed.set(event.task_id, event.ts);
   });
-}
-
-async function runParallel(
-  graph: TaskGraph,
-  concurrency: number,
-): Promise<{ wallMs: number; delays: number[] }> {
-  const scheduler = new PlanScheduler({
-    graph,
+  const result = await runAgent({
+    goal: `bench ${shape.name}`,
+    model,
+    workspace,
+    bus,
+    control: new RunControl({ planApprover: autoApprove }),
     concurrency,
-    runTask: async (_task, signal) => {
-      await sleep(TASK_LATENCY_MS, signal);
-      return { status: 'completed', summary: 'slept' };
-    },
-    onFailure: async ({ task: failed, reason }) => {
-      throw new Error(`bench task ${failed.id} failed: ${reason}`);
-    },
   });
-  const started = performance.now();
-  const result = await scheduler.run();
-  const wallMs = performance.now() - started;
-  if (result.status !== 'completed') throw new Error(`the scheduler ended with status ${result.status}`);
-  return { wallMs, delays: [...scheduler.dispatchDelaysMs] };
-}
-
-async function runSerial(graph: TaskGraph): Promise<number> {
-  const started = performance.now();
-  for (const _id of graph.layers().flat()) await sleep(TASK_LATENCY_MS);
-  return performance.now() - started;
+  await rm(workspace.root, { recursive: true, force: true });
+  if (result.status !== 'completed') throw new Error(`${shape.name}: the run ended ${result.status}: ${result.reason}`);
+  const wallMs = Math.max(...completed.values()) - Math.min(...started.values());
+  const delays: number[] = [];
+  for (const task of graph.tasks) {
+    const dependencies = graph.dependenciesOf(task.id);
+    if (dependencies.length === 0) continue;
+    const ready = Math.max(...dependencies.map((id) => completed.get(id) ?? Number.NaN));
+    delays.push((started.get(task.id) ?? Number.NaN) - ready);
+  }
+  return { wallMs, delays };
 }
 
 function median(values: number[]): number {
@@ -121,15 +140,17 @@ async function measure(shape: Shape): Promise<Row> {
   const parallel: number[] = [];
   const serial: number[] = [];
   const delays: number[] = [];
+  await runAgentPlan(shape, graph, width); // warm-up: the first run pays for JIT compilation
   for (let repetition = 0; repetition < REPETITIONS; repetition++) {
-    const run = await runParallel(graph, width);
+    const run = await runAgentPlan(shape, graph, width);
     parallel.push(run.wallMs);
     delays.push(...run.delays);
-    serial.push(await runSerial(graph));
+    serial.push((await runAgentPlan(shape, graph, 1)).wallMs);
   }
   const parallelMs = median(parallel);
   const serialMs = median(serial);
-  const idealMs = graph.criticalPathLength() * TASK_LATENCY_MS;
+  // The ideal: the critical path, each task taking what one task takes when they run one by one.
+  const idealMs = graph.criticalPathLength() * (serialMs / graph.tasks.length);
   return {
     shape: shape.name,
     tasks: graph.tasks.length,

@@ -2,6 +2,18 @@ import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
 
+// Module-level schemas: each task gets its own control tools, but their model-facing
+// definitions are built once.
+const TASK_COMPLETED_PARAMETERS = z.object({
+  summary: z.string().min(1).describe('What was done and how it was verified, in one to three sentences.'),
+});
+const FAIL_TASK_PARAMETERS = z.object({
+  reason: z.string().min(1).describe('Why the task cannot be done, concretely.'),
+});
+const FINAL_ANSWER_PARAMETERS = z.object({
+  answer: z.string().min(1).describe('The answer for the user: what was done, what was verified.'),
+});
+
 /**
  * The model's control tools in complex mode. Their calls run like any tool (visible as events,
  * validated by the same wrapper); what they mean for the run is decided by the orchestrator,
@@ -24,12 +36,7 @@ export function taskCompletedTool(signals: TaskSignals): Tool {
     whenNotToUse:
       'Not before the work is actually done and checked, and not for other tasks than the current one. Not to end the whole request (that is final_answer, once all tasks are done).',
     readOnly: true,
-    parameters: z.object({
-      summary: z
-        .string()
-        .min(1)
-        .describe('What was done and how it was verified, in one to three sentences.'),
-    }),
+    parameters: TASK_COMPLETED_PARAMETERS,
     async execute({ summary }) {
       signals.completedSummary = summary;
       return {
@@ -51,7 +58,7 @@ export function failTaskTool(signals: TaskSignals): Tool {
       'When the current task cannot be done: something it needs is missing or impossible, and trying other approaches did not help.',
     whenNotToUse: 'Not for an error you can still fix (fix it), and not because the task is long.',
     readOnly: true,
-    parameters: z.object({ reason: z.string().min(1).describe('Why the task cannot be done, concretely.') }),
+    parameters: FAIL_TASK_PARAMETERS,
     async execute({ reason }) {
       signals.failedReason = reason;
       return { output: 'Noted: the task is marked failed.', isError: false };
@@ -68,9 +75,7 @@ export function finalAnswerTool(decide: (answer: string) => { accepted: boolean;
     whenNotToUse:
       'Never while tasks remain: it is refused then. To close the current task, call task_completed.',
     readOnly: true,
-    parameters: z.object({
-      answer: z.string().min(1).describe('The answer for the user: what was done, what was verified.'),
-    }),
+    parameters: FINAL_ANSWER_PARAMETERS,
     async execute({ answer }) {
       const verdict = decide(answer);
       return { output: verdict.message, isError: false };

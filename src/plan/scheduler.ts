@@ -145,11 +145,10 @@ export class PlanScheduler {
     }
     const free = this.concurrency - this.running.size;
     if (free > 0) {
-      for (const id of this.graph.readySet(this.states).slice(0, free)) {
-        // runTask may stop the run synchronously (through the run's signal).
-        if (this.ending !== undefined || this.done) return;
-        this.dispatch(this.graph.get(id)!);
-      }
+      // Every ready task is marked started first, then each is run: the synchronous start-up
+      // work of one task (building its first model call) does not delay the start of the next.
+      const starting = this.graph.readySet(this.states).slice(0, free).map((id) => this.claim(this.graph.get(id)!));
+      for (const start of starting) start();
     }
     if (this.running.size > 0 || this.deciding) return;
     const failed = this.graph.tasks.filter((task) => this.states.get(task.id) === 'failed');
@@ -164,7 +163,8 @@ export class PlanScheduler {
     );
   }
 
-  private dispatch(task: PlanTask): void {
+  /** Marks a task as running and returns the function that runs it. */
+  private claim(task: PlanTask): () => void {
     const controller = new AbortController();
     this.running.set(task.id, controller);
     this.setState(task.id, 'in_progress');
@@ -174,6 +174,16 @@ export class PlanScheduler {
       .filter((at) => at !== undefined);
     const startedAt = performance.now();
     if (dependenciesDone.length > 0) this.delays.push(startedAt - Math.max(...dependenciesDone));
+    return () => this.dispatch(task, controller);
+  }
+
+  private dispatch(task: PlanTask, controller: AbortController): void {
+    // An earlier task's start-up may have stopped the run synchronously (through its signal).
+    if (this.ending !== undefined || this.done || controller.signal.aborted) {
+      controller.abort();
+      this.guard(() => this.settled(task.id, { status: 'failed', reason: 'stopped before it started' }));
+      return;
+    }
     let outcome: Promise<TaskOutcome>;
     try {
       outcome = this.runTask(task, controller.signal);
