@@ -18,7 +18,7 @@ CREATE TABLE `messages` (
 	`content` text NOT NULL,
 	`created_at` integer NOT NULL,
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE no action,
-	CONSTRAINT "messages_role_check" CHECK("messages"."role" in ('system', 'user', 'assistant', 'tool'))
+	CONSTRAINT "messages_role_check" CHECK("role" in ('system', 'user', 'assistant', 'tool'))
 );
 --> statement-breakpoint
 CREATE INDEX `messages_session_id_idx` ON `messages` (`session_id`);--> statement-breakpoint
@@ -31,7 +31,7 @@ CREATE TABLE `plans` (
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL,
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE no action,
-	CONSTRAINT "plans_status_check" CHECK("plans"."status" in ('proposed', 'approved', 'rejected', 'completed', 'aborted'))
+	CONSTRAINT "plans_status_check" CHECK("status" in ('proposed', 'approved', 'rejected', 'completed', 'aborted'))
 );
 --> statement-breakpoint
 CREATE INDEX `plans_session_id_idx` ON `plans` (`session_id`);--> statement-breakpoint
@@ -48,8 +48,8 @@ CREATE TABLE `runs` (
 	`started_at` integer NOT NULL,
 	`ended_at` integer,
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE no action,
-	CONSTRAINT "runs_mode_check" CHECK("runs"."mode" in ('simple', 'complex')),
-	CONSTRAINT "runs_status_check" CHECK("runs"."status" in ('running', 'completed', 'stopped', 'max_steps', 'failed', 'needs_input'))
+	CONSTRAINT "runs_mode_check" CHECK("mode" in ('simple', 'complex')),
+	CONSTRAINT "runs_status_check" CHECK("status" in ('running', 'completed', 'stopped', 'max_steps', 'failed', 'needs_input'))
 );
 --> statement-breakpoint
 CREATE INDEX `runs_session_id_idx` ON `runs` (`session_id`);--> statement-breakpoint
@@ -62,7 +62,7 @@ CREATE TABLE `sessions` (
 	`status` text DEFAULT 'idle' NOT NULL,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL,
-	CONSTRAINT "sessions_status_check" CHECK("sessions"."status" in ('idle', 'running'))
+	CONSTRAINT "sessions_status_check" CHECK("status" in ('idle', 'running'))
 );
 --> statement-breakpoint
 CREATE INDEX `sessions_updated_at_idx` ON `sessions` (`updated_at`);--> statement-breakpoint
@@ -97,11 +97,10 @@ CREATE TABLE `tasks` (
 	FOREIGN KEY (`session_id`) REFERENCES `sessions`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`plan_id`) REFERENCES `plans`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`parent_id`) REFERENCES `tasks`(`id`) ON UPDATE no action ON DELETE set null,
-	CONSTRAINT "tasks_status_check" CHECK("tasks"."status" in ('pending', 'in_progress', 'completed', 'failed', 'blocked', 'cancelled'))
+	CONSTRAINT "tasks_status_check" CHECK("status" in ('pending', 'in_progress', 'completed', 'failed', 'blocked', 'cancelled'))
 );
 --> statement-breakpoint
 CREATE INDEX `tasks_queue_status_sequence_idx` ON `tasks` (`queue`,`status`,`sequence`);--> statement-breakpoint
 CREATE UNIQUE INDEX `tasks_queue_sequence_idx` ON `tasks` (`queue`,`sequence`);--> statement-breakpoint
-CREATE INDEX `tasks_plan_id_idx` ON `tasks` (`plan_id`);--> statement-breakpoint
-CREATE INDEX `tasks_lease_expires_at_idx` ON `tasks` (`lease_expires_at`);--> statement-breakpoint
-CREATE UNIQUE INDEX `tasks_plan_id_key_idx` ON `tasks` (`plan_id`,`key`);
+CREATE UNIQUE INDEX `tasks_plan_id_key_idx` ON `tasks` (`plan_id`,`key`) WHERE "plan_id" is not null;--> statement-breakpoint
+CREATE INDEX `tasks_lease_expires_at_idx` ON `tasks` (`lease_expires_at`) WHERE "status" = 'in_progress';
