@@ -63,7 +63,11 @@ const SHAPES: Shape[] = [
 ];
 
 /** Runs the plan through the whole agent (script model, orchestrator, tools) and reads the events. */
-async function runAgentPlan(shape: Shape, graph: TaskGraph, concurrency: number): Promise<{ wallMs: number; delays: number[] }> {
+async function runAgentPlan(
+  shape: Shape,
+  graph: TaskGraph,
+  concurrency: number,
+): Promise<{ wallMs: number; delays: number[] }> {
   const planned = shape.tasks.map(({ id, title, description, depends_on }) => ({
     id,
     title,
@@ -99,7 +103,8 @@ async function runAgentPlan(shape: Shape, graph: TaskGraph, concurrency: number)
     concurrency,
   });
   await rm(workspace.root, { recursive: true, force: true });
-  if (result.status !== 'completed') throw new Error(`${shape.name}: the run ended ${result.status}: ${result.reason}`);
+  if (result.status !== 'completed')
+    throw new Error(`${shape.name}: the run ended ${result.status}: ${result.reason}`);
   const wallMs = Math.max(...completed.values()) - Math.min(...started.values());
   const delays: number[] = [];
   for (const task of graph.tasks) {

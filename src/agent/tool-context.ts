@@ -30,7 +30,11 @@ function definitionOf(entry: Tool): SdkTool {
   if (!definition) {
     // Converted to JSON Schema once: the SDK would convert a zod schema again on every call.
     // Arguments are validated by the tool wrapper (defineTool), not by the SDK.
-    const schema = z.toJSONSchema(entry.parameters, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
+    const schema = z.toJSONSchema(entry.parameters, {
+      target: 'draft-7',
+      io: 'input',
+      unrepresentable: 'any',
+    });
     definition = tool({ description: entry.description, inputSchema: jsonSchema(schema as JSONSchema7) });
     byDescription.set(entry.description, definition);
   }

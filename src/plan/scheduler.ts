@@ -147,7 +147,10 @@ export class PlanScheduler {
     if (free > 0) {
       // Every ready task is marked started first, then each is run: the synchronous start-up
       // work of one task (building its first model call) does not delay the start of the next.
-      const starting = this.graph.readySet(this.states).slice(0, free).map((id) => this.claim(this.graph.get(id)!));
+      const starting = this.graph
+        .readySet(this.states)
+        .slice(0, free)
+        .map((id) => this.claim(this.graph.get(id)!));
       for (const start of starting) start();
     }
     if (this.running.size > 0 || this.deciding) return;

@@ -4,13 +4,23 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonLines, runCli } from '../helpers/cli.js';
 import { eventKinds, tempWorkspaceRoot } from '../helpers/run-harness.js';
 
-const GOAL = 'Create a TypeScript project called webapp, write src/index.ts with a main function, write public/index.html';
+const GOAL =
+  'Create a TypeScript project called webapp, write src/index.ts with a main function, write public/index.html';
 const EXAMPLE = path.resolve('examples/webapp.json');
 
 describe('taskweave run in complex mode (CLI, the webapp example)', () => {
   it('plans, refuses the early final answer, completes every task (--yes --json, exit 0)', async () => {
     const workspace = await tempWorkspaceRoot('taskweave-webapp-');
-    const run = await runCli(['run', '--model', `script:${EXAMPLE}`, '--cwd', workspace, '--yes', '--json', GOAL]);
+    const run = await runCli([
+      'run',
+      '--model',
+      `script:${EXAMPLE}`,
+      '--cwd',
+      workspace,
+      '--yes',
+      '--json',
+      GOAL,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const events = parseJsonLines(run.stdout);
     const kinds = eventKinds(events);
