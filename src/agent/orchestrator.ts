@@ -24,11 +24,26 @@ export type PlanResult =
  */
 export async function runPlan(
   run: RunContext,
-  options: { goal: string; planId: string; graph: TaskGraph; completed: CompletedTask[] },
+  options: {
+    goal: string;
+    planId: string;
+    graph: TaskGraph;
+    completed: CompletedTask[];
+    /** States from the store when a plan resumes; in_progress tasks continue their conversation. */
+    initialState?: ReadonlyMap<string, TaskState>;
+  },
 ): Promise<PlanResult> {
-  const plan = new PlanRun(run, options.goal, options.planId, options.graph, options.completed);
+  const plan = new PlanRun(
+    run,
+    options.goal,
+    options.planId,
+    options.graph,
+    options.completed,
+    options.initialState,
+  );
   const scheduler = new PlanScheduler({
     graph: options.graph,
+    initialState: options.initialState,
     concurrency: run.planOptions.concurrency,
     runTask: (task, signal) => runPlanTask(plan, task, signal),
     onFailure: (info) => decideFailure(run, info, plan.signal),
@@ -37,10 +52,13 @@ export async function runPlan(
   const result = await scheduler.run(plan.signal);
   switch (result.status) {
     case 'completed':
+      run.records?.endPlan(options.planId, 'completed');
       return { kind: 'done' };
     case 'revise':
+      run.records?.endPlan(options.planId, 'aborted');
       return { kind: 'revise', plan, result };
     case 'aborted': {
+      run.records?.endPlan(options.planId, 'aborted');
       const failed = [...result.outcomes.entries()].find(([, outcome]) => outcome.status === 'failed');
       const reason =
         failed && failed[1].status === 'failed' ? ` after task ${failed[0]} failed: ${failed[1].reason}` : '';
@@ -63,6 +81,7 @@ async function decideFailure(
 }
 
 function announce(plan: PlanRun, id: string, state: TaskState, detail: string | undefined): void {
+  plan.run.records?.taskState(plan.planId, id, state, detail);
   plan.states.set(id, state);
   const task = plan.graph.get(id);
   if (!task) return;

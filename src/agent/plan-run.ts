@@ -1,3 +1,4 @@
+import type { ModelMessage } from 'ai';
 import type { ModelToolCall } from '../model/call-model.js';
 import type { TaskGraph, TaskState } from '../plan/task-graph.js';
 import type { CompletedTask } from '../prompts/task-prompt.js';
@@ -27,8 +28,25 @@ export class PlanRun {
     readonly graph: TaskGraph,
     /** Completed tasks of this run, earlier plans included; appended as tasks complete. */
     readonly completed: CompletedTask[],
+    initialState?: ReadonlyMap<string, TaskState>,
   ) {
-    for (const task of graph.tasks) this.states.set(task.id, 'pending');
+    for (const task of graph.tasks) {
+      const state = initialState?.get(task.id) ?? 'pending';
+      this.states.set(task.id, state);
+      if (state === 'in_progress') this.interruptedTasks.add(task.id);
+    }
+  }
+
+  /** Tasks that were in progress when the plan was resumed: they continue their conversation. */
+  private readonly interruptedTasks = new Set<string>();
+
+  /**
+   * The saved conversation of a task interrupted in an earlier process (once; a later retry of
+   * the task starts afresh).
+   */
+  takeSavedConversation(taskId: string): ModelMessage[] {
+    if (!this.interruptedTasks.delete(taskId)) return [];
+    return this.run.records?.taskMessages(this.planId, taskId) ?? [];
   }
 
   /** Aborted when the user stops the run or a task's loop must end the whole run. */

@@ -32,7 +32,7 @@ export function planActionsTool(run: RunContext, signals: PlanSignals): Tool {
           isError: true,
         };
       }
-      const planId = randomUUID().slice(0, 8);
+      const planId = run.records?.proposePlan(run.runId, validation.graph) ?? randomUUID().slice(0, 8);
       const graph = validation.graph;
       run.emit({
         type: 'agent_update',
@@ -57,6 +57,7 @@ export function planActionsTool(run: RunContext, signals: PlanSignals): Tool {
         };
       }
       if (decision.decision === 'reject') {
+        run.records?.decidePlan(planId, 'rejected', decision.feedback);
         run.emit({
           type: 'agent_update',
           update_type: 'plan_rejected',
@@ -68,6 +69,7 @@ export function planActionsTool(run: RunContext, signals: PlanSignals): Tool {
           isError: false,
         };
       }
+      run.records?.decidePlan(planId, 'approved');
       run.emit({ type: 'agent_update', update_type: 'plan_approved', plan_id: planId });
       signals.approved = { planId, graph };
       return {

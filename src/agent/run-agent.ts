@@ -5,6 +5,7 @@ import type { RunStatus } from '../events/registry.js';
 import type { TokenUsage } from '../model/call-model.js';
 import type { ResolvedModel } from '../model/types.js';
 import { DEFAULT_PLAN_CONCURRENCY } from '../plan/scheduler.js';
+import type { TaskGraph, TaskState } from '../plan/task-graph.js';
 import { buildSystemPrompt } from '../prompts/system-prompt.js';
 import type { CompletedTask } from '../prompts/task-prompt.js';
 import { FileTracker } from '../tools/file-tracker.js';
@@ -12,13 +13,13 @@ import { coreTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { RunControl } from './control.js';
-import type { Emit } from './emit.js';
 import { addNote } from './notes.js';
 import { finalAnswer, revisePlan, runPlan } from './orchestrator.js';
 import { PathLocks } from './path-locks.js';
 import { type PlanSignals, planActionsTool } from './plan-tool.js';
 import { RecoveryTracker } from './recovery.js';
 import { registryWith } from './registries.js';
+import { RunRecords, type RunStores } from './run-records.js';
 import type { Conversation, RunContext } from './run-state.js';
 import { type LoopOutcome, type NextStep, runStepLoop } from './step-loop.js';
 import { type ProtocolName, wireProtocol } from './wire-protocol.js';
@@ -46,6 +47,8 @@ export interface RunAgentOptions {
   onFailure?: 'abort' | 'skip';
   /** How the model calls tools (default native). */
   protocol?: ProtocolName;
+  /** Where the run is recorded (sessions, messages, plans, tasks); nothing is stored without it. */
+  stores?: RunStores;
 }
 
 /** How a run ended. */
@@ -65,52 +68,22 @@ export interface RunResult {
  * the orchestrator takes over and runs the approved plan task by task.
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
-  const runId = options.runId ?? randomUUID();
-  const emit: Emit = (payload) => options.bus.emit(runId, payload);
-  const tools = options.tools ?? coreTools;
   const planMode = options.plan ?? 'auto';
   const signals: PlanSignals = {};
-  const run: RunContext = {
-    runId,
-    model: options.model,
-    tools,
-    registry: registryWith(tools, []),
-    workspace: options.workspace,
-    files: new FileTracker(),
-    control: options.control,
-    emit,
-    recovery: new RecoveryTracker(),
-    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
-    pathLocks: new PathLocks(),
-    planOptions: {
-      concurrency: options.concurrency ?? DEFAULT_PLAN_CONCURRENCY,
-      onFailure: options.onFailure ?? 'abort',
-    },
-    protocol: wireProtocol(options.protocol ?? 'native'),
-    finalAnswerRefusals: 0,
-    steps: 0,
-    usage: { inputTokens: 0, outputTokens: 0 },
-  };
-  if (planMode !== 'never') run.registry = registryWith(tools, [planActionsTool(run, signals)]);
-  observeQuestions(run);
-  emit({
-    type: 'agent_update',
-    update_type: 'agent_start',
-    max_steps: run.maxSteps,
-    mode: planMode === 'always' ? 'complex' : 'simple',
-    loop: 'react',
-    model: options.model.id,
-    goal: options.goal,
-  });
+  const run = createRun(options, options.goal, planMode === 'always' ? 'complex' : 'simple');
+  if (planMode !== 'never') run.registry = registryWith(run.tools, [planActionsTool(run, signals)]);
+  const history = options.history ?? [];
   const conversation: Conversation = {
     system: buildSystemPrompt({
       workspace: options.workspace.root,
       tools: run.registry.list(),
       mode: planMode === 'never' ? 'simple' : 'planning',
     }),
-    messages: [...(options.history ?? []), { role: 'user', content: options.goal }],
+    messages: [...history, { role: 'user', content: options.goal }],
+    saved: history.length,
   };
-  let outcome = await runStepLoop({
+  run.records?.saveMessages(run.runId, conversation);
+  const first = await runStepLoop({
     run,
     conversation,
     phase: planMode === 'always' ? 'plan' : 'act',
@@ -128,16 +101,106 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
       return { kind: 'final', answer: reply.text.trim() };
     },
   });
-  outcome = await orchestrate(run, options.goal, outcome);
-  return finish(run, conversation, outcome);
+  const outcome = first.kind === 'plan' ? await orchestrate(run, options.goal, first) : first;
+  return finish(run, conversation.messages, outcome, first.kind === 'plan' ? 'complex' : 'simple');
+}
+
+/** A plan read back from the store to continue it. */
+export interface StoredPlan {
+  planId: string;
+  goal: string;
+  graph: TaskGraph;
+  states: Map<string, TaskState>;
+  completed: CompletedTask[];
+}
+
+/**
+ * Continues a plan that an earlier process left unfinished: completed tasks stay completed and
+ * are not run again, the interrupted task continues its saved conversation, pending tasks run.
+ */
+export async function resumePlan(
+  options: Omit<RunAgentOptions, 'goal' | 'history' | 'plan'>,
+  plan: StoredPlan,
+): Promise<RunResult> {
+  const run = createRun(options, plan.goal, 'complex');
+  const done = plan.completed.length;
+  run.emit({
+    type: 'agent_update',
+    update_type: 'agent_note',
+    step: 0,
+    content: `Resuming plan ${plan.planId}: ${done} of ${plan.graph.tasks.length} tasks already completed.`,
+  });
+  const outcome = await orchestrate(
+    run,
+    plan.goal,
+    { kind: 'plan', planId: plan.planId, graph: plan.graph },
+    plan,
+  );
+  return finish(run, [], outcome, 'complex');
+}
+
+function createRun(
+  options: Omit<RunAgentOptions, 'history' | 'plan' | 'goal'>,
+  goal: string,
+  mode: 'simple' | 'complex',
+): RunContext {
+  const records = options.stores ? new RunRecords(options.stores) : undefined;
+  const runId = records?.startRun(goal, mode) ?? options.runId ?? randomUUID();
+  const tools = options.tools ?? coreTools;
+  const run: RunContext = {
+    runId,
+    model: options.model,
+    tools,
+    registry: registryWith(tools, []),
+    workspace: options.workspace,
+    files: new FileTracker(),
+    control: options.control,
+    emit: (payload) => options.bus.emit(runId, payload),
+    recovery: new RecoveryTracker(),
+    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+    pathLocks: new PathLocks(),
+    planOptions: {
+      concurrency: options.concurrency ?? DEFAULT_PLAN_CONCURRENCY,
+      onFailure: options.onFailure ?? 'abort',
+    },
+    protocol: wireProtocol(options.protocol ?? 'native'),
+    records,
+    finalAnswerRefusals: 0,
+    steps: 0,
+    usage: { inputTokens: 0, outputTokens: 0 },
+  };
+  observeQuestions(run);
+  run.emit({
+    type: 'agent_update',
+    update_type: 'agent_start',
+    max_steps: run.maxSteps,
+    mode,
+    loop: 'react',
+    model: options.model.id,
+    goal,
+  });
+  return run;
 }
 
 /** Runs approved plans (and their revisions) until the run has its final outcome. */
-async function orchestrate(run: RunContext, goal: string, first: LoopOutcome): Promise<LoopOutcome> {
-  const completed: CompletedTask[] = [];
-  let outcome = first;
+async function orchestrate(
+  run: RunContext,
+  goal: string,
+  first: Extract<LoopOutcome, { kind: 'plan' }>,
+  resumed?: StoredPlan,
+): Promise<LoopOutcome> {
+  const completed: CompletedTask[] = resumed ? [...resumed.completed] : [];
+  let initialState = resumed?.states;
+  let outcome: LoopOutcome = first;
   while (outcome.kind === 'plan') {
-    const result = await runPlan(run, { goal, planId: outcome.planId, graph: outcome.graph, completed });
+    const result = await runPlan(run, {
+      goal,
+      planId: outcome.planId,
+      graph: outcome.graph,
+      completed,
+      initialState,
+    });
+    initialState = undefined;
     if (result.kind === 'done') return finalAnswer(run, goal, completed);
     if (result.kind === 'revise') outcome = await revisePlan(run, goal, result.plan, result.result);
     else return result;
@@ -145,14 +208,27 @@ async function orchestrate(run: RunContext, goal: string, first: LoopOutcome): P
   return outcome;
 }
 
-function finish(run: RunContext, conversation: Conversation, outcome: LoopOutcome): RunResult {
-  const base = { runId: run.runId, steps: run.steps, usage: run.usage, messages: conversation.messages };
+function finish(
+  run: RunContext,
+  messages: ModelMessage[],
+  outcome: LoopOutcome,
+  mode: 'simple' | 'complex',
+): RunResult {
+  const base = { runId: run.runId, steps: run.steps, usage: run.usage, messages };
   const result: RunResult =
     outcome.kind === 'final'
       ? { ...base, status: 'completed', finalAnswer: outcome.answer }
       : outcome.kind === 'interruption'
         ? { ...base, status: outcome.status, reason: outcome.reason }
         : { ...base, status: 'failed', reason: `The loop ended unexpectedly (${outcome.kind}).` };
+  run.records?.finishRun(run.runId, {
+    status: result.status,
+    finalAnswer: result.finalAnswer,
+    steps: result.steps,
+    inputTokens: run.usage.inputTokens,
+    outputTokens: run.usage.outputTokens,
+    mode,
+  });
   run.emit({
     type: 'agent_update',
     update_type: 'agent_completion',

@@ -9,6 +9,7 @@ import type { RunControl } from './control.js';
 import type { Emit } from './emit.js';
 import type { PathLocks } from './path-locks.js';
 import type { RecoveryTracker } from './recovery.js';
+import type { RunRecords } from './run-records.js';
 import type { WireProtocol } from './wire-protocol.js';
 
 /** What every part of one run shares: who to call, where to work, what has been spent. */
@@ -23,6 +24,8 @@ export interface RunContext {
   planOptions: { concurrency: number; onFailure: 'abort' | 'skip' };
   /** How the model calls tools: native tool calling or JSON replies. */
   protocol: WireProtocol;
+  /** Where the run is recorded; absent when nothing is persisted (unit tests, benchmarks). */
+  records?: RunRecords;
   /** final_answer calls refused in this run because tasks remained. */
   finalAnswerRefusals: number;
   workspace: Workspace;
@@ -42,4 +45,9 @@ export interface RunContext {
 export interface Conversation {
   system: string;
   messages: ModelMessage[];
+  /** How many messages are already in the store (a task's prompt, rebuilt each step, never is). */
+  saved?: number;
+  /** For a task's conversation: the plan and the task it belongs to. */
+  planId?: string;
+  taskId?: string;
 }

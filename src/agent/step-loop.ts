@@ -149,7 +149,9 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     if (run.control.pendingQuestion !== undefined) {
       return { kind: 'interruption', status: 'needs_input', reason: run.control.pendingQuestion };
     }
+    run.records?.saveMessages(run.runId, conversation);
     const next = await decide(reply, executed);
+    run.records?.saveMessages(run.runId, conversation);
     if (next.kind !== 'run_again') return next;
   }
 }

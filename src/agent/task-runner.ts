@@ -1,3 +1,4 @@
+import type { ModelMessage } from 'ai';
 import type { TaskOutcome } from '../plan/scheduler.js';
 import type { PlanTask } from '../plan/task-graph.js';
 import { buildSystemPrompt } from '../prompts/system-prompt.js';
@@ -27,10 +28,15 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     failTaskTool(signals),
     finalAnswerTool((answer) => plan.considerFinalAnswer(answer, task.id)),
   ]);
-  const toolResults: TaskToolResult[] = [];
+  const saved = plan.takeSavedConversation(task.id);
+  const toolResults: TaskToolResult[] = toolResultsIn(saved);
   const conversation: Conversation = {
     system: buildSystemPrompt({ workspace: run.workspace.root, tools: registry.list(), mode: 'task' }),
-    messages: [{ role: 'user', content: '' }],
+    // The first message is the task prompt, rebuilt before every step and never stored.
+    messages: [{ role: 'user', content: '' }, ...saved],
+    saved: 1 + saved.length,
+    planId: plan.planId,
+    taskId: task.id,
   };
   let idleReplies = 0;
   let checkRuns = 0;
@@ -127,4 +133,33 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     default:
       return { status: 'failed', reason: `Unexpected end of the task loop (${outcome.kind}).` };
   }
+}
+
+/** The TOOL RESULTS lines of a conversation saved by an interrupted run. */
+function toolResultsIn(messages: ModelMessage[]): TaskToolResult[] {
+  const calls = new Map<string, { name: string; args: unknown }>();
+  const results: TaskToolResult[] = [];
+  for (const message of messages) {
+    if (message.role === 'assistant' && Array.isArray(message.content)) {
+      for (const part of message.content) {
+        if (part.type === 'tool-call') calls.set(part.toolCallId, { name: part.toolName, args: part.input });
+      }
+    }
+    if (message.role === 'tool') {
+      for (const part of message.content) {
+        if (part.type !== 'tool-result') continue;
+        const call = calls.get(part.toolCallId);
+        const output = part.output;
+        results.push({
+          call: `${part.toolName}(${formatArgs(call?.args)})`,
+          isError: output.type === 'error-text' || output.type === 'error-json',
+          output:
+            'value' in output
+              ? String(typeof output.value === 'string' ? output.value : JSON.stringify(output.value))
+              : '',
+        });
+      }
+    }
+  }
+  return results;
 }

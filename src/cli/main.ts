@@ -4,6 +4,8 @@ import { WorkspaceError } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
 import { EXIT } from './exit-codes.js';
 import { addRunCommand } from './run-command.js';
+import { addSessionsCommand } from './sessions-command.js';
+import { addTasksCommand } from './tasks-command.js';
 import { styleFor } from './terminal.js';
 import { UsageError } from './usage-error.js';
 
@@ -18,9 +20,12 @@ export async function main(argv: string[]): Promise<number> {
     .version(VERSION)
     .exitOverride()
     .showHelpAfterError('(run taskweave --help for usage)');
-  addRunCommand(program, (code) => {
+  const setExitCode = (code: number) => {
     exitCode = code;
-  });
+  };
+  addRunCommand(program, setExitCode);
+  addTasksCommand(program, setExitCode);
+  addSessionsCommand(program, setExitCode);
   try {
     await program.parseAsync(argv);
     return exitCode;

@@ -97,9 +97,16 @@ export const messages = sqliteTable(
     /** JSON text. */
     content: text('content').notNull(),
     createdAt: integer('created_at').notNull(),
+    /**
+     * The task whose conversation this message belongs to; null for the session's top-level
+     * conversation. Set to null when the task is deleted, so the words stay in the session.
+     */
+    taskId: text('task_id').references((): AnySQLiteColumn => tasks.id, { onDelete: 'set null' }),
   },
   (table) => [
-    index('messages_session_id_idx').on(table.sessionId),
+    // Serves a whole session's conversation too (its leading column), so no index on session_id
+    // alone: each index is one more page write per appended message.
+    index('messages_session_id_task_id_idx').on(table.sessionId, table.taskId),
     check('messages_role_check', oneOf(table.role, MESSAGE_ROLES)),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, max, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, isNull, max, or, type SQL, sql } from 'drizzle-orm';
 import type { ServerEvent } from '../events/registry.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { newId } from './ids.js';
@@ -6,6 +6,7 @@ import {
   events,
   type MessageRole,
   messages,
+  plans,
   type Run,
   type RunMode,
   type RunState,
@@ -13,6 +14,7 @@ import {
   type Session,
   sessions,
 } from './schema.js';
+import { unfinishedPlan } from './task-queries.js';
 
 /** An unknown session or run, or an event whose seq is already logged. */
 export class SessionStoreError extends Error {
@@ -53,6 +55,19 @@ export interface StoredMessage {
   role: MessageRole;
   content: unknown;
   createdAt: number;
+  /** The task whose conversation it belongs to; null for the session's top-level conversation. */
+  taskId: string | null;
+}
+
+export interface AppendMessageOptions {
+  /** The task the message belongs to (its own conversation); leave out for the top level. */
+  taskId?: string;
+}
+
+export interface MessageFilter {
+  runId?: string;
+  /** A task's conversation; null for the top-level one (messages of no task); leave out for all. */
+  taskId?: string | null;
 }
 
 export interface SessionStoreOptions {
@@ -117,29 +132,79 @@ export class SessionStore {
     return this.listSessions({ limit: 1 })[0];
   }
 
-  /** Adds a message to the conversation; `content` is stored as JSON. */
-  appendMessage(sessionId: string, runId: string, role: MessageRole, content: unknown): StoredMessage {
-    const now = this.now();
-    const row = this.orm.transaction(() => {
-      this.touch(sessionId, now);
-      return this.orm
-        .insert(messages)
-        .values({ sessionId, runId, role, content: JSON.stringify(content), createdAt: now })
-        .returning()
-        .get();
-    });
-    return { ...row, content: JSON.parse(row.content) };
+  /**
+   * The most recently active session with work left: its last run is still marked running (it
+   * was interrupted, or goes on in another process right now), or it has an approved plan with
+   * tasks not yet completed or cancelled (TaskStore.unfinishedPlans lists them).
+   */
+  latestSessionWithUnfinishedWork(): Session | undefined {
+    const lastRunStatus = this.orm
+      .select({ status: runs.status })
+      .from(runs)
+      .where(eq(runs.sessionId, sessions.id))
+      .orderBy(desc(runs.startedAt), desc(runs.id))
+      .limit(1);
+    const openPlan = this.orm
+      .select({ id: plans.id })
+      .from(plans)
+      .where(and(eq(plans.sessionId, sessions.id), unfinishedPlan(this.orm)));
+    return this.orm
+      .select()
+      .from(sessions)
+      .where(or(eq(lastRunStatus, 'running'), exists(openPlan)))
+      .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt), desc(sessions.id))
+      .limit(1)
+      .get();
   }
 
-  /** The conversation of a session (of one run, when given), in order. */
-  messages(sessionId: string, options: { runId?: string } = {}): StoredMessage[] {
+  /**
+   * Adds a message to the session's conversation, or to one task's conversation within it when
+   * `taskId` is given; `content` is stored as JSON. Throws for an unknown session or task.
+   */
+  appendMessage(
+    sessionId: string,
+    runId: string,
+    role: MessageRole,
+    content: unknown,
+    options: AppendMessageOptions = {},
+  ): StoredMessage {
+    const now = this.now();
+    const taskId = options.taskId ?? null;
+    try {
+      const row = this.orm.transaction(() => {
+        this.touch(sessionId, now);
+        return this.orm
+          .insert(messages)
+          .values({ sessionId, runId, role, content: JSON.stringify(content), createdAt: now, taskId })
+          .returning()
+          .get();
+      });
+      return { ...row, content: JSON.parse(row.content) };
+    } catch (error) {
+      // touch has already vouched for the session: the task is the reference that is missing.
+      if (taskId !== null && sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+        throw new SessionStoreError(`There is no task with the id ${taskId}.`);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The conversation of a session in order: all of it, or the messages of one run and of one
+   * task's conversation (`taskId: null` for the top-level conversation alone) when given.
+   */
+  messages(sessionId: string, filter: MessageFilter = {}): StoredMessage[] {
+    let byTask: SQL | undefined;
+    if (filter.taskId === null) byTask = isNull(messages.taskId);
+    else if (filter.taskId !== undefined) byTask = eq(messages.taskId, filter.taskId);
     return this.orm
       .select()
       .from(messages)
       .where(
         and(
           eq(messages.sessionId, sessionId),
-          options.runId === undefined ? undefined : eq(messages.runId, options.runId),
+          filter.runId === undefined ? undefined : eq(messages.runId, filter.runId),
+          byTask,
         ),
       )
       .orderBy(asc(messages.id))

@@ -2,6 +2,7 @@ import {
   and,
   asc,
   eq,
+  exists,
   gt,
   inArray,
   isNull,
@@ -9,6 +10,7 @@ import {
   max,
   ne,
   notExists,
+  notInArray,
   or,
   type Placeholder,
   type SQL,
@@ -16,7 +18,7 @@ import {
 } from 'drizzle-orm';
 import { alias, type SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { StoreDrizzle } from './database.js';
-import { type TaskStatus, taskDependencies, tasks } from './schema.js';
+import { plans, type TaskStatus, taskDependencies, tasks } from './schema.js';
 
 /*
  * The task store's queries, built and prepared once per store, values bound through
@@ -78,6 +80,25 @@ export const TASK_CHANGES: Record<
     set: { status: 'pending', failReason: null, ...RELEASED },
   },
 };
+
+/** The statuses a task does not leave by itself: nothing is left to do for it. */
+export const FINISHED_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'cancelled'];
+
+/**
+ * An approved plan with a task still to finish (pending, in progress, failed or blocked): the
+ * work a resumed run picks up. `plans` is the outer query's row.
+ */
+export function unfinishedPlan(orm: StoreDrizzle): SQL | undefined {
+  return and(
+    eq(plans.status, 'approved'),
+    exists(
+      orm
+        .select({ id: tasks.id })
+        .from(tasks)
+        .where(and(eq(tasks.planId, plans.id), notInArray(tasks.status, [...FINISHED_TASK_STATUSES]))),
+    ),
+  );
+}
 
 /** The tasks table again, as the task a dependency row points to. */
 export const dependency = alias(tasks, 'dependency');

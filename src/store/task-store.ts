@@ -1,5 +1,5 @@
 import type { Transaction } from 'better-sqlite3';
-import { and, asc, eq, inArray, lte, ne, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, ne, type SQL } from 'drizzle-orm';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { newId } from './ids.js';
 import {
@@ -18,6 +18,7 @@ import {
   prepareTaskQueries,
   TASK_CHANGES,
   type TaskChange,
+  unfinishedPlan,
 } from './task-queries.js';
 
 /** A task id that does not exist, or a change its current status does not allow. */
@@ -54,6 +55,26 @@ export interface ClaimOptions {
   /** Who holds the lease: a worker id unique per process. */
   owner: string;
   leaseMs: number;
+}
+
+/** The worker's current task, and how to take the next one once it has ended. */
+export interface HandOffOptions {
+  /** The task the worker holds. */
+  id: string;
+  /** The worker: it must still hold a live lease on the task, and gets the lease on the next. */
+  owner: string;
+  /** The task's own queue; when given and different, nothing changes and an error says so. */
+  queue?: string;
+  /** The next task's lease. */
+  leaseMs: number;
+}
+
+export interface CompleteAndClaimInput extends HandOffOptions {
+  resultSummary: string;
+}
+
+export interface FailAndClaimInput extends HandOffOptions {
+  reason: string;
 }
 
 export interface StartOptions {
@@ -184,15 +205,31 @@ export class TaskStore {
    */
   claimNext(options: ClaimOptions): Task | undefined {
     const queue = options.queue ?? DEFAULT_QUEUE;
+    return this.immediate(() => this.claimWithin(queue, options.owner, options.leaseMs, this.now()));
+  }
+
+  /**
+   * The worker loop's step, in one IMMEDIATE transaction (one commit): completes the worker's
+   * task (refused, with nothing changed, unless `owner` still holds its lease) and claims the
+   * next task of the same queue exactly as claimNext would; `next` is undefined when none can
+   * run now. No other process ever sees the task completed and the next one not yet taken.
+   */
+  completeAndClaimNext(input: CompleteAndClaimInput): { completed: Task; next: Task | undefined } {
+    const now = this.now();
+    const completed = this.change('complete', { id: input.id, now, text: input.resultSummary, owner: input.owner });
+    return { completed, next: this.immediate(() => this.claimAfter(completed, input, now)) };
+  }
+
+  /**
+   * completeAndClaimNext for a task that failed: in one transaction the task is marked failed
+   * with the reason, and the next task of the queue is claimed. The tasks that depend on the
+   * failed one stay pending and are not handed out.
+   */
+  failAndClaimNext(input: FailAndClaimInput): { failed: Task; next: Task | undefined } {
     return this.immediate(() => {
       const now = this.now();
-      this.queries.releaseExpiredInQueue.run({ queue, now });
-      if (this.queries.inProgress.get({ queue }) !== undefined) return undefined;
-      const next = this.queries.nextClaimable.get({ queue });
-      if (next === undefined) return undefined;
-      return this.queries
-        .change('start', false)
-        .get({ id: next.id, now, leaseOwner: options.owner, leaseExpiresAt: now + options.leaseMs });
+      const failed = this.change('fail', { id: input.id, now, text: input.reason, owner: input.owner });
+      return { failed, next: this.claimAfter(failed, input, now) };
     });
   }
 
@@ -358,7 +395,26 @@ export class TaskStore {
     });
   }
 
-  /** The tasks of a plan in order, each with the keys of the tasks it depends on. */
+  /**
+   * Approved plans that still have a task to finish (one not completed or cancelled), of one
+   * session or of all, newest first: the plans a resumed run picks up (planTasks gives their state).
+   */
+  unfinishedPlans(sessionId?: string): Plan[] {
+    return this.orm
+      .select()
+      .from(plans)
+      .where(
+        and(sessionId === undefined ? undefined : eq(plans.sessionId, sessionId), unfinishedPlan(this.orm)),
+      )
+      .orderBy(desc(plans.createdAt), desc(plans.id))
+      .all();
+  }
+
+  /**
+   * The tasks of a plan in order, each row whole (status, attempts, result summary, fail reason,
+   * check command, lease) with the keys of the tasks it depends on: enough to rebuild the graph
+   * and the state of every task when a run resumes.
+   */
   planTasks(planId: string): PlanTask[] {
     const rows = this.orm
       .select()
@@ -391,6 +447,32 @@ export class TaskStore {
       result = work();
     });
     return result;
+  }
+
+  /**
+   * claimNext's work, inside a transaction the caller holds: releases the queue's expired
+   * leases, then takes the lowest-sequence runnable task unless one is already in progress.
+   */
+  private claimWithin(queue: string, owner: string, leaseMs: number, now: number): Task | undefined {
+    this.queries.releaseExpiredInQueue.run({ queue, now });
+    if (this.queries.inProgress.get({ queue }) !== undefined) return undefined;
+    const next = this.queries.nextClaimable.get({ queue });
+    if (next === undefined) return undefined;
+    return this.queries
+      .change('start', false)
+      .get({ id: next.id, now, leaseOwner: owner, leaseExpiresAt: now + leaseMs });
+  }
+
+  /** The claim of a hand-off, from the queue of the task that just ended. */
+  private claimAfter(ended: Task, options: HandOffOptions, now: number): Task | undefined {
+    if (options.queue !== undefined && options.queue !== ended.queue) {
+      // Thrown inside the transaction: the task's change is rolled back with it.
+      throw new TaskStoreError(
+        `Cannot hand off task ${ended.id} to the queue ${options.queue}: the task is of the queue ${ended.queue}.`,
+        { id: ended.id, status: 'in_progress' },
+      );
+    }
+    return this.claimWithin(ended.queue, options.owner, options.leaseMs, now);
   }
 
   private insertTask(input: AddTaskInput, now: number): Task {

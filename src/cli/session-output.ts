@@ -1,0 +1,126 @@
+import type { ServerEvent } from '../events/registry.js';
+import type { Run, Session } from '../store/schema.js';
+import type { StoredMessage } from '../store/session-store.js';
+import { formatArgs } from '../util/format-args.js';
+
+/** A session as `--json` prints it; snake_case like the events, times in ms since the epoch. */
+export interface SessionJson {
+  id: string;
+  title: string;
+  goal: string;
+  workspace: string;
+  model: string;
+  status: Session['status'];
+  created_at: number;
+  updated_at: number;
+}
+
+/** A run as `--json` prints it. */
+export interface RunJson {
+  id: string;
+  goal: string;
+  mode: Run['mode'];
+  status: Run['status'];
+  final_answer: string | null;
+  steps: number;
+  input_tokens: number;
+  output_tokens: number;
+  started_at: number;
+  ended_at: number | null;
+}
+
+/** A message as `--json` prints it; `content` is the JSON value it was stored with. */
+export interface MessageJson {
+  id: number;
+  run_id: string;
+  role: StoredMessage['role'];
+  content: unknown;
+  created_at: number;
+}
+
+/** What `sessions show --json` prints: the session with its runs, messages and (with --events) events. */
+export interface SessionDetailJson extends SessionJson {
+  runs: RunJson[];
+  messages: MessageJson[];
+  events?: ServerEvent[];
+}
+
+export function sessionJson(session: Session): SessionJson {
+  return {
+    id: session.id,
+    title: session.title,
+    goal: session.goal,
+    workspace: session.workspace,
+    model: session.model,
+    status: session.status,
+    created_at: session.createdAt,
+    updated_at: session.updatedAt,
+  };
+}
+
+export function runJson(run: Run): RunJson {
+  return {
+    id: run.id,
+    goal: run.goal,
+    mode: run.mode,
+    status: run.status,
+    final_answer: run.finalAnswer,
+    steps: run.steps,
+    input_tokens: run.inputTokens,
+    output_tokens: run.outputTokens,
+    started_at: run.startedAt,
+    ended_at: run.endedAt,
+  };
+}
+
+export function messageJson(message: StoredMessage): MessageJson {
+  return {
+    id: message.id,
+    run_id: message.runId,
+    role: message.role,
+    content: message.content,
+    created_at: message.createdAt,
+  };
+}
+
+/**
+ * The readable text of a stored message's content: a plain string, or the parts of an AI SDK
+ * model message (text, reasoning, tool calls and results), or a whole message with `content`.
+ */
+export function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content))
+    return content
+      .map(partText)
+      .filter((text) => text !== '')
+      .join(' ');
+  if (isRecord(content) && 'content' in content) return messageText(content.content);
+  return JSON.stringify(content) ?? '';
+}
+
+function partText(part: unknown): string {
+  if (!isRecord(part)) return messageText(part);
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+      return typeof part.text === 'string' ? part.text : '';
+    case 'tool-call':
+      return `→ ${String(part.toolName)}(${formatArgs(part.input)})`;
+    case 'tool-result':
+      return `← ${String(part.toolName)}: ${toolOutputText(part.output)}`;
+    default:
+      return JSON.stringify(part);
+  }
+}
+
+/** A tool result's output: `{ type: 'text' | 'json' | 'error-text' | …, value }` in AI SDK 6. */
+function toolOutputText(output: unknown): string {
+  if (isRecord(output) && 'value' in output) {
+    return typeof output.value === 'string' ? output.value : JSON.stringify(output.value);
+  }
+  return typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

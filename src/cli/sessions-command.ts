@@ -1,0 +1,192 @@
+import type { Command } from 'commander';
+import type { Session } from '../store/schema.js';
+import { DEFAULT_SESSION_LIST_LIMIT } from '../store/session-store.js';
+import { renderEventLines } from './event-line.js';
+import { EXIT } from './exit-codes.js';
+import { resolveIdPrefix, SESSION_IDS, shortId } from './id-prefix.js';
+import { formatDuration, relativeTime } from './relative-time.js';
+import { messageJson, messageText, runJson, type SessionDetailJson, sessionJson } from './session-output.js';
+import { addStoreOptions, type OpenedStore, type StoreCliOptions, withStore } from './store-options.js';
+import { renderTable, shortenLine } from './table.js';
+import { type Style, styleFor } from './terminal.js';
+import { parsePositiveInt, UsageError } from './usage-error.js';
+
+/** The widest a goal gets in `sessions list`. */
+const GOAL_COLUMN_CHARS = 60;
+/** The widest a message gets in `sessions show`; the whole conversation is in `--json`. */
+const MESSAGE_CHARS = 100;
+/** The word `sessions show` takes for the most recently active session. */
+const LAST_SESSION = 'last';
+
+type ListOptions = StoreCliOptions & { json?: boolean; limit: number };
+type ShowOptions = StoreCliOptions & { json?: boolean; events?: boolean };
+
+/** Adds `taskweave sessions` (list, show) to the program. */
+export function addSessionsCommand(program: Command, setExitCode: (code: number) => void): void {
+  const sessions = program
+    .command('sessions')
+    .description('the sessions of this workspace: their goals, runs, conversation and event log');
+
+  addStoreOptions(
+    sessions
+      .command('list')
+      .description('list sessions, most recently active first')
+      .option('-n, --limit <n>', 'the most sessions to list', parsePositiveInt, DEFAULT_SESSION_LIST_LIMIT)
+      .option('--json', 'print a JSON array of sessions'),
+  ).action(async (options: ListOptions) => {
+    await withStore(options, {}, (store) => listSessions(store, options));
+    setExitCode(EXIT.completed);
+  });
+
+  addStoreOptions(
+    sessions
+      .command('show')
+      .description('show a session: its goal, runs, messages and, with --events, its event log')
+      .argument('<id>', `the session id (at least 4 characters of its start), or "${LAST_SESSION}"`)
+      .option('--events', 'also list every logged event, one per line')
+      .option('--json', 'print the session as JSON, with its runs, messages (and events)'),
+  ).action(async (id: string, options: ShowOptions) => {
+    await withStore(options, {}, (store) => showSession(store, id, options));
+    setExitCode(EXIT.completed);
+  });
+}
+
+function listSessions(store: OpenedStore, options: ListOptions): void {
+  const stdout = process.stdout;
+  // One more than asked, to tell whether there are more than shown.
+  const found = store.sessions.listSessions({ limit: options.limit + 1 });
+  const shown = found.slice(0, options.limit).map((session) => {
+    const runs = store.sessions.runs(session.id);
+    return { session, runCount: runs.length, status: runs.at(-1)?.status ?? session.status };
+  });
+  if (options.json) {
+    const json = shown.map(({ session, runCount, status }) => ({
+      ...sessionJson(session),
+      run_count: runCount,
+      last_run_status: runCount === 0 ? null : status,
+    }));
+    stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
+  if (shown.length === 0) {
+    stdout.write('No sessions yet. Start one with: taskweave run "<goal>"\n');
+    return;
+  }
+  const style = styleFor(stdout);
+  const now = Date.now();
+  stdout.write(
+    renderTable({
+      columns: [
+        { header: 'id' },
+        { header: 'started' },
+        { header: 'status' },
+        { header: 'goal' },
+        { header: 'runs', align: 'right' },
+      ],
+      rows: shown.map(({ session, runCount, status }) => [
+        shortId(session.id, SESSION_IDS),
+        relativeTime(session.createdAt, now),
+        { text: status, paint: paintRunStatus(status, style) },
+        shortenLine(session.goal, GOAL_COLUMN_CHARS),
+        String(runCount),
+      ]),
+      paintHeader: style.dim,
+    }),
+  );
+  if (found.length > options.limit) {
+    stdout.write(style.dim(`(the ${options.limit} most recent; --limit <n> lists more)\n`));
+  }
+}
+
+function showSession(store: OpenedStore, input: string, options: ShowOptions): void {
+  const session = findSession(store, input);
+  const runs = store.sessions.runs(session.id);
+  const messages = store.sessions.messages(session.id);
+  const events = options.events ? store.sessions.events(session.id) : undefined;
+  const stdout = process.stdout;
+  if (options.json) {
+    const json: SessionDetailJson = {
+      ...sessionJson(session),
+      runs: runs.map(runJson),
+      messages: messages.map(messageJson),
+      ...(events === undefined ? {} : { events }),
+    };
+    stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
+  const style = styleFor(stdout);
+  const now = Date.now();
+  const out: string[] = [];
+  out.push(`${style.bold(`Session ${session.id}`)} ${style.dim(`· ${session.status}`)}`);
+  if (session.title !== session.goal) out.push(`  title:     ${session.title}`);
+  out.push(`  goal:      ${session.goal}`);
+  out.push(`  workspace: ${session.workspace}`);
+  out.push(`  model:     ${session.model}`);
+  out.push(
+    `  started:   ${relativeTime(session.createdAt, now)}, last active ${relativeTime(session.updatedAt, now)}`,
+  );
+
+  out.push('', style.bold(`Runs (${runs.length})`));
+  if (runs.length === 0) out.push(style.dim('  none'));
+  runs.forEach((run, index) => {
+    const took = run.endedAt === null ? '' : `, took ${formatDuration(run.endedAt - run.startedAt)}`;
+    out.push(
+      `  ${index + 1}. ${run.id}  ${paintRunStatus(run.status, style)(run.status)}  ${run.mode}  ` +
+        `${run.steps} step${run.steps === 1 ? '' : 's'}  ${run.inputTokens} in / ${run.outputTokens} out tokens` +
+        style.dim(`  started ${relativeTime(run.startedAt, now)}${took}`),
+    );
+    if (run.goal !== session.goal) out.push(`     goal: ${shortenLine(run.goal, MESSAGE_CHARS)}`);
+    if (run.finalAnswer) out.push(`     final answer: ${indent(run.finalAnswer, '       ')}`);
+  });
+
+  out.push('', style.bold(`Messages (${messages.length})`));
+  if (messages.length === 0) out.push(style.dim('  none'));
+  const roleWidth = Math.max(0, ...messages.map((message) => message.role.length));
+  for (const message of messages) {
+    out.push(
+      `  ${style.cyan(message.role.padEnd(roleWidth))}  ${shortenLine(messageText(message.content), MESSAGE_CHARS)}`,
+    );
+  }
+
+  if (events !== undefined) {
+    out.push('', style.bold(`Events (${events.length})`));
+    if (events.length === 0) out.push(style.dim('  none logged'));
+    else out.push(renderEventLines(events).trimEnd());
+  }
+  stdout.write(`${out.join('\n')}\n`);
+}
+
+/** The session an argument names: `last`, a full id or a unique id prefix. */
+function findSession(store: OpenedStore, input: string): Session {
+  if (input === LAST_SESSION) {
+    const last = store.sessions.lastSession();
+    if (last === undefined) {
+      throw new UsageError('There are no sessions yet: taskweave run "<goal>" starts one.');
+    }
+    return last;
+  }
+  const session = store.sessions.getSession(resolveIdPrefix(store.db, SESSION_IDS, input));
+  // resolveIdPrefix found the id a moment ago, in the same process; nothing deletes sessions.
+  if (session === undefined) throw new UsageError(`There is no session with the id ${input}.`);
+  return session;
+}
+
+function paintRunStatus(status: string, style: Style): (text: string) => string {
+  switch (status) {
+    case 'completed':
+      return style.green;
+    case 'failed':
+      return style.red;
+    case 'running':
+      return style.cyan;
+    case 'idle':
+      return style.dim;
+    default:
+      return style.yellow;
+  }
+}
+
+/** Continuation lines of a multi-line text, indented to sit under its first line. */
+function indent(text: string, prefix: string): string {
+  return text.trimEnd().split('\n').join(`\n${prefix}`);
+}

@@ -1,0 +1,54 @@
+/** One column of a text table. */
+export interface TableColumn {
+  header: string;
+  /** Numbers read best right-aligned. */
+  align?: 'left' | 'right';
+}
+
+/** One cell: its text and, optionally, how to colour it (applied after padding, so columns stay aligned). */
+export interface TableCell {
+  text: string;
+  paint?: (text: string) => string;
+}
+
+export interface RenderTableOptions {
+  columns: readonly TableColumn[];
+  rows: readonly (readonly (TableCell | string)[])[];
+  /** Styles the header line (e.g. dim); none by default. */
+  paintHeader?: (text: string) => string;
+}
+
+const COLUMN_GAP = '  ';
+
+/** Renders rows as aligned columns with a header line; each line ends with a newline. */
+export function renderTable(options: RenderTableOptions): string {
+  const rows = options.rows.map((row) =>
+    row.map((cell) => (typeof cell === 'string' ? { text: cell } : cell)),
+  );
+  const widths = options.columns.map((column, index) =>
+    Math.max(column.header.length, ...rows.map((row) => row[index]?.text.length ?? 0)),
+  );
+  const last = options.columns.length - 1;
+  const pad = (text: string, index: number) => {
+    const width = widths[index] ?? text.length;
+    if (options.columns[index]?.align === 'right') return text.padStart(width);
+    // The last column is not padded: trailing spaces inside a colour would outlive trimEnd.
+    return index === last ? text : text.padEnd(width);
+  };
+  const paintHeader = options.paintHeader ?? ((text: string) => text);
+  const header = paintHeader(
+    options.columns.map((column, index) => pad(column.header, index)).join(COLUMN_GAP),
+  );
+  const lines = rows.map((row) =>
+    row
+      .map((cell, index) => (cell.paint ?? ((text: string) => text))(pad(cell.text, index)))
+      .join(COLUMN_GAP),
+  );
+  return `${[header, ...lines].map((line) => line.trimEnd()).join('\n')}\n`;
+}
+
+/** The text on one line, cut to `max` characters with an ellipsis. */
+export function shortenLine(text: string, max: number): string {
+  const single = text.replace(/\s+/g, ' ').trim();
+  return single.length <= max ? single : `${single.slice(0, max - 1)}…`;
+}

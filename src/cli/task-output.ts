@@ -1,0 +1,98 @@
+import type { Task, TaskStatus } from '../store/schema.js';
+import { shortId, TASK_IDS } from './id-prefix.js';
+import { relativeTime } from './relative-time.js';
+import { renderTable, shortenLine } from './table.js';
+import type { Style } from './terminal.js';
+
+/** The widest a title gets in the table; the full title is in `--json`. */
+const TITLE_COLUMN_CHARS = 60;
+
+/** A task as `--json` prints it. The field names are stable: scripts depend on them. */
+export interface TaskJson {
+  id: string;
+  queue: string;
+  sequence: number;
+  status: TaskStatus;
+  title: string;
+  description: string;
+  attempts: number;
+  result_summary: string | null;
+  fail_reason: string | null;
+  /** Milliseconds since the epoch, like the events' `ts`. */
+  created_at: number;
+  updated_at: number;
+}
+
+/** The JSON form of a task. */
+export function taskJson(task: Task): TaskJson {
+  return {
+    id: task.id,
+    queue: task.queue,
+    sequence: task.sequence,
+    status: task.status,
+    title: task.title,
+    description: task.description,
+    attempts: task.attempts,
+    result_summary: task.resultSummary,
+    fail_reason: task.failReason,
+    created_at: task.createdAt,
+    updated_at: task.updatedAt,
+  };
+}
+
+/** The colour of a status on a terminal. */
+export function paintStatus(status: TaskStatus, style: Style): (text: string) => string {
+  switch (status) {
+    case 'completed':
+      return style.green;
+    case 'failed':
+      return style.red;
+    case 'in_progress':
+    case 'blocked':
+      return style.yellow;
+    case 'cancelled':
+      return style.dim;
+    case 'pending':
+      return style.cyan;
+  }
+}
+
+export interface TaskTableOptions {
+  tasks: readonly Task[];
+  style: Style;
+  now?: number;
+}
+
+/**
+ * The to-do list as a table. `#` is a task's place in line among the active (pending and in
+ * progress) tasks, the number `tasks add` reports; finished tasks have none.
+ */
+export function renderTaskTable(options: TaskTableOptions): string {
+  const { style } = options;
+  const now = options.now ?? Date.now();
+  let position = 0;
+  const rows = options.tasks.map((task) => {
+    const active = task.status === 'pending' || task.status === 'in_progress';
+    if (active) position += 1;
+    return [
+      active ? String(position) : '',
+      shortId(task.id, TASK_IDS),
+      { text: task.status, paint: paintStatus(task.status, style) },
+      shortenLine(task.title, TITLE_COLUMN_CHARS),
+      String(task.attempts),
+      relativeTime(task.updatedAt, now),
+    ];
+  });
+  return renderTable({
+    columns: [
+      { header: '#', align: 'right' },
+      { header: 'id' },
+      { header: 'status' },
+      { header: 'title' },
+      { header: 'attempts', align: 'right' },
+      { header: 'updated' },
+    ],
+    rows,
+    paintHeader: style.dim,
+  });
+}
