@@ -112,6 +112,8 @@ export interface StoredPlan {
   graph: TaskGraph;
   states: Map<string, TaskState>;
   completed: CompletedTask[];
+  /** The plan's task keys → the store's task ids. */
+  taskIds: Map<string, string>;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function resumePlan(
   plan: StoredPlan,
 ): Promise<RunResult> {
   const run = createRun(options, plan.goal, 'complex');
+  run.records?.adoptPlan(plan.planId, plan.taskIds);
   const done = plan.completed.length;
   run.emit({
     type: 'agent_update',

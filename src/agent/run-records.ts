@@ -123,12 +123,45 @@ export class RunRecords {
     }
   }
 
-  /** The messages of a task's conversation saved so far (a resumed task continues from them). */
+  /**
+   * The messages of a task's conversation saved so far (a resumed task continues from them).
+   * Calls the process did not live to record results for get them from the event log, which is
+   * written before each tool_complete is announced, or are marked as of unknown effect.
+   */
   taskMessages(planId: string, key: string): ModelMessage[] {
     const id = this.storeTaskId(planId, key);
-    return this.stores.sessions
+    const messages = this.stores.sessions
       .messages(this.stores.sessionId, { taskId: id })
       .map((message) => modelMessageSchema.parse({ role: message.role, content: message.content }));
+    const dangling = danglingCalls(messages);
+    if (dangling.length > 0) messages.push(this.recoveredResults(dangling));
+    return messages;
+  }
+
+  private recoveredResults(calls: { toolCallId: string; toolName: string }[]): ModelMessage {
+    const logged = new Map<string, { value: string; isError: boolean }>();
+    for (const event of this.stores.sessions.events(this.stores.sessionId)) {
+      if (event.type === 'tool_complete') logged.set(event.call_id, { value: event.result, isError: false });
+      if (event.type === 'tool_error') logged.set(event.call_id, { value: event.error, isError: true });
+    }
+    return {
+      role: 'tool',
+      content: calls.map(({ toolCallId, toolName }) => {
+        const result = logged.get(toolCallId);
+        return {
+          type: 'tool-result' as const,
+          toolCallId,
+          toolName,
+          output: result
+            ? { type: result.isError ? ('error-text' as const) : ('text' as const), value: result.value }
+            : {
+                type: 'error-text' as const,
+                value:
+                  'The process ended while this call was running; its effect is unknown. Check before repeating it.',
+              },
+        };
+      }),
+    };
   }
 
   private storeTaskId(planId: string | undefined, key: string): string {
@@ -136,4 +169,13 @@ export class RunRecords {
     if (id === undefined) throw new Error(`The task ${key} of plan ${planId} is not in the store.`);
     return id;
   }
+}
+
+/** Tool calls of the last assistant message that no tool result answers. */
+function danglingCalls(messages: ModelMessage[]): { toolCallId: string; toolName: string }[] {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant' || typeof last.content === 'string') return [];
+  return last.content.flatMap((part) =>
+    part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName }] : [],
+  );
 }

@@ -117,8 +117,12 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
         task_id: taskId,
       });
       conversation.messages.push(protocol.errorMessage(read.error));
+      run.records?.saveMessages(run.runId, conversation);
       continue;
     }
+    // The calls are on record before they run: a crash in between leaves a call whose result a
+    // resumed run recovers from the event log (or marks unknown) instead of losing it.
+    run.records?.saveMessages(run.runId, conversation);
     const reply = read.reply;
     if (read.reasoning && read.reasoning.trim() !== '') {
       run.emit({

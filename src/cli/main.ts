@@ -3,6 +3,7 @@ import { ModelConfigError } from '../model/types.js';
 import { WorkspaceError } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
 import { EXIT } from './exit-codes.js';
+import { addResumeCommand } from './resume-command.js';
 import { addRunCommand } from './run-command.js';
 import { addSessionsCommand } from './sessions-command.js';
 import { addTasksCommand } from './tasks-command.js';
@@ -24,6 +25,7 @@ export async function main(argv: string[]): Promise<number> {
     exitCode = code;
   };
   addRunCommand(program, setExitCode);
+  addResumeCommand(program, setExitCode);
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
   try {

@@ -151,7 +151,13 @@ function showSession(store: OpenedStore, input: string, options: ShowOptions): v
   if (events !== undefined) {
     out.push('', style.bold(`Events (${events.length})`));
     if (events.length === 0) out.push(style.dim('  none logged'));
-    else out.push(renderEventLines(events).trimEnd());
+    else
+      out.push(
+        ...renderEventLines(events)
+          .trimEnd()
+          .split('\n')
+          .map((line) => `  ${line}`),
+      );
   }
   stdout.write(`${out.join('\n')}\n`);
 }

@@ -215,9 +215,16 @@ export class TaskStore {
    * run now. No other process ever sees the task completed and the next one not yet taken.
    */
   completeAndClaimNext(input: CompleteAndClaimInput): { completed: Task; next: Task | undefined } {
-    const now = this.now();
-    const completed = this.change('complete', { id: input.id, now, text: input.resultSummary, owner: input.owner });
-    return { completed, next: this.immediate(() => this.claimAfter(completed, input, now)) };
+    return this.immediate(() => {
+      const now = this.now();
+      const completed = this.change('complete', {
+        id: input.id,
+        now,
+        text: input.resultSummary,
+        owner: input.owner,
+      });
+      return { completed, next: this.claimAfter(completed, input, now) };
+    });
   }
 
   /**

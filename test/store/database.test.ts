@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
@@ -52,6 +52,24 @@ async function migrationsWithOneMore(
   writeFileSync(journalPath, JSON.stringify(journal, null, 2));
   writeFileSync(path.join(folder, `${tag}.sql`), statements.join('\n--> statement-breakpoint\n'));
   return { folder, when };
+}
+
+/** A copy of the package's migrations cut after the first `count`, as an older taskweave shipped them. */
+async function firstMigrations(count: number): Promise<string> {
+  const folder = path.join(await tempFolder(), 'drizzle');
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalPath = path.join(folder, 'meta', '_journal.json');
+  const journal: { entries: { tag: string }[] } = JSON.parse(readFileSync(journalPath, 'utf8'));
+  for (const later of journal.entries.splice(count)) rmSync(path.join(folder, `${later.tag}.sql`));
+  writeFileSync(journalPath, JSON.stringify(journal, null, 2));
+  return folder;
+}
+
+function columnNames(sqlite: Database.Database, table: string): string[] {
+  return sqlite
+    .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+    .all()
+    .map((row) => row.name);
 }
 
 describe('openDatabase', () => {
@@ -174,6 +192,68 @@ describe('openDatabase', () => {
     const after = new TaskStore(migrated);
     expect(after.get(second.id)?.title).toBe('second');
     expect(after.dependencies(second.id)).toEqual([first.id]);
+  });
+
+  it('upgrades a database made with only the first migration, keeping its rows, to per-task messages', async () => {
+    const file = path.join(await tempFolder(), 'taskweave.db');
+    const old = openDatabase({ path: file, migrationsFolder: await firstMigrations(1) });
+    expect(columnNames(old.sqlite, 'messages')).not.toContain('task_id');
+    const oldSessions = new SessionStore(old);
+    const session = oldSessions.createSession({ title: 't', goal: 'g', workspace: '/w', model: 'm' });
+    const run = oldSessions.createRun({ sessionId: session.id, goal: 'g', mode: 'complex' });
+    // Written the way the first version wrote them: no task_id column to name.
+    const insertMessage = old.sqlite.prepare(
+      'INSERT INTO messages (session_id, run_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    insertMessage.run(session.id, run.id, 'user', JSON.stringify('build it'), 1);
+    insertMessage.run(session.id, run.id, 'assistant', JSON.stringify([{ type: 'text', text: 'ok' }]), 2);
+    const oldTasks = new TaskStore(old);
+    const { plan, tasks } = oldTasks.createPlan({
+      sessionId: session.id,
+      runId: run.id,
+      tasks: [
+        { key: 't1', title: 'a', description: '', dependsOn: [] },
+        { key: 't2', title: 'b', description: '', dependsOn: ['t1'] },
+      ],
+    });
+    oldTasks.setPlanStatus(plan.id, 'approved');
+    const messagesBefore = old.sqlite
+      .prepare<[], Record<string, unknown>>('SELECT * FROM messages ORDER BY id')
+      .all();
+    old.close();
+
+    const db = track(openDatabase({ path: file }));
+    expect(migrationRows(db.sqlite).map((row) => row.hash)).toEqual(knownMigrations.map((m) => m.hash));
+    expect(db.sqlite.prepare('SELECT * FROM messages ORDER BY id').all()).toEqual(
+      messagesBefore.map((row) => ({ ...row, task_id: null })),
+    );
+    const sessions = new SessionStore(db);
+    expect(sessions.messages(session.id, { taskId: null }).map((message) => message.content)).toEqual([
+      'build it',
+      [{ type: 'text', text: 'ok' }],
+    ]);
+    expect(new TaskStore(db).planTasks(plan.id).map((task) => [task.id, task.dependsOn])).toEqual([
+      [tasks[0]!.id, []],
+      [tasks[1]!.id, ['t1']],
+    ]);
+    expect(sessions.getRun(run.id)).toEqual(run);
+
+    // The new column is a real foreign key that lets go of a deleted task, with its index.
+    expect(
+      db.sqlite
+        .prepare<[], { from: string; table: string; on_delete: string }>(
+          'SELECT "from", "table", on_delete FROM pragma_foreign_key_list(\'messages\') WHERE "from" = \'task_id\'',
+        )
+        .all(),
+    ).toEqual([{ from: 'task_id', table: 'tasks', on_delete: 'SET NULL' }]);
+    expect(
+      db.sqlite
+        .prepare<[], { name: string }>("SELECT name FROM pragma_index_list('messages') ORDER BY name")
+        .all()
+        .map((row) => row.name),
+    ).toEqual(['messages_session_id_task_id_idx']);
+    const added = sessions.appendMessage(session.id, run.id, 'user', 'do a', { taskId: tasks[0]!.id });
+    expect(sessions.messages(session.id, { taskId: tasks[0]!.id })).toEqual([added]);
   });
 
   it('lets two processes open the same fresh file at once: both migrate it without error', async () => {

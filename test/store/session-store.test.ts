@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { SessionStore, SessionStoreError } from '../../src/store/session-store.js';
+import { TaskStore } from '../../src/store/task-store.js';
 import { openTempDatabase } from './temp-database.js';
 
 async function setup() {
@@ -180,5 +181,113 @@ describe('SessionStore', () => {
     expect(() => store.createRun({ sessionId: 'ses_nope', goal: 'g', mode: 'simple' })).toThrow(
       SessionStoreError,
     );
+  });
+
+  it('keeps each task its own conversation next to the top-level one', async () => {
+    const { db, store } = await setup();
+    const tasks = new TaskStore(db);
+    const session = store.createSession(sessionInput('s'));
+    const other = store.createSession(sessionInput('other'));
+    const scaffold = tasks.add({ title: 'scaffold', sessionId: session.id });
+    const page = tasks.add({ title: 'page', sessionId: session.id });
+
+    store.appendMessage(session.id, 'run_1', 'user', 'build a web app');
+    const first = store.appendMessage(session.id, 'run_1', 'user', 'do the scaffold', {
+      taskId: scaffold.id,
+    });
+    store.appendMessage(session.id, 'run_1', 'assistant', 'scaffold done', { taskId: scaffold.id });
+    store.appendMessage(session.id, 'run_1', 'user', 'do the page', { taskId: page.id });
+    store.appendMessage(session.id, 'run_1', 'assistant', 'all done', {});
+    store.appendMessage(session.id, 'run_2', 'user', 'fix the page', { taskId: page.id });
+    store.appendMessage(other.id, 'run_3', 'user', 'elsewhere', { taskId: scaffold.id });
+    expect(first).toMatchObject({ taskId: scaffold.id, content: 'do the scaffold', runId: 'run_1' });
+
+    const contents = (filter: Parameters<SessionStore['messages']>[1]) =>
+      store.messages(session.id, filter).map((message) => message.content);
+    expect(contents({})).toEqual([
+      'build a web app',
+      'do the scaffold',
+      'scaffold done',
+      'do the page',
+      'all done',
+      'fix the page',
+    ]);
+    expect(contents({ taskId: null })).toEqual(['build a web app', 'all done']);
+    expect(contents({ taskId: scaffold.id })).toEqual(['do the scaffold', 'scaffold done']);
+    expect(contents({ taskId: page.id })).toEqual(['do the page', 'fix the page']);
+    expect(contents({ taskId: page.id, runId: 'run_2' })).toEqual(['fix the page']);
+    expect(contents({ taskId: null, runId: 'run_2' })).toEqual([]);
+    expect(store.messages(session.id, { taskId: null }).every((message) => message.taskId === null)).toBe(
+      true,
+    );
+
+    expect(() => store.appendMessage(session.id, 'run_1', 'user', 'x', { taskId: 'task_nope' })).toThrow(
+      new SessionStoreError('There is no task with the id task_nope.'),
+    );
+    expect(() => store.appendMessage('ses_nope', 'run_1', 'user', 'x', { taskId: page.id })).toThrow(
+      'There is no session with the id ses_nope.',
+    );
+
+    // Deleting a task keeps what was said; the messages move to the top-level conversation.
+    tasks.delete(scaffold.id);
+    expect(contents({ taskId: null })).toEqual([
+      'build a web app',
+      'do the scaffold',
+      'scaffold done',
+      'all done',
+    ]);
+    expect(store.messages(other.id).map((message) => message.taskId)).toEqual([null]);
+  });
+
+  it('finds the latest session with work left: a run still marked running or an unfinished plan', async () => {
+    const { db, clock, store } = await setup();
+    const tasks = new TaskStore(db, { now: () => clock.now });
+    const finish = (runId: string) =>
+      store.finishRun({ id: runId, status: 'completed', steps: 1, inputTokens: 0, outputTokens: 0 });
+    expect(store.latestSessionWithUnfinishedWork()).toBeUndefined();
+
+    const done = store.createSession(sessionInput('done'));
+    clock.now += 10;
+    finish(store.createRun({ sessionId: done.id, goal: 'g', mode: 'simple' }).id);
+    clock.now += 10;
+    const proposedOnly = store.createSession(sessionInput('proposed plan only'));
+    tasks.createPlan({
+      sessionId: proposedOnly.id,
+      runId: 'r',
+      tasks: [{ key: 't1', title: 'a', description: '', dependsOn: [] }],
+    });
+    expect(store.latestSessionWithUnfinishedWork()).toBeUndefined();
+
+    clock.now += 10;
+    const interrupted = store.createSession(sessionInput('interrupted'));
+    const crashedRun = store.createRun({ sessionId: interrupted.id, goal: 'g', mode: 'simple' });
+    expect(store.latestSessionWithUnfinishedWork()?.id).toBe(interrupted.id);
+
+    clock.now += 10;
+    const planned = store.createSession(sessionInput('planned'));
+    const plannedRun = store.createRun({ sessionId: planned.id, goal: 'g', mode: 'complex' });
+    const { plan, tasks: planTasks } = tasks.createPlan({
+      sessionId: planned.id,
+      runId: plannedRun.id,
+      tasks: [
+        { key: 't1', title: 'a', description: '', dependsOn: [] },
+        { key: 't2', title: 'b', description: '', dependsOn: ['t1'] },
+      ],
+    });
+    tasks.setPlanStatus(plan.id, 'approved');
+    clock.now += 10;
+    finish(plannedRun.id);
+    // The run ended (stopped, say) with the plan half done: the plan is the work left.
+    tasks.complete(tasks.start(planTasks[0]!.id).id, 'ok');
+    expect(store.latestSessionWithUnfinishedWork()?.id).toBe(planned.id);
+
+    tasks.cancel(planTasks[1]!.id);
+    expect(store.latestSessionWithUnfinishedWork()?.id).toBe(interrupted.id);
+
+    // Only the last run counts: a newer run that ended means the old one is not resumed.
+    clock.now += 10;
+    finish(store.createRun({ sessionId: interrupted.id, goal: 'again', mode: 'simple' }).id);
+    expect(store.getRun(crashedRun.id)?.status).toBe('running');
+    expect(store.latestSessionWithUnfinishedWork()).toBeUndefined();
   });
 });

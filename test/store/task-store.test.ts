@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { TaskweaveDb } from '../../src/store/database.js';
 import { SessionStore } from '../../src/store/session-store.js';
@@ -371,5 +372,386 @@ describe('TaskStore: plans', () => {
     expect(() => store.setPlanStatus('plan_nope', 'approved')).toThrow(
       'There is no plan with the id plan_nope.',
     );
+  });
+});
+
+describe('TaskStore: hand-off from one task to the next', () => {
+  it('completes the task and claims the next in sequence order, one in progress at a time', async () => {
+    const { clock, store } = await setup();
+    const [a, b, c] = ['a', 'b', 'c'].map((title) => store.add({ title }));
+    const elsewhere = store.add({ title: 'elsewhere', queue: 'other' });
+    let current = store.claimNext({ owner: 'w', leaseMs: LEASE_MS })!;
+    expect(current.id).toBe(a!.id);
+
+    clock.now += 10;
+    const first = store.completeAndClaimNext({
+      id: a!.id,
+      resultSummary: 'did a',
+      owner: 'w',
+      leaseMs: LEASE_MS,
+    });
+    expect(first.completed).toMatchObject({
+      id: a!.id,
+      status: 'completed',
+      resultSummary: 'did a',
+      leaseOwner: null,
+      updatedAt: clock.now,
+    });
+    expect(first.next).toMatchObject({
+      id: b!.id,
+      status: 'in_progress',
+      attempts: 1,
+      leaseOwner: 'w',
+      leaseExpiresAt: clock.now + LEASE_MS,
+    });
+    // The next task is held: nobody else gets one from this queue meanwhile.
+    expect(store.claimNext({ owner: 'w2', leaseMs: LEASE_MS })).toBeUndefined();
+    expect(store.listAll({ queue: 'default', status: 'in_progress' }).map((task) => task.id)).toEqual([
+      b!.id,
+    ]);
+
+    current = first.next!;
+    const titles: string[] = [];
+    for (;;) {
+      const { completed, next } = store.completeAndClaimNext({
+        id: current.id,
+        resultSummary: `did ${current.title}`,
+        owner: 'w',
+        queue: 'default',
+        leaseMs: LEASE_MS,
+      });
+      titles.push(completed.title);
+      if (next === undefined) break;
+      current = next;
+    }
+    expect(titles).toEqual(['b', 'c']);
+    expect(store.get(c!.id)?.status).toBe('completed');
+    expect(store.listActive('default')).toEqual([]);
+    // Another queue's task is never taken by a hand-off.
+    expect(store.get(elsewhere.id)?.status).toBe('pending');
+  });
+
+  it.each([
+    ['completeAndClaimNext', 'completed'],
+    ['failAndClaimNext', 'failed'],
+  ] as const)(
+    '%s commits both changes at once: no other connection sees one without the other',
+    async (method, ended) => {
+      const { db, store } = await setup();
+      const a = store.add({ title: 'a' });
+      const b = store.add({ title: 'b' });
+      store.claimNext({ owner: 'w', leaseMs: LEASE_MS });
+      // A second connection reads what is committed at the moment the next task is claimed.
+      const reader = new Database(db.path, { readonly: true });
+      try {
+        const statusOf = reader.prepare<[string], { status: string }>(
+          'SELECT status FROM tasks WHERE id = ?',
+        );
+        const committedAtClaim: (string | undefined)[][] = [];
+        db.sqlite.function('observe_claim', () => {
+          committedAtClaim.push([statusOf.get(a.id)?.status, statusOf.get(b.id)?.status]);
+          return null;
+        });
+        db.sqlite.exec(
+          "CREATE TEMP TRIGGER observe_claim AFTER UPDATE OF status ON main.tasks WHEN new.status = 'in_progress' " +
+            'BEGIN SELECT observe_claim(); END',
+        );
+        const handOff =
+          method === 'completeAndClaimNext'
+            ? store.completeAndClaimNext({ id: a.id, resultSummary: 'ok', owner: 'w', leaseMs: LEASE_MS })
+            : store.failAndClaimNext({ id: a.id, reason: 'no', owner: 'w', leaseMs: LEASE_MS });
+        expect(handOff.next?.id).toBe(b.id);
+        expect(committedAtClaim).toEqual([['in_progress', 'pending']]);
+        expect([statusOf.get(a.id)?.status, statusOf.get(b.id)?.status]).toEqual([ended, 'in_progress']);
+      } finally {
+        reader.close();
+      }
+    },
+  );
+
+  it('claims nothing when the queue is empty, and still completes the task', async () => {
+    const { store } = await setup();
+    const only = store.add({ title: 'only' });
+    store.add({ title: 'other queue', queue: 'other' });
+    store.claimNext({ owner: 'w', leaseMs: LEASE_MS });
+    const handOff = store.completeAndClaimNext({
+      id: only.id,
+      resultSummary: 'ok',
+      owner: 'w',
+      leaseMs: LEASE_MS,
+    });
+    expect(handOff.completed.status).toBe('completed');
+    expect(handOff.next).toBeUndefined();
+    expect(store.listAll({ status: 'in_progress' })).toEqual([]);
+  });
+
+  it('fails the task and claims the next one, leaving its dependents pending', async () => {
+    const { store } = await setup();
+    const base = store.add({ title: 'base' });
+    const dependent = store.add({ title: 'dependent', dependsOn: [base.id] });
+    const independent = store.add({ title: 'independent' });
+    store.claimNext({ owner: 'w', leaseMs: LEASE_MS });
+
+    const { failed, next } = store.failAndClaimNext({
+      id: base.id,
+      reason: 'tests fail',
+      owner: 'w',
+      leaseMs: LEASE_MS,
+    });
+    expect(failed).toMatchObject({
+      id: base.id,
+      status: 'failed',
+      failReason: 'tests fail',
+      leaseOwner: null,
+    });
+    expect(next).toMatchObject({ id: independent.id, status: 'in_progress', leaseOwner: 'w' });
+    const last = store.completeAndClaimNext({
+      id: independent.id,
+      resultSummary: 'ok',
+      owner: 'w',
+      leaseMs: LEASE_MS,
+    });
+    expect(last.next).toBeUndefined();
+    expect(store.get(dependent.id)?.status).toBe('pending');
+  });
+
+  it('hands out only tasks whose dependencies are completed, in any queue', async () => {
+    const { store } = await setup();
+    const build = store.add({ title: 'build' });
+    const test = store.add({ title: 'test', dependsOn: [build.id] });
+    const docs = store.add({ title: 'docs' });
+    store.add({ title: 'release', dependsOn: [test.id, docs.id] });
+    const review = store.add({ title: 'review', queue: 'people' });
+    const merge = store.add({ title: 'merge', dependsOn: [review.id] });
+
+    const order: string[] = [];
+    let current = store.claimNext({ owner: 'w', leaseMs: LEASE_MS });
+    while (current !== undefined) {
+      order.push(current.title);
+      current = store.completeAndClaimNext({
+        id: current.id,
+        resultSummary: 'ok',
+        owner: 'w',
+        leaseMs: LEASE_MS,
+      }).next;
+    }
+    // merge waits for a task of another queue, which nobody has done.
+    expect(order).toEqual(['build', 'test', 'docs', 'release']);
+    expect(store.get(merge.id)?.status).toBe('pending');
+  });
+
+  it('keeps the single-in-progress rule when another task of the queue is already running', async () => {
+    const { clock, store } = await setup();
+    const a = store.add({ title: 'a' });
+    const b = store.add({ title: 'b' });
+    store.add({ title: 'c' });
+    store.claimNext({ owner: 'w', leaseMs: LEASE_MS });
+    // A scheduler started b by hand, with a short lease.
+    store.start(b.id, { owner: 'sched', leaseMs: 1_000 });
+    expect(
+      store.completeAndClaimNext({ id: a.id, resultSummary: 'ok', owner: 'w', leaseMs: LEASE_MS }).next,
+    ).toBeUndefined();
+    expect(store.get(b.id)).toMatchObject({ status: 'in_progress', leaseOwner: 'sched' });
+
+    // Once b's lease has expired, a hand-off puts it back in line and takes it over, first in sequence.
+    const c = store.listAll({ status: 'pending' })[0]!;
+    store.start(c.id, { owner: 'w', leaseMs: LEASE_MS * 2 });
+    clock.now += LEASE_MS + 1;
+    expect(store.get(b.id)?.status).toBe('in_progress');
+    const handOff = store.completeAndClaimNext({
+      id: c.id,
+      resultSummary: 'ok',
+      owner: 'w',
+      leaseMs: LEASE_MS,
+    });
+    expect(handOff.next).toMatchObject({ id: b.id, leaseOwner: 'w', attempts: 2 });
+  });
+
+  it('changes nothing when the worker no longer holds its lease', async () => {
+    const { clock, store } = await setup();
+    const a = store.add({ title: 'a' });
+    const b = store.add({ title: 'b' });
+    store.claimNext({ owner: 'w1', leaseMs: 1_000 });
+
+    expect(() =>
+      store.completeAndClaimNext({ id: a.id, resultSummary: 'not mine', owner: 'w2', leaseMs: LEASE_MS }),
+    ).toThrow(
+      `Cannot complete task ${a.id}: the worker w2 no longer holds its lease (held by w1); another worker may have taken it.`,
+    );
+    expect(() =>
+      store.failAndClaimNext({ id: a.id, reason: 'not mine', owner: 'w2', leaseMs: LEASE_MS }),
+    ).toThrow(TaskStoreError);
+    expect(store.get(a.id)).toMatchObject({ status: 'in_progress', leaseOwner: 'w1', resultSummary: null });
+    expect(store.get(b.id)?.status).toBe('pending');
+
+    clock.now += 1_000;
+    expect(() =>
+      store.completeAndClaimNext({ id: a.id, resultSummary: 'too late', owner: 'w1', leaseMs: LEASE_MS }),
+    ).toThrow(/the worker w1 no longer holds its lease/);
+    // The refused hand-off claimed nothing; the expired task goes to the next worker.
+    expect(store.get(b.id)?.status).toBe('pending');
+    expect(store.claimNext({ owner: 'w2', leaseMs: LEASE_MS })).toMatchObject({ id: a.id, attempts: 2 });
+  });
+
+  it('refuses a hand-off to another queue than the task is in, and rolls the completion back', async () => {
+    const { store } = await setup();
+    const a = store.add({ title: 'a' });
+    store.add({ title: 'x', queue: 'other' });
+    store.claimNext({ owner: 'w', leaseMs: LEASE_MS });
+    expect(() =>
+      store.completeAndClaimNext({
+        id: a.id,
+        resultSummary: 'ok',
+        owner: 'w',
+        queue: 'other',
+        leaseMs: LEASE_MS,
+      }),
+    ).toThrow(`Cannot hand off task ${a.id} to the queue other: the task is of the queue default.`);
+    expect(store.get(a.id)).toMatchObject({ status: 'in_progress', resultSummary: null });
+    expect(store.listAll({ queue: 'other' })[0]?.status).toBe('pending');
+  });
+
+  it('refuses a hand-off from a task that is not in progress, or unknown', async () => {
+    const { store } = await setup();
+    const a = store.add({ title: 'a' });
+    store.add({ title: 'b' });
+    expect(() =>
+      store.completeAndClaimNext({ id: a.id, resultSummary: 'ok', owner: 'w', leaseMs: LEASE_MS }),
+    ).toThrow(`Cannot complete task ${a.id}: it is pending (allowed from in_progress).`);
+    expect(() =>
+      store.failAndClaimNext({ id: 'task_nope', reason: 'x', owner: 'w', leaseMs: LEASE_MS }),
+    ).toThrow('There is no task with the id task_nope.');
+    expect(store.listAll({ status: 'in_progress' })).toEqual([]);
+  });
+});
+
+describe('TaskStore: resuming plans', () => {
+  it('lists approved plans with work left, newest first, of one session or of all', async () => {
+    const { db, clock, store } = await setup();
+    const sessionId = session(db);
+    const otherSession = session(db);
+    const plan = (owner: string, statuses: ('pending' | 'done' | 'cancel' | 'fail' | 'block')[]) => {
+      clock.now += 10;
+      const created = store.createPlan({
+        sessionId: owner,
+        runId: 'r',
+        tasks: statuses.map((_, index) => ({
+          key: `t${index}`,
+          title: `t${index}`,
+          description: '',
+          dependsOn: [],
+        })),
+      });
+      created.tasks.forEach((task, index) => {
+        const status = statuses[index];
+        if (status === 'done') store.complete(store.start(task.id).id, 'ok');
+        if (status === 'cancel') store.cancel(task.id);
+        if (status === 'fail') store.fail(store.start(task.id).id, 'broke');
+        if (status === 'block') store.block(task.id, 'waits');
+      });
+      return created.plan;
+    };
+    const pending = plan(sessionId, ['done', 'pending']);
+    const approved = (made: { id: string }) => store.setPlanStatus(made.id, 'approved');
+    approved(pending);
+    approved(plan(sessionId, ['done', 'cancel']));
+    approved(plan(sessionId, []));
+    plan(sessionId, ['pending']); // only proposed
+    const rejected = plan(sessionId, ['pending']);
+    store.setPlanStatus(rejected.id, 'rejected');
+    const failed = plan(sessionId, ['done', 'fail']);
+    approved(failed);
+    const blocked = plan(otherSession, ['block']);
+    approved(blocked);
+    const finished = plan(sessionId, ['pending']);
+    approved(finished);
+    store.setPlanStatus(finished.id, 'aborted');
+
+    expect(store.unfinishedPlans(sessionId).map((p) => p.id)).toEqual([failed.id, pending.id]);
+    expect(store.unfinishedPlans().map((p) => p.id)).toEqual([blocked.id, failed.id, pending.id]);
+    expect(store.unfinishedPlans(otherSession).map((p) => [p.id, p.status])).toEqual([
+      [blocked.id, 'approved'],
+    ]);
+    expect(store.unfinishedPlans('ses_nope')).toEqual([]);
+  });
+
+  it("gives each plan task's state and dependency keys, as a resumed run rebuilds them", async () => {
+    const { db, store } = await setup();
+    const { plan } = store.createPlan({
+      sessionId: session(db),
+      runId: 'r',
+      tasks: [
+        {
+          key: 't1',
+          title: 'scaffold',
+          description: 'npm init',
+          dependsOn: [],
+          check: 'test -f package.json',
+        },
+        { key: 't2', title: 'main', description: 'src/index.ts', dependsOn: ['t1'] },
+        { key: 't3', title: 'page', description: 'index.html', dependsOn: ['t1', 't2'] },
+      ],
+    });
+    store.setPlanStatus(plan.id, 'approved');
+    const queue = planQueue(plan.id);
+    const first = store.claimNext({ queue, owner: 'w', leaseMs: LEASE_MS })!;
+    const second = store.completeAndClaimNext({
+      id: first.id,
+      resultSummary: 'created package.json',
+      owner: 'w',
+      leaseMs: LEASE_MS,
+    }).next!;
+    store.failAndClaimNext({ id: second.id, reason: 'tsc failed', owner: 'w', leaseMs: LEASE_MS });
+    store.resetToPending(second.id);
+    store.claimNext({ queue, owner: 'w', leaseMs: LEASE_MS });
+
+    const resumed = store.planTasks(plan.id);
+    expect(
+      resumed.map(
+        ({ key, status, attempts, resultSummary, failReason, checkCommand, dependsOn, leaseOwner }) => ({
+          key,
+          status,
+          attempts,
+          resultSummary,
+          failReason,
+          checkCommand,
+          dependsOn: [...dependsOn].sort(),
+          leaseOwner,
+        }),
+      ),
+    ).toEqual([
+      {
+        key: 't1',
+        status: 'completed',
+        attempts: 1,
+        resultSummary: 'created package.json',
+        failReason: null,
+        checkCommand: 'test -f package.json',
+        dependsOn: [],
+        leaseOwner: null,
+      },
+      {
+        key: 't2',
+        status: 'in_progress',
+        attempts: 2,
+        resultSummary: null,
+        failReason: null,
+        checkCommand: null,
+        dependsOn: ['t1'],
+        leaseOwner: 'w',
+      },
+      {
+        key: 't3',
+        status: 'pending',
+        attempts: 0,
+        resultSummary: null,
+        failReason: null,
+        checkCommand: null,
+        dependsOn: ['t1', 't2'],
+        leaseOwner: null,
+      },
+    ]);
+    expect(store.unfinishedPlans().map((p) => p.id)).toEqual([plan.id]);
+    expect(store.planTasks('plan_nope')).toEqual([]);
   });
 });
