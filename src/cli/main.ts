@@ -9,6 +9,7 @@ import { addSessionsCommand } from './sessions-command.js';
 import { addTasksCommand } from './tasks-command.js';
 import { styleFor } from './terminal.js';
 import { UsageError } from './usage-error.js';
+import { addWorkCommand } from './work-command.js';
 
 const VERSION = '0.1.0';
 
@@ -26,6 +27,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   addRunCommand(program, setExitCode);
   addResumeCommand(program, setExitCode);
+  addWorkCommand(program, setExitCode);
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
   try {

@@ -1,6 +1,6 @@
 import { modelMessageSchema } from 'ai';
 import type { Command } from 'commander';
-import { resumePlan, runAgent } from '../agent/run-agent.js';
+import { type RunResult, resumePlan, runAgent } from '../agent/run-agent.js';
 import { loadStoredPlan } from '../agent/stored-plan.js';
 import type { Session } from '../store/schema.js';
 import { type AgentCliOptions, AgentRuntime, addAgentOptions } from './agent-runtime.js';
@@ -59,11 +59,21 @@ async function resumeFromCli(options: ResumeCliOptions): Promise<number> {
         outputTokens: run.outputTokens,
       });
     }
+    // The queue task of the interrupted goal (its worker died) ends with the resumed run.
+    const goalTasks = tasks
+      .listAll({ sessionId: session.id, status: 'in_progress' })
+      .filter((task) => task.planId === null);
+    const settle = (result: RunResult) => {
+      for (const task of goalTasks) {
+        if (result.status === 'completed') tasks.complete(task.id, result.finalAnswer ?? 'completed');
+        else if (result.status !== 'stopped') tasks.fail(task.id, `${result.status}: ${result.reason ?? ''}`);
+      }
+      return exitCodeFor(result.status);
+    };
     const [plan] = tasks.unfinishedPlans(session.id);
     if (plan) {
       const stored = loadStoredPlan(runtime.store, plan.id);
-      const result = await resumePlan(runtime.agentOptions(session.id), stored);
-      return exitCodeFor(result.status);
+      return settle(await resumePlan(runtime.agentOptions(session.id), stored));
     }
     if (interrupted.length === 0) {
       runtime.say(
@@ -74,13 +84,14 @@ async function resumeFromCli(options: ResumeCliOptions): Promise<number> {
     const history = sessions
       .messages(session.id, { taskId: null })
       .map((message) => modelMessageSchema.parse({ role: message.role, content: message.content }));
-    const result = await runAgent({
-      goal: CONTINUE_INTERRUPTED,
-      history,
-      plan: options.plan,
-      ...runtime.agentOptions(session.id),
-    });
-    return exitCodeFor(result.status);
+    return settle(
+      await runAgent({
+        goal: CONTINUE_INTERRUPTED,
+        history,
+        plan: options.plan,
+        ...runtime.agentOptions(session.id),
+      }),
+    );
   } finally {
     runtime.close();
   }
