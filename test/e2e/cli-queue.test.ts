@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI_PATH, parseJsonLines, runCli, writeScript } from '../helpers/cli.js';
+import { eventKinds, tempWorkspaceRoot } from '../helpers/run-harness.js';
+
+async function setup(turns: unknown[]) {
+  const workspace = await tempWorkspaceRoot('taskweave-queue-');
+  const scripts = await tempWorkspaceRoot('taskweave-script-');
+  return { workspace, scripts, model: `script:${await writeScript(scripts, { turns })}` };
+}
+
+/** Starts the CLI in the background, resolving `ready` once a stdout line matches. */
+function startCli(args: string[], readyPattern: RegExp) {
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let stdout = '';
+  let stderr = '';
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (readyPattern.test(stdout)) markReady();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { ready, done };
+}
+
+describe('the task queue', () => {
+  it('taskweave work drains the queue in order, showing task i of n', async () => {
+    const { workspace, model } = await setup(
+      ['alpha', 'beta', 'gamma'].flatMap((name) => [
+        {
+          when: `write ${name}.txt`,
+          toolCalls: [{ name: 'write_file', args: { path: `${name}.txt`, content: name } }],
+        },
+        { when: `Created ${name}.txt`, text: `Wrote ${name}.txt.` },
+      ]),
+    );
+    for (const name of ['alpha', 'beta', 'gamma']) {
+      expect((await runCli(['tasks', 'add', '--cwd', workspace, `write ${name}.txt`])).code).toBe(0);
+    }
+    const work = await runCli(['work', '--model', model, '--cwd', workspace]);
+    expect(work.code, work.stderr).toBe(0);
+    expect(work.stdout).toMatch(
+      /▶ task 1 of 3: write alpha\.txt[\s\S]*▶ task 2 of 3: write beta\.txt[\s\S]*▶ task 3 of 3: write gamma\.txt/,
+    );
+    expect(work.stdout).toContain('queue: 3 completed, 0 failed');
+    for (const name of ['alpha', 'beta', 'gamma'])
+      expect(await readFile(path.join(workspace, `${name}.txt`), 'utf8')).toBe(name);
+    const listed = JSON.parse(
+      (await runCli(['tasks', 'list', '--all', '--json', '--cwd', workspace])).stdout,
+    );
+    expect(
+      listed.map((task: { status: string; result_summary: string }) => [task.status, task.result_summary]),
+    ).toEqual([
+      ['completed', 'Wrote alpha.txt.'],
+      ['completed', 'Wrote beta.txt.'],
+      ['completed', 'Wrote gamma.txt.'],
+    ]);
+
+    const empty = await runCli(['work', '--model', model, '--cwd', workspace]);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toContain('The queue is empty');
+  });
+
+  it('queues a request made while a task runs, tells where, and runs it after the current task', async () => {
+    const { workspace, model } = await setup([
+      {
+        when: 'write the first file',
+        toolCalls: [{ name: 'run_command', args: { command: 'sleep 2 && echo one > one.txt' } }],
+      },
+      { when: 'Exit code: 0', text: 'First done.' },
+      {
+        when: 'write the second file',
+        toolCalls: [{ name: 'write_file', args: { path: 'two.txt', content: 'two' } }],
+      },
+      { text: 'Second done.' },
+    ]);
+    const first = startCli(
+      ['run', '--model', model, '--cwd', workspace, '--json', 'write the first file'],
+      /"tool_start"/,
+    );
+    await first.ready;
+    const emptyScript = `script:${await writeScript(await tempWorkspaceRoot(), { turns: [{ error: { status: 400, message: 'the queued run must not call its model' } }] })}`;
+    const second = await runCli(['run', '--model', emptyScript, '--cwd', workspace, 'write the second file']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/queued as #2/);
+
+    const finished = await first.done;
+    expect(finished.code, finished.stderr).toBe(0);
+    const events = parseJsonLines(finished.stdout);
+    const starts = events.filter(
+      (event) => event.type === 'agent_update' && event.update_type === 'agent_start',
+    );
+    expect(starts.map((event) => 'goal' in event && event.goal)).toEqual([
+      'write the first file',
+      'write the second file',
+    ]);
+    const firstDone = events.find((event) => event.type === 'response_complete')!;
+    expect(starts[1]!.ts).toBeGreaterThanOrEqual(firstDone.ts);
+    expect(await readFile(path.join(workspace, 'one.txt'), 'utf8')).toBe('one\n');
+    expect(await readFile(path.join(workspace, 'two.txt'), 'utf8')).toBe('two');
+  });
+
+  it('run --interrupt stops the running task and runs the new goal', async () => {
+    const { workspace, model } = await setup([
+      { toolCalls: [{ name: 'run_command', args: { command: 'sleep 30' } }] },
+    ]);
+    const started = Date.now();
+    const first = startCli(
+      ['run', '--model', model, '--cwd', workspace, '--json', 'a long job'],
+      /"tool_start"/,
+    );
+    await first.ready;
+    const { model: urgentModel } = await setup([
+      { toolCalls: [{ name: 'write_file', args: { path: 'urgent.txt', content: 'now' } }] },
+      { text: 'Urgent work done.' },
+    ]);
+    const urgent = await runCli([
+      'run',
+      '--model',
+      urgentModel,
+      '--cwd',
+      workspace,
+      '--interrupt',
+      'urgent fix',
+    ]);
+    expect(urgent.code, urgent.stderr).toBe(0);
+    expect(urgent.stdout).toContain('Stopping the running task "a long job"');
+    expect(await readFile(path.join(workspace, 'urgent.txt'), 'utf8')).toBe('now');
+
+    const stopped = await first.done;
+    expect(stopped.code).toBe(3);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(eventKinds(parseJsonLines(stopped.stdout))).toContain('agent_stopped');
+  });
+});
