@@ -22,6 +22,7 @@ import { registryWith } from './registries.js';
 import { RunRecords, type RunStores } from './run-records.js';
 import type { Conversation, RunContext } from './run-state.js';
 import { type LoopOutcome, type NextStep, runStepLoop } from './step-loop.js';
+import { todoTools } from './todo-tools.js';
 import { type ProtocolName, wireProtocol } from './wire-protocol.js';
 
 /** The step budget of a run when none is given. */
@@ -49,6 +50,8 @@ export interface RunAgentOptions {
   protocol?: ProtocolName;
   /** Where the run is recorded (sessions, messages, plans, tasks); nothing is stored without it. */
   stores?: RunStores;
+  /** The queue task of this request, when it came through the queue (the to-do tools leave it alone). */
+  ownTaskId?: string;
 }
 
 /** How a run ended. */
@@ -71,7 +74,17 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const planMode = options.plan ?? 'auto';
   const signals: PlanSignals = {};
   const run = createRun(options, options.goal, planMode === 'always' ? 'complex' : 'simple');
-  if (planMode !== 'never') run.registry = registryWith(run.tools, [planActionsTool(run, signals)]);
+  const todo = options.stores
+    ? todoTools({
+        tasks: options.stores.tasks,
+        sessionId: options.stores.sessionId,
+        ownTaskId: options.ownTaskId,
+      })
+    : [];
+  run.registry = registryWith(run.tools, [
+    ...todo,
+    ...(planMode === 'never' ? [] : [planActionsTool(run, signals)]),
+  ]);
   const history = options.history ?? [];
   const conversation: Conversation = {
     system: buildSystemPrompt({

@@ -68,6 +68,7 @@ export async function runQueueTask(
       goal,
       history: conversation.history,
       plan: runtime.options.plan,
+      ownTaskId: task.id,
       ...agentOptions,
     });
     return { status: result.status, finalAnswer: result.finalAnswer, reason: result.reason, cancelled };

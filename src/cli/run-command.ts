@@ -61,7 +61,6 @@ async function runFromCli(goal: string, options: RunCliOptions): Promise<number>
     if (!claimIfIdle(runtime, task, owner)) return reportQueued(runtime, task);
     const history = options.resume ? topLevelHistory(sessions, sessionId) : [];
     const result = await runQueueTask(runtime, task, owner, { sessionId, history });
-    const handOff = { id: task.id, owner, queue: task.queue, leaseMs: LEASE_MS };
     if (result.cancelled) return exitCodeFor('stopped');
     if (runtime.stopRequested) {
       // A goal the user stopped is not left in the queue for a later worker to pick up.
@@ -69,15 +68,7 @@ async function runFromCli(goal: string, options: RunCliOptions): Promise<number>
       return exitCodeFor(result.status);
     }
     // Work queued while this goal ran runs after it, here (older queued work is left to `taskweave work`).
-    const olderWaiting = tasks.listActive(task.queue).some((other) => other.sequence < task.sequence);
-    const next = olderWaiting
-      ? (finishOwnTask(runtime, task, owner, result), undefined)
-      : result.status === 'completed'
-        ? tasks.completeAndClaimNext({ ...handOff, resultSummary: result.finalAnswer ?? 'completed' }).next
-        : tasks.failAndClaimNext({
-            ...handOff,
-            reason: `${result.status}${result.reason ? `: ${result.reason}` : ''}`,
-          }).next;
+    const next = endOwnTask(runtime, task, owner, result);
     if (next) {
       const summary = await drainQueue(runtime, {
         owner,
@@ -94,13 +85,31 @@ async function runFromCli(goal: string, options: RunCliOptions): Promise<number>
   }
 }
 
-function finishOwnTask(runtime: AgentRuntime, task: Task, owner: string, result: QueueTaskResult): void {
-  if (result.status === 'completed')
-    runtime.store.tasks.complete(task.id, result.finalAnswer ?? 'completed', { owner });
-  else
-    runtime.store.tasks.fail(task.id, `${result.status}${result.reason ? `: ${result.reason}` : ''}`, {
-      owner,
-    });
+/**
+ * Closes the goal's queue task and, when nothing older waits in the queue, takes the next task
+ * (one queued while the goal ran) in the same transaction.
+ */
+function endOwnTask(
+  runtime: AgentRuntime,
+  task: Task,
+  owner: string,
+  result: QueueTaskResult,
+): Task | undefined {
+  const { tasks } = runtime.store;
+  const text =
+    result.status === 'completed'
+      ? (result.finalAnswer ?? 'completed')
+      : `${result.status}${result.reason ? `: ${result.reason}` : ''}`;
+  const olderWaiting = tasks.listActive(task.queue).some((other) => other.sequence < task.sequence);
+  if (olderWaiting) {
+    if (result.status === 'completed') tasks.complete(task.id, text, { owner });
+    else tasks.fail(task.id, text, { owner });
+    return undefined;
+  }
+  const handOff = { id: task.id, owner, queue: task.queue, leaseMs: LEASE_MS };
+  return result.status === 'completed'
+    ? tasks.completeAndClaimNext({ ...handOff, resultSummary: text }).next
+    : tasks.failAndClaimNext({ ...handOff, reason: text }).next;
 }
 
 /** `--interrupt`: the running task is cancelled; its worker stops it at the next step boundary. */

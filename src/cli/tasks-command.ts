@@ -161,31 +161,16 @@ function defaultTitle(description: string): string {
   return shortenLine(firstLine, MAX_DEFAULT_TITLE_CHARS);
 }
 
-/**
- * Completes or fails a task. The store only finishes in-progress tasks; a pending one is started
- * first, in the same transaction (it counts one attempt), because the person running the command
- * is the one who did or gave up the work.
- */
+/** Completes or fails a task by hand; a pending one is started first by the store (one attempt). */
 function finishTask(store: OpenedStore, id: string, change: 'complete' | 'fail', text: string): Task {
   const task = store.tasks.get(id);
-  const finish = () => (change === 'complete' ? store.tasks.complete(id, text) : store.tasks.fail(id, text));
-  if (task?.status === 'pending') {
-    let finished!: Task;
-    store.db.sqlite
-      .transaction(() => {
-        store.tasks.start(id);
-        finished = finish();
-      })
-      .immediate();
-    return finished;
-  }
-  if (task !== undefined && task.status !== 'in_progress') {
+  if (task !== undefined && task.status !== 'in_progress' && task.status !== 'pending') {
     const past = change === 'complete' ? 'completed' : 'failed';
     throw new UsageError(
       `Cannot mark task ${id} ${past}: it is ${task.status}; only pending or in-progress tasks can be.`,
     );
   }
-  return finish();
+  return store.tasks.settle(id, change, text);
 }
 
 /**

@@ -16,12 +16,19 @@ const FINISHING: Record<PromptMode, string> = {
 - When the current task is done and verified, call task_completed with a summary. Call final_answer only when every task is done.`,
 };
 
+const TODO_GUIDANCE = `
+# The to-do list
+- This workspace has a persistent to-do list that outlives this run: add_task, list_tasks, complete_task, fail_task.
+- Use add_task for work the user wants done later and for follow-up work you find outside the current request; check list_tasks first so nothing is added twice.
+- complete_task only when that task's objective is met and verified; fail_task with the reason when it cannot be done. The request you are working on now closes by itself when you finish.`;
+
 /** The system prompt of the tool-first loop. */
 export function buildSystemPrompt(options: { workspace: string; tools: Tool[]; mode: PromptMode }): string {
   const toolList = options.tools.map((entry) => `- ${entry.name}: ${entry.description.split('\n')[0]}`);
   return fillTemplate(loadTemplate('system'), {
     workspace: options.workspace,
     finishing: FINISHING[options.mode],
+    todo: options.tools.some((entry) => entry.name === 'add_task') ? TODO_GUIDANCE : '',
     tools: `# Tools\n${toolList.join('\n')}`,
   }).trim();
 }

@@ -176,11 +176,11 @@ export function prepareTaskQueries(orm: StoreDrizzle) {
       .set({ status: 'pending', ...RELEASED, updatedAt: sql`${now}` })
       .where(and(eq(tasks.queue, queue), eq(tasks.status, 'in_progress'), lte(tasks.leaseExpiresAt, now)))
       .prepare(),
+    /** Normally none or one: the queue runs one task at a time unless a scheduler starts several. */
     inProgress: orm
-      .select({ id: tasks.id })
+      .select({ id: tasks.id, leaseExpiresAt: tasks.leaseExpiresAt })
       .from(tasks)
       .where(and(eq(tasks.queue, queue), eq(tasks.status, 'in_progress')))
-      .limit(1)
       .prepare(),
     nextClaimable: orm
       .select({ id: tasks.id })

@@ -27,6 +27,8 @@ export interface HarnessOptions {
   concurrency?: number;
   onFailure?: RunAgentOptions['onFailure'];
   protocol?: RunAgentOptions['protocol'];
+  stores?: RunAgentOptions['stores'];
+  ownTaskId?: string;
   workspaceRoot?: string;
   /** Called with each event as it is emitted (e.g. to stop the run at a given moment). */
   onEvent?: (event: ServerEvent, control: RunControl) => void;
@@ -72,6 +74,8 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     concurrency: options.concurrency,
     onFailure: options.onFailure,
     protocol: options.protocol,
+    stores: options.stores,
+    ownTaskId: options.ownTaskId,
   });
   return { result, events, workspace, control };
 }

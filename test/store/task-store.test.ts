@@ -755,3 +755,28 @@ describe('TaskStore: resuming plans', () => {
     expect(store.planTasks('plan_nope')).toEqual([]);
   });
 });
+
+describe('TaskStore.settle: finishing a task by hand', () => {
+  it('starts a pending task and finishes it in one step, counting one attempt', async () => {
+    const { store } = await setup();
+    const done = store.add({ title: 'write docs' });
+    const dropped = store.add({ title: 'port to Windows' });
+    expect(store.settle(done.id, 'complete', 'docs written')).toMatchObject({
+      status: 'completed',
+      resultSummary: 'docs written',
+      attempts: 1,
+    });
+    expect(store.settle(dropped.id, 'fail', 'no Windows machine')).toMatchObject({
+      status: 'failed',
+      failReason: 'no Windows machine',
+    });
+  });
+
+  it('refuses a task that already ended, changing nothing', async () => {
+    const { store } = await setup();
+    const task = store.add({ title: 'x' });
+    store.cancel(task.id);
+    expect(() => store.settle(task.id, 'complete', 'done')).toThrow(TaskStoreError);
+    expect(store.get(task.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
+  });
+});

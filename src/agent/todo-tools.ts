@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import type { Task } from '../store/schema.js';
+import { DEFAULT_QUEUE } from '../store/schema.js';
+import type { TaskStore } from '../store/task-store.js';
+import { defineTool } from '../tools/define-tool.js';
+import type { Tool } from '../tools/types.js';
+
+const MAX_TITLE_CHARS = 80;
+const MIN_ID_PREFIX = 4;
+
+/** What the to-do tools work on: the workspace's persistent queue. */
+export interface TodoContext {
+  tasks: TaskStore;
+  sessionId: string;
+  /** The queue task of the request being worked on now: the agent does not close it itself. */
+  ownTaskId?: string;
+}
+
+/**
+ * The persistent to-do list as agent tools: add_task, list_tasks, complete_task and fail_task.
+ * The list lives in SQLite and outlives the process; `taskweave work` (or the next run) works it.
+ */
+export function todoTools(context: TodoContext): Tool[] {
+  const { tasks } = context;
+  return [
+    defineTool({
+      name: 'add_task',
+      description:
+        'Adds a task to the persistent to-do list of this workspace; it is worked later, in order.',
+      whenToUse:
+        'When the user asks for something to be done later or queued, or when you find follow-up work outside the current request that should not be lost.',
+      whenNotToUse:
+        'Not for the steps of the current request (do them now, or plan them with plan_actions), and not for work that is already on the list (check list_tasks).',
+      readOnly: false,
+      parameters: z.object({
+        description: z
+          .string()
+          .min(1)
+          .describe('What the task must achieve, complete enough to be worked on alone.'),
+      }),
+      async execute({ description }) {
+        const title = (description.split('\n').find((line) => line.trim() !== '') ?? description).slice(
+          0,
+          MAX_TITLE_CHARS,
+        );
+        const task = tasks.add({ title, description, sessionId: context.sessionId, queue: DEFAULT_QUEUE });
+        const position =
+          tasks.listActive(DEFAULT_QUEUE).findIndex((candidate) => candidate.id === task.id) + 1;
+        return {
+          output: `Added task ${task.id} as #${position} on the to-do list: "${title}". It runs after the work ahead of it.`,
+          display: `#${position}`,
+          isError: false,
+        };
+      },
+    }),
+    defineTool({
+      name: 'list_tasks',
+      description:
+        'Lists the open tasks of the persistent to-do list (pending and in progress), in the order they run.',
+      whenToUse: 'Before adding a task (to avoid duplicates), and to see what is left to do.',
+      whenNotToUse: 'Not for the tasks of an approved plan: taskweave tracks those and shows them to you.',
+      readOnly: true,
+      parameters: z.object({}),
+      async execute() {
+        const active = tasks.listActive(DEFAULT_QUEUE);
+        if (active.length === 0)
+          return { output: 'The to-do list is empty.', display: 'empty', isError: false };
+        const lines = active.map(
+          (task, index) =>
+            `${index + 1}. ${task.id} [${task.status}]${task.id === context.ownTaskId ? ' (the request you are working on)' : ''} ${task.title}`,
+        );
+        return { output: lines.join('\n'), display: `${active.length} open`, isError: false };
+      },
+    }),
+    defineTool({
+      name: 'complete_task',
+      description: 'Marks a task of the to-do list as done, with a summary of the result.',
+      whenToUse: 'Only when the objective of that task is met and verified in this run.',
+      whenNotToUse:
+        'Not for a task you did not finish, and not for the request you are working on now (it closes when you finish).',
+      readOnly: false,
+      parameters: z.object({
+        task_id: z
+          .string()
+          .min(MIN_ID_PREFIX)
+          .describe('The task id from list_tasks (or a unique start of it).'),
+        result_summary: z.string().min(1).describe('What was done and how it was verified.'),
+      }),
+      async execute({ task_id, result_summary }) {
+        const task = settle(context, task_id, 'complete', result_summary);
+        return {
+          output: `Task ${task.id} ("${task.title}") is completed.`,
+          display: 'completed',
+          isError: false,
+        };
+      },
+    }),
+    defineTool({
+      name: 'fail_task',
+      description: 'Marks a task of the to-do list as failed, with the reason.',
+      whenToUse: 'When a task on the list cannot be done: something it needs is missing or impossible.',
+      whenNotToUse: 'Not for a task you can still do, and not for the request you are working on now.',
+      readOnly: false,
+      parameters: z.object({
+        task_id: z
+          .string()
+          .min(MIN_ID_PREFIX)
+          .describe('The task id from list_tasks (or a unique start of it).'),
+        reason: z.string().min(1).describe('Why the task cannot be done.'),
+      }),
+      async execute({ task_id, reason }) {
+        const task = settle(context, task_id, 'fail', reason);
+        return {
+          output: `Task ${task.id} ("${task.title}") is marked failed.`,
+          display: 'failed',
+          isError: false,
+        };
+      },
+    }),
+  ];
+}
+
+function settle(context: TodoContext, reference: string, change: 'complete' | 'fail', text: string): Task {
+  const matches = context.tasks
+    .listAll({ queue: DEFAULT_QUEUE })
+    .filter((task) => task.id.startsWith(reference));
+  if (matches.length === 0)
+    throw new Error(`There is no task ${reference} on the to-do list (see list_tasks).`);
+  if (matches.length > 1)
+    throw new Error(`${reference} matches ${matches.length} tasks; give more of the id.`);
+  const task = matches[0]!;
+  if (task.id === context.ownTaskId) {
+    throw new Error('That is the request you are working on now; it closes by itself when you finish.');
+  }
+  return context.tasks.settle(task.id, change, text);
+}
