@@ -33,7 +33,7 @@ function startCli(args: string[], readyPattern: RegExp) {
   const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     child.on('close', (code) => resolve({ code, stdout, stderr })),
   );
-  return { ready, done };
+  return { ready, done, child };
 }
 
 describe('the task queue', () => {
@@ -144,5 +144,54 @@ describe('the task queue', () => {
     expect(stopped.code).toBe(3);
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(eventKinds(parseJsonLines(stopped.stdout))).toContain('agent_stopped');
+  });
+
+  it('work --watch starts a task as soon as it is added to the idle queue', async () => {
+    const { workspace, model } = await setup([
+      { toolCalls: [{ name: 'write_file', args: { path: 'late.txt', content: 'picked up' } }] },
+      { text: 'Done.' },
+    ]);
+    const worker = startCli(['work', '--model', model, '--cwd', workspace, '--watch'], /waiting for tasks/);
+    await worker.ready;
+    const added = Date.now();
+    expect((await runCli(['tasks', 'add', '--cwd', workspace, 'write late.txt'])).code).toBe(0);
+    for (let tries = 0; tries < 100; tries += 1) {
+      const list = JSON.parse(
+        (await runCli(['tasks', 'list', '--all', '--json', '--cwd', workspace])).stdout,
+      );
+      if (list[0]?.status === 'completed') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await readFile(path.join(workspace, 'late.txt'), 'utf8')).toBe('picked up');
+    expect(Date.now() - added).toBeLessThan(15_000);
+    worker.child.kill('SIGINT');
+    const ended = await worker.done;
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toContain('queue: 1 completed, 0 failed');
+  });
+
+  it('Ctrl-C stops work cleanly: the current task goes back to the queue (exit 3)', async () => {
+    const { workspace, model } = await setup([
+      { toolCalls: [{ name: 'run_command', args: { command: 'sleep 30' } }] },
+    ]);
+    expect((await runCli(['tasks', 'add', '--cwd', workspace, 'a slow task'])).code).toBe(0);
+    const child = spawn(
+      process.execPath,
+      [CLI_PATH, 'work', '--model', model, '--cwd', workspace, '--json'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('"tool_start"')) child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(3);
+    const list = JSON.parse((await runCli(['tasks', 'list', '--json', '--cwd', workspace])).stdout);
+    expect(list.map((task: { title: string; status: string }) => [task.title, task.status])).toEqual([
+      ['a slow task', 'pending'],
+    ]);
   });
 });
