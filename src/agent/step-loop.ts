@@ -9,6 +9,7 @@ import { applyRecovery } from './apply-recovery.js';
 import { type ExecutedCall, executeTools } from './execute-tools.js';
 import type { Conversation, RunContext } from './run-state.js';
 import { toolContextFor } from './tool-context.js';
+import { recordUsage } from './usage.js';
 
 /** What the loop does after a step: a tagged value, as openai-agents-js does. */
 export type NextStep =
@@ -104,7 +105,7 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
       };
     }
     toolChoice = undefined;
-    recordUsage(run, raw, step, taskId, options.phase ?? 'act');
+    recordUsage(run, raw, { step, phase: options.phase ?? 'act', taskId });
 
     const read = protocol.read(raw, registry);
     conversation.messages.push(protocol.assistantMessage(raw, read));
@@ -179,24 +180,4 @@ function checkStopPredicates(run: RunContext): LoopOutcome | undefined {
 function stoppedOutcome(run: RunContext, step: number): LoopOutcome {
   run.emit({ type: 'agent_update', update_type: 'agent_stopped', step });
   return { kind: 'interruption', status: 'stopped', reason: 'Stopped by the user.' };
-}
-
-function recordUsage(
-  run: RunContext,
-  reply: ModelReply,
-  step: number,
-  taskId: string | undefined,
-  phase: string,
-) {
-  run.usage.inputTokens += reply.usage.inputTokens;
-  run.usage.outputTokens += reply.usage.outputTokens;
-  run.emit({
-    type: 'agent_update',
-    update_type: 'model_usage',
-    step,
-    phase,
-    task_id: taskId,
-    input_tokens: reply.usage.inputTokens,
-    output_tokens: reply.usage.outputTokens,
-  });
 }

@@ -72,52 +72,61 @@ export function todoTools(context: TodoContext): Tool[] {
         return { output: lines.join('\n'), display: `${active.length} open`, isError: false };
       },
     }),
-    defineTool({
+    settleTool(context, {
       name: 'complete_task',
+      change: 'complete',
       description: 'Marks a task of the to-do list as done, with a summary of the result.',
       whenToUse: 'Only when the objective of that task is met and verified in this run.',
       whenNotToUse:
         'Not for a task you did not finish, and not for the request you are working on now (it closes when you finish).',
-      readOnly: false,
-      parameters: z.object({
-        task_id: z
-          .string()
-          .min(MIN_ID_PREFIX)
-          .describe('The task id from list_tasks (or a unique start of it).'),
-        result_summary: z.string().min(1).describe('What was done and how it was verified.'),
-      }),
-      async execute({ task_id, result_summary }) {
-        const task = settle(context, task_id, 'complete', result_summary);
-        return {
-          output: `Task ${task.id} ("${task.title}") is completed.`,
-          display: 'completed',
-          isError: false,
-        };
-      },
+      textField: 'result_summary',
+      textDescription: 'What was done and how it was verified.',
     }),
-    defineTool({
+    settleTool(context, {
       name: 'fail_task',
+      change: 'fail',
       description: 'Marks a task of the to-do list as failed, with the reason.',
       whenToUse: 'When a task on the list cannot be done: something it needs is missing or impossible.',
       whenNotToUse: 'Not for a task you can still do, and not for the request you are working on now.',
-      readOnly: false,
-      parameters: z.object({
-        task_id: z
-          .string()
-          .min(MIN_ID_PREFIX)
-          .describe('The task id from list_tasks (or a unique start of it).'),
-        reason: z.string().min(1).describe('Why the task cannot be done.'),
-      }),
-      async execute({ task_id, reason }) {
-        const task = settle(context, task_id, 'fail', reason);
-        return {
-          output: `Task ${task.id} ("${task.title}") is marked failed.`,
-          display: 'failed',
-          isError: false,
-        };
-      },
+      textField: 'reason',
+      textDescription: 'Why the task cannot be done.',
     }),
   ];
+}
+
+/** complete_task and fail_task: the same tool, finishing a task one way or the other. */
+function settleTool(
+  context: TodoContext,
+  spec: {
+    name: string;
+    change: 'complete' | 'fail';
+    description: string;
+    whenToUse: string;
+    whenNotToUse: string;
+    textField: 'result_summary' | 'reason';
+    textDescription: string;
+  },
+): Tool {
+  return defineTool({
+    name: spec.name,
+    description: spec.description,
+    whenToUse: spec.whenToUse,
+    whenNotToUse: spec.whenNotToUse,
+    readOnly: false,
+    parameters: z.object({
+      task_id: z
+        .string()
+        .min(MIN_ID_PREFIX)
+        .describe('The task id from list_tasks (or a unique start of it).'),
+      [spec.textField]: z.string().min(1).describe(spec.textDescription),
+    }),
+    async execute(args) {
+      const text = String(args[spec.textField]);
+      const task = settle(context, String(args.task_id), spec.change, text);
+      const state = spec.change === 'complete' ? 'completed' : 'marked failed';
+      return { output: `Task ${task.id} ("${task.title}") is ${state}.`, display: state, isError: false };
+    },
+  });
 }
 
 function settle(context: TodoContext, reference: string, change: 'complete' | 'fail', text: string): Task {

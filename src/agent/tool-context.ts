@@ -5,6 +5,7 @@ import { callModel, type ModelToolCall } from '../model/call-model.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import type { RunContext } from './run-state.js';
+import { recordUsage } from './usage.js';
 
 const registryCache = new WeakMap<ToolRegistry, Record<string, SdkTool>>();
 /** SDK tool definitions by parameter schema and description: per-task registries reuse them. */
@@ -66,17 +67,7 @@ export function toolContextFor(
           tag: { runId: run.runId, taskId, phase: 'analyze' },
           signal: requestSignal ?? signal,
         });
-        run.usage.inputTokens += reply.usage.inputTokens;
-        run.usage.outputTokens += reply.usage.outputTokens;
-        run.emit({
-          type: 'agent_update',
-          update_type: 'model_usage',
-          step,
-          phase: 'analyze',
-          task_id: taskId,
-          input_tokens: reply.usage.inputTokens,
-          output_tokens: reply.usage.outputTokens,
-        });
+        recordUsage(run, reply, { step, phase: 'analyze', taskId });
         return reply.text;
       },
     },

@@ -1,7 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { defineTool } from './define-tool.js';
+import { statIfExists } from './stat-if-exists.js';
 import { countLines, lineNumberAt, pluralize, splitLines } from './text-lines.js';
 import { mostSimilar } from './text-similarity.js';
 import type { ToolResult } from './types.js';
@@ -48,10 +49,7 @@ export const editFileTool = defineTool({
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolve(args.path);
     const shown = ctx.workspace.relative(absolute);
-    const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
-      throw error;
-    });
+    const info = await statIfExists(absolute);
     if (info === null)
       return refuse(`${shown} does not exist. To create a file, use write_file.`, 'not found');
     if (!info.isFile()) return refuse(`${shown} is not a file; edit_file only edits files.`, 'not a file');

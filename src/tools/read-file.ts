@@ -1,7 +1,8 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
+import { statIfExists } from './stat-if-exists.js';
 import { numberLines, pluralize, splitLines } from './text-lines.js';
 import { mostSimilar } from './text-similarity.js';
 import { MAX_TOOL_OUTPUT_CHARS } from './truncate.js';
@@ -47,10 +48,7 @@ export const readFileTool = defineTool({
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolve(args.path);
     const shown = ctx.workspace.relative(absolute);
-    const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
-      throw error;
-    });
+    const info = await statIfExists(absolute);
     if (info === null) return missingFile(ctx, absolute, shown);
     if (info.isDirectory()) {
       return refuse(

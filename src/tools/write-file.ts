@@ -1,8 +1,9 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { defineTool } from './define-tool.js';
+import { statIfExists } from './stat-if-exists.js';
 import { countLines, pluralize } from './text-lines.js';
 
 const parameters = z.object({
@@ -27,10 +28,7 @@ export const writeFileTool = defineTool({
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolve(args.path);
     const shown = ctx.workspace.relative(absolute);
-    const existing = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
-      throw error;
-    });
+    const existing = await statIfExists(absolute);
     if (existing?.isDirectory()) {
       return {
         output: `${shown} is a folder; write_file writes files. Give a file path such as ${shown}/index.ts.`,
