@@ -3,10 +3,10 @@ import { PlanScheduler, type SchedulerResult } from '../plan/scheduler.js';
 import type { TaskGraph, TaskState } from '../plan/task-graph.js';
 import { buildSystemPrompt } from '../prompts/system-prompt.js';
 import type { CompletedTask } from '../prompts/task-prompt.js';
+import { ToolRegistry } from '../tools/registry.js';
 import { finalAnswerTool } from './control-tools.js';
 import { PlanRun } from './plan-run.js';
 import { type PlanSignals, planActionsTool } from './plan-tool.js';
-import { coreToolsOf, registryWith } from './registries.js';
 import type { Conversation, RunContext } from './run-state.js';
 import { type LoopOutcome, type NextStep, runStepLoop } from './step-loop.js';
 import { runPlanTask } from './task-runner.js';
@@ -122,15 +122,12 @@ export async function finalAnswer(
   completed: CompletedTask[],
 ): Promise<LoopOutcome> {
   let answer: string | undefined;
-  const registry = registryWith(
-    [],
-    [
-      finalAnswerTool((text) => {
-        answer = text;
-        return { accepted: true, message: 'Accepted: the run ends with this answer.' };
-      }),
-    ],
-  );
+  const registry = new ToolRegistry([
+    finalAnswerTool((text) => {
+      answer = text;
+      return { accepted: true, message: 'Accepted: the run ends with this answer.' };
+    }),
+  ]);
   const summaries = completed.map((task) => `- Task ${task.id} (${task.title}): ${task.summary}`).join('\n');
   const conversation: Conversation = {
     system: buildSystemPrompt({ workspace: run.workspace.root, tools: registry.list(), mode: 'task' }),
@@ -165,7 +162,7 @@ export async function revisePlan(
   result: SchedulerResult,
 ): Promise<LoopOutcome> {
   const signals: PlanSignals = {};
-  const registry = registryWith(coreToolsOf(run), [planActionsTool(run, signals)]);
+  const registry = new ToolRegistry([...run.tools, planActionsTool(run, signals)]);
   const lines = previous.graph.tasks.map((task) => {
     const state = previous.states.get(task.id) ?? 'pending';
     const outcome = result.outcomes.get(task.id);

@@ -9,7 +9,7 @@ import type { TaskGraph, TaskState } from '../plan/task-graph.js';
 import { buildSystemPrompt } from '../prompts/system-prompt.js';
 import type { CompletedTask } from '../prompts/task-prompt.js';
 import { FileTracker } from '../tools/file-tracker.js';
-import { coreTools } from '../tools/registry.js';
+import { coreTools, ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { RunControl } from './control.js';
@@ -18,7 +18,6 @@ import { finalAnswer, revisePlan, runPlan } from './orchestrator.js';
 import { PathLocks } from './path-locks.js';
 import { type PlanSignals, planActionsTool } from './plan-tool.js';
 import { RecoveryTracker } from './recovery.js';
-import { registryWith } from './registries.js';
 import { RunRecords, type RunStores } from './run-records.js';
 import type { Conversation, RunContext } from './run-state.js';
 import { type LoopOutcome, type NextStep, runStepLoop } from './step-loop.js';
@@ -81,7 +80,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
         ownTaskId: options.ownTaskId,
       })
     : [];
-  run.registry = registryWith(run.tools, [
+  run.registry = new ToolRegistry([
+    ...run.tools,
     ...todo,
     ...(planMode === 'never' ? [] : [planActionsTool(run, signals)]),
   ]);
@@ -167,7 +167,7 @@ function createRun(
     runId,
     model: options.model,
     tools,
-    registry: registryWith(tools, []),
+    registry: new ToolRegistry([...tools]),
     workspace: options.workspace,
     files: new FileTracker(),
     control: options.control,

@@ -37,11 +37,8 @@ export interface StepLoopOptions {
   firstToolChoice?: ToolChoice<Record<string, SdkTool>>;
   /** Updates the conversation before each model call (a task's prompt shows the current state). */
   refresh?: (conversation: Conversation) => void;
-  /**
-   * Decides the next step from a reply and its executed calls. The default (simple mode): a
-   * reply without tool calls is the answer.
-   */
-  decide?: (reply: ModelReply, executed: ExecutedCall[]) => NextStep | Promise<NextStep>;
+  /** Decides the next step from a reply and its executed calls (what a reply means differs per loop). */
+  decide: (reply: ModelReply, executed: ExecutedCall[]) => NextStep | Promise<NextStep>;
 }
 
 /**
@@ -50,7 +47,7 @@ export interface StepLoopOptions {
  */
 export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome> {
   const { run, conversation, taskId } = options;
-  const decide = options.decide ?? decideSimple;
+  const { decide } = options;
   const registry = options.registry ?? run.registry;
   const signal = options.signal ?? run.control.signal;
   const protocol = run.protocol;
@@ -159,10 +156,6 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     run.records?.saveMessages(run.runId, conversation);
     if (next.kind !== 'run_again') return next;
   }
-}
-
-function decideSimple(reply: ModelReply): NextStep {
-  return reply.toolCalls.length === 0 ? { kind: 'final', answer: reply.text.trim() } : { kind: 'run_again' };
 }
 
 function checkStopPredicates(run: RunContext): LoopOutcome | undefined {

@@ -3,12 +3,12 @@ import type { TaskOutcome } from '../plan/scheduler.js';
 import type { PlanTask } from '../plan/task-graph.js';
 import { buildSystemPrompt } from '../prompts/system-prompt.js';
 import { buildTaskPrompt, type TaskToolResult } from '../prompts/task-prompt.js';
+import { ToolRegistry } from '../tools/registry.js';
 import { formatArgs } from '../util/format-args.js';
 import { failTaskTool, finalAnswerTool, type TaskSignals, taskCompletedTool } from './control-tools.js';
 import { executeTools } from './execute-tools.js';
 import { addNote } from './notes.js';
 import type { PlanRun } from './plan-run.js';
-import { coreToolsOf, registryWith } from './registries.js';
 import type { Conversation } from './run-state.js';
 import { type NextStep, runStepLoop } from './step-loop.js';
 
@@ -23,7 +23,8 @@ export const IDLE_REPLY_LIMIT = 3;
 export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSignal): Promise<TaskOutcome> {
   const { run } = plan;
   const signals: TaskSignals = {};
-  const registry = registryWith(coreToolsOf(run), [
+  const registry = new ToolRegistry([
+    ...run.tools,
     taskCompletedTool(signals),
     failTaskTool(signals),
     finalAnswerTool((answer) => plan.considerFinalAnswer(answer, task.id)),
