@@ -3,6 +3,7 @@ import type { ModelMessage } from 'ai';
 import { runAgent } from '../agent/run-agent.js';
 import type { RunStatus } from '../events/registry.js';
 import type { Task } from '../store/schema.js';
+import { errorMessage } from '../util/error-message.js';
 import type { AgentRuntime } from './agent-runtime.js';
 
 /** How long a worker's claim on a task lasts without renewal; a dead worker's task returns to the queue after it. */
@@ -72,6 +73,12 @@ export async function runQueueTask(
       ...agentOptions,
     });
     return { status: result.status, finalAnswer: result.finalAnswer, reason: result.reason, cancelled };
+  } catch (error) {
+    // An unexpected error must not leave the task in progress for a later worker to run again
+    // blindly: it fails, with the error as its reason, and the error goes on to the user.
+    if (tasks.get(task.id)?.status === 'in_progress')
+      tasks.fail(task.id, `taskweave failed: ${errorMessage(error)}`);
+    throw error;
   } finally {
     clearInterval(watch);
   }

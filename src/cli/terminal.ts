@@ -63,7 +63,7 @@ export class Spinner {
   }
 
   private draw(): void {
-    const width = Math.max(20, (this.stream.columns ?? 80) - 4);
+    const width = Math.max(20, (this.stream.columns || 80) - 4);
     const frame = SPINNER_FRAMES[this.frame++ % SPINNER_FRAMES.length];
     this.stream.write(`\r\u001b[2K${frame} ${this.label.slice(0, width)}`);
   }

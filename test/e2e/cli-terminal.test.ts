@@ -1,0 +1,89 @@
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeScript } from '../helpers/cli.js';
+import { tempWorkspaceRoot } from '../helpers/run-harness.js';
+import { runInTerminal } from '../helpers/terminal.js';
+
+const plan = (ids: string[]) => ({
+  name: 'plan_actions',
+  args: { tasks: ids.map((id) => ({ id, title: `Task ${id}`, description: `Do ${id}`, depends_on: [] })) },
+});
+
+async function setup(turns: unknown[]) {
+  const workspace = await tempWorkspaceRoot('taskweave-tty-');
+  const scripts = await tempWorkspaceRoot('taskweave-script-');
+  return { workspace, model: `script:${await writeScript(scripts, { turns })}` };
+}
+
+describe('on a terminal', () => {
+  it('asks to approve the plan; feedback makes the model revise it; "y" approves', async () => {
+    const { workspace, model } = await setup([
+      { toolCalls: [plan(['a'])] },
+      { when: 'also write b', toolCalls: [plan(['a', 'b'])] },
+      {
+        task: 'a',
+        toolCalls: [
+          { name: 'write_file', args: { path: 'a.txt', content: 'a' } },
+          { name: 'task_completed', args: { summary: 'wrote a' } },
+        ],
+      },
+      {
+        task: 'b',
+        toolCalls: [
+          { name: 'write_file', args: { path: 'b.txt', content: 'b' } },
+          { name: 'task_completed', args: { summary: 'wrote b' } },
+        ],
+      },
+      { toolCalls: [{ name: 'final_answer', args: { answer: 'Wrote a and b.' } }] },
+    ]);
+    const run = await runInTerminal(
+      ['run', '--model', model, '--cwd', workspace, 'write the files'],
+      [
+        { after: 'Approve this plan?', type: 'also write b' },
+        { after: 'Approve this plan?', type: 'y' },
+      ],
+    );
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain('✗ plan');
+    expect(run.output).toContain('rejected: also write b');
+    await access(path.join(workspace, 'b.txt'));
+  });
+
+  it('asks the agent’s question on the terminal and passes the answer on', async () => {
+    const { workspace, model } = await setup([
+      { toolCalls: [{ name: 'request_input', args: { question: 'Which port should the server use?' } }] },
+      { when: '8080', toolCalls: [{ name: 'write_file', args: { path: 'port.txt', content: '8080' } }] },
+      { text: 'Configured port 8080.' },
+    ]);
+    const run = await runInTerminal(
+      ['run', '--model', model, '--cwd', workspace, 'configure the server'],
+      [{ after: 'answer ›', type: '8080' }],
+    );
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain('? Which port should the server use?');
+    expect(await readFile(path.join(workspace, 'port.txt'), 'utf8')).toBe('8080');
+  });
+
+  it('asks what to do when a task fails: retry runs it again', async () => {
+    const { workspace, model } = await setup([
+      { toolCalls: [plan(['a'])] },
+      { task: 'a', toolCalls: [{ name: 'fail_task', args: { reason: 'the network was down' } }] },
+      {
+        task: 'a',
+        toolCalls: [
+          { name: 'write_file', args: { path: 'a.txt', content: 'a' } },
+          { name: 'task_completed', args: { summary: 'wrote a' } },
+        ],
+      },
+      { toolCalls: [{ name: 'final_answer', args: { answer: 'Done after a retry.' } }] },
+    ]);
+    const run = await runInTerminal(
+      ['run', '--model', model, '--cwd', workspace, '--yes', 'write a'],
+      [{ after: '[r]etry, [s]kip, re[v]ise the plan, or [a]bort?', type: 'r' }],
+    );
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain('Task a failed');
+    expect(run.output).toContain('Done after a retry.');
+  });
+});
