@@ -1,10 +1,11 @@
-import { type ModelMessage, modelMessageSchema } from 'ai';
+import type { ModelMessage } from 'ai';
 import type { RunStatus } from '../events/registry.js';
 import type { TaskGraph, TaskState } from '../plan/task-graph.js';
 import type { RunMode } from '../store/schema.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { Conversation } from './run-state.js';
+import { loadConversation } from './stored-conversation.js';
 
 /** The stores a run writes to, and the session it belongs to. */
 export interface RunStores {
@@ -22,10 +23,6 @@ export class RunRecords {
   private readonly taskIds = new Map<string, Map<string, string>>();
 
   constructor(private readonly stores: RunStores) {}
-
-  get sessionId(): string {
-    return this.stores.sessionId;
-  }
 
   /** Starts a run record; its id is the run id of every event. */
   startRun(goal: string, mode: RunMode): string {
@@ -123,45 +120,9 @@ export class RunRecords {
     }
   }
 
-  /**
-   * The messages of a task's conversation saved so far (a resumed task continues from them).
-   * Calls the process did not live to record results for get them from the event log, which is
-   * written before each tool_complete is announced, or are marked as of unknown effect.
-   */
+  /** The saved conversation of a task (a resumed task continues from it), repaired if needed. */
   taskMessages(planId: string, key: string): ModelMessage[] {
-    const id = this.storeTaskId(planId, key);
-    const messages = this.stores.sessions
-      .messages(this.stores.sessionId, { taskId: id })
-      .map((message) => modelMessageSchema.parse({ role: message.role, content: message.content }));
-    const dangling = danglingCalls(messages);
-    if (dangling.length > 0) messages.push(this.recoveredResults(dangling));
-    return messages;
-  }
-
-  private recoveredResults(calls: { toolCallId: string; toolName: string }[]): ModelMessage {
-    const logged = new Map<string, { value: string; isError: boolean }>();
-    for (const event of this.stores.sessions.events(this.stores.sessionId)) {
-      if (event.type === 'tool_complete') logged.set(event.call_id, { value: event.result, isError: false });
-      if (event.type === 'tool_error') logged.set(event.call_id, { value: event.error, isError: true });
-    }
-    return {
-      role: 'tool',
-      content: calls.map(({ toolCallId, toolName }) => {
-        const result = logged.get(toolCallId);
-        return {
-          type: 'tool-result' as const,
-          toolCallId,
-          toolName,
-          output: result
-            ? { type: result.isError ? ('error-text' as const) : ('text' as const), value: result.value }
-            : {
-                type: 'error-text' as const,
-                value:
-                  'The process ended while this call was running; its effect is unknown. Check before repeating it.',
-              },
-        };
-      }),
-    };
+    return loadConversation(this.stores.sessions, this.stores.sessionId, this.storeTaskId(planId, key));
   }
 
   private storeTaskId(planId: string | undefined, key: string): string {
@@ -169,13 +130,4 @@ export class RunRecords {
     if (id === undefined) throw new Error(`The task ${key} of plan ${planId} is not in the store.`);
     return id;
   }
-}
-
-/** Tool calls of the last assistant message that no tool result answers. */
-function danglingCalls(messages: ModelMessage[]): { toolCallId: string; toolName: string }[] {
-  const last = messages.at(-1);
-  if (last?.role !== 'assistant' || typeof last.content === 'string') return [];
-  return last.content.flatMap((part) =>
-    part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName }] : [],
-  );
 }

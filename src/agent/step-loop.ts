@@ -144,14 +144,17 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     });
     const results = protocol.resultsMessage(executed);
     if (results) conversation.messages.push(results);
+    // Saved before any way out of the step, so that a stored conversation never ends with calls
+    // that have no results (a continued session would be refused by the provider).
+    run.records?.saveMessages(run.runId, conversation);
 
     if (run.control.stopRequested) return stoppedOutcome(run, step);
     const recovered = await applyRecovery({ run, conversation, executed, step, taskId });
+    run.records?.saveMessages(run.runId, conversation);
     if (recovered) return recovered;
     if (run.control.pendingQuestion !== undefined) {
       return { kind: 'interruption', status: 'needs_input', reason: run.control.pendingQuestion };
     }
-    run.records?.saveMessages(run.runId, conversation);
     const next = await decide(reply, executed);
     run.records?.saveMessages(run.runId, conversation);
     if (next.kind !== 'run_again') return next;

@@ -94,6 +94,9 @@ export class AgentRuntime {
   private control: RunControl | undefined;
   private interrupts = 0;
   private readonly onSigint = () => this.interrupt();
+  private readonly onSigterm = () => {
+    if (this.interrupts === 0) this.interrupt();
+  };
 
   private constructor(
     readonly options: AgentCliOptions,
@@ -104,6 +107,9 @@ export class AgentRuntime {
   ) {
     if (!options.json) this.renderer = new HumanRenderer(process.stdout, styleFor(process.stdout));
     process.on('SIGINT', this.onSigint);
+    // SIGTERM stops like a first Ctrl-C: commands in flight are killed with their process groups
+    // instead of being orphaned.
+    process.on('SIGTERM', this.onSigterm);
   }
 
   /** Opens the workspace and its store and resolves the model; bad configuration throws a usage error. */
@@ -184,6 +190,7 @@ export class AgentRuntime {
   close(): void {
     this.renderer?.close();
     process.off('SIGINT', this.onSigint);
+    process.off('SIGTERM', this.onSigterm);
     this.store.close();
   }
 

@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import type { ModelMessage } from 'ai';
-import { runAgent } from '../agent/run-agent.js';
+import { type RunAgentOptions, type RunResult, resumePlan, runAgent } from '../agent/run-agent.js';
+import { loadConversation } from '../agent/stored-conversation.js';
+import { loadStoredPlan } from '../agent/stored-plan.js';
 import type { RunStatus } from '../events/registry.js';
 import type { Task } from '../store/schema.js';
 import { errorMessage } from '../util/error-message.js';
 import type { AgentRuntime } from './agent-runtime.js';
+import { isDeadLocalWorker } from './worker-identity.js';
 
 /** How long a worker's claim on a task lasts without renewal; a dead worker's task returns to the queue after it. */
 export const LEASE_MS = 30_000;
@@ -13,9 +14,10 @@ export const WATCH_INTERVAL_MS = 500;
 /** How often the lease is renewed. */
 export const RENEW_EVERY_MS = 10_000;
 
-/** A worker id, unique per process. */
-export function newWorkerId(): string {
-  return `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+/** The result summary (or failure reason) a queue task is closed with. */
+export function outcomeText(result: Pick<QueueTaskResult, 'status' | 'finalAnswer' | 'reason'>): string {
+  if (result.status === 'completed') return result.finalAnswer ?? 'completed';
+  return result.reason ? `${result.status}: ${result.reason}` : result.status;
 }
 
 /** How one queue task ended. */
@@ -28,20 +30,22 @@ export interface QueueTaskResult {
 }
 
 /**
- * Runs one claimed task of the queue with the agent, in a session of its own, renewing the lease
- * while it runs. Cancelling the task from elsewhere (`taskweave tasks cancel`, `run --interrupt`)
- * stops the run at the next step boundary.
+ * Runs one claimed task of the queue with the agent, in the task's session (a new one for work
+ * added with `taskweave tasks add`), renewing the lease while it runs. A task that an earlier
+ * worker started and did not finish (it died) continues where that worker left off. Cancelling
+ * the task from elsewhere (`taskweave tasks cancel`, `run --interrupt`) stops the run at the
+ * next step boundary.
  */
 export async function runQueueTask(
   runtime: AgentRuntime,
   task: Task,
   owner: string,
-  conversation: { sessionId?: string; history?: ModelMessage[] } = {},
+  options: { continuing?: boolean } = {},
 ): Promise<QueueTaskResult> {
   const { sessions, tasks } = runtime.store;
   const goal = task.description ?? task.title;
   const sessionId =
-    conversation.sessionId ??
+    task.sessionId ??
     sessions.createSession({
       title: task.title,
       goal,
@@ -65,13 +69,17 @@ export async function runQueueTask(
     }
   }, WATCH_INTERVAL_MS);
   try {
-    const result = await runAgent({
-      goal,
-      history: conversation.history,
-      plan: runtime.options.plan,
-      ownTaskId: task.id,
-      ...agentOptions,
-    });
+    // attempts counts claims: more than one means an earlier worker took this task and died.
+    const result =
+      options.continuing || task.attempts > 1
+        ? await continueSession(runtime, { sessionId, goal, ownTaskId: task.id, agentOptions })
+        : await runAgent({
+            goal,
+            history: loadConversation(sessions, sessionId, null),
+            plan: runtime.options.plan,
+            ownTaskId: task.id,
+            ...agentOptions,
+          });
     return { status: result.status, finalAnswer: result.finalAnswer, reason: result.reason, cancelled };
   } catch (error) {
     // An unexpected error must not leave the task in progress for a later worker to run again
@@ -124,12 +132,11 @@ export async function drainQueue(
       summary.completed += 1;
       task = tasks.completeAndClaimNext({
         ...handOff,
-        resultSummary: result.finalAnswer ?? 'completed',
+        resultSummary: outcomeText(result),
       }).next;
     } else {
       summary.failed += 1;
-      const reason = `${result.status}${result.reason ? `: ${result.reason}` : ''}`;
-      task = tasks.failAndClaimNext({ ...handOff, reason }).next;
+      task = tasks.failAndClaimNext({ ...handOff, reason: outcomeText(result) }).next;
     }
   }
   return summary;
@@ -151,4 +158,58 @@ export function claimIfIdle(runtime: AgentRuntime, task: Task, owner: string): b
       return true;
     })
     .immediate();
+}
+
+/** The message that continues a simple run the process left unfinished. */
+export const CONTINUE_INTERRUPTED =
+  '[taskweave] The previous run was interrupted before it finished (the process ended). Continue the request where it left off; files you changed are as you left them.';
+
+/**
+ * Continues a session an earlier process left unfinished: its unfinished plan resumes (completed
+ * tasks stay done), or else the conversation goes on from where it stopped.
+ */
+export async function continueSession(
+  runtime: AgentRuntime,
+  options: {
+    sessionId: string;
+    goal: string;
+    ownTaskId?: string;
+    agentOptions: Omit<RunAgentOptions, 'goal'>;
+  },
+): Promise<RunResult> {
+  const { sessions, tasks } = runtime.store;
+  const interrupted = sessions.runs(options.sessionId).filter((run) => run.status === 'running');
+  // The processes of these runs are gone; their records say so before the new run starts.
+  for (const run of interrupted) {
+    sessions.finishRun({
+      id: run.id,
+      status: 'stopped',
+      steps: run.steps,
+      inputTokens: run.inputTokens,
+      outputTokens: run.outputTokens,
+    });
+  }
+  const [plan] = tasks.unfinishedPlans(options.sessionId);
+  if (plan) return resumePlan(options.agentOptions, loadStoredPlan(runtime.store, plan.id));
+  return runAgent({
+    goal: interrupted.length > 0 ? CONTINUE_INTERRUPTED : options.goal,
+    history: loadConversation(sessions, options.sessionId, null),
+    plan: runtime.options.plan,
+    ownTaskId: options.ownTaskId,
+    ...options.agentOptions,
+  });
+}
+
+/**
+ * Puts back in the queue the in-progress tasks of workers of this machine whose process is gone
+ * (killed, crashed), without waiting for their leases to expire.
+ */
+export function releaseDeadWorkers(runtime: AgentRuntime, queue: string): void {
+  const { tasks } = runtime.store;
+  tasks.releaseExpiredLeases();
+  for (const task of tasks.listActive(queue)) {
+    if (task.status === 'in_progress' && task.leaseOwner !== null && isDeadLocalWorker(task.leaseOwner)) {
+      tasks.resetToPending(task.id);
+    }
+  }
 }

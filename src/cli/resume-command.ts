@@ -1,20 +1,15 @@
-import { modelMessageSchema } from 'ai';
 import type { Command } from 'commander';
-import { type RunResult, resumePlan, runAgent } from '../agent/run-agent.js';
-import { loadStoredPlan } from '../agent/stored-plan.js';
 import type { Session } from '../store/schema.js';
 import { type AgentCliOptions, AgentRuntime, addAgentOptions } from './agent-runtime.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { resolveIdPrefix, SESSION_IDS } from './id-prefix.js';
+import { continueSession, LEASE_MS, outcomeText, runQueueTask } from './queue-worker.js';
 import { UsageError } from './usage-error.js';
+import { isDeadLocalWorker, newWorkerId } from './worker-identity.js';
 
 interface ResumeCliOptions extends AgentCliOptions {
   session?: string;
 }
-
-/** The message that continues a simple run the process left unfinished. */
-export const CONTINUE_INTERRUPTED =
-  '[taskweave] The previous run was interrupted before it finished (the process ended). Continue the request where it left off; files you changed are as you left them.';
 
 /** Adds `taskweave resume`: continues an interrupted run or plan in the workspace. */
 export function addResumeCommand(program: Command, setExitCode: (code: number) => void): void {
@@ -48,50 +43,43 @@ async function resumeFromCli(options: ResumeCliOptions): Promise<number> {
       runtime.say('Nothing to resume: no run or plan in this workspace was left unfinished.');
       return EXIT.completed;
     }
-    const interrupted = sessions.runs(session.id).filter((run) => run.status === 'running');
-    // The processes of these runs are gone; their records say so before the new run starts.
-    for (const run of interrupted) {
-      sessions.finishRun({
-        id: run.id,
-        status: 'stopped',
-        steps: run.steps,
-        inputTokens: run.inputTokens,
-        outputTokens: run.outputTokens,
-      });
-    }
-    // The queue task of the interrupted goal (its worker died) ends with the resumed run.
-    const goalTasks = tasks
-      .listAll({ sessionId: session.id, status: 'in_progress' })
-      .filter((task) => task.planId === null);
-    const settle = (result: RunResult) => {
-      for (const task of goalTasks) {
-        if (result.status === 'completed') tasks.complete(task.id, result.finalAnswer ?? 'completed');
-        else if (result.status !== 'stopped') tasks.fail(task.id, `${result.status}: ${result.reason ?? ''}`);
-      }
-      return exitCodeFor(result.status);
-    };
-    const [plan] = tasks.unfinishedPlans(session.id);
-    if (plan) {
-      const stored = loadStoredPlan(runtime.store, plan.id);
-      return settle(await resumePlan(runtime.agentOptions(session.id), stored));
-    }
-    if (interrupted.length === 0) {
+    const unfinishedPlan = tasks.unfinishedPlans(session.id).length > 0;
+    const interrupted = sessions.runs(session.id).some((run) => run.status === 'running');
+    if (!unfinishedPlan && !interrupted) {
       runtime.say(
         `Nothing to resume in session ${session.id}: its last run ended and it has no unfinished plan.`,
       );
       return EXIT.completed;
     }
-    const history = sessions
-      .messages(session.id, { taskId: null })
-      .map((message) => modelMessageSchema.parse({ role: message.role, content: message.content }));
-    return settle(
-      await runAgent({
-        goal: CONTINUE_INTERRUPTED,
-        history,
-        plan: options.plan,
-        ...runtime.agentOptions(session.id),
-      }),
-    );
+    // The goal's queue task: taken over from its worker, which must be gone.
+    const owner = newWorkerId();
+    const goalTask = tasks
+      .listAll({ sessionId: session.id, status: 'in_progress' })
+      .find((task) => task.planId === null);
+    if (goalTask) {
+      const expired = (goalTask.leaseExpiresAt ?? 0) <= Date.now();
+      if (!expired && !isDeadLocalWorker(goalTask.leaseOwner)) {
+        throw new UsageError(
+          `Session ${session.id} is being worked on by a live process (${goalTask.leaseOwner}); it is not resumed twice. Stop that process first, or wait for it to finish.`,
+        );
+      }
+      if (!tasks.takeOver(goalTask.id, { from: goalTask.leaseOwner, owner, leaseMs: LEASE_MS })) {
+        throw new UsageError(`Session ${session.id} was just taken over by another process.`);
+      }
+      const result = await runQueueTask(runtime, goalTask, owner, { continuing: true });
+      if (!result.cancelled && !runtime.stopRequested) {
+        const text = outcomeText(result);
+        if (result.status === 'completed') tasks.complete(goalTask.id, text, { owner });
+        else tasks.fail(goalTask.id, text, { owner });
+      }
+      return result.cancelled ? exitCodeFor('stopped') : exitCodeFor(result.status);
+    }
+    const result = await continueSession(runtime, {
+      sessionId: session.id,
+      goal: session.goal,
+      agentOptions: runtime.agentOptions(session.id),
+    });
+    return exitCodeFor(result.status);
   } finally {
     runtime.close();
   }

@@ -1,7 +1,5 @@
-import { modelMessageSchema } from 'ai';
 import type { Command } from 'commander';
 import { DEFAULT_QUEUE, type Task } from '../store/schema.js';
-import type { SessionStore } from '../store/session-store.js';
 import { type AgentCliOptions, AgentRuntime, addAgentOptions } from './agent-runtime.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { resolveIdPrefix, SESSION_IDS } from './id-prefix.js';
@@ -9,12 +7,14 @@ import {
   claimIfIdle,
   drainQueue,
   LEASE_MS,
-  newWorkerId,
+  outcomeText,
   type QueueTaskResult,
+  releaseDeadWorkers,
   runQueueTask,
 } from './queue-worker.js';
 import type { OpenedStore } from './store-options.js';
 import { UsageError } from './usage-error.js';
+import { newWorkerId } from './worker-identity.js';
 
 /** Options of `taskweave run`, as commander parses them. */
 export interface RunCliOptions extends AgentCliOptions {
@@ -56,11 +56,10 @@ async function runFromCli(goal: string, options: RunCliOptions): Promise<number>
     // made while another runs waits its turn instead of being lost.
     const task = tasks.add({ title, description: goal, sessionId, queue: DEFAULT_QUEUE });
     const owner = newWorkerId();
-    tasks.releaseExpiredLeases();
+    releaseDeadWorkers(runtime, task.queue);
     if (options.interrupt) interruptRunningTask(runtime, task);
     if (!claimIfIdle(runtime, task, owner)) return reportQueued(runtime, task);
-    const history = options.resume ? topLevelHistory(sessions, sessionId) : [];
-    const result = await runQueueTask(runtime, task, owner, { sessionId, history });
+    const result = await runQueueTask(runtime, task, owner);
     if (result.cancelled) return exitCodeFor('stopped');
     if (runtime.stopRequested) {
       // A goal the user stopped is not left in the queue for a later worker to pick up.
@@ -96,10 +95,7 @@ function endOwnTask(
   result: QueueTaskResult,
 ): Task | undefined {
   const { tasks } = runtime.store;
-  const text =
-    result.status === 'completed'
-      ? (result.finalAnswer ?? 'completed')
-      : `${result.status}${result.reason ? `: ${result.reason}` : ''}`;
+  const text = outcomeText(result);
   const olderWaiting = tasks.listActive(task.queue).some((other) => other.sequence < task.sequence);
   if (olderWaiting) {
     if (result.status === 'completed') tasks.complete(task.id, text, { owner });
@@ -141,11 +137,4 @@ function resolveSession(store: OpenedStore, reference: string): string {
     return last.id;
   }
   return resolveIdPrefix(store.db, SESSION_IDS, reference);
-}
-
-/** The session's top-level conversation (without the tasks' own conversations). */
-function topLevelHistory(sessions: SessionStore, sessionId: string) {
-  return sessions
-    .messages(sessionId, { taskId: null })
-    .map((message) => modelMessageSchema.parse({ role: message.role, content: message.content }));
 }

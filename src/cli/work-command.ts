@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { DEFAULT_QUEUE, type Task } from '../store/schema.js';
 import { type AgentCliOptions, AgentRuntime, addAgentOptions } from './agent-runtime.js';
 import { EXIT } from './exit-codes.js';
-import { drainQueue, LEASE_MS, newWorkerId } from './queue-worker.js';
+import { drainQueue, LEASE_MS, releaseDeadWorkers } from './queue-worker.js';
+import { newWorkerId } from './worker-identity.js';
 
 interface WorkCliOptions extends AgentCliOptions {
   queue: string;
@@ -37,6 +38,7 @@ async function workFromCli(options: WorkCliOptions): Promise<number> {
     const { tasks } = runtime.store;
     const owner = newWorkerId();
     const released = tasks.releaseExpiredLeases();
+    releaseDeadWorkers(runtime, options.queue);
     if (released.length > 0) {
       runtime.say(
         `${released.length} task(s) whose worker stopped without finishing went back to the queue.`,
@@ -86,7 +88,7 @@ async function workFromCli(options: WorkCliOptions): Promise<number> {
 /** Waits until a task can be claimed from the queue; undefined when the user pressed Ctrl-C. */
 async function waitForTask(runtime: AgentRuntime, queue: string, owner: string): Promise<Task | undefined> {
   while (!runtime.stopRequested) {
-    runtime.store.tasks.releaseExpiredLeases();
+    releaseDeadWorkers(runtime, queue);
     const task = runtime.store.tasks.claimNext({ queue, owner, leaseMs: LEASE_MS });
     if (task) return task;
     await new Promise((resolve) => setTimeout(resolve, WATCH_POLL_MS));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import {
   APICallError,
@@ -63,6 +64,8 @@ export class ScriptModel implements LanguageModelV3 {
   readonly provider = 'script';
   readonly supportedUrls: Record<string, RegExp[]> = {};
   private readonly used: boolean[];
+  /** Tells apart the call ids of two processes replaying the same script (a resumed run). */
+  private readonly instance = randomUUID().slice(0, 6);
 
   constructor(
     private readonly script: ModelScript,
@@ -162,7 +165,7 @@ export class ScriptModel implements LanguageModelV3 {
 
     const text = turn.object !== undefined ? JSON.stringify(turn.object) : (turn.text ?? '');
     const toolCalls = (turn.toolCalls ?? []).map((call, callIndex) => ({
-      id: call.id ?? `script-call-${index + 1}-${callIndex + 1}`,
+      id: call.id ?? `script-${this.instance}-${index + 1}-${callIndex + 1}`,
       name: call.name,
       input: JSON.stringify(call.args),
     }));

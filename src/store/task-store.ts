@@ -1,5 +1,5 @@
 import type { Transaction } from 'better-sqlite3';
-import { and, asc, desc, eq, inArray, lte, ne, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lte, ne, type SQL } from 'drizzle-orm';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { newId } from './ids.js';
 import {
@@ -252,6 +252,26 @@ export class TaskStore {
       leaseOwner: options.owner ?? null,
       leaseExpiresAt: options.leaseMs === undefined ? null : now + options.leaseMs,
     });
+  }
+
+  /**
+   * Takes an in-progress task over from a worker known to be gone (its lease expired, or its
+   * process is dead): compare-and-swap on the previous owner, so two takers cannot both win.
+   */
+  takeOver(id: string, options: { from: string | null; owner: string; leaseMs: number }): Task | undefined {
+    const now = this.now();
+    return this.orm
+      .update(tasks)
+      .set({ leaseOwner: options.owner, leaseExpiresAt: now + options.leaseMs, updatedAt: now })
+      .where(
+        and(
+          eq(tasks.id, id),
+          eq(tasks.status, 'in_progress'),
+          options.from === null ? isNull(tasks.leaseOwner) : eq(tasks.leaseOwner, options.from),
+        ),
+      )
+      .returning()
+      .get();
   }
 
   /** Extends a live lease; false when the owner no longer holds it (expired, released or taken). */

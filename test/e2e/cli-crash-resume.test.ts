@@ -135,4 +135,113 @@ describe('crash safety (kill -9 in the middle of a plan, then taskweave resume)'
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Nothing to resume');
   });
+
+  it('resumes a simple run killed during a command: the call gets a result and the run finishes', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-crash-');
+    const scripts = await tempWorkspaceRoot('taskweave-script-');
+    const model = `script:${await writeScript(scripts, {
+      turns: [
+        // The resumed run's prompt also contains "tidy up": its turns come first.
+        {
+          when: 'was interrupted',
+          toolCalls: [{ name: 'write_file', args: { path: 'done.txt', content: 'ok' } }],
+        },
+        { when: 'Created done.txt', text: 'Finished after the interruption.' },
+        { when: 'tidy up', toolCalls: [{ name: 'run_command', args: { command: 'sleep 30' } }] },
+      ],
+    })}`;
+    const first = spawn(
+      process.execPath,
+      [CLI_PATH, 'run', '--model', model, '--cwd', workspace, '--json', 'tidy up'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    first.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('"tool_start"')) first.kill('SIGKILL');
+    });
+    await new Promise((resolve) => first.on('close', resolve));
+
+    const resumed = await runCli(['resume', '--model', model, '--cwd', workspace]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('Finished after the interruption.');
+    expect(await readFile(path.join(workspace, 'done.txt'), 'utf8')).toBe('ok');
+  });
+
+  it('a worker picking up a dead run continues its plan instead of starting over', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-crash-');
+    const scripts = await tempWorkspaceRoot('taskweave-script-');
+    const model = `script:${await writeScript(scripts, crashScript())}`;
+    const first = spawn(
+      process.execPath,
+      [
+        CLI_PATH,
+        'run',
+        '--model',
+        model,
+        '--cwd',
+        workspace,
+        '--plan',
+        'always',
+        '--yes',
+        '--json',
+        'Do the six steps',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    first.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/"type":"tool_complete","call_id":"[^"]*","name":"write_file"[^\n]*"task_id":"t3"/.test(out))
+        first.kill('SIGKILL');
+    });
+    await new Promise((resolve) => first.on('close', resolve));
+
+    const worker = await runCli(['work', '--model', model, '--cwd', workspace, '--yes']);
+    expect(worker.code, worker.stdout + worker.stderr).toBe(0);
+    expect(worker.stdout).toContain('Resuming plan');
+    expect((await readFile(path.join(workspace, 'log.txt'), 'utf8')).split('\n').filter(Boolean)).toEqual(
+      TASKS,
+    );
+  });
+
+  it('a run that ended waiting for plan approval continues with --resume and --yes', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-crash-');
+    const scripts = await tempWorkspaceRoot('taskweave-script-');
+    const plan = {
+      name: 'plan_actions',
+      args: { tasks: [{ id: 'a', title: 'Write a', description: 'Write a.txt', depends_on: [] }] },
+    };
+    const model = `script:${await writeScript(scripts, {
+      turns: [
+        { toolCalls: [plan] },
+        { when: 'approved now', toolCalls: [plan] },
+        {
+          task: 'a',
+          toolCalls: [
+            { name: 'write_file', args: { path: 'a.txt', content: 'a' } },
+            { name: 'task_completed', args: { summary: 'wrote a' } },
+          ],
+        },
+        { toolCalls: [{ name: 'final_answer', args: { answer: 'Wrote a.txt.' } }] },
+      ],
+    })}`;
+    const waiting = await runCli(['run', '--model', model, '--cwd', workspace, 'write a']);
+    expect(waiting.code).toBe(4);
+    const continued = await runCli([
+      'run',
+      '--model',
+      model,
+      '--cwd',
+      workspace,
+      '--resume',
+      'last',
+      '--yes',
+      'approved now',
+    ]);
+    expect(continued.code, continued.stdout + continued.stderr).toBe(0);
+    expect(await readFile(path.join(workspace, 'a.txt'), 'utf8')).toBe('a');
+  });
 });

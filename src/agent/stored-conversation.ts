@@ -1,0 +1,84 @@
+import { type ModelMessage, modelMessageSchema, type ToolResultPart } from 'ai';
+import type { SessionStore } from '../store/session-store.js';
+
+/** What a call whose result was never recorded anywhere gets as its result. */
+export const UNKNOWN_RESULT =
+  'The process ended while this call was running; its effect is unknown. Check before repeating it.';
+
+/**
+ * Loads a stored conversation (a session's top level, or one task's) so that it can be
+ * continued. A process that died between running tool calls and saving their results leaves
+ * calls without results, which providers refuse: each gets its result back from the event log
+ * (written before every tool_complete is announced) or is marked as of unknown effect. A repair
+ * at the end is stored at once, so that later messages follow it in order.
+ */
+export function loadConversation(
+  sessions: SessionStore,
+  sessionId: string,
+  taskId: string | null,
+): ModelMessage[] {
+  const stored = sessions.messages(sessionId, { taskId });
+  const messages = stored.map((message) =>
+    modelMessageSchema.parse({ role: message.role, content: message.content }),
+  );
+  const logged = loggedResults(sessions, sessionId);
+  const repaired: ModelMessage[] = [];
+  for (const [index, message] of messages.entries()) {
+    repaired.push(message);
+    const calls = message.role === 'assistant' && Array.isArray(message.content) ? message.content : [];
+    const unanswered = calls.filter(
+      (part) => part.type === 'tool-call' && !answers(messages[index + 1], part.toolCallId),
+    );
+    if (unanswered.length === 0) continue;
+    const results: ToolResultPart[] = unanswered.flatMap((part) =>
+      part.type === 'tool-call' ? [resultFor(part.toolCallId, part.toolName, logged)] : [],
+    );
+    const next = messages[index + 1];
+    if (next?.role === 'tool') {
+      next.content.push(...results);
+      continue;
+    }
+    const recovery: ModelMessage = { role: 'tool', content: results };
+    repaired.push(recovery);
+    if (index === messages.length - 1) {
+      const last = stored[index]!;
+      sessions.appendMessage(sessionId, last.runId, 'tool', recovery.content, taskId ? { taskId } : {});
+    }
+  }
+  return repaired;
+}
+
+function answers(message: ModelMessage | undefined, toolCallId: string): boolean {
+  return (
+    message?.role === 'tool' &&
+    message.content.some((part) => part.type === 'tool-result' && part.toolCallId === toolCallId)
+  );
+}
+
+function loggedResults(
+  sessions: SessionStore,
+  sessionId: string,
+): Map<string, { value: string; isError: boolean }> {
+  const logged = new Map<string, { value: string; isError: boolean }>();
+  for (const event of sessions.events(sessionId)) {
+    if (event.type === 'tool_complete') logged.set(event.call_id, { value: event.result, isError: false });
+    if (event.type === 'tool_error') logged.set(event.call_id, { value: event.error, isError: true });
+  }
+  return logged;
+}
+
+function resultFor(
+  toolCallId: string,
+  toolName: string,
+  logged: Map<string, { value: string; isError: boolean }>,
+): ToolResultPart {
+  const result = logged.get(toolCallId);
+  return {
+    type: 'tool-result',
+    toolCallId,
+    toolName,
+    output: result
+      ? { type: result.isError ? 'error-text' : 'text', value: result.value }
+      : { type: 'error-text', value: UNKNOWN_RESULT },
+  };
+}
