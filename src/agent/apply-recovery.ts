@@ -1,6 +1,6 @@
 import type { ExecutedCall } from './execute-tools.js';
 import { addNote } from './notes.js';
-import { REPETITION_FAIL_LIMIT, SAME_FAILURE_LIMIT } from './recovery.js';
+import { REPETITION_FAIL_LIMIT, type RecoveryTracker, SAME_FAILURE_LIMIT } from './recovery.js';
 import type { Conversation, RunContext } from './run-state.js';
 import type { LoopOutcome } from './step-loop.js';
 
@@ -8,6 +8,9 @@ const MAX_ERROR_IN_QUESTION = 600;
 
 export interface ApplyRecoveryOptions {
   run: RunContext;
+  /** The counts of this loop (each plan task keeps its own). */
+  recovery: RecoveryTracker;
+  signal: AbortSignal;
   conversation: Conversation;
   executed: ExecutedCall[];
   step: number;
@@ -20,10 +23,10 @@ export interface ApplyRecoveryOptions {
  * the run when the model keeps repeating itself. Returns the outcome when the loop must end.
  */
 export async function applyRecovery(options: ApplyRecoveryOptions): Promise<LoopOutcome | undefined> {
-  const { run, conversation, executed, step, taskId } = options;
+  const { run, conversation, executed, step, taskId, recovery, signal } = options;
   const notes: string[] = [];
   for (const { call, result } of executed) {
-    const verdict = run.recovery.observe({
+    const verdict = recovery.observe({
       name: call.name,
       args: call.args,
       isError: result.isError,
@@ -47,11 +50,13 @@ export async function applyRecovery(options: ApplyRecoveryOptions): Promise<Loop
         const question =
           `${verdict.action} has failed ${SAME_FAILURE_LIMIT} times. The last error was:\n` +
           `${verdict.lastError.slice(0, MAX_ERROR_IN_QUESTION)}\nHow should I proceed?`;
-        const reply = await run.control.requestInput(question);
+        const reply = await run.control.requestInput(question, signal);
         if (reply.status === 'unavailable') {
           return { kind: 'interruption', status: 'needs_input', reason: question };
         }
-        run.recovery.resetAction(verdict.action);
+        if (reply.status === 'stopped')
+          return { kind: 'interruption', status: 'stopped', reason: 'Stopped by the user.' };
+        recovery.resetAction(verdict.action);
         notes.push(
           reply.status === 'answered'
             ? `${verdict.action} failed ${SAME_FAILURE_LIMIT} times, so the user was asked for guidance. The user said: ${reply.answer}`

@@ -64,6 +64,7 @@ export class RunControl {
   readonly planApprover: PlanApprover | undefined;
   readonly failureChooser: FailureChooser | undefined;
   private unanswered: string | undefined;
+  private questions: Promise<InputReply> = Promise.resolve({ status: 'stopped' });
   observer: InputObserver | undefined;
 
   constructor(options: RunControlOptions = {}) {
@@ -97,27 +98,37 @@ export class RunControl {
     this.unanswered = question;
   }
 
-  /** Asks the user; never throws. */
-  async requestInput(question: string): Promise<InputReply> {
+  /**
+   * Asks the user; never throws. Questions from tasks running in parallel are asked one after
+   * another. `signal` (the asking task's) ends the question when that task is stopped.
+   */
+  requestInput(question: string, signal?: AbortSignal): Promise<InputReply> {
+    const turn = this.questions.then(() => this.ask(question, signal));
+    this.questions = turn;
+    return turn;
+  }
+
+  private async ask(question: string, taskSignal: AbortSignal | undefined): Promise<InputReply> {
+    if (this.stopRequested || taskSignal?.aborted) return { status: 'stopped' };
     const request: InputRequest = { requestId: randomUUID(), question };
+    this.observer?.asked(request);
     if (!this.inputProvider) {
       this.unanswered = question;
-      this.observer?.asked(request);
       return { status: 'unavailable' };
     }
-    this.observer?.asked(request);
     const timeout = AbortSignal.timeout(this.inputTimeoutMs);
-    const signal = AbortSignal.any([timeout, this.signal]);
-    const timedOut = new Promise<'timeout'>((resolve) =>
-      signal.addEventListener('abort', () => resolve('timeout'), { once: true }),
+    const signal = AbortSignal.any([timeout, this.signal, ...(taskSignal ? [taskSignal] : [])]);
+    const ended = new Promise<'ended'>((resolve) =>
+      signal.addEventListener('abort', () => resolve('ended'), { once: true }),
     );
-    let answer: string | null | 'timeout';
+    let answer: string | null | 'ended';
     try {
-      answer = await Promise.race([this.inputProvider(request, signal), timedOut]);
+      answer = await Promise.race([this.inputProvider(request, signal), ended]);
     } catch {
-      answer = signal.aborted ? 'timeout' : null;
+      answer = signal.aborted ? 'ended' : null;
     }
-    if (answer === 'timeout') {
+    if (answer === 'ended') {
+      if (!timeout.aborted) return { status: 'stopped' };
       this.observer?.timedOut(request);
       return { status: 'timeout' };
     }

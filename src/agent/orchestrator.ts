@@ -76,7 +76,14 @@ async function decideFailure(
   info: FailureInfo,
   signal: AbortSignal,
 ): Promise<FailureDecision> {
-  const chosen = run.control.failureChooser ? await run.control.failureChooser(info, signal) : null;
+  let chosen: FailureDecision | null = null;
+  try {
+    chosen = run.control.failureChooser ? await run.control.failureChooser(info, signal) : null;
+  } catch (error) {
+    // Ctrl-C at the prompt: the plan is stopping; the scheduler ignores answers once it is.
+    if (signal.aborted) return { action: 'abort' };
+    throw error;
+  }
   return chosen ?? { action: run.planOptions.onFailure };
 }
 

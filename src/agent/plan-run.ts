@@ -105,6 +105,9 @@ export class PlanRun {
     const reply = await this.run.control.requestInput(question);
     if (reply.status === 'unavailable')
       return { outcome: { kind: 'interruption', status: 'needs_input', reason: question } };
+    if (reply.status === 'stopped') {
+      return { outcome: { kind: 'interruption', status: 'stopped', reason: 'Stopped by the user.' } };
+    }
     return {
       note:
         reply.status === 'answered'

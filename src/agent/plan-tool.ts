@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { planTasksSchema, type TaskGraph, validatePlan } from '../plan/task-graph.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
+import type { PlanApprover } from './control.js';
 import type { RunContext } from './run-state.js';
 
 /** What plan_actions recorded: the plan the user approved, once there is one. */
@@ -45,9 +46,17 @@ export function planActionsTool(run: RunContext, signals: PlanSignals): Tool {
           depends_on,
         })),
       });
-      const decision = run.control.planApprover
-        ? await run.control.planApprover({ planId, graph }, run.control.signal)
-        : null;
+      let decision: Awaited<ReturnType<PlanApprover>>;
+      try {
+        decision = run.control.planApprover
+          ? await run.control.planApprover({ planId, graph }, run.control.signal)
+          : null;
+      } catch (error) {
+        // Ctrl-C at the approval prompt: the run stops at this step's end.
+        if (run.control.stopRequested)
+          return { output: 'The run was stopped before the plan was approved.', isError: false };
+        throw error;
+      }
       if (decision === null) {
         run.control.markNeedsInput(`Approve the proposed plan ${planId} (${graph.tasks.length} tasks)?`);
         return {

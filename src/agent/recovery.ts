@@ -31,9 +31,11 @@ export type RecoveryVerdict =
 export function actionKey(name: string, args: unknown): string {
   if (args !== null && typeof args === 'object') {
     const record = args as Record<string, unknown>;
+    // The same command in another folder is another action.
+    const where = typeof record.working_dir === 'string' ? ` in ${record.working_dir}` : '';
     for (const field of ['command', 'path', 'pattern']) {
       const value = record[field];
-      if (typeof value === 'string') return `${name}(${value})`;
+      if (typeof value === 'string') return `${name}(${value})${where}`;
     }
   }
   return `${name}(${stableStringify(args)})`;

@@ -17,7 +17,6 @@ import { addNote } from './notes.js';
 import { finalAnswer, revisePlan, runPlan } from './orchestrator.js';
 import { PathLocks } from './path-locks.js';
 import { type PlanSignals, planActionsTool } from './plan-tool.js';
-import { RecoveryTracker } from './recovery.js';
 import { RunRecords, type RunStores } from './run-records.js';
 import type { Conversation, RunContext } from './run-state.js';
 import { type LoopOutcome, type NextStep, runStepLoop } from './step-loop.js';
@@ -172,7 +171,6 @@ function createRun(
     files: new FileTracker(),
     control: options.control,
     emit: (payload) => options.bus.emit(runId, payload),
-    recovery: new RecoveryTracker(),
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     pathLocks: new PathLocks(),
     planOptions: {

@@ -8,7 +8,6 @@ import type { Workspace } from '../tools/workspace.js';
 import type { RunControl } from './control.js';
 import type { Emit } from './emit.js';
 import type { PathLocks } from './path-locks.js';
-import type { RecoveryTracker } from './recovery.js';
 import type { RunRecords } from './run-records.js';
 import type { WireProtocol } from './wire-protocol.js';
 
@@ -32,7 +31,6 @@ export interface RunContext {
   files: FileTracker;
   control: RunControl;
   emit: Emit;
-  recovery: RecoveryTracker;
   maxSteps: number;
   /** Serialises writes to one file by tasks running at the same time. */
   pathLocks: PathLocks;

@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { errorMessage } from '../util/error-message.js';
 import { applyRecovery } from './apply-recovery.js';
 import { type ExecutedCall, executeTools } from './execute-tools.js';
+import { RecoveryTracker } from './recovery.js';
 import type { Conversation, RunContext } from './run-state.js';
 import { toolContextFor } from './tool-context.js';
 import { recordUsage } from './usage.js';
@@ -33,6 +34,8 @@ export interface StepLoopOptions {
   signal?: AbortSignal;
   taskId?: string;
   phase?: ModelPhase;
+  /** The recovery counts (repetition, same failure) of this conversation; fresh when left out. */
+  recovery?: RecoveryTracker;
   /** Forces a tool on the next model call only (e.g. plan_actions under --plan always). */
   firstToolChoice?: ToolChoice<Record<string, SdkTool>>;
   /** Updates the conversation before each model call (a task's prompt shows the current state). */
@@ -51,6 +54,7 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
   const registry = options.registry ?? run.registry;
   const signal = options.signal ?? run.control.signal;
   const protocol = run.protocol;
+  const recovery = options.recovery ?? new RecoveryTracker();
   let toolChoice = options.firstToolChoice;
   for (;;) {
     const stopped = checkStopPredicates(run);
@@ -149,7 +153,7 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     run.records?.saveMessages(run.runId, conversation);
 
     if (run.control.stopRequested) return stoppedOutcome(run, step);
-    const recovered = await applyRecovery({ run, conversation, executed, step, taskId });
+    const recovered = await applyRecovery({ run, conversation, executed, step, taskId, recovery, signal });
     run.records?.saveMessages(run.runId, conversation);
     if (recovered) return recovered;
     if (run.control.pendingQuestion !== undefined) {

@@ -146,15 +146,12 @@ export class AgentRuntime {
   agentOptions(sessionId: string): Omit<RunAgentOptions, 'goal'> {
     const { options } = this;
     const interactive = this.interactive;
+    const terminal = { input: process.stdin, output: process.stdout, onInterrupt: () => this.interrupt() };
     this.control = new RunControl({
-      inputProvider: interactive ? terminalInputProvider(process.stdin, process.stdout) : undefined,
+      inputProvider: interactive ? terminalInputProvider(terminal) : undefined,
       inputTimeoutMs: options.inputTimeout !== undefined ? options.inputTimeout * 1000 : undefined,
-      planApprover: options.yes
-        ? autoApprove
-        : interactive
-          ? terminalPlanApprover(process.stdin, process.stdout)
-          : undefined,
-      failureChooser: interactive ? terminalFailureChooser(process.stdin, process.stdout) : undefined,
+      planApprover: options.yes ? autoApprove : interactive ? terminalPlanApprover(terminal) : undefined,
+      failureChooser: interactive ? terminalFailureChooser(terminal) : undefined,
     });
     if (this.interrupts > 0) this.control.stop();
     const sessions = this.store.sessions;

@@ -25,7 +25,7 @@ export const requestInputTool = defineTool({
   parameters,
   readOnly: true,
   async execute(args, ctx) {
-    return replyResult(await ctx.control.requestInput(args.question));
+    return replyResult(await ctx.control.requestInput(args.question, ctx.signal));
   },
 });
 
@@ -41,6 +41,8 @@ function replyResult(reply: InputReply): ToolResult {
         display: 'no answer in time',
         isError: false,
       };
+    case 'stopped':
+      return { output: 'The run was stopped before the user answered.', display: 'stopped', isError: false };
     case 'unavailable':
       return {
         output:

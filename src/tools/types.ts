@@ -6,12 +6,15 @@ import type { Workspace } from './workspace.js';
 export type InputReply =
   | { status: 'answered'; answer: string }
   | { status: 'timeout' }
+  /** The user stopped the run while the question was open. */
+  | { status: 'stopped' }
   /** No one can answer (non-interactive run): the run ends with status needs_input. */
   | { status: 'unavailable' };
 
 /** The part of the run's control a tool may use: asking the user. */
 export interface ToolControl {
-  requestInput(question: string): Promise<InputReply>;
+  /** `signal` ends the question when the asking task is stopped. */
+  requestInput(question: string, signal?: AbortSignal): Promise<InputReply>;
 }
 
 /** A focused model call a tool may make (analyze_output); phase "analyze". */

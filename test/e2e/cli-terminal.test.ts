@@ -86,4 +86,23 @@ describe('on a terminal', () => {
     expect(run.output).toContain('Task a failed');
     expect(run.output).toContain('Done after a retry.');
   });
+
+  it('Ctrl-C at a prompt stops the run (exit 3), whether it asks for approval or an answer', async () => {
+    const approval = await setup([{ toolCalls: [plan(['a'])] }]);
+    const atApproval = await runInTerminal(
+      ['run', '--model', approval.model, '--cwd', approval.workspace, 'plan it'],
+      [{ after: 'Approve this plan?', type: '\u0003' }],
+    );
+    expect(atApproval.code, atApproval.output).toBe(3);
+    expect(atApproval.output).toContain('stopping at the next step boundary');
+
+    const question = await setup([
+      { toolCalls: [{ name: 'request_input', args: { question: 'Which port should the server use?' } }] },
+    ]);
+    const atQuestion = await runInTerminal(
+      ['run', '--model', question.model, '--cwd', question.workspace, 'ask me'],
+      [{ after: 'answer ›', type: '\u0003' }],
+    );
+    expect(atQuestion.code, atQuestion.output).toBe(3);
+  });
 });
