@@ -62,7 +62,11 @@ export async function runPlan(
       const failed = [...result.outcomes.entries()].find(([, outcome]) => outcome.status === 'failed');
       const reason =
         failed && failed[1].status === 'failed' ? ` after task ${failed[0]} failed: ${failed[1].reason}` : '';
-      return { kind: 'interruption', status: 'failed', reason: `The plan was aborted${reason}.` };
+      return {
+        kind: 'interruption',
+        status: 'failed',
+        reason: `The plan was aborted${reason}`.replace(/\.?$/, '.'),
+      };
     }
     case 'stopped':
       if (plan.interrupted) return plan.interrupted;
@@ -137,7 +141,7 @@ export async function finalAnswer(
   ]);
   const summaries = completed.map((task) => `- Task ${task.id} (${task.title}): ${task.summary}`).join('\n');
   const conversation: Conversation = {
-    system: buildSystemPrompt({ workspace: run.workspace.root, tools: registry.list(), mode: 'task' }),
+    system: buildSystemPrompt({ workspace: run.workspace.root, tools: registry.list(), mode: 'final' }),
     messages: [
       {
         role: 'user',

@@ -75,15 +75,25 @@ export class PlanRun {
   /** Refuses a final_answer made while tasks remain (always the case inside a task). */
   considerFinalAnswer(_answer: string, taskId: string): { accepted: boolean; message: string } {
     const remaining = this.remaining;
-    this.run.finalAnswerRefusals += 1;
     this.run.emit({
       type: 'agent_update',
       update_type: 'final_answer_refused',
       step: this.run.steps,
       remaining,
     });
-    if (this.run.finalAnswerRefusals === FINAL_ANSWER_REFUSAL_LIMIT) this.escalationPending = true;
     const current = this.graph.get(taskId);
+    if (remaining === 1) {
+      // Only the current task is left: the model is finishing, just in the wrong order. This
+      // does not count towards asking the user.
+      return {
+        accepted: false,
+        message:
+          `Not yet: the current task "${current?.title ?? taskId}" is still open. Close it with task_completed; ` +
+          'taskweave then asks for the final answer.',
+      };
+    }
+    this.run.finalAnswerRefusals += 1;
+    if (this.run.finalAnswerRefusals === FINAL_ANSWER_REFUSAL_LIMIT) this.escalationPending = true;
     return {
       accepted: false,
       message:

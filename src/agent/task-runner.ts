@@ -12,6 +12,8 @@ import type { PlanRun } from './plan-run.js';
 import type { Conversation } from './run-state.js';
 import { type NextStep, runStepLoop } from './step-loop.js';
 
+const CONTROL_TOOLS = new Set(['task_completed', 'fail_task', 'final_answer']);
+
 /** Replies in a row without any tool call before a task is failed: the model stopped working on it. */
 export const IDLE_REPLY_LIMIT = 3;
 
@@ -61,6 +63,15 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     if (signals.completedSummary !== undefined) {
       const summary = signals.completedSummary;
       signals.completedSummary = undefined;
+      const failed = executed.filter(({ call, result }) => result.isError && !CONTROL_TOOLS.has(call.name));
+      if (failed.length > 0) {
+        addNote(run, conversation, {
+          step: run.steps,
+          taskId: task.id,
+          content: `The task was not closed: ${failed.map(({ call }) => `${call.name}(${formatArgs(call.args)})`).join(', ')} failed in the same reply. Fix that first, then call task_completed again.`,
+        });
+        return { kind: 'run_again' };
+      }
       if (!task.check) return { kind: 'task_completed', summary };
       checkRuns += 1;
       const [check] = await executeTools({

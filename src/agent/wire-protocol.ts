@@ -76,7 +76,10 @@ const jsonProtocol: WireProtocol = {
   streamsText: false,
   modelTools: () => undefined,
   system: (base, registry) => {
-    const controlFields = CONTROL_FIELDS.filter((field) => registry.get(field) !== undefined);
+    // final_answer is always offered: in simple mode a reply without tool calls is the answer.
+    const controlFields = CONTROL_FIELDS.filter(
+      (field) => field === 'final_answer' || registry.get(field) !== undefined,
+    );
     const tools = registry.list().filter((tool) => !CONTROL_FIELDS.some((field) => field === tool.name));
     return `${base}\n\n${buildJsonProtocolInstructions({ tools, controlFields })}`;
   },

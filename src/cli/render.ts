@@ -16,6 +16,7 @@ export class HumanRenderer {
   private readonly spinner: Spinner;
   private readonly pendingTools = new Map<string, string>();
   private textOpen = false;
+  private textTask: string | undefined;
   /** The tasks of the latest plan and their states, for the list shown at the end. */
   private planTasks: { id: string; title: string; state: string }[] = [];
 
@@ -50,7 +51,11 @@ export class HumanRenderer {
         return;
       case 'agent_text_delta':
         this.spinner.stop();
+        // Text of tasks running in parallel: each line says whose it is.
+        if (this.textOpen && this.textTask !== event.task_id) this.endText();
+        if (!this.textOpen && event.task_id) this.out.write(s.dim(`[${event.task_id}] `));
         this.textOpen = true;
+        this.textTask = event.task_id;
         this.out.write(event.content);
         return;
       case 'agent_note':

@@ -2,7 +2,7 @@ import type { Tool } from '../tools/types.js';
 import { fillTemplate, loadTemplate } from './template.js';
 
 /** Which loop the system prompt is for. */
-export type PromptMode = 'simple' | 'planning' | 'task';
+export type PromptMode = 'simple' | 'planning' | 'task' | 'final';
 
 const FINISHING: Record<PromptMode, string> = {
   simple: `# Finishing
@@ -14,6 +14,9 @@ const FINISHING: Record<PromptMode, string> = {
   task: `# Working on a plan
 - You work on ONE task of an approved plan at a time. The user message shows the request, the task list and the current task; taskweave keeps the list, you do not have to remember it.
 - When the current task is done and verified, call task_completed with a summary. Call final_answer only when every task is done.`,
+  final: `# Finishing the plan
+- Every task of the approved plan is done; the user message lists them with their summaries.
+- Call final_answer with the answer for the user: what was done and how it was verified.`,
 };
 
 const TODO_GUIDANCE = `

@@ -275,11 +275,12 @@ describe('complex mode', () => {
     const early = { task: 'a', toolCalls: [{ name: 'final_answer', args: { answer: 'done already' } }] };
     const questions: string[] = [];
     const model = script([
-      { toolCalls: [plan([{ id: 'a' }])] },
+      { toolCalls: [plan([{ id: 'a' }, { id: 'b', depends_on: ['a'] }])] },
       early,
       early,
       early,
       { task: 'a', when: 'The user said: finish task a', toolCalls: [write('a.txt'), done('wrote a')] },
+      { task: 'b', toolCalls: [write('b.txt'), done('wrote b')] },
       finalTurn,
     ]);
     const { result, events } = await runWithHarness({
@@ -352,5 +353,60 @@ describe('the JSON protocol', () => {
     expect(updates(events, 'agent_note')[0]).toMatchObject({
       content: expect.stringContaining('could not be read'),
     });
+  });
+});
+
+describe('complex mode, more rules', () => {
+  it('does not close a task when a call in the same reply failed', async () => {
+    const model = script([
+      { toolCalls: [plan([{ id: 'a' }])] },
+      { task: 'a', toolCalls: [{ name: 'run_command', args: { command: 'exit 2' } }, done('built it')] },
+      {
+        task: 'a',
+        when: 'The task was not closed',
+        toolCalls: [write('fixed.txt'), done('fixed and built')],
+      },
+      finalTurn,
+    ]);
+    const { result, events } = await runWithHarness({ model, planApprover: autoApprove });
+    expect(result.status).toBe('completed');
+    expect(updates(events, 'task_completed')[0]).toMatchObject({ summary: 'fixed and built' });
+  });
+
+  it('keeps the repetition rule per task: parallel tasks reading the same file are not "repeating"', async () => {
+    const ids = ['a', 'b', 'c', 'd', 'e'];
+    const model = script([
+      { toolCalls: [plan(ids.map((id) => ({ id })))] },
+      ...ids.map((id) => ({ task: id, toolCalls: [{ name: 'search_code', args: { pattern: 'shared' } }] })),
+      ...ids.map((id) => ({ task: id, toolCalls: [done(`looked for ${id}`)] })),
+      finalTurn,
+    ]);
+    const { result, events } = await runWithHarness({ model, planApprover: autoApprove, concurrency: 5 });
+    expect(result.status, result.reason).toBe('completed');
+    expect(updates(events, 'agent_note')).toHaveLength(0);
+  });
+
+  it('does not count a final answer given while only the current task is open towards asking the user', async () => {
+    const early = { task: 'a', toolCalls: [{ name: 'final_answer', args: { answer: 'done' } }] };
+    const asked: string[] = [];
+    const model = script([
+      { toolCalls: [plan([{ id: 'a' }])] },
+      early,
+      early,
+      early,
+      { task: 'a', toolCalls: [done('wrote a')] },
+      finalTurn,
+    ]);
+    const { result, events } = await runWithHarness({
+      model,
+      planApprover: autoApprove,
+      inputProvider: async (request) => {
+        asked.push(request.question);
+        return 'go on';
+      },
+    });
+    expect(result.status).toBe('completed');
+    expect(updates(events, 'final_answer_refused')).toHaveLength(3);
+    expect(asked).toEqual([]);
   });
 });
