@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ModelToolCall } from '../model/call-model.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolContext, ToolResult } from '../tools/types.js';
+import type { Tool, ToolContext, ToolResult } from '../tools/types.js';
 import type { Emit } from './emit.js';
 import type { PathLocks } from './path-locks.js';
 
@@ -60,12 +60,8 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
   const { emit, step, taskId, registry } = options;
   emit({ type: 'tool_start', call_id: call.id, name: call.name, args: call.args, step, task_id: taskId });
   const tool = registry.get(call.name);
-  const lockKey = tool && !tool.readOnly ? writeLockKey(call.args, options.workspaceRoot) : undefined;
-  const run = () => tool!.run(call.args, options.contextFor(call));
   const result = tool
-    ? lockKey && options.locks
-      ? await options.locks.withLock(lockKey, run)
-      : await run()
+    ? await runTool(tool, call, options)
     : {
         output: `There is no tool named "${call.name}". Available tools: ${registry.names().join(', ')}.`,
         isError: true,
@@ -81,6 +77,13 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
   if (result.isError) emit({ type: 'tool_error', ...common, error: result.output });
   else emit({ type: 'tool_complete', ...common, result: result.output });
   return { call, result };
+}
+
+/** Runs a tool; a write holds the lock of the file it targets while it runs. */
+function runTool(tool: Tool, call: ModelToolCall, options: ExecuteToolsOptions) {
+  const run = () => tool.run(call.args, options.contextFor(call));
+  const lockKey = tool.readOnly ? undefined : writeLockKey(call.args, options.workspaceRoot);
+  return lockKey && options.locks ? options.locks.withLock(lockKey, run) : run();
 }
 
 /** The file a writing call targets, as a lock key; undefined when it names no file. */

@@ -33,14 +33,7 @@ export async function runPlan(
     initialState?: ReadonlyMap<string, TaskState>;
   },
 ): Promise<PlanResult> {
-  const plan = new PlanRun(
-    run,
-    options.goal,
-    options.planId,
-    options.graph,
-    options.completed,
-    options.initialState,
-  );
+  const plan = new PlanRun({ run, ...options });
   const scheduler = new PlanScheduler({
     graph: options.graph,
     initialState: options.initialState,
@@ -113,13 +106,7 @@ function announce(plan: PlanRun, id: string, state: TaskState, detail: string | 
       emit({ ...base, update_type: 'task_blocked', reason: detail ?? 'a dependency failed' });
       return;
     case 'skipped':
-      emit({
-        type: 'agent_update',
-        update_type: 'agent_note',
-        step: plan.run.steps,
-        task_id: id,
-        content: `Task ${id} (${task.title}) was skipped; the tasks after it run.`,
-      });
+      emit({ ...base, update_type: 'task_skipped' });
       return;
     default:
       return;

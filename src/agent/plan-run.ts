@@ -21,17 +21,29 @@ export class PlanRun {
   private interruption: Extract<LoopOutcome, { kind: 'interruption' }> | undefined;
   private escalationPending = false;
 
-  constructor(
-    readonly run: RunContext,
-    readonly goal: string,
-    readonly planId: string,
-    readonly graph: TaskGraph,
-    /** Completed tasks of this run, earlier plans included; appended as tasks complete. */
-    readonly completed: CompletedTask[],
-    initialState?: ReadonlyMap<string, TaskState>,
-  ) {
-    for (const task of graph.tasks) {
-      const state = initialState?.get(task.id) ?? 'pending';
+  readonly run: RunContext;
+  readonly goal: string;
+  readonly planId: string;
+  readonly graph: TaskGraph;
+  /** Completed tasks of this run, earlier plans included; appended as tasks complete. */
+  readonly completed: CompletedTask[];
+
+  constructor(options: {
+    run: RunContext;
+    goal: string;
+    planId: string;
+    graph: TaskGraph;
+    completed: CompletedTask[];
+    /** States from the store when a plan resumes. */
+    initialState?: ReadonlyMap<string, TaskState>;
+  }) {
+    this.run = options.run;
+    this.goal = options.goal;
+    this.planId = options.planId;
+    this.graph = options.graph;
+    this.completed = options.completed;
+    for (const task of options.graph.tasks) {
+      const state = options.initialState?.get(task.id) ?? 'pending';
       this.states.set(task.id, state);
       if (state === 'in_progress') this.interruptedTasks.add(task.id);
     }
@@ -128,6 +140,6 @@ export class PlanRun {
 
   /** What a tool call of a task may touch. */
   toolContext(call: ModelToolCall, taskId: string, signal: AbortSignal): ToolContext {
-    return toolContextFor(this.run, call, this.run.steps, taskId, signal);
+    return toolContextFor(this.run, { call, step: this.run.steps, taskId, signal });
   }
 }

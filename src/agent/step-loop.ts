@@ -138,7 +138,7 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     const executed = await executeTools({
       calls: reply.toolCalls,
       registry,
-      contextFor: (call) => toolContextFor(run, call, step, taskId, signal),
+      contextFor: (call) => toolContextFor(run, { call, step, taskId, signal }),
       emit: run.emit,
       step,
       taskId,

@@ -45,11 +45,9 @@ function definitionOf(entry: Tool): SdkTool {
 /** Builds what one tool call may touch. */
 export function toolContextFor(
   run: RunContext,
-  call: ModelToolCall,
-  step: number,
-  taskId: string | undefined,
-  signal: AbortSignal = run.control.signal,
+  options: { call: ModelToolCall; step: number; taskId: string | undefined; signal: AbortSignal },
 ): ToolContext {
+  const { call, step, taskId, signal } = options;
   return {
     workspace: run.workspace,
     signal,

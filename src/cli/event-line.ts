@@ -82,6 +82,8 @@ function fullDetail(event: ServerEvent): string {
     case 'task_failed':
     case 'task_blocked':
       return `[${event.task_id}] ${event.title}: ${event.reason}`;
+    case 'task_skipped':
+      return `[${event.task_id}] ${event.title}`;
     case 'agent_completion':
       return withText(`${event.status} after ${event.steps} steps`, event.final_answer ?? event.reason);
   }

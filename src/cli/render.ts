@@ -105,6 +105,10 @@ export class HumanRenderer {
         this.setTaskState(event.task_id, 'failed');
         this.line(s.red(`✗ [${event.task_id}] ${event.title} — ${event.reason}`));
         return;
+      case 'task_skipped':
+        this.setTaskState(event.task_id, 'skipped');
+        this.line(s.yellow(`↷ [${event.task_id}] ${event.title} — skipped`));
+        return;
       case 'task_blocked':
         this.setTaskState(event.task_id, 'blocked');
         this.line(s.yellow(`⏸ [${event.task_id}] ${event.title} — ${event.reason}`));
@@ -172,6 +176,7 @@ export class HumanRenderer {
       completed: s.green('✓'),
       failed: s.red('✗'),
       blocked: s.yellow('⏸'),
+      skipped: s.yellow('↷'),
       in_progress: s.yellow('…'),
       pending: s.dim('·'),
     };

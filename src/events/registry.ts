@@ -72,6 +72,8 @@ export const eventPayloadSchema = z.union([
   agentUpdate('task_completed', { task_id: z.string(), title: z.string(), summary: z.string() }),
   agentUpdate('task_failed', { task_id: z.string(), title: z.string(), reason: z.string() }),
   agentUpdate('task_blocked', { task_id: z.string(), title: z.string(), reason: z.string() }),
+  /** The user chose to skip a failed task; the tasks after it run. */
+  agentUpdate('task_skipped', { task_id: z.string(), title: z.string() }),
   agentUpdate('agent_completion', {
     steps: z.number().int(),
     status: runStatusSchema,

@@ -198,12 +198,13 @@ describe('complex mode', () => {
       { task: 'b', toolCalls: [write('b.txt'), done('wrote b')] },
       finalTurn,
     ]);
-    const { result, workspace } = await runWithHarness({
+    const { result, workspace, events } = await runWithHarness({
       model,
       planApprover: autoApprove,
       onFailure: 'skip',
     });
     expect(result.status).toBe('completed');
+    expect(updates(events, 'task_skipped')[0]).toMatchObject({ task_id: 'a' });
     await access(path.join(workspace.root, 'b.txt'));
   });
 
