@@ -17,6 +17,8 @@ export class HumanRenderer {
   private readonly pendingTools = new Map<string, string>();
   private textOpen = false;
   private textTask: string | undefined;
+  /** The text streamed in the latest turn: a final answer already shown is not printed again. */
+  private streamed = '';
   /** The tasks of the latest plan and their states, for the list shown at the end. */
   private planTasks: { id: string; title: string; state: string }[] = [];
 
@@ -46,6 +48,7 @@ export class HumanRenderer {
         this.line(s.dim(`taskweave · ${event.model} · up to ${event.max_steps} steps`));
         return;
       case 'agent_turn_start':
+        this.streamed = '';
         this.endText();
         this.spinner.start(`thinking (step ${event.step})…`);
         return;
@@ -56,6 +59,7 @@ export class HumanRenderer {
         if (!this.textOpen && event.task_id) this.out.write(s.dim(`[${event.task_id}] `));
         this.textOpen = true;
         this.textTask = event.task_id;
+        this.streamed += event.content;
         this.out.write(event.content);
         return;
       case 'agent_note':
@@ -126,7 +130,7 @@ export class HumanRenderer {
         if (this.planTasks.length > 0) this.line(this.taskList());
         this.line(label + tokens);
         if (event.status !== 'completed' && event.reason) this.line(`  ${event.reason}`);
-        if (event.final_answer) this.line(`\n${event.final_answer}`);
+        if (event.final_answer && event.final_answer !== this.streamed.trim()) this.line(`\n${event.final_answer}`);
         return;
       }
       default:
