@@ -70,6 +70,8 @@ describe('taskweave run (CLI, script model)', () => {
     expect(run.stdout).toMatch(/→ run_command\("exit 2"\) ✗ exit 2/);
     expect(run.stdout).toMatch(/→ write_file\("a\.txt"\) ✓/);
     expect(run.stdout).toMatch(/✓ completed/);
+    // The answer streamed as text is not printed a second time at the end.
+    expect(run.stdout.split('Done.').length - 1).toBe(1);
     expect(run.stdout).not.toContain('\u001b[');
   });
 
