@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { autoApprove, RunControl } from '../src/agent/control.js';
 import { runAgent } from '../src/agent/run-agent.js';
+import { renderTable } from '../src/cli/table.js';
 import { EventBus } from '../src/events/bus.js';
 import { ScriptModel } from '../src/model/script-model.js';
 import type { ModelScriptInput } from '../src/model/script-schema.js';
@@ -201,19 +202,15 @@ function printTable(rows: Row[]): void {
     row.dispatchP50.toFixed(3),
     row.dispatchP99.toFixed(3),
   ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...cells.map((line) => line[column]!.length)),
-  );
-  const format = (line: string[]) =>
-    line
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join('  ');
   console.log(
     `Whole agent (script model), ${TASK_LATENCY_MS} ms model latency per task, median of ${REPETITIONS} runs; dispatch delay = dependency done → dependent started`,
   );
-  console.log(format(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const line of cells) console.log(format(line));
+  process.stdout.write(
+    renderTable({
+      columns: header.map((title, index) => ({ header: title, align: index === 0 ? 'left' : 'right' })),
+      rows: cells,
+    }),
+  );
 }
 
 const rows: Row[] = [];

@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { renderTable } from '../src/cli/table.js';
 import type { ServerEvent } from '../src/events/registry.js';
 import { openDatabase, type Synchronous, type TaskweaveDb } from '../src/store/database.js';
 import { SessionStore } from '../src/store/session-store.js';
@@ -215,22 +216,18 @@ const cells = rows.map((row) => [
   (1e6 / row.roundTrips).toFixed(0),
   number(row.threeCommitRoundTrips),
 ]);
-const widths = header.map((title, column) =>
-  Math.max(title.length, ...cells.map((line) => line[column]!.length)),
-);
-const format = (line: string[]) =>
-  line
-    .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-    .join('  ');
 console.log(
   `Store on a WAL file in ${tmpdir()}, median of ${REPETITIONS}; ` +
     `a round-trip is add + completeAndClaimNext hand-off (two commits; ${number(HAND_OFF_TASKS)} tasks added, ` +
     'then handed off one to the next), the older add+claim+complete is three; ' +
     `raw commits = one-row transactions on bare better-sqlite3 (the disk floor); ${MEASURE_MS} ms per rate`,
 );
-console.log(format(header));
-console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-for (const line of cells) console.log(format(line));
+process.stdout.write(
+  renderTable({
+    columns: header.map((title, index) => ({ header: title, align: index === 0 ? 'left' : 'right' })),
+    rows: cells,
+  }),
+);
 
 const full = rows.find((row) => row.synchronous === 'FULL')!;
 console.log(

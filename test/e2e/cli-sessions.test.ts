@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EventPayload, ServerEvent } from '../../src/events/registry.js';
 import { defaultDatabasePath, openDatabase } from '../../src/store/database.js';
 import { SessionStore } from '../../src/store/session-store.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, tableRows } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 
 const MINUTE_MS = 60_000;
@@ -135,15 +135,6 @@ async function fixture(): Promise<Fixture> {
   } finally {
     db.close();
   }
-}
-
-/** The lines of a table after its header, each split into its columns. */
-function tableRows(stdout: string): string[][] {
-  return stdout
-    .trimEnd()
-    .split('\n')
-    .slice(1)
-    .map((line) => line.trim().split(/\s{2,}/));
 }
 
 const short = (id: string) => id.slice('ses_'.length, 'ses_'.length + 8);

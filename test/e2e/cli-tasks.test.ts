@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { defaultDatabasePath, openDatabase, type TaskweaveDb } from '../../src/store/database.js';
 import { tasks } from '../../src/store/schema.js';
 import { TaskStore } from '../../src/store/task-store.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, tableRows } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 
 const folders: string[] = [];
@@ -57,15 +57,6 @@ function withDatabase<T>(workspace: string, work: (db: TaskweaveDb) => T): T {
   } finally {
     db.close();
   }
-}
-
-/** The lines of a table after its header, each split into its columns. */
-function tableRows(stdout: string): string[][] {
-  return stdout
-    .trimEnd()
-    .split('\n')
-    .slice(1)
-    .map((line) => line.trim().split(/\s{2,}/));
 }
 
 describe('taskweave tasks (CLI)', () => {

@@ -62,3 +62,12 @@ export async function writeScript(folder: string, script: unknown, name = 'scrip
   await writeFile(file, JSON.stringify(script, null, 2));
   return file;
 }
+
+/** The lines of a table after its header, each split into its columns. */
+export function tableRows(stdout: string): string[][] {
+  return stdout
+    .trimEnd()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s{2,}/));
+}
