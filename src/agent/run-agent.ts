@@ -138,12 +138,17 @@ export async function resumePlan(
 ): Promise<RunResult> {
   const run = createRun(options, plan.goal, 'complex');
   run.records?.adoptPlan(plan.planId, plan.taskIds);
-  const done = plan.completed.length;
   run.emit({
     type: 'agent_update',
-    update_type: 'agent_note',
-    step: 0,
-    content: `Resuming plan ${plan.planId}: ${done} of ${plan.graph.tasks.length} tasks already completed.`,
+    update_type: 'plan_resumed',
+    plan_id: plan.planId,
+    tasks: plan.graph.tasks.map(({ id, title, description, depends_on }) => ({
+      id,
+      title,
+      description,
+      depends_on,
+    })),
+    completed: plan.completed.map((task) => task.id),
   });
   const outcome = await orchestrate(
     run,

@@ -73,6 +73,8 @@ function fullDetail(event: ServerEvent): string {
       return `${event.plan_id}: ${event.tasks.map((task) => `[${task.id}] ${task.title}`).join(', ')}`;
     case 'plan_approved':
       return event.plan_id;
+    case 'plan_resumed':
+      return `${event.plan_id}: ${event.completed.length} of ${event.tasks.length} tasks already completed`;
     case 'plan_rejected':
       return withText(event.plan_id, event.feedback);
     case 'task_started':

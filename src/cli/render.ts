@@ -91,6 +91,20 @@ export class HumanRenderer {
         this.line(`${s.bold(`Proposed plan ${event.plan_id} (${event.tasks.length} tasks):`)}\n${layers}`);
         return;
       }
+      case 'plan_resumed': {
+        const done = new Set(event.completed);
+        this.planTasks = event.tasks.map((task) => ({
+          id: task.id,
+          title: task.title,
+          state: done.has(task.id) ? 'completed' : 'pending',
+        }));
+        this.line(
+          s.bold(
+            `Resuming plan ${event.plan_id}: ${done.size} of ${event.tasks.length} tasks already completed`,
+          ),
+        );
+        return;
+      }
       case 'plan_approved':
         this.line(s.green(`✓ plan ${event.plan_id} approved`));
         return;
@@ -130,7 +144,8 @@ export class HumanRenderer {
         if (this.planTasks.length > 0) this.line(this.taskList());
         this.line(label + tokens);
         if (event.status !== 'completed' && event.reason) this.line(`  ${event.reason}`);
-        if (event.final_answer && event.final_answer !== this.streamed.trim()) this.line(`\n${event.final_answer}`);
+        if (event.final_answer && event.final_answer !== this.streamed.trim())
+          this.line(`\n${event.final_answer}`);
         return;
       }
       default:

@@ -67,6 +67,12 @@ export const eventPayloadSchema = z.union([
   agentUpdate('final_answer_refused', { step, remaining: z.number().int() }),
   agentUpdate('plan_proposed', { plan_id: z.string(), tasks: z.array(planTaskSchema) }),
   agentUpdate('plan_approved', { plan_id: z.string() }),
+  /** An approved plan an earlier process left unfinished goes on; `completed` tasks are not run again. */
+  agentUpdate('plan_resumed', {
+    plan_id: z.string(),
+    tasks: z.array(planTaskSchema),
+    completed: z.array(z.string()),
+  }),
   agentUpdate('plan_rejected', { plan_id: z.string(), feedback: z.string().optional() }),
   agentUpdate('task_started', { task_id: z.string(), title: z.string() }),
   agentUpdate('task_completed', { task_id: z.string(), title: z.string(), summary: z.string() }),

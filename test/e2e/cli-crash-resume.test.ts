@@ -94,6 +94,11 @@ describe('crash safety (kill -9 in the middle of a plan, then taskweave resume)'
     );
     expect(completedNow).toEqual(['t3', 't4', 't5', 't6']);
     expect(
+      events.find((event) => event.type === 'agent_update' && event.update_type === 'plan_resumed'),
+    ).toMatchObject({
+      completed: ['t1', 't2'],
+    });
+    expect(
       events
         .filter((event) => event.type === 'tool_start' && event.task_id === 't3')
         .map((event) => 'name' in event && event.name),
@@ -201,7 +206,8 @@ describe('crash safety (kill -9 in the middle of a plan, then taskweave resume)'
 
     const worker = await runCli(['work', '--model', model, '--cwd', workspace, '--yes']);
     expect(worker.code, worker.stdout + worker.stderr).toBe(0);
-    expect(worker.stdout).toContain('Resuming plan');
+    expect(worker.stdout).toContain('2 of 6 tasks already completed');
+    expect(worker.stdout).toMatch(/Tasks:\n(\s+✓ \[t\d\] Step t\d completed\n){6}/);
     expect((await readFile(path.join(workspace, 'log.txt'), 'utf8')).split('\n').filter(Boolean)).toEqual(
       TASKS,
     );
