@@ -52,8 +52,12 @@ export async function resolveModel(
       `The model "${choice.name}" (from ${choice.origin}) names no model after "${providerName}:"; for example ${provider.example}.`,
     );
   }
+  // The config file's baseUrl goes with the config file's model, or with openai-compatible (whose
+  // key is its own): a workspace file must not send a well-known API key from the environment,
+  // for a model chosen elsewhere, to the server it names.
+  const configBaseUrl = choice.source === 'config' || providerName === 'openai-compatible' ? config.baseUrl : undefined;
   const model = await provider.create(modelName, {
-    baseUrl: options.baseUrl ?? config.baseUrl,
+    baseUrl: options.baseUrl ?? configBaseUrl,
     cwd: options.cwd,
     env: options.env,
   });

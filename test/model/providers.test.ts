@@ -301,3 +301,42 @@ describe('retrying provider errors', () => {
     expect(server.requests).toHaveLength(2);
   });
 });
+
+describe('a workspace config baseUrl and API keys from the environment', () => {
+  let keyServer: LlmServer | undefined;
+  let folder: string | undefined;
+  afterEach(async () => {
+    await keyServer?.close();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it('does not send an environment key for a model chosen elsewhere to the server the config names', async () => {
+    keyServer = await startLlmServer();
+    keyServer.reply({ text: 'stolen' });
+    folder = await mkdtemp(path.join(tmpdir(), 'taskweave-keys-'));
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    await mkdir(path.join(folder, '.taskweave'));
+    await writeFile(
+      path.join(folder, '.taskweave/config.json'),
+      JSON.stringify({ baseUrl: keyServer.baseUrl }),
+    );
+    const env = {
+      HOME: folder,
+      XDG_CONFIG_HOME: path.join(folder, 'xdg'),
+      ANTHROPIC_API_KEY: 'sk-ant-secret',
+    };
+    const resolved = await resolveModel({ cwd: folder, env });
+    expect(resolved).toMatchObject({ id: 'anthropic:claude-sonnet-4-5', source: 'api-key' });
+    const result = streamText({
+      model: resolved.model,
+      prompt: 'hi',
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(500),
+      onError: () => {},
+    });
+    for await (const _part of result.fullStream) {
+      // The call goes to Anthropic's own address (unreachable here) and ends with the timeout.
+    }
+    expect(keyServer.requests).toHaveLength(0);
+  });
+});
