@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { defineTool } from './define-tool.js';
 import { statIfExists } from './stat-if-exists.js';
-import { countLines, lineNumberAt, pluralize, splitLines } from './text-lines.js';
+import { countLines, decodeUtf8, lineNumberAt, pluralize, splitLines } from './text-lines.js';
 import { mostSimilar } from './text-similarity.js';
 import type { ToolResult } from './types.js';
 
@@ -56,7 +56,14 @@ export const editFileTool = defineTool({
     const whyNot = await ctx.files.whyNotEditable(absolute, shown);
     if (whyNot !== null) return refuse(whyNot, 'read it first');
 
-    const original = await readFile(absolute, 'utf8');
+    const original = decodeUtf8(await readFile(absolute));
+    if (original === undefined) {
+      return refuse(
+        `${shown} is not valid UTF-8 text (another encoding, such as Latin-1?). edit_file would corrupt ` +
+          'its other characters, so it is refused; convert the file to UTF-8 first (e.g. with iconv) or change it with a command.',
+        'not UTF-8',
+      );
+    }
     const applied = applyEdits(original, args.edits, shown);
     if ('error' in applied)
       return refuse(`${applied.error}\nNo edit was applied; ${shown} is unchanged.`, 'no edit applied');

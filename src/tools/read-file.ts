@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { statIfExists } from './stat-if-exists.js';
-import { numberLines, pluralize, splitLines } from './text-lines.js';
+import { decodeUtf8, numberLines, pluralize, splitLines } from './text-lines.js';
 import { mostSimilar } from './text-similarity.js';
 import { MAX_TOOL_OUTPUT_CHARS } from './truncate.js';
 import type { ToolContext, ToolResult } from './types.js';
@@ -80,7 +80,11 @@ export const readFileTool = defineTool({
     }
     // The whole content is recorded even for a range: edit_file checks the file as a whole.
     ctx.files.remember(absolute, bytes);
-    return numberedLines(splitLines(bytes.toString('utf8')), shown, args);
+    const result = numberedLines(splitLines(bytes.toString('utf8')), shown, args);
+    if (!result.isError && decodeUtf8(bytes) === undefined) {
+      result.output = `Note: ${shown} is not valid UTF-8; characters that are not are shown as �, and edit_file will refuse it.\n${result.output}`;
+    }
+    return result;
   },
 });
 

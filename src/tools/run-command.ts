@@ -104,9 +104,21 @@ export const runCommandTool = defineTool({
   },
 });
 
+/**
+ * The model providers' keys are not passed to commands: their output goes to the model and the
+ * event log, and a command the model was talked into must not be able to send them anywhere.
+ */
+export const WITHHELD_ENV = new Set([
+  'FORCE_COLOR', // would override NO_COLOR in most tools (and Node warns when both are set)
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'GOOGLE_GENERATIVE_AI_API_KEY',
+  'GEMINI_API_KEY',
+  'OPENAI_COMPATIBLE_API_KEY',
+]);
+
 function commandEnvironment(): NodeJS.ProcessEnv {
-  // FORCE_COLOR would override NO_COLOR in most tools (and Node warns when both are set).
-  const inherited = Object.entries(process.env).filter(([name]) => name !== 'FORCE_COLOR');
+  const inherited = Object.entries(process.env).filter(([name]) => !WITHHELD_ENV.has(name));
   return { ...Object.fromEntries(inherited), ...NON_INTERACTIVE_ENV };
 }
 

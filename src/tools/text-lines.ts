@@ -43,3 +43,12 @@ export function numberLines(lines: readonly string[], firstLineNumber: number): 
   const width = String(firstLineNumber + lines.length - 1).length;
   return lines.map((line, index) => `${String(firstLineNumber + index).padStart(width)}\t${line}`).join('\n');
 }
+
+/** The text of a file, or undefined when it is not valid UTF-8 (decoding would replace bytes). */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -219,4 +219,21 @@ describe('edit_file', () => {
     expect(result.isError).toBe(true);
     expect(result.output).toMatch(/^The edit_file tool was called with invalid arguments:\n- edits: /);
   });
+
+  it('refuses a file that is not UTF-8 rather than corrupting its other characters', async () => {
+    const latin1 = Buffer.from('/* Auteur: Ren\xe9 */\nint x = 1;\n', 'latin1');
+    const absolute = await bed().write('legacy.c', latin1.toString('latin1'));
+    await writeFile(absolute, latin1);
+    const read = await readFileTool.run({ path: 'legacy.c' }, bed().ctx);
+    expect(read.output).toContain('is not valid UTF-8');
+    const result = await editFileTool.run(
+      { path: 'legacy.c', edits: [{ find: 'x = 1', replace: 'x = 2' }] },
+      bed().ctx,
+    );
+    expect(result.isError).toBe(true);
+    expect(result.output).toContain('not valid UTF-8');
+    expect(Buffer.compare(await import('node:fs/promises').then((fs) => fs.readFile(absolute)), latin1)).toBe(
+      0,
+    );
+  });
 });

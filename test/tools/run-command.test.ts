@@ -55,6 +55,20 @@ describe('run_command', () => {
     expect(result.output).toContain(`${bed().root}\n1 0 cat true\nno-tty`);
   });
 
+  it("does not pass the model providers' API keys to commands", async () => {
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = 'sk-must-not-leak';
+    try {
+      const result = await runCommandTool.run({ command: 'env' }, bed().ctx);
+      expect(result.isError).toBe(false);
+      expect(result.output).not.toContain('sk-must-not-leak');
+      expect(result.output).toContain('TASKWEAVE=1');
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
   it('makes a non-zero exit an error result', async () => {
     const result = await runCommandTool.run({ command: 'echo partial; exit 3' }, bed().ctx);
     expect(result.isError).toBe(true);
