@@ -44,6 +44,30 @@ export interface RunShellCommandOptions {
  * own, stdin closed. On timeout or abort the whole group is killed — SIGTERM, then SIGKILL after
  * a grace period — so the processes the command started die with it.
  */
+/**
+ * Process groups of commands that are running or being killed. When taskweave exits (a second
+ * Ctrl-C, or the end of the process during a kill's grace period) they get SIGKILL at once,
+ * so no command outlives it. A command that ended by itself leaves this set: what it started
+ * in the background on purpose (a dev server) keeps running.
+ */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // ESRCH: already gone.
+      }
+    }
+  });
+}
+
 export function runShellCommand(options: RunShellCommandOptions): Promise<CommandOutcome> {
   if (options.signal.aborted) {
     return Promise.resolve({ end: { kind: 'stopped' }, stdout: '', stderr: '', durationMs: 0 });
@@ -62,6 +86,8 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const group = child.pid;
+    if (group !== undefined) trackGroup(group);
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -87,8 +113,12 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
       if (killing) return;
       killing = true;
       signalGroup('SIGTERM');
-      // Not cleared when the shell exits: a child that ignores SIGTERM must still die.
-      setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS).unref();
+      // Not cleared when the shell exits: a child that ignores SIGTERM must still die. Unref'd so
+      // it does not keep taskweave alive; the exit hook covers an exit before it fires.
+      setTimeout(() => {
+        signalGroup('SIGKILL');
+        if (group !== undefined) liveGroups.delete(group);
+      }, KILL_GRACE_MS).unref();
     };
 
     const timeout = setTimeout(() => killGroup('timed_out'), options.timeoutMs);
@@ -104,6 +134,8 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
     const finish = (exit: CommandEnd): void => {
       if (settled) return;
       cleanUp();
+      // Killed groups stay tracked until their SIGKILL has gone out.
+      if (!killing && group !== undefined) liveGroups.delete(group);
       resolve({
         end: stopReason ? { kind: stopReason } : exit,
         stdout: stdout.text(),

@@ -190,3 +190,34 @@ describe('run_command', () => {
     expect(result.output).toContain('timeout_ms');
   });
 });
+
+describe('run_command when taskweave exits', () => {
+  it('kills a command that ignores SIGTERM even when taskweave exits during the grace period', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const marker = `tw-marker-${process.pid}-${Date.now()}`;
+    const module = new URL('../../src/tools/run-shell-command.ts', import.meta.url).href;
+    const script = `
+      import { runShellCommand } from ${JSON.stringify(module)};
+      const outcome = await runShellCommand({
+        command: 'trap "" TERM; exec -a ${marker} sleep 30',
+        cwd: process.cwd(), env: process.env, timeoutMs: 300,
+        signal: new AbortController().signal, maxOutputCharsPerStream: 1000,
+      });
+      console.log(outcome.end.kind);
+      process.exit(0);
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(child.stdout.trim()).toBe('timed_out');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const survivors = spawnSync('pgrep', ['-f', marker], { encoding: 'utf8' }).stdout.trim();
+    expect(
+      survivors
+        .split('\n')
+        .filter(Boolean)
+        .filter((pid) => isAlive(Number(pid))),
+    ).toEqual([]);
+  });
+});
