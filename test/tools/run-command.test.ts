@@ -199,7 +199,7 @@ describe('run_command when taskweave exits', () => {
     const script = `
       import { runShellCommand } from ${JSON.stringify(module)};
       const outcome = await runShellCommand({
-        command: 'trap "" TERM; exec -a ${marker} sleep 30',
+        command: \`bash -c 'trap "" TERM; exec -a ${marker} sleep 30'; echo never\`,
         cwd: process.cwd(), env: process.env, timeoutMs: 300,
         signal: new AbortController().signal, maxOutputCharsPerStream: 1000,
       });
