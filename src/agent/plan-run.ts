@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai';
 import type { ModelToolCall } from '../model/call-model.js';
 import type { TaskGraph, TaskState } from '../plan/task-graph.js';
 import type { CompletedTask } from '../prompts/task-prompt.js';
+import type { FileTracker } from '../tools/file-tracker.js';
 import type { ToolContext } from '../tools/types.js';
 import type { RunContext } from './run-state.js';
 import type { LoopOutcome, NextStep } from './step-loop.js';
@@ -139,7 +140,10 @@ export class PlanRun {
   }
 
   /** What a tool call of a task may touch. */
-  toolContext(call: ModelToolCall, taskId: string, signal: AbortSignal): ToolContext {
-    return toolContextFor(this.run, { call, step: this.run.steps, taskId, signal });
+  toolContext(
+    call: ModelToolCall,
+    options: { taskId: string; signal: AbortSignal; files: FileTracker },
+  ): ToolContext {
+    return toolContextFor(this.run, { call, step: this.run.steps, ...options });
   }
 }

@@ -3,6 +3,7 @@ import type { RunStatus } from '../events/registry.js';
 import { callModel, type ModelReply } from '../model/call-model.js';
 import type { ModelPhase } from '../model/types.js';
 import type { TaskGraph } from '../plan/task-graph.js';
+import type { FileTracker } from '../tools/file-tracker.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { errorMessage } from '../util/error-message.js';
 import { applyRecovery } from './apply-recovery.js';
@@ -34,6 +35,11 @@ export interface StepLoopOptions {
   signal?: AbortSignal;
   taskId?: string;
   phase?: ModelPhase;
+  /**
+   * What this conversation has read, for the read-before-edit rule; the run's when left out.
+   * Each plan task keeps its own, so a file another task changed must be read again.
+   */
+  files?: FileTracker;
   /** The recovery counts (repetition, same failure) of this conversation; fresh when left out. */
   recovery?: RecoveryTracker;
   /** Forces a tool on the next model call only (e.g. plan_actions under --plan always). */
@@ -138,7 +144,7 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     const executed = await executeTools({
       calls: reply.toolCalls,
       registry,
-      contextFor: (call) => toolContextFor(run, { call, step, taskId, signal }),
+      contextFor: (call) => toolContextFor(run, { call, step, taskId, signal, files: options.files }),
       emit: run.emit,
       step,
       taskId,

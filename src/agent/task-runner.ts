@@ -3,6 +3,7 @@ import type { TaskOutcome } from '../plan/scheduler.js';
 import type { PlanTask } from '../plan/task-graph.js';
 import { buildSystemPrompt } from '../prompts/system-prompt.js';
 import { buildTaskPrompt, type TaskToolResult } from '../prompts/task-prompt.js';
+import { FileTracker } from '../tools/file-tracker.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { formatArgs } from '../util/format-args.js';
 import { failTaskTool, finalAnswerTool, type TaskSignals, taskCompletedTool } from './control-tools.js';
@@ -31,6 +32,8 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     failTaskTool(signals),
     finalAnswerTool((answer) => plan.considerFinalAnswer(answer, task.id)),
   ]);
+  // Per task: a file another task wrote since this one read it must be read again before an edit.
+  const files = new FileTracker();
   const saved = plan.takeSavedConversation(task.id);
   const toolResults: TaskToolResult[] = toolResultsIn(saved);
   const conversation: Conversation = {
@@ -77,7 +80,7 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
       const [check] = await executeTools({
         calls: [{ id: `check-${task.id}-${checkRuns}`, name: 'run_command', args: { command: task.check } }],
         registry,
-        contextFor: (call) => plan.toolContext(call, task.id, signal),
+        contextFor: (call) => plan.toolContext(call, { taskId: task.id, signal, files }),
         emit: run.emit,
         step: run.steps,
         taskId: task.id,
@@ -116,6 +119,7 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     conversation,
     registry,
     signal,
+    files,
     taskId: task.id,
     refresh: (current) => {
       current.messages[0] = {

@@ -2,6 +2,7 @@ import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, type Tool as SdkTool, tool } from 'ai';
 import { z } from 'zod';
 import { callModel, type ModelToolCall } from '../model/call-model.js';
+import type { FileTracker } from '../tools/file-tracker.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import type { RunContext } from './run-state.js';
@@ -45,14 +46,21 @@ function definitionOf(entry: Tool): SdkTool {
 /** Builds what one tool call may touch. */
 export function toolContextFor(
   run: RunContext,
-  options: { call: ModelToolCall; step: number; taskId: string | undefined; signal: AbortSignal },
+  options: {
+    call: ModelToolCall;
+    step: number;
+    taskId: string | undefined;
+    signal: AbortSignal;
+    /** What this conversation has read (each plan task keeps its own); the run's when left out. */
+    files?: FileTracker;
+  },
 ): ToolContext {
   const { call, step, taskId, signal } = options;
   return {
     workspace: run.workspace,
     signal,
     control: run.control,
-    files: run.files,
+    files: options.files ?? run.files,
     callId: call.id,
     progress: (content) =>
       run.emit({ type: 'tool_progress', call_id: call.id, name: call.name, content, task_id: taskId }),

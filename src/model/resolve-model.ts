@@ -55,7 +55,8 @@ export async function resolveModel(
   // The config file's baseUrl goes with the config file's model, or with openai-compatible (whose
   // key is its own): a workspace file must not send a well-known API key from the environment,
   // for a model chosen elsewhere, to the server it names.
-  const configBaseUrl = choice.source === 'config' || providerName === 'openai-compatible' ? config.baseUrl : undefined;
+  const configBaseUrl =
+    choice.source === 'config' || providerName === 'openai-compatible' ? config.baseUrl : undefined;
   const model = await provider.create(modelName, {
     baseUrl: options.baseUrl ?? configBaseUrl,
     cwd: options.cwd,

@@ -411,3 +411,33 @@ describe('complex mode, more rules', () => {
     expect(asked).toEqual([]);
   });
 });
+
+describe('complex mode and the read-before-edit rule', () => {
+  it('makes each task read a file before editing it, even one another task wrote', async () => {
+    const edit = {
+      name: 'edit_file',
+      args: { path: 'config.ts', edits: [{ find: 'port = 3000', replace: 'port = 8080' }] },
+    };
+    const model = script([
+      { toolCalls: [plan([{ id: 'w' }, { id: 'e', depends_on: ['w'] }])] },
+      { task: 'w', toolCalls: [write('config.ts', 'export const port = 3000;\n'), done('wrote config.ts')] },
+      { task: 'e', toolCalls: [edit] },
+      {
+        task: 'e',
+        when: 'has not been read',
+        toolCalls: [{ name: 'read_file', args: { path: 'config.ts' } }, edit, done('set the port')],
+      },
+      finalTurn,
+    ]);
+    const { result, events, workspace } = await runWithHarness({ model, planApprover: autoApprove });
+    expect(result.status).toBe('completed');
+    const edits = events.filter(
+      (event) =>
+        (event.type === 'tool_error' || event.type === 'tool_complete') && event.name === 'edit_file',
+    );
+    expect(edits.map((event) => event.type)).toEqual(['tool_error', 'tool_complete']);
+    expect(await readFile(path.join(workspace.root, 'config.ts'), 'utf8')).toBe(
+      'export const port = 8080;\n',
+    );
+  });
+});
