@@ -66,6 +66,8 @@ export class HumanRenderer {
         this.line(s.yellow(`! ${event.content}`));
         return;
       case 'agent_retry':
+        // The step streams again from the start; what it streamed so far is void.
+        this.streamed = '';
         this.line(
           s.yellow(
             `! model call failed (${event.error}); retrying in ${(event.delay_ms / 1000).toFixed(1)}s (attempt ${event.attempt + 1})`,

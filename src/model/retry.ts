@@ -7,6 +7,11 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
 /** The wait before the first retry; it doubles with each further retry. */
 export const DEFAULT_BASE_DELAY_MS = 1000;
 export const DEFAULT_MAX_DELAY_MS = 30_000;
+/**
+ * The longest Retry-After honoured as asked. A provider that asks for longer gets its error shown
+ * instead of a retry that would come too early and fail again.
+ */
+export const MAX_RETRY_AFTER_MS = 5 * 60_000;
 /** Overrides DEFAULT_BASE_DELAY_MS, so that tests and demos need not wait for real backoff. */
 export const RETRY_BASE_ENV = 'TASKWEAVE_RETRY_BASE_MS';
 /** Each backoff delay is spread by up to this share either way, so that clients do not retry in step. */
@@ -64,7 +69,8 @@ export async function withRetry<T>(
     } catch (error) {
       if (options.signal?.aborted || attempt >= maxAttempts || !isTransientError(error)) throw error;
       const requested = retryAfterMs(error);
-      const delayMs = Math.round(Math.min(requested ?? backoffDelay(baseDelayMs, attempt), maxDelayMs));
+      if (requested !== undefined && requested > MAX_RETRY_AFTER_MS) throw error;
+      const delayMs = Math.round(requested ?? Math.min(backoffDelay(baseDelayMs, attempt), maxDelayMs));
       options.onRetry?.({ attempt, delayMs, error });
       await sleep(delayMs, options.signal);
     }

@@ -133,11 +133,19 @@ describe('withRetry', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(950);
   });
 
-  it('caps Retry-After at maxDelayMs', async () => {
-    const { fn } = failing([httpError(429, 'slow down', { 'retry-after': '120' })]);
+  it('honours a Retry-After longer than the backoff cap', async () => {
+    const { fn } = failing([httpError(429, 'slow down', { 'retry-after-ms': '60' })]);
     const delays: number[] = [];
     await withRetry(fn, { baseDelayMs: 1, maxDelayMs: 20, onRetry: (info) => delays.push(info.delayMs) });
-    expect(delays).toEqual([20]);
+    expect(delays).toEqual([60]);
+  });
+
+  it('gives up at once, with the provider message, when Retry-After asks for more than it waits', async () => {
+    const { fn, calls } = failing([
+      httpError(429, 'quota exhausted for the hour', { 'retry-after': '3600' }),
+    ]);
+    await expect(withRetry(fn, { baseDelayMs: 1 })).rejects.toThrow('quota exhausted for the hour');
+    expect(calls).toHaveLength(1);
   });
 
   it('ends the wait at once on abort and rethrows the abort', async () => {
