@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from '../model/describe-issues.js';
+import { describeIssues } from '../util/describe-issues.js';
 import { errorMessage } from '../util/error-message.js';
 
 /**

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { describeIssues } from './describe-issues.js';
+import { describeIssues } from '../util/describe-issues.js';
 import { ModelConfigError } from './types.js';
 
 /** The settings a config file may hold; unknown keys are an error, so that typos are caught. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from './describe-issues.js';
+import { describeIssues } from '../util/describe-issues.js';
 import { ModelConfigError } from './types.js';
 
 const phaseSchema = z.enum(['act', 'reason', 'observe', 'plan', 'analyze']);

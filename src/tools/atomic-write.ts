@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, open, rename, rm, stat } from 'node:fs/promises';
+import { chmod, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { statIfExists } from './stat-if-exists.js';
 
 /**
  * Writes a file so that readers see either the old content or the new, never half of it: the
@@ -12,7 +13,7 @@ export async function writeFileAtomic(target: string, content: string): Promise<
     path.dirname(target),
     `.${path.basename(target)}.${randomBytes(6).toString('hex')}.taskweave-tmp`,
   );
-  const existingMode = await modeOf(target);
+  const existingMode = await statIfExists(target).then((info) => (info ? info.mode & 0o7777 : undefined));
   try {
     const handle = await open(temporary, 'wx', existingMode ?? 0o666);
     try {
@@ -26,15 +27,6 @@ export async function writeFileAtomic(target: string, content: string): Promise<
     await rename(temporary, target);
   } catch (error) {
     await rm(temporary, { force: true });
-    throw error;
-  }
-}
-
-async function modeOf(file: string): Promise<number | undefined> {
-  try {
-    return (await stat(file)).mode & 0o7777;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }

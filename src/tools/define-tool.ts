@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { describeIssues } from '../util/describe-issues.js';
 import { truncateMiddle } from './truncate.js';
 import type { Tool, ToolContext, ToolResult, ToolSpec } from './types.js';
 
@@ -33,9 +34,7 @@ async function execute<Params extends z.ZodType>(
 ): Promise<ToolResult> {
   const parsed = spec.parameters.safeParse(rawArgs);
   if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((issue) => `- ${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
-      .join('\n');
+    const problems = `- ${describeIssues(parsed.error, '\n- ')}`;
     return {
       output: `The ${spec.name} tool was called with invalid arguments:\n${problems}\nRewrite the input so that it satisfies the schema.`,
       isError: true,

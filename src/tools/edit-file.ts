@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { defineTool } from './define-tool.js';
+import { refuse } from './refusal.js';
 import { statIfExists } from './stat-if-exists.js';
 import { countLines, decodeUtf8, lineNumberAt, pluralize, splitLines } from './text-lines.js';
 import { mostSimilar } from './text-similarity.js';
-import type { ToolResult } from './types.js';
 
 /** How many candidate lines a "not found" error shows. */
 const MAX_SIMILAR_LINES = 3;
@@ -204,8 +204,4 @@ function snippet(options: {
       ? [...lines.slice(0, MAX_SNIPPET_LINES), `… ${lines.length - MAX_SNIPPET_LINES} more lines`]
       : lines;
   return `@@ ${options.heading}line ${lineNumberAt(before, blockStart)} @@\n${shownLines.join('\n')}`;
-}
-
-function refuse(output: string, display: string): ToolResult {
-  return { output, display, isError: true };
 }

@@ -14,11 +14,6 @@ export class FileTracker {
     this.known.set(absolutePath, digest(content));
   }
 
-  /** Forgets a file (it was deleted or moved). */
-  forget(absolutePath: string): void {
-    this.known.delete(absolutePath);
-  }
-
   /**
    * Returns why the file may not be edited now, or null when it may: it was read in this run
    * and its content on disk is still what was read.

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
+import { refuse } from './refusal.js';
 import { statIfExists } from './stat-if-exists.js';
 import { decodeUtf8, numberLines, pluralize, splitLines } from './text-lines.js';
 import { mostSimilar } from './text-similarity.js';
@@ -162,8 +163,4 @@ async function missingFile(ctx: ToolContext, absolute: string, shown: string): P
       ? ` Did you mean: ${similar.join(', ')}?`
       : ' Find the right path with search_code or run_command (ls, find).';
   return refuse(`${shown} does not exist.${suggestion}`, 'not found');
-}
-
-function refuse(output: string, display: string): ToolResult {
-  return { output, display, isError: true };
 }

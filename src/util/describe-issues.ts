@@ -4,8 +4,8 @@ import type { z } from 'zod';
  * One line per problem zod found, each prefixed with where it is (`turns[2].toolCalls[0].name`),
  * for configuration errors a person has to fix by hand.
  */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issuePath(issue.path)}: ${issue.message}`).join('; ');
+export function describeIssues(error: z.ZodError, separator = '; '): string {
+  return error.issues.map((issue) => `${issuePath(issue.path)}: ${issue.message}`).join(separator);
 }
 
 function issuePath(path: PropertyKey[]): string {
