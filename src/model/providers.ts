@@ -63,17 +63,17 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     name: 'google',
     example: 'google:gemini-2.5-pro',
     description: 'Google Gemini; needs GOOGLE_GENERATIVE_AI_API_KEY or GEMINI_API_KEY',
-    create(modelName, { env }) {
+    create(modelName, { baseUrl, env }) {
       const apiKey = requireKey('google', env, ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY']);
-      return createGoogleGenerativeAI({ apiKey, baseURL: GOOGLE_DEFAULT_URL })(modelName);
+      return createGoogleGenerativeAI({ apiKey, baseURL: baseUrl ?? GOOGLE_DEFAULT_URL })(modelName);
     },
   },
   {
     name: 'ollama',
     example: 'ollama:qwen2.5-coder:7b',
-    description: `a local Ollama at OLLAMA_HOST (default ${OLLAMA_DEFAULT_URL})`,
-    create(modelName, { env }) {
-      const baseURL = ollamaBaseUrl(envValue(env, 'OLLAMA_HOST'));
+    description: `a local Ollama at OLLAMA_HOST (default ${OLLAMA_DEFAULT_URL}), or at --base-url`,
+    create(modelName, { baseUrl, env }) {
+      const baseURL = baseUrl ?? ollamaBaseUrl(envValue(env, 'OLLAMA_HOST'));
       return createOpenAICompatible({ name: 'ollama', baseURL, includeUsage: true })(modelName);
     },
   },
