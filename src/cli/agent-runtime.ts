@@ -146,7 +146,13 @@ export class AgentRuntime {
   agentOptions(sessionId: string): Omit<RunAgentOptions, 'goal'> {
     const { options } = this;
     const interactive = this.interactive;
-    const terminal = { input: process.stdin, output: process.stdout, onInterrupt: () => this.interrupt() };
+    const terminal = {
+      input: process.stdin,
+      output: process.stdout,
+      onInterrupt: () => this.interrupt(),
+      onPromptStart: () => this.renderer?.hold(),
+      onPromptEnd: () => this.renderer?.release(),
+    };
     this.control = new RunControl({
       inputProvider: interactive ? terminalInputProvider(terminal) : undefined,
       inputTimeoutMs: options.inputTimeout !== undefined ? options.inputTimeout * 1000 : undefined,

@@ -17,6 +17,7 @@ export class HumanRenderer {
   private readonly pendingTools = new Map<string, string>();
   private textOpen = false;
   private textTask: string | undefined;
+  private held: ServerEvent[] | undefined;
   /** The text streamed in the latest turn: a final answer already shown is not printed again. */
   private streamed = '';
   /** The tasks of the latest plan and their states, for the list shown at the end. */
@@ -29,8 +30,28 @@ export class HumanRenderer {
     this.spinner = new Spinner(out);
   }
 
+  /**
+   * Holds output back while the user types at a prompt (tasks running in parallel go on
+   * emitting events); release() shows what came in meanwhile.
+   */
+  hold(): void {
+    this.spinner.stop();
+    this.endText();
+    this.held ??= [];
+  }
+
+  release(): void {
+    const queued = this.held ?? [];
+    this.held = undefined;
+    for (const event of queued) this.render(event);
+  }
+
   /** Renders one event. */
   render(event: ServerEvent): void {
+    if (this.held) {
+      this.held.push(event);
+      return;
+    }
     if (event.type === 'agent_update') this.renderUpdate(event);
     else this.renderTopLevel(event);
   }

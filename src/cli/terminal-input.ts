@@ -8,16 +8,21 @@ export interface Terminal {
   output: NodeJS.WritableStream;
   /** Called when the user presses Ctrl-C at a prompt (readline takes the key from the process). */
   onInterrupt: () => void;
+  /** Output of other work is held back while the user types (and released after). */
+  onPromptStart?: () => void;
+  onPromptEnd?: () => void;
 }
 
 /** Asks one question; Ctrl-C stops the run (the question then ends through its signal). */
 async function ask(terminal: Terminal, question: string, signal: AbortSignal): Promise<string> {
+  terminal.onPromptStart?.();
   const prompt = createInterface({ input: terminal.input, output: terminal.output, terminal: true });
   prompt.on('SIGINT', terminal.onInterrupt);
   try {
     return await prompt.question(question, { signal });
   } finally {
     prompt.close();
+    terminal.onPromptEnd?.();
   }
 }
 

@@ -105,4 +105,27 @@ describe('on a terminal', () => {
     );
     expect(atQuestion.code, atQuestion.output).toBe(3);
   });
+
+  it('holds back the output of parallel tasks while the user types an answer', async () => {
+    const { workspace, model } = await setup([
+      { toolCalls: [plan(['ask', 'other'])] },
+      { task: 'ask', toolCalls: [{ name: 'request_input', args: { question: 'Which name?' } }] },
+      { task: 'ask', toolCalls: [{ name: 'task_completed', args: { summary: 'asked' } }] },
+      {
+        task: 'other',
+        latencyMs: 300,
+        toolCalls: [{ name: 'write_file', args: { path: 'b.txt', content: 'b' } }],
+      },
+      { task: 'other', toolCalls: [{ name: 'task_completed', args: { summary: 'wrote b' } }] },
+      { toolCalls: [{ name: 'final_answer', args: { answer: 'Both done.' } }] },
+    ]);
+    const run = await runInTerminal(
+      ['run', '--model', model, '--cwd', workspace, '--yes', 'two things'],
+      [{ after: 'answer ›', type: 'Ada', delayMs: 1000 }],
+    );
+    expect(run.code, run.output).toBe(0);
+    const prompt = run.output.indexOf('answer ›');
+    expect(prompt).toBeGreaterThan(-1);
+    expect(run.output.indexOf('write_file("b.txt")')).toBeGreaterThan(run.output.indexOf('Ada', prompt));
+  });
 });

@@ -5,6 +5,8 @@ import { CLI_PATH } from './cli.js';
 export interface TypedAnswer {
   after: string;
   type: string;
+  /** Wait this long after the prompt shows before typing (to let other work go on meanwhile). */
+  delayMs?: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export function runInTerminal(
     const answer = answers[next];
     if (answer && clean(output).split(answer.after).length - 1 > countBefore(next, answer.after)) {
       next += 1;
-      child.stdin.write(`${answer.type}\r`);
+      setTimeout(() => child.stdin.write(`${answer.type}\r`), answer.delayMs ?? 0);
     }
   });
   const countBefore = (index: number, text: string) =>
