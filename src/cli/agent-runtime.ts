@@ -4,7 +4,6 @@ import { autoApprove, RunControl } from '../agent/control.js';
 import { DEFAULT_MAX_STEPS, type PlanMode, type RunAgentOptions } from '../agent/run-agent.js';
 import { EventBus } from '../events/bus.js';
 import type { ServerEvent } from '../events/registry.js';
-import { loadConfigFile } from '../model/config-file.js';
 import { resolveModel } from '../model/resolve-model.js';
 import type { ResolvedModel } from '../model/types.js';
 import { DEFAULT_PLAN_CONCURRENCY } from '../plan/scheduler.js';
@@ -115,8 +114,7 @@ export class AgentRuntime {
   /** Opens the workspace and its store and resolves the model; bad configuration throws a usage error. */
   static async open(options: AgentCliOptions): Promise<AgentRuntime> {
     const workspace = await Workspace.open(options.cwd);
-    const { config } = await loadConfigFile({ cwd: workspace.root, env: process.env });
-    const model = await resolveModel({
+    const { config, ...model } = await resolveModel({
       model: scriptPathFromShell(options.model),
       baseUrl: options.baseUrl,
       cwd: workspace.root,

@@ -1,4 +1,4 @@
-import { configFilePaths, loadConfigFile } from './config-file.js';
+import { configFilePaths, loadConfigFile, type TaskweaveConfig } from './config-file.js';
 import { describeProviders, envValue, PROVIDERS } from './providers.js';
 import { ModelConfigError, type ResolvedModel } from './types.js';
 
@@ -33,7 +33,7 @@ const API_KEY_DEFAULTS: readonly { variables: string[]; model: string }[] = [
  */
 export async function resolveModel(
   options: ResolveModelOptions,
-): Promise<ResolvedModel & { source: ModelSource }> {
+): Promise<ResolvedModel & { source: ModelSource; config: TaskweaveConfig }> {
   const { path: configPath, config } = await loadConfigFile(options);
   const choice = chooseModelName(options, config.model, configPath);
   const separator = choice.name.indexOf(':');
@@ -62,7 +62,8 @@ export async function resolveModel(
     cwd: options.cwd,
     env: options.env,
   });
-  return { id: choice.name, model, source: choice.source };
+  // The config file is returned too, so that callers need not read it a second time.
+  return { id: choice.name, model, source: choice.source, config };
 }
 
 function chooseModelName(
