@@ -14,13 +14,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { autoApprove, RunControl } from '../src/agent/control.js';
+import { RunControl } from '../src/agent/control.js';
+import { Journal } from '../src/agent/journal.js';
 import { runAgent } from '../src/agent/run-agent.js';
 import { renderTable } from '../src/cli/table.js';
 import { EventBus } from '../src/events/bus.js';
 import { ScriptModel } from '../src/model/script-model.js';
 import type { ModelScriptInput } from '../src/model/script-schema.js';
 import { type PlanTask, type TaskGraph, validatePlan } from '../src/plan/task-graph.js';
+import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { Workspace } from '../src/tools/workspace.js';
 
 /**
@@ -87,7 +89,24 @@ async function runAgentPlan(
   ];
   const model = { id: 'script:bench', model: ScriptModel.fromScript({ latencyMs: TASK_LATENCY_MS, turns }) };
   const workspace = await Workspace.open(await mkdtemp(path.join(tmpdir(), 'taskweave-bench-')));
-  const bus = new EventBus({ sessionId: 'bench', now: () => performance.timeOrigin + performance.now() });
+  // A run always has a store: an in-memory SQLite one here (no fsync; the CLI's file store is
+  // measured by bench:store).
+  const store = openSqliteStore({ path: ':memory:' });
+  const sessionId = (
+    await store.sessions.createSession({
+      title: 'bench',
+      goal: 'bench',
+      workspace: workspace.root,
+      model: 'script',
+    })
+  ).id;
+  const bus = new EventBus();
+  const journal = new Journal({
+    sessionId,
+    log: store.sessions,
+    bus,
+    now: () => performance.timeOrigin + performance.now(),
+  });
   const started = new Map<string, number>();
   const completed = new Map<string, number>();
   bus.subscribe((event) => {
@@ -99,10 +118,12 @@ async function runAgentPlan(
     goal: `bench ${shape.name}`,
     model,
     workspace,
-    bus,
-    control: new RunControl({ planApprover: autoApprove }),
+    journal,
+    store,
+    control: new RunControl({ policy: { input: 'nobody', plan: 'approve', failure: 'abort' } }),
     concurrency,
   });
+  await store.close();
   await rm(workspace.root, { recursive: true, force: true });
   if (result.status !== 'completed')
     throw new Error(`${shape.name}: the run ended ${result.status}: ${result.reason}`);

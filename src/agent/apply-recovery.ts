@@ -1,8 +1,8 @@
 import type { ExecutedCall } from './execute-tools.js';
+import type { LoopOutcome } from './next-step.js';
 import { addNote } from './notes.js';
 import { REPETITION_FAIL_LIMIT, type RecoveryTracker, SAME_FAILURE_LIMIT } from './recovery.js';
 import type { Conversation, RunContext } from './run-state.js';
-import type { LoopOutcome } from './step-loop.js';
 
 const MAX_ERROR_IN_QUESTION = 600;
 
@@ -50,7 +50,7 @@ export async function applyRecovery(options: ApplyRecoveryOptions): Promise<Loop
         const question =
           `${verdict.action} has failed ${SAME_FAILURE_LIMIT} times. The last error was:\n` +
           `${verdict.lastError.slice(0, MAX_ERROR_IN_QUESTION)}\nHow should I proceed?`;
-        const reply = await run.control.requestInput(question, signal);
+        const reply = await run.control.requestInput(question, { signal, step, taskId });
         if (reply.status === 'unavailable') {
           return { kind: 'interruption', status: 'needs_input', reason: question };
         }

@@ -1,19 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { FailureDecision, FailureInfo } from '../plan/scheduler.js';
-import type { TaskGraph } from '../plan/task-graph.js';
 import type { InputReply } from '../tools/types.js';
-
-/** A question the agent puts to the user. */
-export interface InputRequest {
-  requestId: string;
-  question: string;
-}
-
-/**
- * Asks the user and resolves with the answer, or null when nobody can answer (no terminal,
- * non-interactive). The signal aborts when the question times out or the run stops.
- */
-export type InputProvider = (request: InputRequest, signal: AbortSignal) => Promise<string | null>;
+import type { Emit } from './emit.js';
+import { type AnswerResult, PendingRequests, type RequestAnswer } from './requests.js';
 
 /** How long a question waits for an answer by default before the agent goes on alone. */
 export const DEFAULT_INPUT_TIMEOUT_MS = 10 * 60_000;
@@ -22,56 +10,59 @@ export const DEFAULT_INPUT_TIMEOUT_MS = 10 * 60_000;
 export type PlanDecision = { decision: 'approve' } | { decision: 'reject'; feedback: string };
 
 /**
- * Shows a plan to the user and resolves with their decision, or null when nobody can decide
- * (non-interactive without --yes: the run ends with needs_input).
+ * Who answers each kind of request of a run. `ask`: a front end answers through the runtime
+ * (the request goes out as an event with an id and the run waits). The other values are the
+ * non-interactive rules, answering at once: `nobody` (the run ends with needs_input),
+ * `approve` (`--yes`), `abort` / `skip` (`--on-failure`).
  */
-export type PlanApprover = (
-  plan: { planId: string; graph: TaskGraph },
-  signal: AbortSignal,
-) => Promise<PlanDecision | null>;
-
-/** Asks what to do about a failed task; null when nobody can answer. */
-export type FailureChooser = (info: FailureInfo, signal: AbortSignal) => Promise<FailureDecision | null>;
-
-export interface RunControlOptions {
-  /** Who answers questions; absent means nobody can (the run ends with needs_input). */
-  inputProvider?: InputProvider;
-  inputTimeoutMs?: number;
-  /** Who approves plans; absent means nobody can. `autoApprove` (--yes) approves every plan. */
-  planApprover?: PlanApprover;
-  /** Who decides about failed tasks; absent means the non-interactive policy applies. */
-  failureChooser?: FailureChooser;
+export interface RequestPolicy {
+  input: 'ask' | 'nobody';
+  plan: 'ask' | 'approve' | 'nobody';
+  failure: 'ask' | 'abort' | 'skip';
 }
 
-/** Approves every plan: the `--yes` flag. */
-export const autoApprove: PlanApprover = async () => ({ decision: 'approve' });
+/** Nobody answers anything: questions end the run, plans wait, failures abort. */
+export const NOBODY_ANSWERS: RequestPolicy = { input: 'nobody', plan: 'nobody', failure: 'abort' };
 
-/** Hooks the agent sets to announce questions as events. */
-export interface InputObserver {
-  asked(request: InputRequest): void;
-  answered(request: InputRequest, answer: string): void;
-  timedOut(request: InputRequest): void;
+export interface RunControlOptions {
+  /** Who answers which request; nobody when left out. */
+  policy?: RequestPolicy;
+  inputTimeoutMs?: number;
+}
+
+/** Where a question comes from: the step, the plan task, and the asking task's own signal. */
+export interface QuestionOrigin {
+  step?: number;
+  taskId?: string;
+  /** Ends the question when the asking task is stopped. */
+  signal?: AbortSignal;
 }
 
 /**
- * The controls a front end holds over a run: stop it (at the next step boundary; tools and
- * model calls in flight are aborted) and answer the agent's questions.
+ * What a front end holds over a run, through the runtime: stop it (at the next phase boundary;
+ * tools and model calls in flight are aborted) and answer its requests. The run never calls a
+ * front end: each decision it needs goes out as an event carrying a request id, and comes back
+ * through `answer`.
  */
 export class RunControl {
   private readonly abortController = new AbortController();
-  private readonly inputProvider: InputProvider | undefined;
+  private readonly policy: RequestPolicy;
   private readonly inputTimeoutMs: number;
-  readonly planApprover: PlanApprover | undefined;
-  readonly failureChooser: FailureChooser | undefined;
+  private readonly requests = new PendingRequests();
   private unanswered: string | undefined;
   private questions: Promise<InputReply> = Promise.resolve({ status: 'stopped' });
-  observer: InputObserver | undefined;
+  private emit: Emit = () => {};
+  private currentStep: () => number = () => 0;
 
   constructor(options: RunControlOptions = {}) {
-    this.inputProvider = options.inputProvider;
+    this.policy = options.policy ?? NOBODY_ANSWERS;
     this.inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
-    this.planApprover = options.planApprover;
-    this.failureChooser = options.failureChooser;
+  }
+
+  /** Connects the control to its run: where request events go, and the run's current step. */
+  attach(run: { emit: Emit; step: () => number }): void {
+    this.emit = run.emit;
+    this.currentStep = run.step;
   }
 
   /** Aborted when the user stops the run. */
@@ -98,45 +89,92 @@ export class RunControl {
     this.unanswered = question;
   }
 
+  /** The requests waiting for an answer now. */
+  pending(): ReturnType<PendingRequests['list']> {
+    return this.requests.list();
+  }
+
+  /** Answers a pending request; says why when it cannot be (unknown id, wrong kind of answer). */
+  answer(requestId: string, answer: RequestAnswer): AnswerResult {
+    return this.requests.answer(requestId, answer);
+  }
+
   /**
    * Asks the user; never throws. Questions from tasks running in parallel are asked one after
-   * another. `signal` (the asking task's) ends the question when that task is stopped.
+   * another; each ends when answered, when it times out, or when the run or its task stops.
    */
-  requestInput(question: string, signal?: AbortSignal): Promise<InputReply> {
-    const turn = this.questions.then(() => this.ask(question, signal));
+  requestInput(question: string, origin: QuestionOrigin = {}): Promise<InputReply> {
+    const turn = this.questions.then(() => this.ask(question, origin));
     this.questions = turn;
     return turn;
   }
 
-  private async ask(question: string, taskSignal: AbortSignal | undefined): Promise<InputReply> {
-    if (this.stopRequested || taskSignal?.aborted) return { status: 'stopped' };
-    const request: InputRequest = { requestId: randomUUID(), question };
-    this.observer?.asked(request);
-    if (!this.inputProvider) {
+  private async ask(question: string, origin: QuestionOrigin): Promise<InputReply> {
+    if (this.stopRequested || origin.signal?.aborted) return { status: 'stopped' };
+    const requestId = crypto.randomUUID();
+    const event = {
+      type: 'agent_update' as const,
+      update_type: 'agent_request_input' as const,
+      step: origin.step ?? this.currentStep(),
+      request_id: requestId,
+      question,
+      task_id: origin.taskId,
+    };
+    if (this.policy.input === 'nobody') {
+      this.emit(event);
       this.unanswered = question;
       return { status: 'unavailable' };
     }
     const timeout = AbortSignal.timeout(this.inputTimeoutMs);
-    const signal = AbortSignal.any([timeout, this.signal, ...(taskSignal ? [taskSignal] : [])]);
-    const ended = new Promise<'ended'>((resolve) =>
-      signal.addEventListener('abort', () => resolve('ended'), { once: true }),
-    );
-    let answer: string | null | 'ended';
-    try {
-      answer = await Promise.race([this.inputProvider(request, signal), ended]);
-    } catch {
-      answer = signal.aborted ? 'ended' : null;
-    }
-    if (answer === 'ended') {
+    const signal = AbortSignal.any([timeout, this.signal, ...(origin.signal ? [origin.signal] : [])]);
+    const answer = this.requests.wait({ requestId, kind: 'input', question }, signal);
+    this.emit(event);
+    const reply = await answer;
+    if (reply === undefined) {
       if (!timeout.aborted) return { status: 'stopped' };
-      this.observer?.timedOut(request);
+      this.emit({ type: 'agent_update', update_type: 'agent_request_input_timeout', request_id: requestId });
       return { status: 'timeout' };
     }
-    if (answer === null) {
-      this.unanswered = question;
-      return { status: 'unavailable' };
-    }
-    this.observer?.answered(request, answer);
-    return { status: 'answered', answer };
+    const content = reply.kind === 'input' ? reply.content : '';
+    this.emit({ type: 'agent_update', update_type: 'agent_user_input', request_id: requestId, content });
+    return { status: 'answered', answer: content };
+  }
+
+  /**
+   * Waits for the user's verdict on a plan whose plan_proposed event is out (the plan id is the
+   * request id); null when nobody can decide (non-interactive without --yes) or the run stops.
+   */
+  async approvePlan(planId: string): Promise<PlanDecision | null> {
+    if (this.policy.plan === 'approve') return { decision: 'approve' };
+    if (this.policy.plan === 'nobody' || this.stopRequested) return null;
+    const reply = await this.requests.wait({ requestId: planId, kind: 'plan' }, this.signal);
+    if (reply?.kind !== 'plan') return null;
+    return reply.decision === 'approve'
+      ? { decision: 'approve' }
+      : { decision: 'reject', feedback: reply.feedback ?? '' };
+  }
+
+  /**
+   * Asks what to do about a failed task (a failure_decision_requested event) and waits; the
+   * non-interactive rule (`--on-failure`) answers at once. Abort when the run stops meanwhile.
+   */
+  async decideFailure(info: FailureInfo, signal: AbortSignal): Promise<FailureDecision> {
+    if (this.policy.failure !== 'ask') return { action: this.policy.failure };
+    const requestId = crypto.randomUUID();
+    const answer = this.requests.wait({ requestId, kind: 'failure', taskId: info.task.id }, signal);
+    this.emit({
+      type: 'agent_update',
+      update_type: 'failure_decision_requested',
+      request_id: requestId,
+      task_id: info.task.id,
+      reason: info.reason,
+      blocked: info.blocked.map((task) => task.id),
+      choices: ['retry', 'skip', 'revise', 'abort'],
+    });
+    const reply = await answer;
+    if (reply?.kind !== 'failure') return { action: 'abort' };
+    return reply.decision === 'revise'
+      ? { action: 'revise', feedback: reply.feedback }
+      : { action: reply.decision };
   }
 }

@@ -1,4 +1,4 @@
-import type { FailureDecision, FailureInfo } from '../plan/scheduler.js';
+import type { EventPayload } from '../events/registry.js';
 import { PlanScheduler, type SchedulerResult } from '../plan/scheduler.js';
 import type { TaskGraph, TaskState } from '../plan/task-graph.js';
 import { buildSystemPrompt } from '../prompts/system-prompt.js';
@@ -39,19 +39,19 @@ export async function runPlan(
     initialState: options.initialState,
     concurrency: run.planOptions.concurrency,
     runTask: (task, signal) => runPlanTask(plan, task, signal),
-    onFailure: (info) => decideFailure(run, info, plan.signal),
+    onFailure: (info) => run.control.decideFailure(info, plan.signal),
     onStateChange: (id, state, detail) => announce(plan, id, state, detail),
   });
   const result = await scheduler.run(plan.signal);
   switch (result.status) {
     case 'completed':
-      run.records?.endPlan(options.planId, 'completed');
+      await run.records.endPlan(options.planId, 'completed');
       return { kind: 'done' };
     case 'revise':
-      run.records?.endPlan(options.planId, 'aborted');
+      await run.records.endPlan(options.planId, 'aborted');
       return { kind: 'revise', plan, result };
     case 'aborted': {
-      run.records?.endPlan(options.planId, 'aborted');
+      await run.records.endPlan(options.planId, 'aborted');
       const failed = [...result.outcomes.entries()].find(([, outcome]) => outcome.status === 'failed');
       const reason =
         failed && failed[1].status === 'failed' ? ` after task ${failed[0]} failed: ${failed[1].reason}` : '';
@@ -68,48 +68,42 @@ export async function runPlan(
   }
 }
 
-async function decideFailure(
-  run: RunContext,
-  info: FailureInfo,
-  signal: AbortSignal,
-): Promise<FailureDecision> {
-  let chosen: FailureDecision | null = null;
-  try {
-    chosen = run.control.failureChooser ? await run.control.failureChooser(info, signal) : null;
-  } catch (error) {
-    // Ctrl-C at the prompt: the plan is stopping; the scheduler ignores answers once it is.
-    if (signal.aborted) return { action: 'abort' };
-    throw error;
-  }
-  return chosen ?? { action: run.planOptions.onFailure };
-}
-
 function announce(plan: PlanRun, id: string, state: TaskState, detail: string | undefined): void {
-  plan.run.records?.taskState(plan.planId, id, state, detail);
   plan.states.set(id, state);
   const task = plan.graph.get(id);
-  if (!task) return;
-  const { emit } = plan.run;
-  const base = { type: 'agent_update' as const, task_id: id, title: task.title };
+  if (state === 'completed' && task) plan.completed.push({ id, title: task.title, summary: detail ?? '' });
+  const { run } = plan;
+  // Written, then announced, in order with the run's other writes; a failed write is kept by the
+  // journal and ends the run at its next step.
+  run.records
+    .taskState(
+      run.runId,
+      { planId: plan.planId, key: id, state, detail },
+      task && taskEvent(id, task.title, state, detail),
+    )
+    .catch(() => {});
+}
+
+function taskEvent(
+  id: string,
+  title: string,
+  state: TaskState,
+  detail: string | undefined,
+): EventPayload | undefined {
+  const base = { type: 'agent_update' as const, task_id: id, title };
   switch (state) {
     case 'in_progress':
-      emit({ ...base, update_type: 'task_started' });
-      return;
+      return { ...base, update_type: 'task_started' };
     case 'completed':
-      plan.completed.push({ id, title: task.title, summary: detail ?? '' });
-      emit({ ...base, update_type: 'task_completed', summary: detail ?? '' });
-      return;
+      return { ...base, update_type: 'task_completed', summary: detail ?? '' };
     case 'failed':
-      emit({ ...base, update_type: 'task_failed', reason: detail ?? 'failed' });
-      return;
+      return { ...base, update_type: 'task_failed', reason: detail ?? 'failed' };
     case 'blocked':
-      emit({ ...base, update_type: 'task_blocked', reason: detail ?? 'a dependency failed' });
-      return;
+      return { ...base, update_type: 'task_blocked', reason: detail ?? 'a dependency failed' };
     case 'skipped':
-      emit({ ...base, update_type: 'task_skipped' });
-      return;
+      return { ...base, update_type: 'task_skipped' };
     default:
-      return;
+      return undefined;
   }
 }
 
@@ -173,7 +167,7 @@ export async function revisePlan(
     messages: [
       {
         role: 'user',
-        content: `=== USER REQUEST ===\n${goal}\n\n=== PLAN SO FAR ===\n${lines.join('\n')}\n\n=== COMPLETED TASKS ===\n${done}\n\n=== INSTRUCTIONS ===\nA task failed and the user chose to revise the plan. Call plan_actions with a plan for the work that is left (do not repeat completed tasks).`,
+        content: `=== USER REQUEST ===\n${goal}\n\n=== PLAN SO FAR ===\n${lines.join('\n')}\n\n=== COMPLETED TASKS ===\n${done}\n\n=== INSTRUCTIONS ===\nA task failed and the user chose to revise the plan.${result.feedback ? ` The user said: ${result.feedback}` : ''} Call plan_actions with a plan for the work that is left (do not repeat completed tasks).`,
       },
     ],
   };

@@ -57,9 +57,9 @@ export class PlanRun {
    * The saved conversation of a task interrupted in an earlier process (once; a later retry of
    * the task starts afresh).
    */
-  takeSavedConversation(taskId: string): ModelMessage[] {
+  async takeSavedConversation(taskId: string): Promise<ModelMessage[]> {
     if (!this.interruptedTasks.delete(taskId)) return [];
-    return this.run.records?.taskMessages(this.planId, taskId) ?? [];
+    return this.run.records.taskMessages(this.planId, taskId);
   }
 
   /** Aborted when the user stops the run or a task's loop must end the whole run. */
@@ -125,7 +125,7 @@ export class PlanRun {
     const question =
       `The model tried to end the run ${FINAL_ANSWER_REFUSAL_LIMIT} times while ${this.remaining} task(s) remain. ` +
       'How should it go on? (Your answer is passed to the model; stop the run to end it.)';
-    const reply = await this.run.control.requestInput(question);
+    const reply = await this.run.control.requestInput(question, { step: this.run.steps });
     if (reply.status === 'unavailable')
       return { outcome: { kind: 'interruption', status: 'needs_input', reason: question } };
     if (reply.status === 'stopped') {

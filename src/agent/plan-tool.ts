@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { planTasksSchema, type TaskGraph, validatePlan } from '../plan/task-graph.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
-import type { PlanApprover } from './control.js';
 import type { RunContext } from './run-state.js';
 
 /** What plan_actions recorded: the plan the user approved, once there is one. */
@@ -33,30 +31,16 @@ export function planActionsTool(run: RunContext, signals: PlanSignals): Tool {
           isError: true,
         };
       }
-      const planId = run.records?.proposePlan(run.runId, validation.graph) ?? randomUUID().slice(0, 8);
       const graph = validation.graph;
-      run.emit({
-        type: 'agent_update',
-        update_type: 'plan_proposed',
-        plan_id: planId,
-        tasks: graph.tasks.map(({ id, title, description, depends_on }) => ({
-          id,
-          title,
-          description,
-          depends_on,
-        })),
+      // Stored, then announced: the plan_proposed event is the request for approval, and its
+      // plan id is what the answer names; the request waits before the event goes out.
+      let verdict: ReturnType<typeof run.control.approvePlan> = Promise.resolve(null);
+      const planId = await run.records.proposePlan(run.runId, graph, (id) => {
+        verdict = run.control.approvePlan(id);
       });
-      let decision: Awaited<ReturnType<PlanApprover>>;
-      try {
-        decision = run.control.planApprover
-          ? await run.control.planApprover({ planId, graph }, run.control.signal)
-          : null;
-      } catch (error) {
-        // Ctrl-C at the approval prompt: the run stops at this step's end.
-        if (run.control.stopRequested)
-          return { output: 'The run was stopped before the plan was approved.', isError: false };
-        throw error;
-      }
+      const decision = await verdict;
+      if (run.control.stopRequested)
+        return { output: 'The run was stopped before the plan was approved.', isError: false };
       if (decision === null) {
         run.control.markNeedsInput(`Approve the proposed plan ${planId} (${graph.tasks.length} tasks)?`);
         return {
@@ -66,20 +50,13 @@ export function planActionsTool(run: RunContext, signals: PlanSignals): Tool {
         };
       }
       if (decision.decision === 'reject') {
-        run.records?.decidePlan(planId, 'rejected', decision.feedback);
-        run.emit({
-          type: 'agent_update',
-          update_type: 'plan_rejected',
-          plan_id: planId,
-          feedback: decision.feedback,
-        });
+        await run.records.decidePlan(run.runId, planId, 'rejected', decision.feedback);
         return {
           output: `The user rejected the plan. Their feedback: ${decision.feedback || '(none given)'}\nRevise the plan accordingly and call plan_actions again.`,
           isError: false,
         };
       }
-      run.records?.decidePlan(planId, 'approved');
-      run.emit({ type: 'agent_update', update_type: 'plan_approved', plan_id: planId });
+      await run.records.decidePlan(run.runId, planId, 'approved');
       signals.approved = { planId, graph };
       return {
         output: `The user approved the plan. taskweave now runs its ${graph.tasks.length} tasks and gives you one task at a time.`,

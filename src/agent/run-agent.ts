@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
-import type { EventBus } from '../events/bus.js';
 import type { RunStatus } from '../events/registry.js';
 import type { TokenUsage } from '../model/call-model.js';
 import type { ResolvedModel } from '../model/types.js';
@@ -8,23 +6,25 @@ import { DEFAULT_PLAN_CONCURRENCY } from '../plan/scheduler.js';
 import type { TaskGraph, TaskState } from '../plan/task-graph.js';
 import { buildSystemPrompt } from '../prompts/system-prompt.js';
 import type { CompletedTask } from '../prompts/task-prompt.js';
+import type { Store } from '../store/ports.js';
 import { FileTracker } from '../tools/file-tracker.js';
 import { coreTools, ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { RunControl } from './control.js';
+import { DEFAULT_MAX_STEPS } from './defaults.js';
+import type { Journal } from './journal.js';
 import { addNote } from './notes.js';
 import { finalAnswer, revisePlan, runPlan } from './orchestrator.js';
 import { PathLocks } from './path-locks.js';
 import { type PlanSignals, planActionsTool } from './plan-tool.js';
-import { RunRecords, type RunStores } from './run-records.js';
+import { planEventTasks, RunRecords } from './run-records.js';
 import type { Conversation, RunContext } from './run-state.js';
 import { type LoopOutcome, type NextStep, runStepLoop } from './step-loop.js';
 import { todoTools } from './todo-tools.js';
 import { type ProtocolName, wireProtocol } from './wire-protocol.js';
 
-/** The step budget of a run when none is given. */
-export const DEFAULT_MAX_STEPS = 50;
+export { DEFAULT_MAX_STEPS } from './defaults.js';
 
 /** Whether the model may, must or must not plan: `--plan auto|always|never`. */
 export type PlanMode = 'auto' | 'always' | 'never';
@@ -33,11 +33,13 @@ export interface RunAgentOptions {
   goal: string;
   model: ResolvedModel;
   workspace: Workspace;
-  bus: EventBus;
+  /** Where every state change and event of the run is written, then announced. */
+  journal: Journal;
+  /** The store the run records itself in (sessions, messages, plans, tasks). */
+  store: Store;
   control: RunControl;
   maxSteps?: number;
   tools?: Tool[];
-  runId?: string;
   /** Earlier messages of the conversation (when a session is continued). */
   history?: ModelMessage[];
   plan?: PlanMode;
@@ -46,8 +48,6 @@ export interface RunAgentOptions {
   onFailure?: 'abort' | 'skip';
   /** How the model calls tools (default native). */
   protocol?: ProtocolName;
-  /** Where the run is recorded (sessions, messages, plans, tasks); nothing is stored without it. */
-  stores?: RunStores;
   /** The queue task of this request, when it came through the queue (the to-do tools leave it alone). */
   ownTaskId?: string;
 }
@@ -71,14 +71,12 @@ export interface RunResult {
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const planMode = options.plan ?? 'auto';
   const signals: PlanSignals = {};
-  const run = createRun(options, options.goal, planMode === 'always' ? 'complex' : 'simple');
-  const todo = options.stores
-    ? todoTools({
-        tasks: options.stores.tasks,
-        sessionId: options.stores.sessionId,
-        ownTaskId: options.ownTaskId,
-      })
-    : [];
+  const run = await createRun(options, options.goal, planMode === 'always' ? 'complex' : 'simple');
+  const todo = todoTools({
+    tasks: options.store.tasks,
+    sessionId: options.journal.sessionId,
+    ownTaskId: options.ownTaskId,
+  });
   run.registry = new ToolRegistry([
     ...run.tools,
     ...todo,
@@ -94,7 +92,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     messages: [...history, { role: 'user', content: options.goal }],
     saved: history.length,
   };
-  run.records?.saveMessages(run.runId, conversation);
+  await run.records.saveMessages(run.runId, conversation);
   const first = await runStepLoop({
     run,
     conversation,
@@ -136,18 +134,13 @@ export async function resumePlan(
   options: Omit<RunAgentOptions, 'goal' | 'history' | 'plan'>,
   plan: StoredPlan,
 ): Promise<RunResult> {
-  const run = createRun(options, plan.goal, 'complex');
-  run.records?.adoptPlan(plan.planId, plan.taskIds);
+  const run = await createRun(options, plan.goal, 'complex');
+  run.records.adoptPlan(plan.planId, plan.taskIds);
   run.emit({
     type: 'agent_update',
     update_type: 'plan_resumed',
     plan_id: plan.planId,
-    tasks: plan.graph.tasks.map(({ id, title, description, depends_on }) => ({
-      id,
-      title,
-      description,
-      depends_on,
-    })),
+    tasks: planEventTasks(plan.graph),
     completed: plan.completed.map((task) => task.id),
   });
   const outcome = await orchestrate(
@@ -159,13 +152,14 @@ export async function resumePlan(
   return finish(run, [], outcome, 'complex');
 }
 
-function createRun(
+async function createRun(
   options: Omit<RunAgentOptions, 'history' | 'plan' | 'goal'>,
   goal: string,
   mode: 'simple' | 'complex',
-): RunContext {
-  const records = options.stores ? new RunRecords(options.stores) : undefined;
-  const runId = records?.startRun(goal, mode) ?? options.runId ?? randomUUID();
+): Promise<RunContext> {
+  const records = new RunRecords(options.store, options.journal);
+  const runId = await records.startRun(goal, mode);
+  const journal = options.journal;
   const tools = options.tools ?? coreTools;
   const run: RunContext = {
     runId,
@@ -175,7 +169,9 @@ function createRun(
     workspace: options.workspace,
     files: new FileTracker(),
     control: options.control,
-    emit: (payload) => options.bus.emit(runId, payload),
+    emit: (payload) => {
+      journal.emit(runId, payload);
+    },
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     pathLocks: new PathLocks(),
     planOptions: {
@@ -188,7 +184,7 @@ function createRun(
     steps: 0,
     usage: { inputTokens: 0, outputTokens: 0 },
   };
-  observeQuestions(run);
+  run.control.attach({ emit: run.emit, step: () => run.steps });
   run.emit({
     type: 'agent_update',
     update_type: 'agent_start',
@@ -227,63 +223,37 @@ async function orchestrate(
   return outcome;
 }
 
-function finish(
+async function finish(
   run: RunContext,
   messages: ModelMessage[],
   outcome: LoopOutcome,
   mode: 'simple' | 'complex',
-): RunResult {
+): Promise<RunResult> {
   const base = { runId: run.runId, steps: run.steps, usage: run.usage, messages };
-  const result: RunResult =
+  let result: RunResult =
     outcome.kind === 'final'
       ? { ...base, status: 'completed', finalAnswer: outcome.answer }
       : outcome.kind === 'interruption'
         ? { ...base, status: outcome.status, reason: outcome.reason }
         : { ...base, status: 'failed', reason: `The loop ended unexpectedly (${outcome.kind}).` };
-  run.records?.finishRun(run.runId, {
-    status: result.status,
-    finalAnswer: result.finalAnswer,
-    steps: result.steps,
-    inputTokens: run.usage.inputTokens,
-    outputTokens: run.usage.outputTokens,
-    mode,
-  });
-  run.emit({
-    type: 'agent_update',
-    update_type: 'agent_completion',
-    steps: result.steps,
-    status: result.status,
-    final_answer: result.finalAnswer,
-    reason: result.reason,
-    input_tokens: run.usage.inputTokens,
-    output_tokens: run.usage.outputTokens,
-  });
-  run.emit({ type: 'response_complete', status: result.status, final_answer: result.finalAnswer });
+  await run.records.journal.settled();
+  const storeFailure = run.records.journal.failure;
+  // Work the store did not keep is not reported as done: nobody could find it again.
+  if (storeFailure) result = { ...base, status: 'failed', reason: storeFailure.message };
+  try {
+    await run.records.finishRun(run.runId, {
+      status: result.status,
+      finalAnswer: result.finalAnswer,
+      reason: result.reason,
+      steps: result.steps,
+      inputTokens: run.usage.inputTokens,
+      outputTokens: run.usage.outputTokens,
+      mode,
+    });
+  } catch (error) {
+    if (result.status === 'completed') {
+      result = { ...base, status: 'failed', reason: run.records.journal.failure?.message ?? String(error) };
+    }
+  }
   return result;
-}
-
-function observeQuestions(run: RunContext): void {
-  run.control.observer = {
-    asked: (request) =>
-      run.emit({
-        type: 'agent_update',
-        update_type: 'agent_request_input',
-        step: run.steps,
-        request_id: request.requestId,
-        question: request.question,
-      }),
-    answered: (request, content) =>
-      run.emit({
-        type: 'agent_update',
-        update_type: 'agent_user_input',
-        request_id: request.requestId,
-        content,
-      }),
-    timedOut: (request) =>
-      run.emit({
-        type: 'agent_update',
-        update_type: 'agent_request_input_timeout',
-        request_id: request.requestId,
-      }),
-  };
 }

@@ -1,85 +1,146 @@
 import type { ModelMessage } from 'ai';
-import type { RunStatus } from '../events/registry.js';
+import type { EventPayload, RunStatus } from '../events/registry.js';
 import type { TaskGraph, TaskState } from '../plan/task-graph.js';
+import type { Store } from '../store/ports.js';
 import type { RunMode } from '../store/schema.js';
-import type { SessionStore } from '../store/session-store.js';
-import type { TaskStore } from '../store/task-store.js';
-import type { Conversation } from './run-state.js';
+import type { Conversation } from './conversation.js';
+import type { Journal } from './journal.js';
 import { loadConversation } from './stored-conversation.js';
 
-/** The stores a run writes to, and the session it belongs to. */
-export interface RunStores {
-  sessionId: string;
-  sessions: SessionStore;
-  tasks: TaskStore;
+/** A plan's tasks as the events show them. */
+export function planEventTasks(graph: TaskGraph) {
+  return graph.tasks.map(({ id, title, description, depends_on, check }) => ({
+    id,
+    title,
+    description,
+    depends_on,
+    ...(check === undefined ? {} : { check }),
+  }));
 }
 
 /**
  * Writes what must survive the process: the run, its conversations, its plans and their task
- * states. SQLite is the source of truth, so each write happens before the event announcing it.
+ * states. Every write goes through the run's journal, so each happens before the event that
+ * announces it, in the order the run made them.
  */
 export class RunRecords {
   /** Per plan: the plan's own task ids (keys) → the store's task ids. */
   private readonly taskIds = new Map<string, Map<string, string>>();
 
-  constructor(private readonly stores: RunStores) {}
+  constructor(
+    private readonly store: Store,
+    readonly journal: Journal,
+  ) {}
 
-  /** Starts a run record; its id is the run id of every event. */
-  startRun(goal: string, mode: RunMode): string {
-    return this.stores.sessions.createRun({ sessionId: this.stores.sessionId, goal, mode }).id;
+  private get sessionId(): string {
+    return this.journal.sessionId;
   }
 
-  finishRun(
+  /** Starts a run record; its id is the run id of every event. */
+  async startRun(goal: string, mode: RunMode): Promise<string> {
+    const run = await this.journal.write(() =>
+      this.store.sessions.createRun({ sessionId: this.sessionId, goal, mode }),
+    );
+    return run.id;
+  }
+
+  /** Records how the run ended, then announces it (agent_completion, response_complete). */
+  async finishRun(
     runId: string,
     result: {
       status: RunStatus;
       finalAnswer?: string;
+      reason?: string;
       steps: number;
       inputTokens: number;
       outputTokens: number;
       mode: RunMode;
     },
-  ): void {
-    this.stores.sessions.finishRun({ id: runId, ...result });
-  }
-
-  /** Saves the messages added to a conversation since the last save. */
-  saveMessages(runId: string, conversation: Conversation): void {
-    const from = conversation.saved ?? 0;
-    for (const message of conversation.messages.slice(from)) {
-      this.stores.sessions.appendMessage(this.stores.sessionId, runId, message.role, message.content, {
-        taskId:
-          conversation.taskId === undefined
-            ? undefined
-            : this.storeTaskId(conversation.planId, conversation.taskId),
-      });
-    }
-    conversation.saved = conversation.messages.length;
-  }
-
-  /** Records a proposed plan and its tasks; returns the plan id events will carry. */
-  proposePlan(runId: string, graph: TaskGraph): string {
-    const { plan, tasks } = this.stores.tasks.createPlan({
-      sessionId: this.stores.sessionId,
-      runId,
-      tasks: graph.tasks.map((task) => ({
-        key: task.id,
-        title: task.title,
-        description: task.description,
-        dependsOn: task.depends_on,
-        check: task.check,
-      })),
+  ): Promise<void> {
+    const { reason, ...stored } = result;
+    await this.journal.record(runId, () => this.store.sessions.finishRun({ id: runId, ...stored }), {
+      type: 'agent_update',
+      update_type: 'agent_completion',
+      steps: result.steps,
+      status: result.status,
+      final_answer: result.finalAnswer,
+      reason,
+      input_tokens: result.inputTokens,
+      output_tokens: result.outputTokens,
     });
+    await this.journal.emit(runId, {
+      type: 'response_complete',
+      status: result.status,
+      final_answer: result.finalAnswer,
+    });
+  }
+
+  /** Saves the messages added to a conversation since the last save (taken now, written in turn). */
+  saveMessages(runId: string, conversation: Conversation): Promise<void> {
+    const from = conversation.saved ?? 0;
+    const added = conversation.messages.slice(from);
+    conversation.saved = conversation.messages.length;
+    if (added.length === 0) return this.journal.write(async () => {});
+    const taskId =
+      conversation.taskId === undefined
+        ? undefined
+        : this.storeTaskId(conversation.planId, conversation.taskId);
+    return this.journal.write(async () => {
+      for (const message of added) {
+        await this.store.sessions.appendMessage(this.sessionId, runId, message.role, message.content, {
+          taskId,
+        });
+      }
+    });
+  }
+
+  /**
+   * Records a proposed plan and its tasks, then announces it; returns the plan id. `onStored`
+   * runs between the write and the announcement (a request waiting for the plan's approval must
+   * exist before anyone can answer it).
+   */
+  async proposePlan(runId: string, graph: TaskGraph, onStored?: (planId: string) => void): Promise<string> {
+    const { plan, tasks } = await this.journal.record(
+      runId,
+      () =>
+        this.store.plans.createPlan({
+          sessionId: this.sessionId,
+          runId,
+          tasks: graph.tasks.map((task) => ({
+            key: task.id,
+            title: task.title,
+            description: task.description,
+            dependsOn: task.depends_on,
+            check: task.check,
+          })),
+        }),
+      ({ plan }) => {
+        onStored?.(plan.id);
+        return {
+          type: 'agent_update',
+          update_type: 'plan_proposed',
+          plan_id: plan.id,
+          tasks: planEventTasks(graph),
+        };
+      },
+    );
     this.taskIds.set(plan.id, new Map(tasks.map((task) => [task.key ?? task.id, task.id])));
     return plan.id;
   }
 
-  decidePlan(planId: string, decision: 'approved' | 'rejected', feedback?: string): void {
-    this.stores.tasks.setPlanStatus(planId, decision, feedback);
+  /** Records the user's verdict on a plan, then announces it. */
+  async decidePlan(runId: string, planId: string, decision: 'approved' | 'rejected', feedback?: string) {
+    await this.journal.record(
+      runId,
+      () => this.store.plans.setPlanStatus(planId, decision, feedback),
+      decision === 'approved'
+        ? { type: 'agent_update', update_type: 'plan_approved', plan_id: planId }
+        : { type: 'agent_update', update_type: 'plan_rejected', plan_id: planId, feedback },
+    );
   }
 
-  endPlan(planId: string, status: 'completed' | 'aborted'): void {
-    this.stores.tasks.setPlanStatus(planId, status);
+  endPlan(planId: string, status: 'completed' | 'aborted'): Promise<unknown> {
+    return this.journal.write(() => this.store.plans.setPlanStatus(planId, status));
   }
 
   /** Knows the store ids of a plan loaded from the database (a resumed run). */
@@ -88,41 +149,46 @@ export class RunRecords {
   }
 
   /**
-   * Records a task's new state. A task interrupted by a stop stays in_progress in the store: a
-   * resumed run picks it up again with what it had done.
+   * Records a task's new state, then announces it with `event`. A task interrupted by a stop
+   * stays in_progress in the store: a resumed run picks it up again with what it had done.
    */
-  taskState(planId: string, key: string, state: TaskState, detail: string | undefined): void {
-    const id = this.storeTaskId(planId, key);
-    const store = this.stores.tasks;
-    const current = store.get(id)?.status;
-    switch (state) {
-      case 'in_progress':
-        if (current !== 'in_progress') store.start(id);
-        return;
-      case 'completed':
-        store.complete(id, detail ?? '');
-        return;
-      case 'failed':
-        store.fail(id, detail ?? 'failed');
-        return;
-      case 'blocked':
-        if (current !== 'blocked') store.block(id, detail ?? 'a dependency failed');
-        return;
-      case 'pending':
-        if (current !== 'pending') store.resetToPending(id);
-        return;
-      case 'skipped':
-        // The store has no "skipped": a cancelled plan task counts as skipped when a plan resumes.
-        store.cancel(id);
-        return;
-      case 'cancelled':
-        return;
-    }
+  taskState(
+    runId: string,
+    change: { planId: string; key: string; state: TaskState; detail: string | undefined },
+    event: EventPayload | undefined,
+  ): Promise<unknown> {
+    const id = this.storeTaskId(change.planId, change.key);
+    const { tasks } = this.store;
+    const { state, detail } = change;
+    return this.journal.record(
+      runId,
+      async () => {
+        const current = (await tasks.get(id))?.status;
+        if (current === state) return;
+        switch (state) {
+          case 'in_progress':
+            return tasks.start(id);
+          case 'completed':
+            return tasks.complete(id, detail ?? '');
+          case 'failed':
+            return tasks.fail(id, detail ?? 'failed');
+          case 'blocked':
+            return tasks.block(id, detail ?? 'a dependency failed');
+          case 'pending':
+            return tasks.resetToPending(id);
+          case 'skipped':
+            return tasks.skip(id);
+          case 'cancelled':
+            return;
+        }
+      },
+      event,
+    );
   }
 
   /** The saved conversation of a task (a resumed task continues from it), repaired if needed. */
-  taskMessages(planId: string, key: string): ModelMessage[] {
-    return loadConversation(this.stores.sessions, this.stores.sessionId, this.storeTaskId(planId, key));
+  taskMessages(planId: string, key: string): Promise<ModelMessage[]> {
+    return loadConversation(this.store.sessions, this.sessionId, this.storeTaskId(planId, key));
   }
 
   private storeTaskId(planId: string | undefined, key: string): string {

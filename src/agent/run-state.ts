@@ -23,8 +23,8 @@ export interface RunContext {
   planOptions: { concurrency: number; onFailure: 'abort' | 'skip' };
   /** How the model calls tools: native tool calling or JSON replies. */
   protocol: WireProtocol;
-  /** Where the run is recorded; absent when nothing is persisted (unit tests, benchmarks). */
-  records?: RunRecords;
+  /** Where the run is recorded: every state change and event goes through its journal. */
+  records: RunRecords;
   /** final_answer calls refused in this run because tasks remained. */
   finalAnswerRefusals: number;
   workspace: Workspace;
@@ -39,13 +39,4 @@ export interface RunContext {
   usage: TokenUsage;
 }
 
-/** One conversation the loop works on: the system prompt and the messages so far. */
-export interface Conversation {
-  system: string;
-  messages: ModelMessage[];
-  /** How many messages are already in the store (a task's prompt, rebuilt each step, never is). */
-  saved?: number;
-  /** For a task's conversation: the plan and the task it belongs to. */
-  planId?: string;
-  taskId?: string;
-}
+export type { Conversation } from './conversation.js';

@@ -1,30 +1,18 @@
 import type { Tool as SdkTool, ToolChoice } from 'ai';
-import type { RunStatus } from '../events/registry.js';
 import { callModel, type ModelReply } from '../model/call-model.js';
 import type { ModelPhase } from '../model/types.js';
-import type { TaskGraph } from '../plan/task-graph.js';
 import type { FileTracker } from '../tools/file-tracker.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { errorMessage } from '../util/error-message.js';
 import { applyRecovery } from './apply-recovery.js';
 import { type ExecutedCall, executeTools } from './execute-tools.js';
+import type { LoopOutcome, NextStep } from './next-step.js';
 import { RecoveryTracker } from './recovery.js';
 import type { Conversation, RunContext } from './run-state.js';
 import { toolContextFor } from './tool-context.js';
 import { recordUsage } from './usage.js';
 
-/** What the loop does after a step: a tagged value, as openai-agents-js does. */
-export type NextStep =
-  | { kind: 'run_again' }
-  | { kind: 'final'; answer: string }
-  /** A plan was approved: the orchestrator takes over. */
-  | { kind: 'plan'; planId: string; graph: TaskGraph }
-  | { kind: 'task_completed'; summary: string }
-  | { kind: 'task_failed'; reason: string }
-  | { kind: 'interruption'; status: Exclude<RunStatus, 'completed'>; reason: string };
-
-/** How a loop ended. */
-export type LoopOutcome = Exclude<NextStep, { kind: 'run_again' }>;
+export type { LoopOutcome, NextStep } from './next-step.js';
 
 export interface StepLoopOptions {
   run: RunContext;
@@ -125,12 +113,12 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
         task_id: taskId,
       });
       conversation.messages.push(protocol.errorMessage(read.error));
-      run.records?.saveMessages(run.runId, conversation);
+      await run.records.saveMessages(run.runId, conversation);
       continue;
     }
     // The calls are on record before they run: a crash in between leaves a call whose result a
     // resumed run recovers from the event log (or marks unknown) instead of losing it.
-    run.records?.saveMessages(run.runId, conversation);
+    await run.records.saveMessages(run.runId, conversation);
     const reply = read.reply;
     if (read.reasoning && read.reasoning.trim() !== '') {
       run.emit({
@@ -156,23 +144,25 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     if (results) conversation.messages.push(results);
     // Saved before any way out of the step, so that a stored conversation never ends with calls
     // that have no results (a continued session would be refused by the provider).
-    run.records?.saveMessages(run.runId, conversation);
+    await run.records.saveMessages(run.runId, conversation);
 
     if (run.control.stopRequested) return stoppedOutcome(run, step);
     const recovered = await applyRecovery({ run, conversation, executed, step, taskId, recovery, signal });
-    run.records?.saveMessages(run.runId, conversation);
+    await run.records.saveMessages(run.runId, conversation);
     if (recovered) return recovered;
     if (run.control.pendingQuestion !== undefined) {
       return { kind: 'interruption', status: 'needs_input', reason: run.control.pendingQuestion };
     }
     const next = await decide(reply, executed);
-    run.records?.saveMessages(run.runId, conversation);
+    await run.records.saveMessages(run.runId, conversation);
     if (next.kind !== 'run_again') return next;
   }
 }
 
 function checkStopPredicates(run: RunContext): LoopOutcome | undefined {
   if (run.control.stopRequested) return stoppedOutcome(run, run.steps);
+  const storeFailure = run.records.journal.failure;
+  if (storeFailure) return { kind: 'interruption', status: 'failed', reason: storeFailure.message };
   if (run.steps >= run.maxSteps) {
     return {
       kind: 'interruption',

@@ -1,5 +1,5 @@
 import { type ModelMessage, modelMessageSchema, type ToolResultPart } from 'ai';
-import type { SessionStore } from '../store/session-store.js';
+import type { SessionLog } from '../store/ports.js';
 
 /** What a call whose result was never recorded anywhere gets as its result. */
 export const UNKNOWN_RESULT =
@@ -12,16 +12,16 @@ export const UNKNOWN_RESULT =
  * (written before every tool_complete is announced) or is marked as of unknown effect. A repair
  * at the end is stored at once, so that later messages follow it in order.
  */
-export function loadConversation(
-  sessions: SessionStore,
+export async function loadConversation(
+  sessions: SessionLog,
   sessionId: string,
   taskId: string | null,
-): ModelMessage[] {
-  const stored = sessions.messages(sessionId, { taskId });
+): Promise<ModelMessage[]> {
+  const stored = await sessions.messages(sessionId, { taskId });
   const messages = stored.map((message) =>
     modelMessageSchema.parse({ role: message.role, content: message.content }),
   );
-  const logged = loggedResults(sessions, sessionId);
+  const logged = await loggedResults(sessions, sessionId);
   const repaired: ModelMessage[] = [];
   for (const [index, message] of messages.entries()) {
     repaired.push(message);
@@ -42,7 +42,7 @@ export function loadConversation(
     repaired.push(recovery);
     if (index === messages.length - 1) {
       const last = stored[index]!;
-      sessions.appendMessage(sessionId, last.runId, 'tool', recovery.content, taskId ? { taskId } : {});
+      await sessions.appendMessage(sessionId, last.runId, 'tool', recovery.content, taskId ? { taskId } : {});
     }
   }
   return repaired;
@@ -55,12 +55,12 @@ function answers(message: ModelMessage | undefined, toolCallId: string): boolean
   );
 }
 
-function loggedResults(
-  sessions: SessionStore,
+async function loggedResults(
+  sessions: SessionLog,
   sessionId: string,
-): Map<string, { value: string; isError: boolean }> {
+): Promise<Map<string, { value: string; isError: boolean }>> {
   const logged = new Map<string, { value: string; isError: boolean }>();
-  for (const event of sessions.events(sessionId)) {
+  for (const event of await sessions.events(sessionId)) {
     if (event.type === 'tool_complete') logged.set(event.call_id, { value: event.result, isError: false });
     if (event.type === 'tool_error') logged.set(event.call_id, { value: event.error, isError: true });
   }

@@ -1,7 +1,6 @@
 import { type TaskState, validatePlan } from '../plan/task-graph.js';
+import type { Store } from '../store/ports.js';
 import type { TaskStatus } from '../store/schema.js';
-import type { SessionStore } from '../store/session-store.js';
-import type { TaskStore } from '../store/task-store.js';
 import type { StoredPlan } from './run-agent.js';
 
 const RESUMED_STATES: Record<TaskStatus, TaskState> = {
@@ -12,18 +11,16 @@ const RESUMED_STATES: Record<TaskStatus, TaskState> = {
   failed: 'failed',
   // The scheduler blocks dependents of failed tasks again itself.
   blocked: 'pending',
-  // Plan tasks are cancelled when the user skips them (or cancels them with `tasks cancel`).
+  skipped: 'skipped',
+  // A plan task cancelled by hand (`tasks cancel`) is not run: the plan goes on without it.
   cancelled: 'skipped',
 };
 
 /** Reads an unfinished plan back from the store, ready for resumePlan. */
-export function loadStoredPlan(
-  stores: { sessions: SessionStore; tasks: TaskStore },
-  planId: string,
-): StoredPlan {
-  const plan = stores.tasks.getPlan(planId);
+export async function loadStoredPlan(store: Store, planId: string): Promise<StoredPlan> {
+  const plan = await store.plans.getPlan(planId);
   if (!plan) throw new Error(`There is no plan with the id ${planId}.`);
-  const rows = stores.tasks.planTasks(planId);
+  const rows = await store.plans.planTasks(planId);
   const validation = validatePlan(
     rows.map((row) => ({
       id: row.key ?? row.id,
@@ -41,7 +38,10 @@ export function loadStoredPlan(
     .map((row) => ({ id: row.key ?? row.id, title: row.title, summary: row.resultSummary ?? '' }));
   return {
     planId,
-    goal: stores.sessions.getRun(plan.runId)?.goal ?? stores.sessions.getSession(plan.sessionId)?.goal ?? '',
+    goal:
+      (await store.sessions.getRun(plan.runId))?.goal ??
+      (await store.sessions.getSession(plan.sessionId))?.goal ??
+      '',
     graph: validation.graph,
     states: new Map(rows.map((row) => [row.key ?? row.id, RESUMED_STATES[row.status]])),
     completed,

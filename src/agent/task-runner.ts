@@ -34,7 +34,7 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
   ]);
   // Per task: a file another task wrote since this one read it must be read again before an edit.
   const files = new FileTracker();
-  const saved = plan.takeSavedConversation(task.id);
+  const saved = await plan.takeSavedConversation(task.id);
   const toolResults: TaskToolResult[] = toolResultsIn(saved);
   const conversation: Conversation = {
     system: buildSystemPrompt({ workspace: run.workspace.root, tools: registry.list(), mode: 'task' }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { TaskQueue } from '../store/ports.js';
 import type { Task } from '../store/schema.js';
 import { DEFAULT_QUEUE } from '../store/schema.js';
-import type { TaskStore } from '../store/task-store.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
 
@@ -10,27 +10,28 @@ const MIN_ID_PREFIX = 4;
 
 /** What the to-do tools work on: the workspace's persistent queue. */
 export interface TodoContext {
-  tasks: TaskStore;
+  tasks: TaskQueue;
   sessionId: string;
   /** The queue task of the request being worked on now: the agent does not close it itself. */
   ownTaskId?: string;
 }
 
 /**
- * The persistent to-do list as agent tools: add_task, list_tasks, complete_task and fail_task.
+ * The persistent to-do list as agent tools: todo_add, todo_list, todo_complete and todo_fail (named
+ * apart from the plan's control tools, task_completed and fail_task, which close the current task).
  * The list lives in SQLite and outlives the process; `taskweave work` (or the next run) works it.
  */
 export function todoTools(context: TodoContext): Tool[] {
   const { tasks } = context;
   return [
     defineTool({
-      name: 'add_task',
+      name: 'todo_add',
       description:
         'Adds a task to the persistent to-do list of this workspace; it is worked later, in order.',
       whenToUse:
         'When the user asks for something to be done later or queued, or when you find follow-up work outside the current request that should not be lost.',
       whenNotToUse:
-        'Not for the steps of the current request (do them now, or plan them with plan_actions), and not for work that is already on the list (check list_tasks).',
+        'Not for the steps of the current request (do them now, or plan them with plan_actions), and not for work that is already on the list (check todo_list).',
       readOnly: false,
       parameters: z.object({
         description: z
@@ -43,9 +44,14 @@ export function todoTools(context: TodoContext): Tool[] {
           0,
           MAX_TITLE_CHARS,
         );
-        const task = tasks.add({ title, description, sessionId: context.sessionId, queue: DEFAULT_QUEUE });
+        const task = await tasks.add({
+          title,
+          description,
+          sessionId: context.sessionId,
+          queue: DEFAULT_QUEUE,
+        });
         const position =
-          tasks.listActive(DEFAULT_QUEUE).findIndex((candidate) => candidate.id === task.id) + 1;
+          (await tasks.listActive(DEFAULT_QUEUE)).findIndex((candidate) => candidate.id === task.id) + 1;
         return {
           output: `Added task ${task.id} as #${position} on the to-do list: "${title}". It runs after the work ahead of it.`,
           display: `#${position}`,
@@ -54,7 +60,7 @@ export function todoTools(context: TodoContext): Tool[] {
       },
     }),
     defineTool({
-      name: 'list_tasks',
+      name: 'todo_list',
       description:
         'Lists the open tasks of the persistent to-do list (pending and in progress), in the order they run.',
       whenToUse: 'Before adding a task (to avoid duplicates), and to see what is left to do.',
@@ -62,7 +68,7 @@ export function todoTools(context: TodoContext): Tool[] {
       readOnly: true,
       parameters: z.object({}),
       async execute() {
-        const active = tasks.listActive(DEFAULT_QUEUE);
+        const active = await tasks.listActive(DEFAULT_QUEUE);
         if (active.length === 0)
           return { output: 'The to-do list is empty.', display: 'empty', isError: false };
         const lines = active.map(
@@ -73,7 +79,7 @@ export function todoTools(context: TodoContext): Tool[] {
       },
     }),
     settleTool(context, {
-      name: 'complete_task',
+      name: 'todo_complete',
       change: 'complete',
       description: 'Marks a task of the to-do list as done, with a summary of the result.',
       whenToUse: 'Only when the objective of that task is met and verified in this run.',
@@ -83,7 +89,7 @@ export function todoTools(context: TodoContext): Tool[] {
       textDescription: 'What was done and how it was verified.',
     }),
     settleTool(context, {
-      name: 'fail_task',
+      name: 'todo_fail',
       change: 'fail',
       description: 'Marks a task of the to-do list as failed, with the reason.',
       whenToUse: 'When a task on the list cannot be done: something it needs is missing or impossible.',
@@ -94,7 +100,7 @@ export function todoTools(context: TodoContext): Tool[] {
   ];
 }
 
-/** complete_task and fail_task: the same tool, finishing a task one way or the other. */
+/** todo_complete and todo_fail: the same tool, finishing a task one way or the other. */
 function settleTool(
   context: TodoContext,
   spec: {
@@ -117,24 +123,29 @@ function settleTool(
       task_id: z
         .string()
         .min(MIN_ID_PREFIX)
-        .describe('The task id from list_tasks (or a unique start of it).'),
+        .describe('The task id from todo_list (or a unique start of it).'),
       [spec.textField]: z.string().min(1).describe(spec.textDescription),
     }),
     async execute(args) {
       const text = String(args[spec.textField]);
-      const task = settle(context, String(args.task_id), spec.change, text);
+      const task = await settle(context, String(args.task_id), spec.change, text);
       const state = spec.change === 'complete' ? 'completed' : 'marked failed';
       return { output: `Task ${task.id} ("${task.title}") is ${state}.`, display: state, isError: false };
     },
   });
 }
 
-function settle(context: TodoContext, reference: string, change: 'complete' | 'fail', text: string): Task {
-  const matches = context.tasks
-    .listAll({ queue: DEFAULT_QUEUE })
-    .filter((task) => task.id.startsWith(reference));
+async function settle(
+  context: TodoContext,
+  reference: string,
+  change: 'complete' | 'fail',
+  text: string,
+): Promise<Task> {
+  const matches = (await context.tasks.listAll({ queue: DEFAULT_QUEUE })).filter((task) =>
+    task.id.startsWith(reference),
+  );
   if (matches.length === 0)
-    throw new Error(`There is no task ${reference} on the to-do list (see list_tasks).`);
+    throw new Error(`There is no task ${reference} on the to-do list (see todo_list).`);
   if (matches.length > 1)
     throw new Error(`${reference} matches ${matches.length} tasks; give more of the id.`);
   const task = matches[0]!;

@@ -10,7 +10,7 @@ import {
   parseAgentResponse,
   parseErrorMessageForModel,
 } from './json-protocol.js';
-import { modelToolsFor } from './tool-context.js';
+import { modelToolsFor } from './model-tools.js';
 
 /** Which wire protocol the model speaks: native tool calling, or JSON replies. */
 export type ProtocolName = 'native' | 'json';

@@ -86,6 +86,8 @@ function fullDetail(event: ServerEvent): string {
       return `[${event.task_id}] ${event.title}: ${event.reason}`;
     case 'task_skipped':
       return `[${event.task_id}] ${event.title}`;
+    case 'failure_decision_requested':
+      return `${event.request_id}: [${event.task_id}] ${event.reason}${event.blocked.length > 0 ? ` (blocks ${event.blocked.join(', ')})` : ''}`;
     case 'agent_completion':
       return withText(`${event.status} after ${event.steps} steps`, event.final_answer ?? event.reason);
   }

@@ -1,7 +1,4 @@
 import { Command, CommanderError } from 'commander';
-import { ModelConfigError } from '../model/types.js';
-import { WorkspaceError } from '../tools/workspace.js';
-import { errorMessage } from '../util/error-message.js';
 import { EXIT } from './exit-codes.js';
 import { addResumeCommand } from './resume-command.js';
 import { addRunCommand } from './run-command.js';
@@ -38,11 +35,27 @@ export async function main(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? EXIT.completed : EXIT.usage;
     }
     const style = styleFor(process.stderr);
-    if (error instanceof UsageError || error instanceof ModelConfigError || error instanceof WorkspaceError) {
-      process.stderr.write(`${style.red('error:')} ${error.message}\n`);
+    if (error instanceof UsageError || (await isConfigurationError(error))) {
+      process.stderr.write(`${style.red('error:')} ${(error as Error).message}\n`);
       return EXIT.usage;
     }
+    const { errorMessage } = await import('../util/error-message.js');
     process.stderr.write(`${style.red('error:')} ${errorMessage(error)}\n`);
     return EXIT.failed;
   }
+}
+
+/**
+ * Whether an error is the user's to fix (exit 2): bad configuration, a missing workspace, an
+ * unknown id. Its classes are loaded only when an error happened: `--help` loads none of them.
+ */
+async function isConfigurationError(error: unknown): Promise<boolean> {
+  const [{ ModelConfigError }, { WorkspaceError }, { RuntimeInputError }] = await Promise.all([
+    import('../model/types.js'),
+    import('../tools/workspace.js'),
+    import('../runtime/errors.js'),
+  ]);
+  return (
+    error instanceof ModelConfigError || error instanceof WorkspaceError || error instanceof RuntimeInputError
+  );
 }

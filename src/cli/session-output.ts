@@ -1,6 +1,5 @@
 import type { ServerEvent } from '../events/registry.js';
-import type { Run, Session } from '../store/schema.js';
-import type { StoredMessage } from '../store/session-store.js';
+import type { Run, Session, StoredMessage } from '../runtime/index.js';
 import { formatArgs } from '../util/format-args.js';
 
 /** A session as `--json` prints it; snake_case like the events, times in ms since the epoch. */

@@ -1,15 +1,21 @@
 import type { Command } from 'commander';
-import type { Session } from '../store/schema.js';
-import { DEFAULT_SESSION_LIST_LIMIT } from '../store/session-store.js';
+import { DEFAULT_SESSION_LIST_LIMIT } from '../runtime/defaults.js';
+import { shortId } from '../util/short-id.js';
 import { renderEventLines } from './event-line.js';
 import { EXIT } from './exit-codes.js';
-import { resolveIdPrefix, SESSION_IDS, shortId } from './id-prefix.js';
+import { addStoreOptions, type StoreCliOptions } from './options.js';
 import { formatDuration, relativeTime } from './relative-time.js';
 import { messageJson, messageText, runJson, type SessionDetailJson, sessionJson } from './session-output.js';
-import { addStoreOptions, type OpenedStore, type StoreCliOptions, withStore } from './store-options.js';
 import { renderTable, shortenLine } from './table.js';
 import { type Style, styleFor } from './terminal.js';
-import { parsePositiveInt, UsageError } from './usage-error.js';
+import { parsePositiveInt } from './usage-error.js';
+import type { WorkspaceAccess } from './workspace-access.js';
+
+/** Opens the workspace (loaded when a command runs, not for --help) and runs `work` with it. */
+async function withWorkspace<T>(options: StoreCliOptions, work: (access: WorkspaceAccess) => Promise<T>) {
+  const access = await import('./workspace-access.js');
+  return access.withWorkspace(options, {}, work);
+}
 
 /** The widest a goal gets in `sessions list`. */
 const GOAL_COLUMN_CHARS = 60;
@@ -34,7 +40,7 @@ export function addSessionsCommand(program: Command, setExitCode: (code: number)
       .option('-n, --limit <n>', 'the most sessions to list', parsePositiveInt, DEFAULT_SESSION_LIST_LIMIT)
       .option('--json', 'print a JSON array of sessions'),
   ).action(async (options: ListOptions) => {
-    await withStore(options, {}, (store) => listSessions(store, options));
+    await withWorkspace(options, (access) => listSessions(access, options));
     setExitCode(EXIT.completed);
   });
 
@@ -46,19 +52,16 @@ export function addSessionsCommand(program: Command, setExitCode: (code: number)
       .option('--events', 'also list every logged event, one per line')
       .option('--json', 'print the session as JSON, with its runs, messages (and events)'),
   ).action(async (id: string, options: ShowOptions) => {
-    await withStore(options, {}, (store) => showSession(store, id, options));
+    await withWorkspace(options, (access) => showSession(access, id, options));
     setExitCode(EXIT.completed);
   });
 }
 
-function listSessions(store: OpenedStore, options: ListOptions): void {
+async function listSessions(access: WorkspaceAccess, options: ListOptions): Promise<void> {
   const stdout = process.stdout;
   // One more than asked, to tell whether there are more than shown.
-  const found = store.sessions.listSessions({ limit: options.limit + 1 });
-  const shown = found.slice(0, options.limit).map((session) => {
-    const runs = store.sessions.runs(session.id);
-    return { session, runCount: runs.length, status: runs.at(-1)?.status ?? session.status };
-  });
+  const found = await access.sessions.list({ limit: options.limit + 1 });
+  const shown = found.slice(0, options.limit);
   if (options.json) {
     const json = shown.map(({ session, runCount, status }) => ({
       ...sessionJson(session),
@@ -84,7 +87,7 @@ function listSessions(store: OpenedStore, options: ListOptions): void {
         { header: 'runs', align: 'right' },
       ],
       rows: shown.map(({ session, runCount, status }) => [
-        shortId(session.id, SESSION_IDS),
+        shortId(session.id, 'session'),
         relativeTime(session.createdAt, now),
         { text: status, paint: paintRunStatus(status, style) },
         shortenLine(session.goal, GOAL_COLUMN_CHARS),
@@ -98,11 +101,8 @@ function listSessions(store: OpenedStore, options: ListOptions): void {
   }
 }
 
-function showSession(store: OpenedStore, input: string, options: ShowOptions): void {
-  const session = findSession(store, input);
-  const runs = store.sessions.runs(session.id);
-  const messages = store.sessions.messages(session.id);
-  const events = options.events ? store.sessions.events(session.id) : undefined;
+async function showSession(access: WorkspaceAccess, input: string, options: ShowOptions): Promise<void> {
+  const { session, runs, messages, events } = await access.sessions.detail(input, { events: options.events });
   const stdout = process.stdout;
   if (options.json) {
     const json: SessionDetailJson = {
@@ -160,21 +160,6 @@ function showSession(store: OpenedStore, input: string, options: ShowOptions): v
       );
   }
   stdout.write(`${out.join('\n')}\n`);
-}
-
-/** The session an argument names: `last`, a full id or a unique id prefix. */
-function findSession(store: OpenedStore, input: string): Session {
-  if (input === LAST_SESSION) {
-    const last = store.sessions.lastSession();
-    if (last === undefined) {
-      throw new UsageError('There are no sessions yet: taskweave run "<goal>" starts one.');
-    }
-    return last;
-  }
-  const session = store.sessions.getSession(resolveIdPrefix(store.db, SESSION_IDS, input));
-  // resolveIdPrefix found the id a moment ago, in the same process; nothing deletes sessions.
-  if (session === undefined) throw new UsageError(`There is no session with the id ${input}.`);
-  return session;
 }
 
 function paintRunStatus(status: string, style: Style): (text: string) => string {

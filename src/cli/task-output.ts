@@ -1,5 +1,5 @@
-import type { Task, TaskStatus } from '../store/schema.js';
-import { shortId, TASK_IDS } from './id-prefix.js';
+import type { Task, TaskStatus } from '../runtime/index.js';
+import { shortId } from '../util/short-id.js';
 import { relativeTime } from './relative-time.js';
 import { renderTable, shortenLine } from './table.js';
 import type { Style } from './terminal.js';
@@ -50,6 +50,7 @@ export function paintStatus(status: TaskStatus, style: Style): (text: string) =>
     case 'in_progress':
     case 'blocked':
       return style.yellow;
+    case 'skipped':
     case 'cancelled':
       return style.dim;
     case 'pending':
@@ -76,7 +77,7 @@ export function renderTaskTable(options: TaskTableOptions): string {
     if (active) position += 1;
     return [
       active ? String(position) : '',
-      shortId(task.id, TASK_IDS),
+      shortId(task.id, 'task'),
       { text: task.status, paint: paintStatus(task.status, style) },
       shortenLine(task.title, TITLE_COLUMN_CHARS),
       String(task.attempts),

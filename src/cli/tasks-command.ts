@@ -1,19 +1,21 @@
 import type { Command } from 'commander';
-import { DEFAULT_QUEUE, type Task } from '../store/schema.js';
-import { TaskStoreError } from '../store/task-store.js';
+import { DEFAULT_QUEUE, MAX_DEFAULT_TITLE_CHARS } from '../runtime/defaults.js';
+import type { Task } from '../runtime/index.js';
 import { EXIT } from './exit-codes.js';
-import { resolveIdPrefix, TASK_IDS } from './id-prefix.js';
-import { addStoreOptions, type OpenedStore, type StoreCliOptions, withStore } from './store-options.js';
-import { shortenLine } from './table.js';
+import { addStoreOptions, type StoreCliOptions } from './options.js';
 import { renderTaskTable, taskJson } from './task-output.js';
 import { styleFor } from './terminal.js';
-import { UsageError } from './usage-error.js';
+import type { WorkspaceAccess } from './workspace-access.js';
 
-/** The longest title `tasks add` makes from the description when no --title is given. */
-export const MAX_DEFAULT_TITLE_CHARS = 80;
-/** The result summary of a task completed with no --summary: it was not the agent that did it. */
-const MANUAL_COMPLETION_SUMMARY = 'marked completed by hand';
-
+/** Opens the workspace (loaded when a command runs, not for --help) and runs `work` with it. */
+async function withWorkspace<T>(
+  options: StoreCliOptions,
+  openOptions: { create?: boolean },
+  work: (access: WorkspaceAccess) => Promise<T>,
+): Promise<T> {
+  const access = await import('./workspace-access.js');
+  return access.withWorkspace(options, openOptions, work);
+}
 interface JsonOption {
   json?: boolean;
 }
@@ -40,7 +42,7 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
       .option('-q, --queue <name>', 'the queue', DEFAULT_QUEUE)
       .option('--json', 'print a JSON array of tasks'),
   ).action(async (options: ListOptions) => {
-    await withStore(options, {}, (store) => listTasks(store, options));
+    await withWorkspace(options, {}, (access) => listTasks(access, options));
     setExitCode(EXIT.completed);
   });
 
@@ -56,7 +58,7 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
       .option('-q, --queue <name>', 'the queue', DEFAULT_QUEUE)
       .option('--json', 'print the new task as JSON, with its position'),
   ).action(async (words: string[], options: AddOptions) => {
-    await withStore(options, { create: true }, (store) => addTask(store, words.join(' '), options));
+    await withWorkspace(options, { create: true }, (access) => addTask(access, words.join(' '), options));
     setExitCode(EXIT.completed);
   });
 
@@ -68,9 +70,7 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
       .option('-s, --summary <text>', 'what was done')
       .option('--json', 'print the updated task as JSON'),
   ).action(async (id: string, options: CompleteOptions) => {
-    await changeTask(id, options, (store, taskId) =>
-      finishTask(store, taskId, 'complete', options.summary ?? MANUAL_COMPLETION_SUMMARY),
-    );
+    await changeTask(options, (access) => access.tasks.finish(id, 'complete', options.summary));
     setExitCode(EXIT.completed);
   });
 
@@ -82,8 +82,7 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
       .requiredOption('-r, --reason <text>', 'why it failed')
       .option('--json', 'print the updated task as JSON'),
   ).action(async (id: string, options: FailOptions) => {
-    if (options.reason.trim() === '') throw new UsageError('The reason is empty: say why the task failed.');
-    await changeTask(id, options, (store, taskId) => finishTask(store, taskId, 'fail', options.reason));
+    await changeTask(options, (access) => access.tasks.finish(id, 'fail', options.reason));
     setExitCode(EXIT.completed);
   });
 
@@ -94,7 +93,7 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
       .argument('<id>', 'the task id, or at least 4 characters of its start')
       .option('--json', 'print the updated task as JSON'),
   ).action(async (id: string, options: ChangeOptions) => {
-    await changeTask(id, options, (store, taskId) => store.tasks.cancel(taskId));
+    await changeTask(options, (access) => access.tasks.cancel(id));
     setExitCode(EXIT.completed);
   });
 
@@ -105,43 +104,41 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
       .argument('<id>', 'the task id, or at least 4 characters of its start')
       .option('--json', 'print the deleted task as JSON'),
   ).action(async (id: string, options: ChangeOptions) => {
-    await changeTask(id, options, (store, taskId) => store.tasks.delete(taskId), 'deleted');
+    await changeTask(options, (access) => access.tasks.delete(id), 'deleted');
     setExitCode(EXIT.completed);
   });
 }
 
-function listTasks(store: OpenedStore, options: ListOptions): void {
+async function listTasks(access: WorkspaceAccess, options: ListOptions): Promise<void> {
   const stdout = process.stdout;
-  const listed = options.all
-    ? store.tasks.listAll({ queue: options.queue })
-    : store.tasks.listActive(options.queue);
+  const listed = await access.tasks.list({ queue: options.queue, all: options.all });
   if (options.json) {
     stdout.write(`${JSON.stringify(listed.map(taskJson), null, 2)}\n`);
     return;
   }
   if (listed.length === 0) {
-    stdout.write(`${emptyListMessage(store, options)}\n`);
+    stdout.write(`${await emptyListMessage(access, options)}\n`);
     return;
   }
   stdout.write(renderTaskTable({ tasks: listed, style: styleFor(stdout) }));
 }
 
-function emptyListMessage(store: OpenedStore, options: ListOptions): string {
+async function emptyListMessage(access: WorkspaceAccess, options: ListOptions): Promise<string> {
   const queueFlag = options.queue === DEFAULT_QUEUE ? '' : ` --queue ${options.queue}`;
   const queueName = options.queue === DEFAULT_QUEUE ? 'the queue' : `the queue "${options.queue}"`;
   const howToAdd = `Add one with: taskweave tasks add${queueFlag} "<what to do>"`;
-  const finished = options.all ? 0 : store.tasks.listAll({ queue: options.queue }).length;
+  const finished = options.all ? 0 : (await access.tasks.list({ queue: options.queue, all: true })).length;
   if (finished === 0) return `No tasks in ${queueName} yet. ${howToAdd}`;
   const count = finished === 1 ? 'its 1 task is' : `all ${finished} of its tasks are`;
   return `Nothing left to do in ${queueName}: ${count} finished (taskweave tasks list --all${queueFlag} shows them). ${howToAdd}`;
 }
 
-function addTask(store: OpenedStore, description: string, options: AddOptions): void {
-  if (description.trim() === '') throw new UsageError('The description is empty: say what the task is.');
-  const title = options.title === undefined ? defaultTitle(description) : options.title.trim();
-  if (title === '') throw new UsageError('The title is empty: give a --title with some words in it.');
-  const task = store.tasks.add({ title, description, queue: options.queue });
-  const position = store.tasks.listActive(options.queue).findIndex((active) => active.id === task.id) + 1;
+async function addTask(access: WorkspaceAccess, description: string, options: AddOptions): Promise<void> {
+  const { task, position } = await access.tasks.add({
+    description,
+    title: options.title,
+    queue: options.queue,
+  });
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ ...taskJson(task), position }, null, 2)}\n`);
     return;
@@ -155,43 +152,13 @@ function addTask(store: OpenedStore, description: string, options: AddOptions): 
   );
 }
 
-/** The first line with words in it, shortened. */
-function defaultTitle(description: string): string {
-  const firstLine = description.split('\n').find((line) => line.trim() !== '') ?? description;
-  return shortenLine(firstLine, MAX_DEFAULT_TITLE_CHARS);
-}
-
-/** Completes or fails a task by hand; a pending one is started first by the store (one attempt). */
-function finishTask(store: OpenedStore, id: string, change: 'complete' | 'fail', text: string): Task {
-  const task = store.tasks.get(id);
-  if (task !== undefined && task.status !== 'in_progress' && task.status !== 'pending') {
-    const past = change === 'complete' ? 'completed' : 'failed';
-    throw new UsageError(
-      `Cannot mark task ${id} ${past}: it is ${task.status}; only pending or in-progress tasks can be.`,
-    );
-  }
-  return store.tasks.settle(id, change, text);
-}
-
-/**
- * Resolves the id prefix, applies a change and prints the task. A refused change (the store's
- * TaskStoreError: unknown task, a status the change does not start from) is a usage error.
- */
+/** Applies a change through the runtime's task board (its refusals are usage errors) and prints the task. */
 async function changeTask(
-  input: string,
   options: ChangeOptions,
-  change: (store: OpenedStore, id: string) => Task,
+  change: (access: WorkspaceAccess) => Promise<Task>,
   verb?: string,
 ): Promise<void> {
-  const task = await withStore(options, {}, (store) => {
-    const id = resolveIdPrefix(store.db, TASK_IDS, input);
-    try {
-      return change(store, id);
-    } catch (error) {
-      if (error instanceof TaskStoreError) throw new UsageError(error.message, { cause: error });
-      throw error;
-    }
-  });
+  const task = await withWorkspace(options, {}, change);
   if (options.json) {
     process.stdout.write(`${JSON.stringify(taskJson(task), null, 2)}\n`);
     return;

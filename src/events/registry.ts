@@ -27,6 +27,8 @@ const planTaskSchema = z.object({
   title: z.string(),
   description: z.string(),
   depends_on: z.array(z.string()),
+  /** The command that proves the task done, when the plan gives one. */
+  check: z.string().optional(),
 });
 
 function agentUpdate<K extends string, S extends z.ZodRawShape>(updateType: K, shape: S) {
@@ -60,7 +62,15 @@ export const eventPayloadSchema = z.union([
     input_tokens: tokens,
     output_tokens: tokens,
   }),
-  agentUpdate('agent_request_input', { step, request_id: z.string(), question: z.string() }),
+  agentUpdate('agent_request_input', { step, request_id: z.string(), question: z.string(), task_id: taskId }),
+  /** A plan task failed: the run waits for retry, skip, revise or abort (answered by request_id). */
+  agentUpdate('failure_decision_requested', {
+    request_id: z.string(),
+    task_id: z.string(),
+    reason: z.string(),
+    blocked: z.array(z.string()),
+    choices: z.array(z.enum(['retry', 'skip', 'revise', 'abort'])),
+  }),
   agentUpdate('agent_request_input_timeout', { request_id: z.string() }),
   agentUpdate('agent_user_input', { request_id: z.string(), content: z.string() }),
   agentUpdate('agent_stopped', { step }),

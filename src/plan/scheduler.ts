@@ -11,7 +11,8 @@ export type FailureDecision =
   | { action: 'retry' }
   | { action: 'skip' }
   | { action: 'abort' }
-  | { action: 'revise' };
+  /** The model plans the rest again; `feedback` is what the user wants changed. */
+  | { action: 'revise'; feedback?: string };
 
 /** Given to `onFailure`: the failed task, why it failed, and the tasks waiting on it. */
 export interface FailureInfo {
@@ -31,6 +32,8 @@ export interface SchedulerResult {
   states: Map<string, TaskState>;
   /** The last outcome of every task that ran in this run. */
   outcomes: Map<string, TaskOutcome>;
+  /** With `revise`: what the user wants changed, when they said. */
+  feedback?: string;
 }
 
 export interface PlanSchedulerOptions {
@@ -83,6 +86,7 @@ export class PlanScheduler {
   /** Set once the run is to end; it does when the last running task settles. */
   private ending: RunStatus | undefined;
   private done = false;
+  private reviseFeedback: string | undefined;
   private settle:
     | { resolve: (result: SchedulerResult) => void; reject: (error: unknown) => void }
     | undefined;
@@ -244,6 +248,7 @@ export class PlanScheduler {
             this.end('aborted');
             return;
           case 'revise':
+            this.reviseFeedback = decision.feedback;
             this.end('revise');
             return;
         }
@@ -299,6 +304,7 @@ export class PlanScheduler {
       status: this.ending,
       states: new Map(this.states),
       outcomes: new Map(this.outcomes),
+      ...(this.reviseFeedback ? { feedback: this.reviseFeedback } : {}),
     });
   }
 

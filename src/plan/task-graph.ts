@@ -14,15 +14,22 @@ export interface PlanTask {
   check?: string;
 }
 
-/** Where a task stands while a plan runs. */
-export type TaskState =
-  | 'pending'
-  | 'in_progress'
-  | 'completed'
-  | 'failed'
-  | 'blocked'
-  | 'skipped'
-  | 'cancelled';
+/**
+ * Every state a task can be in — a plan's task while it runs and a task of the persistent queue
+ * alike (the store's CHECK constraint is built from this list): one vocabulary.
+ */
+export const TASK_STATES = [
+  'pending',
+  'in_progress',
+  'completed',
+  'failed',
+  'blocked',
+  'skipped',
+  'cancelled',
+] as const;
+
+/** Where a task stands. */
+export type TaskState = (typeof TASK_STATES)[number];
 
 /** The argument of the `plan_actions` tool. */
 export const planTasksSchema = z.object({

@@ -21,9 +21,9 @@ const FINISHING: Record<PromptMode, string> = {
 
 const TODO_GUIDANCE = `
 # The to-do list
-- This workspace has a persistent to-do list that outlives this run: add_task, list_tasks, complete_task, fail_task.
-- Use add_task for work the user wants done later and for follow-up work you find outside the current request; check list_tasks first so nothing is added twice.
-- complete_task only when that task's objective is met and verified; fail_task with the reason when it cannot be done. The request you are working on now closes by itself when you finish.`;
+- This workspace has a persistent to-do list that outlives this run: todo_add, todo_list, todo_complete, todo_fail.
+- Use todo_add for work the user wants done later and for follow-up work you find outside the current request; check todo_list first so nothing is added twice.
+- todo_complete only when that task's objective is met and verified; todo_fail with the reason when it cannot be done. The request you are working on now closes by itself when you finish.`;
 
 /** The system prompt of the tool-first loop. */
 export function buildSystemPrompt(options: { workspace: string; tools: Tool[]; mode: PromptMode }): string {
@@ -31,7 +31,7 @@ export function buildSystemPrompt(options: { workspace: string; tools: Tool[]; m
   return fillTemplate(loadTemplate('system'), {
     workspace: options.workspace,
     finishing: FINISHING[options.mode],
-    todo: options.tools.some((entry) => entry.name === 'add_task') ? TODO_GUIDANCE : '',
+    todo: options.tools.some((entry) => entry.name === 'todo_add') ? TODO_GUIDANCE : '',
     tools: `# Tools\n${toolList.join('\n')}`,
   }).trim();
 }

@@ -10,6 +10,9 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
+import { runStatusSchema } from '../events/registry.js';
+import { TASK_STATES } from '../plan/task-graph.js';
+import { DEFAULT_QUEUE } from './defaults.js';
 
 /*
  * The tables of taskweave. Written so that a PostgreSQL schema can follow column for column:
@@ -26,7 +29,8 @@ export const RUN_MODES = ['simple', 'complex'] as const;
 /** Simple: tool calls, then an answer. Complex: a plan whose tasks the orchestrator tracks. */
 export type RunMode = (typeof RUN_MODES)[number];
 
-export const RUN_STATES = ['running', 'completed', 'stopped', 'max_steps', 'failed', 'needs_input'] as const;
+/** A run's status: `running` until it ends, then how it ended (the events' RunStatus). */
+export const RUN_STATES = ['running', ...runStatusSchema.options] as const;
 /** A run's status: `running` until it ends, then how it ended. */
 export type RunState = (typeof RUN_STATES)[number];
 
@@ -34,14 +38,8 @@ export const PLAN_STATUSES = ['proposed', 'approved', 'rejected', 'completed', '
 /** Where a plan is in its life: shown, accepted or refused by the user, then finished or aborted. */
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 
-export const TASK_STATUSES = [
-  'pending',
-  'in_progress',
-  'completed',
-  'failed',
-  'blocked',
-  'cancelled',
-] as const;
+/** The plan's task states: a plan task and a queue task share one vocabulary. */
+export const TASK_STATUSES = TASK_STATES;
 /** The state of one task of the to-do list or queue. */
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
@@ -49,8 +47,7 @@ export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 /** Who a conversation message is from. */
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
-/** The queue a task joins when none is named. */
-export const DEFAULT_QUEUE = 'default';
+export { DEFAULT_QUEUE } from './defaults.js';
 
 /**
  * A column by its bare name. drizzle qualifies columns with the table name (`"tasks"."status"`),

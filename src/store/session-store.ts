@@ -1,6 +1,9 @@
+import type { Transaction } from 'better-sqlite3';
 import { and, asc, desc, eq, exists, gt, isNull, max, or, type SQL, sql } from 'drizzle-orm';
 import type { ServerEvent } from '../events/registry.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
+import { DEFAULT_SESSION_LIST_LIMIT } from './defaults.js';
+import { resolveIdPrefix } from './id-lookup.js';
 import { newId } from './ids.js';
 import {
   events,
@@ -16,7 +19,14 @@ import {
 } from './schema.js';
 import { unfinishedPlan } from './task-queries.js';
 
-/** An unknown session or run, or an event whose seq is already logged. */
+/** An event ready to be logged: everything but its seq, which the store assigns. */
+export type UnsequencedEvent = ServerEvent extends infer E
+  ? E extends ServerEvent
+    ? Omit<E, 'seq'>
+    : never
+  : never;
+
+/** An unknown session or run. */
 export class SessionStoreError extends Error {
   override name = 'SessionStoreError';
 }
@@ -74,8 +84,7 @@ export interface SessionStoreOptions {
   now?: () => number;
 }
 
-/** How many sessions listSessions returns when not told. */
-export const DEFAULT_SESSION_LIST_LIMIT = 50;
+export { DEFAULT_SESSION_LIST_LIMIT } from './defaults.js';
 
 /**
  * Sessions, their conversation, their runs and their event log. The event log is what a client
@@ -86,11 +95,27 @@ export class SessionStore {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
   private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly appendInTransaction: Transaction<(event: UnsequencedEvent) => ServerEvent>;
 
   constructor(db: TaskweaveDb, options: SessionStoreOptions = {}) {
     this.orm = db.drizzle;
     this.now = options.now ?? Date.now;
     this.statements = prepareStatements(this.orm);
+    this.appendInTransaction = db.sqlite.transaction((event: UnsequencedEvent): ServerEvent => {
+      const seq = (this.statements.lastSeq.get({ sessionId: event.session_id })?.last ?? 0) + 1;
+      // The envelope's fields come last in the JSON, as the bus used to stamp them.
+      const stamped = { ...event, seq } as ServerEvent;
+      this.statements.insertEvent.run({
+        sessionId: event.session_id,
+        seq,
+        runId: event.run_id,
+        type: event.type,
+        updateType: event.type === 'agent_update' ? event.update_type : null,
+        payload: JSON.stringify(stamped),
+        ts: event.ts,
+      });
+      return stamped;
+    });
   }
 
   /** Creates an idle session. */
@@ -110,6 +135,11 @@ export class SessionStore {
       })
       .returning()
       .get();
+  }
+
+  /** The full id of the session a user means by an id or a unique prefix of it (IdLookupError otherwise). */
+  resolveId(input: string): string {
+    return resolveIdPrefix(this.orm, 'session', input);
   }
 
   /** The session, or undefined for an unknown id. */
@@ -212,24 +242,17 @@ export class SessionStore {
       .map((row) => ({ ...row, content: JSON.parse(row.content) }));
   }
 
-  /** Logs one event; its session must exist and its seq must be new for the session. */
-  appendEvent(event: ServerEvent): void {
+  /**
+   * Logs one event and returns it stamped with its seq: the next of its session, assigned inside
+   * the same IMMEDIATE transaction as the insert, so that several processes appending to one
+   * session get increasing seqs with no gap and no duplicate. The session must exist.
+   */
+  appendEvent(event: UnsequencedEvent): ServerEvent {
     try {
-      this.statements.insertEvent.run({
-        sessionId: event.session_id,
-        seq: event.seq,
-        runId: event.run_id,
-        type: event.type,
-        updateType: event.type === 'agent_update' ? event.update_type : null,
-        payload: JSON.stringify(event),
-        ts: event.ts,
-      });
+      return this.appendInTransaction.immediate(event);
     } catch (error) {
       const code = sqliteCode(error);
       if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(event.session_id);
-      if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-        throw new SessionStoreError(`Event ${event.seq} of session ${event.session_id} is already logged.`);
-      }
       throw error;
     }
   }

@@ -27,7 +27,7 @@ import { plans, type TaskStatus, taskDependencies, tasks } from './schema.js';
  */
 
 /** A status change of one task. */
-export type TaskChange = 'start' | 'complete' | 'fail' | 'block' | 'cancel' | 'reset to pending';
+export type TaskChange = 'start' | 'complete' | 'fail' | 'block' | 'skip' | 'cancel' | 'reset to pending';
 
 /**
  * The values a change statement binds; each statement uses the ones it needs. A type, not an
@@ -71,18 +71,23 @@ export const TASK_CHANGES: Record<
     from: ['pending', 'in_progress'],
     set: { status: 'blocked', failReason: placeholder('text'), ...RELEASED },
   },
+  /** The user chose to skip a task of a plan (failed, or blocked behind one): its dependents run. */
+  skip: {
+    from: ['pending', 'in_progress', 'blocked', 'failed'],
+    set: { status: 'skipped', ...RELEASED },
+  },
   cancel: {
     from: ['pending', 'in_progress', 'blocked', 'failed'],
     set: { status: 'cancelled', ...RELEASED },
   },
   'reset to pending': {
-    from: ['in_progress', 'failed', 'blocked', 'cancelled'],
+    from: ['in_progress', 'failed', 'blocked', 'skipped', 'cancelled'],
     set: { status: 'pending', failReason: null, ...RELEASED },
   },
 };
 
 /** The statuses a task does not leave by itself: nothing is left to do for it. */
-export const FINISHED_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'cancelled'];
+export const FINISHED_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'skipped', 'cancelled'];
 
 /**
  * An approved plan with a task still to finish (pending, in progress, failed or blocked): the
@@ -139,7 +144,9 @@ export function prepareTaskQueries(orm: StoreDrizzle) {
     .from(taskDependencies)
     .innerJoin(dependency, eq(dependency.id, taskDependencies.dependsOnId))
     // `tasks.id` here is the outer query's row.
-    .where(and(eq(taskDependencies.taskId, tasks.id), ne(dependency.status, 'completed')));
+    .where(
+      and(eq(taskDependencies.taskId, tasks.id), notInArray(dependency.status, ['completed', 'skipped'])),
+    );
   const changes = new Map<string, ReturnType<typeof prepareChange>>();
   return {
     getById: orm.select().from(tasks).where(eq(tasks.id, id)).prepare(),

@@ -1,6 +1,7 @@
 import type { Transaction } from 'better-sqlite3';
 import { and, asc, desc, eq, inArray, isNull, lte, ne, type SQL } from 'drizzle-orm';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
+import { resolveIdPrefix } from './id-lookup.js';
 import { newId } from './ids.js';
 import {
   DEFAULT_QUEUE,
@@ -155,6 +156,11 @@ export class TaskStore {
   /** Adds a task at the end of its queue. */
   add(input: AddTaskInput): Task {
     return this.immediate(() => this.insertTask(input, this.now()));
+  }
+
+  /** The full id of the task a user means by an id or a unique prefix of it (IdLookupError otherwise). */
+  resolveId(input: string): string {
+    return resolveIdPrefix(this.orm, 'task', input);
   }
 
   /** The task, or undefined for an unknown id. */
@@ -317,6 +323,26 @@ export class TaskStore {
       if (task?.status === 'pending')
         this.change('start', { id, now, leaseOwner: null, leaseExpiresAt: null });
       return this.change(change, { id, now, text });
+    });
+  }
+
+  /** A plan task the user chose to skip → skipped; tasks that depend on it may run. */
+  skip(id: string): Task {
+    return this.change('skip', { id, now: this.now() });
+  }
+
+  /**
+   * Starts the given task if its queue is idle (no other task in progress), in one IMMEDIATE
+   * transaction: a queue runs one task at a time, whoever asks. False when another task runs.
+   */
+  startIfIdle(id: string, options: { owner: string; leaseMs: number }): boolean {
+    return this.immediate(() => {
+      const task = this.get(id);
+      if (task === undefined) throw unknownTask(id);
+      const busy = this.queries.inProgress.all({ queue: task.queue }).some((other) => other.id !== id);
+      if (busy) return false;
+      this.start(id, options);
+      return true;
     });
   }
 

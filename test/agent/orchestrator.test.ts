@@ -1,13 +1,12 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autoApprove, type PlanApprover } from '../../src/agent/control.js';
 import { FINAL_ANSWER_REFUSAL_LIMIT } from '../../src/agent/plan-run.js';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { loadScriptModel, ScriptModel } from '../../src/model/script-model.js';
 import type { ModelScriptInput } from '../../src/model/script-schema.js';
 import type { FailureDecision } from '../../src/plan/scheduler.js';
-import { eventKinds, runWithHarness } from '../helpers/run-harness.js';
+import { autoApprove, eventKinds, type PlanApprover, runWithHarness } from '../helpers/run-harness.js';
 
 function script(turns: ModelScriptInput['turns'], latencyMs = 0) {
   return { id: 'script:test', model: ScriptModel.fromScript({ latencyMs, turns }) };

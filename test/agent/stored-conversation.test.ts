@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { Journal } from '../../src/agent/journal.js';
 import { loadConversation, UNKNOWN_RESULT } from '../../src/agent/stored-conversation.js';
 import { EventBus } from '../../src/events/bus.js';
-import { SessionStore } from '../../src/store/session-store.js';
-import { openTempDatabase } from '../store/temp-database.js';
+import { openSqliteStore } from '../../src/store/sqlite-store.js';
 
 const call = (id: string, path: string) => ({
   type: 'tool-call' as const,
@@ -12,19 +12,19 @@ const call = (id: string, path: string) => ({
 });
 
 async function setup() {
-  const sessions = new SessionStore(await openTempDatabase());
-  const sessionId = sessions.createSession({ title: 't', goal: 'g', workspace: '/w', model: 'm' }).id;
-  const bus = new EventBus({ sessionId, sink: (event) => sessions.appendEvent(event) });
-  return { sessions, sessionId, bus };
+  const { sessions } = openSqliteStore({ path: ':memory:' });
+  const sessionId = (await sessions.createSession({ title: 't', goal: 'g', workspace: '/w', model: 'm' })).id;
+  const journal = new Journal({ sessionId, log: sessions, bus: new EventBus() });
+  return { sessions, sessionId, journal };
 }
 
 describe('loadConversation', () => {
   it('gives calls that were never answered their logged result, or marks them unknown, and stores the repair', async () => {
-    const { sessions, sessionId, bus } = await setup();
-    sessions.appendMessage(sessionId, 'run-1', 'user', 'write two files');
-    sessions.appendMessage(sessionId, 'run-1', 'assistant', [call('c1', 'a.txt'), call('c2', 'b.txt')]);
+    const { sessions, sessionId, journal } = await setup();
+    await sessions.appendMessage(sessionId, 'run-1', 'user', 'write two files');
+    await sessions.appendMessage(sessionId, 'run-1', 'assistant', [call('c1', 'a.txt'), call('c2', 'b.txt')]);
     // The process logged c1's result, then died before c2 ended and before saving the results.
-    bus.emit('run-1', {
+    await journal.emit('run-1', {
       type: 'tool_complete',
       call_id: 'c1',
       name: 'write_file',
@@ -32,7 +32,7 @@ describe('loadConversation', () => {
       duration_ms: 3,
     });
 
-    const messages = loadConversation(sessions, sessionId, null);
+    const messages = await loadConversation(sessions, sessionId, null);
     expect(messages.at(-1)).toEqual({
       role: 'tool',
       content: [
@@ -51,17 +51,17 @@ describe('loadConversation', () => {
       ],
     });
     // Stored: loading again changes nothing and adds nothing.
-    expect(sessions.messages(sessionId)).toHaveLength(3);
-    expect(loadConversation(sessions, sessionId, null)).toEqual(messages);
+    expect(await sessions.messages(sessionId)).toHaveLength(3);
+    expect(await loadConversation(sessions, sessionId, null)).toEqual(messages);
   });
 
   it('repairs a gap in the middle (an older crash) without storing it there', async () => {
     const { sessions, sessionId } = await setup();
-    sessions.appendMessage(sessionId, 'run-1', 'user', 'go');
-    sessions.appendMessage(sessionId, 'run-1', 'assistant', [call('c1', 'a.txt')]);
-    sessions.appendMessage(sessionId, 'run-2', 'user', 'continue');
-    const messages = loadConversation(sessions, sessionId, null);
+    await sessions.appendMessage(sessionId, 'run-1', 'user', 'go');
+    await sessions.appendMessage(sessionId, 'run-1', 'assistant', [call('c1', 'a.txt')]);
+    await sessions.appendMessage(sessionId, 'run-2', 'user', 'continue');
+    const messages = await loadConversation(sessions, sessionId, null);
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user']);
-    expect(sessions.messages(sessionId)).toHaveLength(3);
+    expect(await sessions.messages(sessionId)).toHaveLength(3);
   });
 });

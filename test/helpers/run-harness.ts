@@ -1,18 +1,31 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type FailureChooser,
-  type InputProvider,
-  type PlanApprover,
-  RunControl,
-} from '../../src/agent/control.js';
+import { type PlanDecision, type RequestPolicy, RunControl } from '../../src/agent/control.js';
+import { Journal } from '../../src/agent/journal.js';
 import { type RunAgentOptions, type RunResult, runAgent } from '../../src/agent/run-agent.js';
 import { EventBus } from '../../src/events/bus.js';
 import type { ServerEvent } from '../../src/events/registry.js';
 import type { ResolvedModel } from '../../src/model/types.js';
+import type { FailureDecision } from '../../src/plan/scheduler.js';
+import type { Store } from '../../src/store/ports.js';
+import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { Tool } from '../../src/tools/types.js';
 import { Workspace } from '../../src/tools/workspace.js';
+
+/** A test's stand-in for a person answering questions (answered through the run's control). */
+export type InputProvider = (request: { requestId: string; question: string }) => Promise<string | null>;
+/** A test's stand-in for a person deciding on plans; null stops the run. */
+export type PlanApprover = (plan: { planId: string }) => Promise<PlanDecision | null>;
+/** A test's stand-in for a person deciding about a failed task. */
+export type FailureChooser = (info: {
+  task: { id: string };
+  reason: string;
+  blocked: { id: string }[];
+}) => Promise<FailureDecision>;
+
+/** Approves every plan: the `--yes` rule (answered by the run itself, not through a request). */
+export const autoApprove: PlanApprover = async () => ({ decision: 'approve' });
 
 export interface HarnessOptions {
   model: ResolvedModel;
@@ -27,10 +40,12 @@ export interface HarnessOptions {
   concurrency?: number;
   onFailure?: RunAgentOptions['onFailure'];
   protocol?: RunAgentOptions['protocol'];
-  stores?: RunAgentOptions['stores'];
+  /** The store and session to record the run in; a fresh in-memory store when left out. */
+  store?: Store;
+  sessionId?: string;
   ownTaskId?: string;
   workspaceRoot?: string;
-  /** Called with each event as it is emitted (e.g. to stop the run at a given moment). */
+  /** Called with each event as it is announced (e.g. to stop the run at a given moment). */
   onEvent?: (event: ServerEvent, control: RunControl) => void;
 }
 
@@ -40,6 +55,8 @@ export interface HarnessRun {
   events: ServerEvent[];
   workspace: Workspace;
   control: RunControl;
+  store: Store;
+  sessionId: string;
 }
 
 /** Makes a fresh temp folder for a workspace. */
@@ -47,26 +64,37 @@ export async function tempWorkspaceRoot(prefix = 'taskweave-test-'): Promise<str
   return mkdtemp(path.join(tmpdir(), prefix));
 }
 
-/** Runs the agent on a temp workspace with a real bus, collecting every event. */
+/**
+ * Runs the agent on a temp workspace with a real store and bus, collecting every event. The
+ * test's responders answer requests the way a front end does: they watch the events and answer
+ * by request id through the control.
+ */
 export async function runWithHarness(options: HarnessOptions): Promise<HarnessRun> {
   const workspace = await Workspace.open(options.workspaceRoot ?? (await tempWorkspaceRoot()));
-  const control = new RunControl({
-    inputProvider: options.inputProvider,
-    inputTimeoutMs: options.inputTimeoutMs,
-    planApprover: options.planApprover,
-    failureChooser: options.failureChooser,
-  });
-  const bus = new EventBus({ sessionId: 'test-session' });
+  const policy: RequestPolicy = {
+    input: options.inputProvider ? 'ask' : 'nobody',
+    plan: options.planApprover === autoApprove ? 'approve' : options.planApprover ? 'ask' : 'nobody',
+    failure: options.failureChooser ? 'ask' : (options.onFailure ?? 'abort'),
+  };
+  const control = new RunControl({ policy, inputTimeoutMs: options.inputTimeoutMs });
+  const store = options.store ?? openSqliteStore({ path: ':memory:' });
+  const sessionId =
+    options.sessionId ??
+    (await store.sessions.createSession({ title: 't', goal: 'g', workspace: workspace.root, model: 'test' }))
+      .id;
+  const bus = new EventBus();
   const events: ServerEvent[] = [];
   bus.subscribe((event) => {
     events.push(event);
+    respond(event, control, options);
     options.onEvent?.(event, control);
   });
   const result = await runAgent({
     goal: options.goal ?? 'do the thing',
     model: options.model,
     workspace,
-    bus,
+    journal: new Journal({ sessionId, log: store.sessions, bus }),
+    store,
     control,
     maxSteps: options.maxSteps,
     tools: options.tools,
@@ -74,10 +102,37 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     concurrency: options.concurrency,
     onFailure: options.onFailure,
     protocol: options.protocol,
-    stores: options.stores,
     ownTaskId: options.ownTaskId,
   });
-  return { result, events, workspace, control };
+  return { result, events, workspace, control, store, sessionId };
+}
+
+/** Answers the requests an event carries with the test's responders. */
+function respond(event: ServerEvent, control: RunControl, options: HarnessOptions): void {
+  if (event.type !== 'agent_update') return;
+  const { inputProvider, planApprover, failureChooser } = options;
+  if (event.update_type === 'agent_request_input' && inputProvider) {
+    void inputProvider({ requestId: event.request_id, question: event.question }).then((content) => {
+      if (content === null) control.stop();
+      else control.answer(event.request_id, { kind: 'input', content });
+    });
+  }
+  if (event.update_type === 'plan_proposed' && planApprover && planApprover !== autoApprove) {
+    void planApprover({ planId: event.plan_id }).then((decision) => {
+      if (decision === null) control.stop();
+      else control.answer(event.plan_id, { kind: 'plan', ...decision });
+    });
+  }
+  if (event.update_type === 'failure_decision_requested' && failureChooser) {
+    const info = {
+      task: { id: event.task_id },
+      reason: event.reason,
+      blocked: event.blocked.map((id) => ({ id })),
+    };
+    void failureChooser(info).then((decision) =>
+      control.answer(event.request_id, { kind: 'failure', decision: decision.action }),
+    );
+  }
 }
 
 /** The update types and top-level types of events, in order, for sequence assertions. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../src/events/registry.js';
+import { openDatabase } from '../../src/store/database.js';
 import { SessionStore, SessionStoreError } from '../../src/store/session-store.js';
 import { TaskStore } from '../../src/store/task-store.js';
-import { openTempDatabase } from './temp-database.js';
+import { openTempDatabase, track } from './temp-database.js';
 
 async function setup() {
   const db = await openTempDatabase();
@@ -73,12 +74,16 @@ describe('SessionStore', () => {
     expect(store.listSessions()).toEqual([]);
   });
 
-  it('logs events and reads them back in seq order, after a given seq', async () => {
+  it('logs events with the next seq of their session, and reads them back in seq order, after a given seq', async () => {
     const { store } = await setup();
     const session = store.createSession(sessionInput('s'));
     const other = store.createSession(sessionInput('other'));
     expect(store.lastSeq(session.id)).toBe(0);
-    for (const seq of [1, 2, 3, 5, 4]) store.appendEvent(event(session.id, seq));
+    const stamped = [1, 2, 3, 4, 5].map((seq) => {
+      const { seq: _ignored, ...unsequenced } = event(session.id, seq);
+      return store.appendEvent(unsequenced);
+    });
+    expect(stamped.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     store.appendEvent(event(other.id, 1, 'run_b'));
 
     expect(store.events(session.id)).toEqual([1, 2, 3, 4, 5].map((seq) => event(session.id, seq)));
@@ -102,16 +107,24 @@ describe('SessionStore', () => {
     ]);
   });
 
-  it('refuses an event for an unknown session or with a seq already logged', async () => {
+  it('refuses an event for an unknown session, and never reuses a seq: a seq given with an event is replaced', async () => {
     const { store } = await setup();
     const session = store.createSession(sessionInput('s'));
     store.appendEvent(event(session.id, 1));
-    expect(() => store.appendEvent(event(session.id, 1))).toThrow(
-      new SessionStoreError(`Event 1 of session ${session.id} is already logged.`),
-    );
+    expect(store.appendEvent(event(session.id, 1)).seq).toBe(2);
+    expect(store.events(session.id).map((e) => e.seq)).toEqual([1, 2]);
     expect(() => store.appendEvent(event('ses_nope', 1))).toThrow(
-      'There is no session with the id ses_nope.',
+      new SessionStoreError('There is no session with the id ses_nope.'),
     );
+  });
+
+  it('hands out seqs without gap or duplicate when two connections append to one session in turn', async () => {
+    const { db, store } = await setup();
+    const second = new SessionStore(track(openDatabase({ path: db.path })));
+    const session = store.createSession(sessionInput('s'));
+    for (let index = 1; index <= 20; index += 1)
+      (index % 3 === 0 ? second : store).appendEvent(event(session.id, 0));
+    expect(store.events(session.id).map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 
   it('stores the conversation as JSON, in order, per run when asked', async () => {

@@ -1,0 +1,40 @@
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import { jsonSchema, type Tool as SdkTool, tool } from 'ai';
+import { z } from 'zod';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/types.js';
+
+const registryCache = new WeakMap<ToolRegistry, Record<string, SdkTool>>();
+/** SDK tool definitions by parameter schema and description: per-task registries reuse them. */
+const definitionCache = new WeakMap<Tool['parameters'], Map<string, SdkTool>>();
+
+/** The registry's tools as the AI SDK describes them to the model (no execute: taskweave runs them). */
+export function modelToolsFor(registry: ToolRegistry): Record<string, SdkTool> {
+  const cached = registryCache.get(registry);
+  if (cached) return cached;
+  const tools: Record<string, SdkTool> = {};
+  for (const entry of registry.list()) tools[entry.name] = definitionOf(entry);
+  registryCache.set(registry, tools);
+  return tools;
+}
+
+function definitionOf(entry: Tool): SdkTool {
+  let byDescription = definitionCache.get(entry.parameters);
+  if (!byDescription) {
+    byDescription = new Map();
+    definitionCache.set(entry.parameters, byDescription);
+  }
+  let definition = byDescription.get(entry.description);
+  if (!definition) {
+    // Converted to JSON Schema once: the SDK would convert a zod schema again on every call.
+    // Arguments are validated by the tool wrapper (defineTool), not by the SDK.
+    const schema = z.toJSONSchema(entry.parameters, {
+      target: 'draft-7',
+      io: 'input',
+      unrepresentable: 'any',
+    });
+    definition = tool({ description: entry.description, inputSchema: jsonSchema(schema as JSONSchema7) });
+    byDescription.set(entry.description, definition);
+  }
+  return definition;
+}

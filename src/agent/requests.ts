@@ -1,0 +1,76 @@
+/** The decisions a run can wait for. */
+export type RequestKind = 'input' | 'plan' | 'failure';
+
+/** What the user chose for a failed task. */
+export type FailureChoice = 'retry' | 'skip' | 'revise' | 'abort';
+
+/** An answer to a request, as a front end gives it through the runtime. */
+export type RequestAnswer =
+  | { kind: 'input'; content: string }
+  | { kind: 'plan'; decision: 'approve' | 'reject'; feedback?: string }
+  | { kind: 'failure'; decision: FailureChoice; feedback?: string };
+
+/** A request waiting for its answer. */
+export interface PendingRequest {
+  requestId: string;
+  kind: RequestKind;
+  /** The question (input requests). */
+  question?: string;
+  /** The failed task (failure decisions). */
+  taskId?: string;
+}
+
+/** Whether an answer was taken, and why not when it was not. */
+export type AnswerResult = { ok: true } | { ok: false; error: string };
+
+interface Waiting {
+  request: PendingRequest;
+  resolve: (answer: RequestAnswer | undefined) => void;
+}
+
+/**
+ * The requests of one run that wait for an answer, by id. An answer reaches the request it
+ * names, once; a request ends without one when its signal aborts (timeout, stop).
+ */
+export class PendingRequests {
+  private readonly waiting = new Map<string, Waiting>();
+
+  /** Registers a request and resolves with its answer, or undefined when `signal` aborts first. */
+  wait(request: PendingRequest, signal: AbortSignal): Promise<RequestAnswer | undefined> {
+    if (signal.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const onAbort = () => {
+        this.waiting.delete(request.requestId);
+        resolve(undefined);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(request.requestId, {
+        request,
+        resolve: (answer) => {
+          signal.removeEventListener('abort', onAbort);
+          this.waiting.delete(request.requestId);
+          resolve(answer);
+        },
+      });
+    });
+  }
+
+  /** Delivers an answer to the request it names. */
+  answer(requestId: string, answer: RequestAnswer): AnswerResult {
+    const entry = this.waiting.get(requestId);
+    if (!entry) return { ok: false, error: `No request ${requestId} is waiting for an answer.` };
+    if (entry.request.kind !== answer.kind) {
+      return {
+        ok: false,
+        error: `Request ${requestId} waits for a ${entry.request.kind} answer, not a ${answer.kind} answer.`,
+      };
+    }
+    entry.resolve(answer);
+    return { ok: true };
+  }
+
+  /** The requests waiting now. */
+  list(): PendingRequest[] {
+    return [...this.waiting.values()].map((entry) => entry.request);
+  }
+}

@@ -1,0 +1,127 @@
+import path from 'node:path';
+import type { ServerEvent } from '../events/registry.js';
+import { type RequestPolicy, Runtime } from '../runtime/index.js';
+import { EXIT } from './exit-codes.js';
+import type { AgentCliOptions } from './options.js';
+import { HumanRenderer } from './render.js';
+import { styleFor } from './terminal.js';
+import { TerminalResponder } from './terminal-responder.js';
+
+/**
+ * The runtime as the CLI drives it: events rendered for people (or printed as JSON lines),
+ * questions answered at the terminal when there is one (the non-interactive rules otherwise),
+ * Ctrl-C and SIGTERM stopping runs at their next step boundary.
+ */
+export class CliRuntime {
+  private readonly renderer: HumanRenderer | undefined;
+  private readonly responder: TerminalResponder | undefined;
+  private interrupts = 0;
+  private readonly onSigint = () => this.interrupt();
+  private readonly onSigterm = () => {
+    if (this.interrupts === 0) this.interrupt();
+  };
+
+  private constructor(
+    readonly runtime: Runtime,
+    private readonly options: AgentCliOptions,
+    interactive: boolean,
+  ) {
+    if (!options.json) this.renderer = new HumanRenderer(process.stdout, styleFor(process.stdout));
+    if (interactive) {
+      this.responder = new TerminalResponder(
+        runtime,
+        {
+          input: process.stdin,
+          output: process.stdout,
+          onInterrupt: () => this.interrupt(),
+          onPromptStart: () => this.renderer?.hold(),
+          onPromptEnd: () => this.renderer?.release(),
+        },
+        { input: true, plan: !options.yes, failure: true },
+      );
+    }
+    runtime.bus.subscribe((event) => this.show(event));
+    runtime.onNotice((text) => this.say(text));
+    process.on('SIGINT', this.onSigint);
+    // SIGTERM stops like a first Ctrl-C: commands in flight are killed with their process groups
+    // instead of being orphaned.
+    process.on('SIGTERM', this.onSigterm);
+  }
+
+  /** Opens the runtime for a command's options; bad configuration throws before anything runs. */
+  static async open(options: AgentCliOptions): Promise<CliRuntime> {
+    const interactive = !options.json && !options.nonInteractive && !!process.stdin.isTTY;
+    const policy: RequestPolicy = {
+      input: interactive ? 'ask' : 'nobody',
+      plan: options.yes ? 'approve' : interactive ? 'ask' : 'nobody',
+      failure: interactive ? 'ask' : options.onFailure,
+    };
+    const runtime = await Runtime.open({
+      cwd: options.cwd,
+      db: options.db,
+      model: scriptPathFromShell(options.model),
+      baseUrl: options.baseUrl,
+      maxSteps: options.maxSteps,
+      plan: options.plan,
+      concurrency: options.concurrency,
+      onFailure: options.onFailure,
+      protocol: options.protocol,
+      inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
+      policy,
+    });
+    return new CliRuntime(runtime, options, interactive);
+  }
+
+  /** Whether the user pressed Ctrl-C (a loop over several runs stops then). */
+  get stopRequested(): boolean {
+    return this.interrupts > 0;
+  }
+
+  /** Prints a line for people (not in --json mode, where stdout carries only events). */
+  say(text: string): void {
+    if (this.renderer) {
+      this.renderer.close();
+      process.stdout.write(`${text}\n`);
+    } else {
+      process.stderr.write(`${text}\n`);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.renderer?.close();
+    process.off('SIGINT', this.onSigint);
+    process.off('SIGTERM', this.onSigterm);
+    await this.runtime.close();
+  }
+
+  private show(event: ServerEvent): void {
+    if (this.renderer) this.renderer.render(event);
+    else if (this.options.json) process.stdout.write(`${JSON.stringify(event)}\n`);
+    this.responder?.handle(event);
+  }
+
+  private interrupt(): void {
+    this.interrupts += 1;
+    this.renderer?.close();
+    if (this.interrupts === 1) {
+      process.stderr.write(
+        styleFor(process.stderr).yellow(
+          '\nstopping at the next step boundary — press Ctrl-C again to exit at once\n',
+        ),
+      );
+      this.runtime.stop();
+      this.responder?.closeAll();
+      return;
+    }
+    process.exit(EXIT.stopped);
+  }
+}
+
+/**
+ * A script path given on the command line is relative to the folder the user typed it in, not
+ * to --cwd (paths in TASKWEAVE_MODEL and the config file resolve against the workspace).
+ */
+function scriptPathFromShell(model: string | undefined): string | undefined {
+  if (!model?.startsWith('script:')) return model;
+  return `script:${path.resolve(process.cwd(), model.slice('script:'.length))}`;
+}

@@ -1,0 +1,111 @@
+import { type Command, Option } from 'commander';
+import {
+  DEFAULT_INPUT_TIMEOUT_MS,
+  DEFAULT_MAX_STEPS,
+  DEFAULT_PLAN_CONCURRENCY,
+} from '../runtime/defaults.js';
+import { parsePositiveInt } from './usage-error.js';
+
+/*
+ * The options of the commands, defined without loading what runs them: `taskweave --help`
+ * imports this file and commander only.
+ */
+
+/** The options every command over the store takes, as commander parses them. */
+export interface StoreCliOptions {
+  /** The workspace folder; it must exist. */
+  cwd: string;
+  /** The database file; `<workspace>/.taskweave/taskweave.db` when not given. */
+  db?: string;
+}
+
+/** The options of every command that runs the agent (run, resume, work), as commander parses them. */
+export interface AgentCliOptions extends StoreCliOptions {
+  model?: string;
+  baseUrl?: string;
+  maxSteps?: number;
+  json?: boolean;
+  nonInteractive?: boolean;
+  inputTimeout?: number;
+  plan: 'auto' | 'always' | 'never';
+  yes?: boolean;
+  concurrency?: number;
+  onFailure: 'abort' | 'skip';
+  protocol: 'native' | 'json';
+}
+
+/** Options of `taskweave run`, as commander parses them. */
+export interface RunCliOptions extends AgentCliOptions {
+  resume?: string;
+  interrupt?: boolean;
+}
+
+/** Options of `taskweave work`, as commander parses them. */
+export interface WorkCliOptions extends AgentCliOptions {
+  queue: string;
+  watch?: boolean;
+}
+
+/** Options of `taskweave resume`, as commander parses them. */
+export interface ResumeCliOptions extends AgentCliOptions {
+  session?: string;
+}
+
+/** Adds `-C, --cwd <dir>` and `--db <file>` to a command. */
+export function addStoreOptions(command: Command): Command {
+  return command
+    .option('-C, --cwd <dir>', 'the workspace folder', process.cwd())
+    .option('--db <file>', 'the database file (default <workspace>/.taskweave/taskweave.db)');
+}
+
+/** Adds the workspace, store, model and run options to a command. */
+export function addAgentOptions(command: Command): Command {
+  return addStoreOptions(command)
+    .option(
+      '-m, --model <provider:model>',
+      'the model, e.g. openai:gpt-4.1 or script:examples/fix-build.json',
+    )
+    .option('--base-url <url>', 'the API base URL (openai-compatible servers: vLLM, LM Studio, llama.cpp…)')
+    .option(
+      '--max-steps <n>',
+      `the most model steps before a run ends (default ${DEFAULT_MAX_STEPS})`,
+      parsePositiveInt,
+    )
+    .option('--json', 'print the event stream, one JSON object per line (implies --non-interactive)')
+    .option('--non-interactive', 'never ask on the terminal; a question ends the run with exit code 4')
+    .option(
+      '--input-timeout <seconds>',
+      `how long a question waits for an answer (default ${DEFAULT_INPUT_TIMEOUT_MS / 1000})`,
+      parsePositiveInt,
+    )
+    .addOption(
+      new Option(
+        '--plan <mode>',
+        'plan multi-step goals as a task graph: auto (the model decides), always, never',
+      )
+        .choices(['auto', 'always', 'never'])
+        .default('auto'),
+    )
+    .option('-y, --yes', 'approve plans without asking')
+    .option(
+      '--concurrency <n>',
+      `the most plan tasks running at once (default ${DEFAULT_PLAN_CONCURRENCY})`,
+      parsePositiveInt,
+    )
+    .addOption(
+      new Option(
+        '--on-failure <policy>',
+        'when a task fails and no one can be asked: abort the plan, or skip the task',
+      )
+        .choices(['abort', 'skip'])
+        .default('abort'),
+    )
+    .addOption(
+      new Option(
+        '--protocol <protocol>',
+        'how the model calls tools: native tool calling, or a JSON reply format',
+      )
+        .choices(['native', 'json'])
+        .default('native'),
+    );
+}

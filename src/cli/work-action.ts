@@ -1,0 +1,27 @@
+import { CliRuntime } from './cli-runtime.js';
+import { EXIT } from './exit-codes.js';
+import type { WorkCliOptions } from './options.js';
+
+/** `taskweave work`: drains the queue through the runtime and says how it went. */
+export async function workQueue(options: WorkCliOptions): Promise<number> {
+  const cli = await CliRuntime.open(options);
+  try {
+    const outcome = await cli.runtime.work({ queue: options.queue, watch: options.watch });
+    if (outcome.kind === 'busy') {
+      cli.say(`Another worker is running "${outcome.running.title}"; this queue runs one task at a time.`);
+      return EXIT.completed;
+    }
+    if (outcome.kind === 'empty') {
+      if (!options.watch) cli.say('The queue is empty. Add work with: taskweave tasks add "<what to do>"');
+      return EXIT.completed;
+    }
+    const { summary } = outcome;
+    cli.say(
+      `\nqueue: ${summary.completed} completed, ${summary.failed} failed${summary.stopped ? ', stopped by Ctrl-C (the current task went back to the queue)' : ''}`,
+    );
+    if (summary.stopped) return EXIT.stopped;
+    return summary.failed > 0 ? EXIT.failed : EXIT.completed;
+  } finally {
+    await cli.close();
+  }
+}

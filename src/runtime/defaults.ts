@@ -1,0 +1,11 @@
+/*
+ * The defaults front ends show in their help texts. This file loads no SDK, no database and no
+ * agent code: `taskweave --help` imports it.
+ */
+export { DEFAULT_INPUT_TIMEOUT_MS } from '../agent/control.js';
+export { DEFAULT_MAX_STEPS } from '../agent/defaults.js';
+export { DEFAULT_PLAN_CONCURRENCY } from '../plan/scheduler.js';
+export { DEFAULT_QUEUE, DEFAULT_SESSION_LIST_LIMIT } from '../store/defaults.js';
+
+/** The longest title a task gets from its description when none is given. */
+export const MAX_DEFAULT_TITLE_CHARS = 80;

@@ -1,0 +1,8 @@
+/**
+ * Something the user asked for cannot be done as asked: an unknown or ambiguous id, a change a
+ * task's status does not allow, a missing workspace, a database from a newer taskweave. Front
+ * ends show the message as it is (the CLI exits with code 2; the server answers 4xx).
+ */
+export class RuntimeInputError extends Error {
+  override name = 'RuntimeInputError';
+}

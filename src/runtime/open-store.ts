@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { defaultDatabasePath, StoreVersionError } from '../store/database.js';
+import { IdLookupError } from '../store/id-lookup.js';
+import type { Store } from '../store/ports.js';
+import { openSqliteStore } from '../store/sqlite-store.js';
+import { TaskStoreError } from '../store/task-store.js';
+import { Workspace } from '../tools/workspace.js';
+import { RuntimeInputError } from './errors.js';
+
+/** Where a workspace's data lives: the folder, and the database file (default inside it). */
+export interface StoreLocation {
+  /** The workspace folder; it must exist. */
+  cwd: string;
+  /** The database file, relative to the folder the user typed it in; `<workspace>/.taskweave/taskweave.db` when not given. */
+  db?: string;
+}
+
+/** An open workspace and its store. */
+export interface OpenedWorkspace {
+  workspace: Workspace;
+  databasePath: string;
+  store: Store;
+}
+
+/**
+ * Opens the workspace folder and its store. With `create`, a missing database file is created;
+ * without, a missing file reads as an empty store and nothing is written to disk. A database
+ * written by a newer taskweave is a RuntimeInputError.
+ */
+export async function openWorkspaceStore(
+  location: StoreLocation,
+  options: { create?: boolean } = {},
+): Promise<OpenedWorkspace> {
+  const workspace = await Workspace.open(location.cwd);
+  const databasePath =
+    location.db === undefined
+      ? defaultDatabasePath(workspace.root)
+      : path.resolve(process.cwd(), location.db);
+  try {
+    return {
+      workspace,
+      databasePath,
+      store: openSqliteStore({ path: databasePath, create: options.create }),
+    };
+  } catch (error) {
+    if (error instanceof StoreVersionError) throw new RuntimeInputError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+/** Runs a store call, turning the store's refusals (unknown id, a change not allowed) into RuntimeInputErrors. */
+export async function asUserError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof IdLookupError || error instanceof TaskStoreError) {
+      throw new RuntimeInputError(error.message, { cause: error });
+    }
+    throw error;
+  }
+}

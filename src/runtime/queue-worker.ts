@@ -1,0 +1,254 @@
+import { RunControl } from '../agent/control.js';
+import { Journal } from '../agent/journal.js';
+import { type RunAgentOptions, type RunResult, resumePlan, runAgent } from '../agent/run-agent.js';
+import { loadConversation } from '../agent/stored-conversation.js';
+import { loadStoredPlan } from '../agent/stored-plan.js';
+import type { EventBus } from '../events/bus.js';
+import type { RunStatus } from '../events/registry.js';
+import type { ResolvedModel } from '../model/types.js';
+import type { Store } from '../store/ports.js';
+import type { Task } from '../store/schema.js';
+import type { Workspace } from '../tools/workspace.js';
+import { errorMessage } from '../util/error-message.js';
+import type { RunSettings } from './run-settings.js';
+import { isDeadLocalWorker } from './worker-identity.js';
+
+/** How long a worker's claim on a task lasts without renewal; a dead worker's task returns to the queue after it. */
+export const LEASE_MS = 30_000;
+/** How often a worker looks at its task (was it cancelled?) while the agent works on it. */
+export const WATCH_INTERVAL_MS = 500;
+/** How often the lease is renewed. */
+export const RENEW_EVERY_MS = 10_000;
+
+/** What the queue worker needs of the runtime. */
+export interface WorkerContext {
+  store: Store;
+  workspace: Workspace;
+  model: ResolvedModel;
+  settings: RunSettings;
+  bus: EventBus;
+  /** Something to tell the person watching (not an event: no run owns it). */
+  notice(text: string): void;
+  /** Registers the control of a run in this process (answers and stops reach it); returns its removal. */
+  track(sessionId: string, control: RunControl): () => void;
+  /** The user asked this process to stop. */
+  readonly stopRequested: boolean;
+}
+
+/** How one queue task ended. */
+export interface QueueTaskResult {
+  sessionId: string;
+  status: RunStatus;
+  finalAnswer?: string;
+  reason?: string;
+  /** The task was cancelled (or its lease lost) while it ran: the worker stopped it. */
+  cancelled: boolean;
+}
+
+/** The result summary (or failure reason) a queue task is closed with. */
+export function outcomeText(result: Pick<QueueTaskResult, 'status' | 'finalAnswer' | 'reason'>): string {
+  if (result.status === 'completed') return result.finalAnswer ?? 'completed';
+  return result.reason ? `${result.status}: ${result.reason}` : result.status;
+}
+
+/** Everything runAgent needs for one run in a session, with its control registered. */
+function agentOptions(ctx: WorkerContext, sessionId: string): Omit<RunAgentOptions, 'goal'> {
+  const control = new RunControl({
+    policy: ctx.settings.policy,
+    inputTimeoutMs: ctx.settings.inputTimeoutMs,
+  });
+  if (ctx.stopRequested) control.stop();
+  return {
+    model: ctx.model,
+    workspace: ctx.workspace,
+    journal: new Journal({ sessionId, log: ctx.store.sessions, bus: ctx.bus }),
+    store: ctx.store,
+    control,
+    maxSteps: ctx.settings.maxSteps,
+    concurrency: ctx.settings.concurrency,
+    onFailure: ctx.settings.onFailure,
+    protocol: ctx.settings.protocol,
+  };
+}
+
+/**
+ * Runs one claimed task of the queue with the agent, in the task's session (a new one for work
+ * added with `taskweave tasks add`, stored on the task at once), renewing the lease while it
+ * runs. A task an earlier worker started and did not finish (it died) continues where that
+ * worker left off. Cancelling the task from elsewhere stops the run at the next step boundary.
+ */
+export async function runQueueTask(
+  ctx: WorkerContext,
+  task: Task,
+  owner: string,
+  options: { continuing?: boolean } = {},
+): Promise<QueueTaskResult> {
+  const { sessions, tasks } = ctx.store;
+  const goal = task.description || task.title;
+  const sessionId =
+    task.sessionId ??
+    (
+      await sessions.createSession({
+        title: task.title,
+        goal,
+        workspace: ctx.workspace.root,
+        model: ctx.model.id,
+      })
+    ).id;
+  const run = agentOptions(ctx, sessionId);
+  const untrack = ctx.track(sessionId, run.control);
+  let cancelled = false;
+  let renewedAt = Date.now();
+  let watching = false;
+  const watch = setInterval(async () => {
+    if (watching) return;
+    watching = true;
+    try {
+      const current = await tasks.get(task.id);
+      let held = current?.status === 'in_progress' && current.leaseOwner === owner;
+      if (held && Date.now() - renewedAt >= RENEW_EVERY_MS) {
+        held = await tasks.renewLease(task.id, owner, LEASE_MS);
+        renewedAt = Date.now();
+      }
+      if (!held && !cancelled) {
+        cancelled = true;
+        ctx.notice(`■ the task "${task.title}" was cancelled; stopping it at the next step boundary`);
+        run.control.stop();
+      }
+    } finally {
+      watching = false;
+    }
+  }, WATCH_INTERVAL_MS);
+  try {
+    // attempts counts claims: more than one means an earlier worker took this task and died.
+    const result =
+      options.continuing || task.attempts > 1
+        ? await continueSession(ctx, { sessionId, goal, ownTaskId: task.id, run })
+        : await runAgent({
+            goal,
+            history: await loadConversation(sessions, sessionId, null),
+            plan: ctx.settings.plan,
+            ownTaskId: task.id,
+            ...run,
+          });
+    return {
+      sessionId,
+      status: result.status,
+      finalAnswer: result.finalAnswer,
+      reason: result.reason,
+      cancelled,
+    };
+  } catch (error) {
+    // An unexpected error must not leave the task in progress for a later worker to run again
+    // blindly: it fails, with the error as its reason, and the error goes on to the user.
+    if ((await tasks.get(task.id))?.status === 'in_progress')
+      await tasks.fail(task.id, `taskweave failed: ${errorMessage(error)}`);
+    throw error;
+  } finally {
+    clearInterval(watch);
+    untrack();
+  }
+}
+
+/** What a worker did. */
+export interface DrainSummary {
+  completed: number;
+  failed: number;
+  /** The user stopped the worker: the current task went back to the queue. */
+  stopped: boolean;
+}
+
+/**
+ * Works the queue one task after another, starting with a task already claimed, handing each
+ * finished task over to the next in one transaction.
+ */
+export async function drainQueue(
+  ctx: WorkerContext,
+  options: { owner: string; queue: string; first: Task; announce: (task: Task, index: number) => void },
+): Promise<DrainSummary> {
+  const { tasks } = ctx.store;
+  const summary: DrainSummary = { completed: 0, failed: 0, stopped: false };
+  let task: Task | undefined = options.first;
+  let index = 0;
+  while (task) {
+    index += 1;
+    options.announce(task, index);
+    const result = await runQueueTask(ctx, task, options.owner);
+    const handOff = { id: task.id, owner: options.owner, queue: options.queue, leaseMs: LEASE_MS };
+    if (ctx.stopRequested) {
+      // Stopped: the task goes back to the queue (it runs again later) and the worker ends.
+      if (!result.cancelled) await tasks.resetToPending(task.id);
+      summary.stopped = true;
+      return summary;
+    }
+    if (result.cancelled) {
+      task = await tasks.claimNext({ queue: options.queue, owner: options.owner, leaseMs: LEASE_MS });
+      continue;
+    }
+    if (result.status === 'completed') {
+      summary.completed += 1;
+      task = (await tasks.completeAndClaimNext({ ...handOff, resultSummary: outcomeText(result) })).next;
+    } else {
+      summary.failed += 1;
+      task = (await tasks.failAndClaimNext({ ...handOff, reason: outcomeText(result) })).next;
+    }
+  }
+  return summary;
+}
+
+/** The message that continues a simple run the process left unfinished. */
+export const CONTINUE_INTERRUPTED =
+  '[taskweave] The previous run was interrupted before it finished (the process ended). Continue the request where it left off; files you changed are as you left them.';
+
+/**
+ * Continues a session an earlier process left unfinished: its unfinished plan resumes (completed
+ * tasks stay done), or else the conversation goes on from where it stopped.
+ */
+export async function continueSession(
+  ctx: WorkerContext,
+  options: { sessionId: string; goal: string; ownTaskId?: string; run: Omit<RunAgentOptions, 'goal'> },
+): Promise<RunResult> {
+  const { sessions, plans } = ctx.store;
+  const interrupted = (await sessions.runs(options.sessionId)).filter((run) => run.status === 'running');
+  // The processes of these runs are gone; their records say so before the new run starts.
+  for (const run of interrupted) {
+    await sessions.finishRun({
+      id: run.id,
+      status: 'stopped',
+      steps: run.steps,
+      inputTokens: run.inputTokens,
+      outputTokens: run.outputTokens,
+    });
+  }
+  const [plan] = await plans.unfinishedPlans(options.sessionId);
+  if (plan) return resumePlan(options.run, await loadStoredPlan(ctx.store, plan.id));
+  return runAgent({
+    goal: interrupted.length > 0 ? CONTINUE_INTERRUPTED : options.goal,
+    history: await loadConversation(sessions, options.sessionId, null),
+    plan: ctx.settings.plan,
+    ownTaskId: options.ownTaskId,
+    ...options.run,
+  });
+}
+
+/**
+ * Puts back in the queue the in-progress tasks of workers of this machine whose process is gone
+ * (killed, crashed), without waiting for their leases to expire. Returns how many went back.
+ */
+export async function releaseDeadWorkers(ctx: WorkerContext, queue: string): Promise<number> {
+  const { tasks } = ctx.store;
+  let released = (await tasks.releaseExpiredLeases()).length;
+  for (const task of await tasks.listActive(queue)) {
+    if (task.status === 'in_progress' && task.leaseOwner !== null && isDeadLocalWorker(task.leaseOwner)) {
+      await tasks.resetToPending(task.id);
+      released += 1;
+    }
+  }
+  return released;
+}
+
+/** Starts a run in a session outside the queue (resume of a session with no queue task). */
+export function sessionRun(ctx: WorkerContext, sessionId: string) {
+  const run = agentOptions(ctx, sessionId);
+  return { run, untrack: ctx.track(sessionId, run.control) };
+}

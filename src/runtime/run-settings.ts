@@ -1,0 +1,16 @@
+import type { RequestPolicy } from '../agent/control.js';
+import type { PlanMode } from '../agent/run-agent.js';
+import type { ProtocolName } from '../agent/wire-protocol.js';
+
+/** How the runs of a runtime go: the same for every goal it runs. */
+export interface RunSettings {
+  maxSteps: number;
+  plan: PlanMode;
+  concurrency?: number;
+  /** What a failed task leads to when no one can be asked (used by `policy.failure`). */
+  onFailure: 'abort' | 'skip';
+  protocol: ProtocolName;
+  inputTimeoutMs?: number;
+  /** Who answers the runs' requests: a front end, or the non-interactive rules. */
+  policy: RequestPolicy;
+}

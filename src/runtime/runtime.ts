@@ -1,0 +1,308 @@
+import type { RunControl } from '../agent/control.js';
+import type { AnswerResult, PendingRequest, RequestAnswer } from '../agent/requests.js';
+import { DEFAULT_MAX_STEPS } from '../agent/run-agent.js';
+import { EventBus } from '../events/bus.js';
+import type { ServerEvent } from '../events/registry.js';
+import { resolveModel } from '../model/resolve-model.js';
+import type { ResolvedModel } from '../model/types.js';
+import type { Store } from '../store/ports.js';
+import { DEFAULT_QUEUE, type Task } from '../store/schema.js';
+import { Workspace } from '../tools/workspace.js';
+import { RuntimeInputError } from './errors.js';
+import { openWorkspaceStore, type StoreLocation } from './open-store.js';
+import {
+  type DrainSummary,
+  drainQueue,
+  LEASE_MS,
+  outcomeText,
+  type QueueTaskResult,
+  releaseDeadWorkers,
+  runQueueTask,
+  type WorkerContext,
+} from './queue-worker.js';
+import { type ResumeOutcome, resumeSession } from './resume.js';
+import type { RunSettings } from './run-settings.js';
+import { SessionBook } from './session-book.js';
+import { subscribeToSession } from './subscription.js';
+import { TaskBoard } from './task-board.js';
+import { newWorkerId } from './worker-identity.js';
+
+const MAX_TITLE_CHARS = 80;
+
+/** Where the runtime works and which model it runs. */
+export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSteps'> {
+  /** `provider:model`; resolved with the environment and the config file when left out. */
+  model?: string;
+  baseUrl?: string;
+  /** The step budget; the config file's `maxSteps` or DEFAULT_MAX_STEPS when left out. */
+  maxSteps?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What became of a submitted goal. */
+export type Submission =
+  | { kind: 'queued'; task: Task; position: number; running?: Task }
+  | { kind: 'started'; task: Task; sessionId: string; done: Promise<SubmitOutcome> };
+
+/** How a submitted goal ended, and the queue work this process ran after it. */
+export interface SubmitOutcome {
+  result: QueueTaskResult;
+  /** Work queued while the goal ran, run after it here. */
+  drained?: DrainSummary;
+}
+
+/** What `work` did. */
+export type WorkOutcome =
+  | { kind: 'empty' }
+  | { kind: 'busy'; running: Task }
+  | { kind: 'drained'; summary: DrainSummary };
+
+/**
+ * The one door to runs. Every front end (the CLI, the server) opens a workspace here and goes
+ * through it: submit a goal through the queue, interrupt, cancel, resume, drain the queue,
+ * follow a session's events, answer requests, stop runs, read sessions and tasks. The queue
+ * worker, leases, worker identity and hand-off live behind it.
+ */
+export class Runtime implements WorkerContext {
+  /** Every event this process logs, as it is logged (the `subscribe` method follows one session). */
+  readonly bus = new EventBus();
+  readonly tasks: TaskBoard;
+  readonly sessions: SessionBook;
+  private readonly controls = new Map<string, Set<RunControl>>();
+  private readonly noticeListeners = new Set<(text: string) => void>();
+  private stopping = false;
+
+  private constructor(
+    readonly workspace: Workspace,
+    readonly store: Store,
+    readonly databasePath: string,
+    readonly model: ResolvedModel,
+    readonly settings: RunSettings,
+  ) {
+    this.tasks = new TaskBoard(store);
+    this.sessions = new SessionBook(store);
+  }
+
+  /** Opens the workspace and its store and resolves the model; bad configuration throws before anything runs. */
+  static async open(options: RuntimeOptions): Promise<Runtime> {
+    // The model first: bad configuration fails before anything is written to the workspace.
+    const { config, ...model } = await resolveModel({
+      model: options.model,
+      baseUrl: options.baseUrl,
+      cwd: (await Workspace.open(options.cwd)).root,
+      env: options.env ?? process.env,
+    });
+    const { workspace, store, databasePath } = await openWorkspaceStore(options, { create: true });
+    const maxSteps = options.maxSteps ?? config.maxSteps ?? DEFAULT_MAX_STEPS;
+    return new Runtime(workspace, store, databasePath, model, { ...options, maxSteps });
+  }
+
+  /** The user asked this process to stop: runs stop at their next phase boundary, workers end. */
+  get stopRequested(): boolean {
+    return this.stopping;
+  }
+
+  /** Listens to notices (a task went back to the queue, the next queued task starts…). */
+  onNotice(listener: (text: string) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
+  }
+
+  notice(text: string): void {
+    for (const listener of this.noticeListeners) listener(text);
+  }
+
+  track(sessionId: string, control: RunControl): () => void {
+    let set = this.controls.get(sessionId);
+    if (!set) {
+      set = new Set();
+      this.controls.set(sessionId, set);
+    }
+    set.add(control);
+    return () => {
+      set.delete(control);
+      if (set.size === 0) this.controls.delete(sessionId);
+    };
+  }
+
+  /**
+   * Submits a goal through the workspace's queue (in a new session, or continuing `sessionId`).
+   * When no other task runs it starts at once (`done` settles when it and the work queued
+   * behind it meanwhile have run); otherwise it waits in the queue and the result says where.
+   * With `interrupt`, the running task is cancelled first (its worker stops it at its next step).
+   */
+  async submit(goal: string, options: { sessionId?: string; interrupt?: boolean } = {}): Promise<Submission> {
+    const text = goal.trim();
+    if (text === '') throw new RuntimeInputError('The goal is empty: say what taskweave should do.');
+    const { sessions, tasks } = this.store;
+    const title = text.split('\n')[0]!.slice(0, MAX_TITLE_CHARS);
+    const sessionId =
+      options.sessionId ??
+      (
+        await sessions.createSession({
+          title,
+          goal: text,
+          workspace: this.workspace.root,
+          model: this.model.id,
+        })
+      ).id;
+    const task = await tasks.add({ title, description: text, sessionId, queue: DEFAULT_QUEUE });
+    const owner = newWorkerId();
+    await releaseDeadWorkers(this, task.queue);
+    if (options.interrupt) await this.interruptRunning(task.queue);
+    if (!(await tasks.startIfIdle(task.id, { owner, leaseMs: LEASE_MS }))) {
+      const active = await tasks.listActive(task.queue);
+      const running = active.find((other) => other.status === 'in_progress');
+      const position = active.findIndex((other) => other.id === task.id) + 1;
+      return { kind: 'queued', task, position, ...(running ? { running } : {}) };
+    }
+    return { kind: 'started', task, sessionId, done: this.runSubmitted(task, owner) };
+  }
+
+  private async runSubmitted(task: Task, owner: string): Promise<SubmitOutcome> {
+    const { tasks } = this.store;
+    const result = await runQueueTask(this, task, owner);
+    if (result.cancelled) return { result };
+    if (this.stopRequested) {
+      // A goal the user stopped is not left in the queue for a later worker to pick up.
+      await tasks.cancel(task.id);
+      return { result };
+    }
+    // Work queued while this goal ran runs after it, here (older queued work is left to `work`).
+    const text = outcomeText(result);
+    const olderWaiting = (await tasks.listActive(task.queue)).some((other) => other.sequence < task.sequence);
+    if (olderWaiting) {
+      if (result.status === 'completed') await tasks.complete(task.id, text, { owner });
+      else await tasks.fail(task.id, text, { owner });
+      return { result };
+    }
+    const handOff = { id: task.id, owner, queue: task.queue, leaseMs: LEASE_MS };
+    const next =
+      result.status === 'completed'
+        ? (await tasks.completeAndClaimNext({ ...handOff, resultSummary: text })).next
+        : (await tasks.failAndClaimNext({ ...handOff, reason: text })).next;
+    if (!next) return { result };
+    const drained = await drainQueue(this, {
+      owner,
+      queue: task.queue,
+      first: next,
+      announce: (queued) =>
+        this.notice(`▶ next in the queue (added while the last task ran): ${queued.title}`),
+    });
+    return { result, drained };
+  }
+
+  /** Cancels the running task of a queue; its worker stops it at the next step boundary. */
+  private async interruptRunning(queue: string): Promise<void> {
+    const running = (await this.store.tasks.listActive(queue)).find(
+      (other) => other.status === 'in_progress',
+    );
+    if (!running) return;
+    await this.store.tasks.cancel(running.id);
+    this.notice(`Stopping the running task "${running.title}" at its next step boundary.`);
+  }
+
+  /** Drains the queue, one task after another; with `watch`, waits for more until stopped. */
+  async work(options: { queue?: string; watch?: boolean; pollMs?: number } = {}): Promise<WorkOutcome> {
+    const queue = options.queue ?? DEFAULT_QUEUE;
+    const { tasks } = this.store;
+    const owner = newWorkerId();
+    const released = await releaseDeadWorkers(this, queue);
+    if (released > 0) {
+      this.notice(
+        `${released} task${released === 1 ? '' : 's'} whose worker stopped without finishing went back to the queue.`,
+      );
+    }
+    const waitForTask = async (): Promise<Task | undefined> => {
+      this.notice('The queue is empty; waiting for tasks (Ctrl-C ends).');
+      while (!this.stopRequested) {
+        await releaseDeadWorkers(this, queue);
+        const task = await tasks.claimNext({ queue, owner, leaseMs: LEASE_MS });
+        if (task) return task;
+        await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
+      }
+      return undefined;
+    };
+    let first = await tasks.claimNext({ queue, owner, leaseMs: LEASE_MS });
+    if (!first && options.watch) first = await waitForTask();
+    if (!first) {
+      const running = (await tasks.listActive(queue)).find((task) => task.status === 'in_progress');
+      return running ? { kind: 'busy', running } : { kind: 'empty' };
+    }
+    const announce = async (task: Task, index: number) => {
+      const waiting = (await tasks.listActive(queue)).filter(
+        (candidate) => candidate.status === 'pending',
+      ).length;
+      this.notice(`▶ task ${index} of ${index + waiting}: ${task.title}`);
+    };
+    const summary: DrainSummary = { completed: 0, failed: 0, stopped: false };
+    let next: Task | undefined = first;
+    while (next) {
+      const more = await drainQueue(this, {
+        owner,
+        queue,
+        first: next,
+        announce: (t, i) => void announce(t, i),
+      });
+      summary.completed += more.completed;
+      summary.failed += more.failed;
+      summary.stopped = more.stopped;
+      next = options.watch && !summary.stopped ? await waitForTask() : undefined;
+    }
+    return { kind: 'drained', summary };
+  }
+
+  /** Continues what a crash or a kill left unfinished (see resumeSession). */
+  resume(options: { session?: string } = {}): Promise<ResumeOutcome> {
+    return resumeSession(this, options);
+  }
+
+  /** Answers a request of a run in this process (a question, a plan approval, a failure decision). */
+  answer(requestId: string, answer: RequestAnswer): AnswerResult {
+    let last: AnswerResult = { ok: false, error: `No request ${requestId} is waiting for an answer.` };
+    for (const set of this.controls.values()) {
+      for (const control of set) {
+        const result = control.answer(requestId, answer);
+        if (result.ok) return result;
+        if (!result.error.startsWith('No request')) last = result;
+      }
+    }
+    return last;
+  }
+
+  /** The requests waiting for an answer in this process, with their sessions. */
+  pendingRequests(): (PendingRequest & { sessionId: string })[] {
+    return [...this.controls.entries()].flatMap(([sessionId, set]) =>
+      [...set].flatMap((control) => control.pending().map((request) => ({ ...request, sessionId }))),
+    );
+  }
+
+  /** Whether a run of the session goes on in this process. */
+  isRunning(sessionId: string): boolean {
+    return this.controls.has(sessionId);
+  }
+
+  /**
+   * Stops the runs of one session at their next phase boundary (tools and model calls in flight
+   * are aborted); without a session, every run of this process, and the workers end.
+   */
+  stop(sessionId?: string): void {
+    if (sessionId === undefined) this.stopping = true;
+    for (const [id, set] of this.controls) {
+      if (sessionId !== undefined && id !== sessionId) continue;
+      for (const control of set) control.stop();
+    }
+  }
+
+  /**
+   * Follows a session's events after `afterSeq`: replayed from the log, then live, also those
+   * another process writes to the same database; each once, in seq order. Returns the unsubscribe.
+   */
+  subscribe(sessionId: string, afterSeq: number, listener: (event: ServerEvent) => void): () => void {
+    return subscribeToSession({ sessionId, afterSeq, log: this.store.sessions, bus: this.bus, listener });
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}

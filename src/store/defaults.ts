@@ -1,0 +1,5 @@
+/** The queue a task joins when none is named. */
+export const DEFAULT_QUEUE = 'default';
+
+/** How many sessions a list returns when not told. */
+export const DEFAULT_SESSION_LIST_LIMIT = 50;

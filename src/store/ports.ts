@@ -1,0 +1,81 @@
+import type { SessionStore } from './session-store.js';
+import type { TaskStore } from './task-store.js';
+
+/*
+ * The store as the rest of taskweave reaches it: three async ports. SQLite implements them today
+ * (better-sqlite3 is synchronous; its answers come back as settled promises); a PostgreSQL
+ * implementation, several workers on several machines sharing one queue, is a second
+ * implementation of the same ports. Each method keeps the contract (and the transaction) its
+ * SQLite method documents: TaskStore and SessionStore are the reference.
+ */
+
+/** A synchronous API as an async port: every method returns a promise of what it returned. */
+export type Async<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+};
+
+/** The persistent task queue and to-do list: adding, claiming under leases, hand-off, state changes. */
+export type TaskQueue = Async<
+  Pick<
+    TaskStore,
+    | 'add'
+    | 'get'
+    | 'resolveId'
+    | 'listActive'
+    | 'listAll'
+    | 'dependencies'
+    | 'claimNext'
+    | 'completeAndClaimNext'
+    | 'failAndClaimNext'
+    | 'start'
+    | 'startIfIdle'
+    | 'takeOver'
+    | 'renewLease'
+    | 'releaseExpiredLeases'
+    | 'complete'
+    | 'fail'
+    | 'block'
+    | 'skip'
+    | 'settle'
+    | 'cancel'
+    | 'resetToPending'
+    | 'delete'
+  >
+>;
+
+/** Plans: a proposed graph of tasks, its approval, and its tasks' states. */
+export type PlanStore = Async<
+  Pick<TaskStore, 'createPlan' | 'getPlan' | 'setPlanStatus' | 'unfinishedPlans' | 'planTasks'>
+>;
+
+/** The session log: sessions, runs, their conversation and the event log (the store assigns seq). */
+export type SessionLog = Async<
+  Pick<
+    SessionStore,
+    | 'createSession'
+    | 'getSession'
+    | 'resolveId'
+    | 'listSessions'
+    | 'lastSession'
+    | 'latestSessionWithUnfinishedWork'
+    | 'appendMessage'
+    | 'messages'
+    | 'appendEvent'
+    | 'events'
+    | 'lastSeq'
+    | 'createRun'
+    | 'finishRun'
+    | 'getRun'
+    | 'runs'
+  >
+>;
+
+/** An open store of one workspace: the three ports, and where it lives. */
+export interface Store {
+  tasks: TaskQueue;
+  plans: PlanStore;
+  sessions: SessionLog;
+  /** Where the data lives, for messages (a file path, `:memory:`, or a server URL). */
+  location: string;
+  close(): Promise<void>;
+}

@@ -1,0 +1,178 @@
+/**
+ * The layer rules of design.md ("Layers") checked on the import graph of a source folder:
+ * no import cycles (type imports included); nothing below the front ends imports `cli` or
+ * `server`; the front ends import neither `agent` nor `store`; `tools` imports neither `agent`
+ * nor `store`; database packages and raw SQL only in `store`.
+ *
+ * A file's layer is the first folder under the root (`src/agent/loop/x.ts` → `agent`); a file
+ * directly in the root has no layer and only the cycle and SQL rules apply to it.
+ */
+import path from 'node:path';
+import {
+  buildImportGraph,
+  cyclicComponents,
+  type ImportGraph,
+  type SourceFileFacts,
+  shortestCycle,
+} from './import-graph.js';
+
+/** One broken rule, with the files involved (relative to the root's parent, e.g. `src/agent/x.ts`). */
+export interface ImportViolation {
+  rule: 'cycle' | 'layer' | 'database-import' | 'raw-sql' | 'unresolved';
+  files: string[];
+  message: string;
+}
+
+const FRONT_ENDS = ['cli', 'server'];
+const STORE = 'store';
+
+interface LayerRule {
+  /** The importing layers the rule applies to. */
+  applies: (layer: string) => boolean;
+  forbidden: readonly string[];
+  why: string;
+}
+
+const LAYER_RULES: readonly LayerRule[] = [
+  {
+    applies: (layer) => !FRONT_ENDS.includes(layer),
+    forbidden: FRONT_ENDS,
+    why: 'nothing below the front ends imports cli or server',
+  },
+  {
+    applies: (layer) => FRONT_ENDS.includes(layer),
+    forbidden: ['agent', STORE],
+    why: 'front ends go through runtime, not agent or store',
+  },
+  {
+    applies: (layer) => layer === 'tools',
+    forbidden: ['agent', STORE],
+    why: 'tools never import agent or store',
+  },
+];
+
+/** Packages that talk to a database: only the store may import them (or a subpath of them). */
+const DATABASE_PACKAGES = ['drizzle-orm', 'better-sqlite3', 'node:sqlite'];
+
+/**
+ * SQL statements as they appear in code. Upper case only, and each keyword with the word that
+ * makes it a statement (`DELETE FROM`, `UPDATE x SET`), so that prose in messages and prompts
+ * ("select a file", "Update the plan") does not match.
+ */
+const RAW_SQL =
+  /\bSELECT\s[\s\S]*?\bFROM\b|\bINSERT\s+(?:OR\s+[A-Z]+\s+)?INTO\b|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\b|\b(?:CREATE|DROP|ALTER)\s+(?:TABLE|INDEX|VIEW|TRIGGER)\b|\bPRAGMA\s+\w+/;
+
+function isDatabasePackage(specifier: string): boolean {
+  return DATABASE_PACKAGES.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+}
+
+/** Checks the files under `root` (e.g. the repository's `src/`) against the layer rules. */
+export function checkImportRules(root: string): ImportViolation[] {
+  return checkImportGraph(buildImportGraph(root));
+}
+
+/** Checks an already read graph against the layer rules; violations come sorted by rule, then file. */
+export function checkImportGraph(graph: ImportGraph): ImportViolation[] {
+  const display = (file: string) => path.relative(path.dirname(graph.root), file).split(path.sep).join('/');
+  const layerOf = (file: string) => {
+    const parts = path.relative(graph.root, file).split(path.sep);
+    return parts.length > 1 ? parts[0]! : '';
+  };
+  const violations: ImportViolation[] = [...cycleViolations(graph, display)];
+  for (const facts of graph.files.values()) {
+    violations.push(
+      ...fileViolations(facts, { display, layerOf, isInside: (file) => graph.files.has(file) }),
+    );
+  }
+  return violations;
+}
+
+/** One violation per distinct cycle: the shortest cycle through each file of a cyclic component. */
+function cycleViolations(graph: ImportGraph, display: (file: string) => string): ImportViolation[] {
+  const violations: ImportViolation[] = [];
+  for (const component of cyclicComponents(graph)) {
+    const seen = new Set<string>();
+    for (const start of component) {
+      const cycle = shortestCycle(graph, component, start);
+      const files = cycle.slice(0, -1).map((step) => step.file);
+      // The same cycle starts at each of its files: key it by its rotation from the smallest path.
+      const first = files.indexOf([...files].sort()[0]!);
+      const key = [...files.slice(first), ...files.slice(0, first)].join('\n');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const steps = cycle.map((step, index) =>
+        index > 0 && step.typeOnly ? `${display(step.file)} (type import)` : display(step.file),
+      );
+      const group =
+        component.length > files.length ? ` (one of the cycles among ${component.length} files)` : '';
+      violations.push({
+        rule: 'cycle',
+        files: files.map(display),
+        message: `import cycle: ${steps.join(' → ')}${group}`,
+      });
+    }
+  }
+  return violations;
+}
+
+function fileViolations(
+  facts: SourceFileFacts,
+  context: {
+    display: (file: string) => string;
+    layerOf: (file: string) => string;
+    isInside: (file: string) => boolean;
+  },
+): ImportViolation[] {
+  const { display, layerOf, isInside } = context;
+  const violations: ImportViolation[] = [];
+  const source = display(facts.file);
+  const layer = layerOf(facts.file);
+  for (const edge of facts.imports) {
+    if (edge.unresolved) {
+      violations.push({
+        rule: 'unresolved',
+        files: [source],
+        message: `${source} imports '${edge.specifier}', which names no file`,
+      });
+      continue;
+    }
+    if (layer !== STORE && isDatabasePackage(edge.specifier)) {
+      violations.push({
+        rule: 'database-import',
+        files: [source],
+        message: `${source} imports '${edge.specifier}': database access lives only in src/store`,
+      });
+      continue;
+    }
+    if (layer === '' || edge.resolved === undefined || !isInside(edge.resolved)) continue;
+    const targetLayer = layerOf(edge.resolved);
+    if (targetLayer === layer) continue;
+    for (const rule of LAYER_RULES) {
+      if (!rule.applies(layer) || !rule.forbidden.includes(targetLayer)) continue;
+      const target = display(edge.resolved);
+      const kind = edge.typeOnly ? 'type import' : 'import';
+      violations.push({
+        rule: 'layer',
+        files: [source, target],
+        message: `${source} → ${target} (${kind}): ${layer} must not import ${targetLayer} (${rule.why})`,
+      });
+    }
+  }
+  if (layer !== STORE) {
+    for (const literal of facts.strings) {
+      const match = RAW_SQL.exec(literal.text);
+      if (match === null) continue;
+      violations.push({
+        rule: 'raw-sql',
+        files: [source],
+        message: `${source}:${literal.line} holds raw SQL ('${match[0].slice(0, 60)}'): SQL lives only in src/store`,
+      });
+    }
+  }
+  return violations;
+}
+
+/** The violations as one readable block, one per line. */
+export function formatViolations(violations: readonly ImportViolation[]): string {
+  return violations.map((violation) => `- [${violation.rule}] ${violation.message}`).join('\n');
+}
