@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { planTasksSchema, type TaskGraph, validatePlan } from '../plan/task-graph.js';
+import { planTasksSchema, validatePlan } from '../plan/task-graph.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
 import type { PlanApprover } from './control.js';
 import type { RunContext } from './run-state.js';
 
-/** What plan_actions recorded: the plan the user approved, once there is one. */
-export interface PlanSignals {
-  approved?: { planId: string; graph: TaskGraph };
-}
-
 /**
  * `plan_actions`: the model proposes a plan; taskweave validates it (errors go back to the
  * model to fix), shows it to the user and waits for approval before anything runs.
  */
-export function planActionsTool(run: RunContext, signals: PlanSignals): Tool {
+export function planActionsTool(run: RunContext): Tool {
   return defineTool({
     name: 'plan_actions',
     description:
@@ -80,10 +75,10 @@ export function planActionsTool(run: RunContext, signals: PlanSignals): Tool {
       }
       run.records?.decidePlan(planId, 'approved');
       run.emit({ type: 'agent_update', update_type: 'plan_approved', plan_id: planId });
-      signals.approved = { planId, graph };
       return {
         output: `The user approved the plan. taskweave now runs its ${graph.tasks.length} tasks and gives you one task at a time.`,
         isError: false,
+        effect: { kind: 'plan_approved', planId, graph },
       };
     },
   });

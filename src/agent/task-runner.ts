@@ -6,12 +6,14 @@ import { buildTaskPrompt, type TaskToolResult } from '../prompts/task-prompt.js'
 import { FileTracker } from '../tools/file-tracker.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { formatArgs } from '../util/format-args.js';
-import { failTaskTool, finalAnswerTool, type TaskSignals, taskCompletedTool } from './control-tools.js';
+import { failTaskTool, finalAnswerTool, taskCompletedTool } from './control-tools.js';
 import { executeTools } from './execute-tools.js';
+import { runStepLoop } from './loop/driver.js';
+import { findEffect } from './loop/effects.js';
+import type { NextStep, Step } from './loop/step.js';
 import { addNote } from './notes.js';
 import type { PlanRun } from './plan-run.js';
 import type { Conversation } from './run-state.js';
-import { type NextStep, runStepLoop } from './step-loop.js';
 
 const CONTROL_TOOLS = new Set(['task_completed', 'fail_task', 'final_answer']);
 
@@ -25,11 +27,10 @@ export const IDLE_REPLY_LIMIT = 3;
  */
 export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSignal): Promise<TaskOutcome> {
   const { run } = plan;
-  const signals: TaskSignals = {};
   const registry = new ToolRegistry([
     ...run.tools,
-    taskCompletedTool(signals),
-    failTaskTool(signals),
+    taskCompletedTool(),
+    failTaskTool(),
     finalAnswerTool((answer) => plan.considerFinalAnswer(answer, task.id)),
   ]);
   // Per task: a file another task wrote since this one read it must be read again before an edit.
@@ -47,10 +48,8 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
   let idleReplies = 0;
   let checkRuns = 0;
 
-  const decide = async (
-    reply: { toolCalls: unknown[] },
-    executed: Awaited<ReturnType<typeof executeTools>>,
-  ): Promise<NextStep> => {
+  const decide = async (step: Step): Promise<NextStep> => {
+    const { reply, executed } = step;
     for (const { call, result } of executed) {
       toolResults.push({
         call: `${call.name}(${formatArgs(call.args)})`,
@@ -58,14 +57,15 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
         output: result.output,
       });
     }
-    if (signals.failedReason !== undefined) return { kind: 'task_failed', reason: signals.failedReason };
+    const failedTask = findEffect(step, 'task_failed');
+    if (failedTask) return { kind: 'task_failed', reason: failedTask.reason };
     const escalation = await plan.escalateRefusals();
     if (escalation && 'outcome' in escalation) return escalation.outcome;
     if (escalation)
       addNote(run, conversation, { step: run.steps, taskId: task.id, content: escalation.note });
-    if (signals.completedSummary !== undefined) {
-      const summary = signals.completedSummary;
-      signals.completedSummary = undefined;
+    const completed = findEffect(step, 'task_completed');
+    if (completed) {
+      const { summary } = completed;
       const failed = executed.filter(({ call, result }) => result.isError && !CONTROL_TOOLS.has(call.name));
       if (failed.length > 0) {
         addNote(run, conversation, {
@@ -111,6 +111,15 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
       return { kind: 'run_again' };
     }
     idleReplies = 0;
+    if (step.phases.observe?.shouldContinue === false) {
+      // In a plan the orchestrator's rules end a task, not the model's verdict: it only nudges.
+      addNote(run, conversation, {
+        step: run.steps,
+        taskId: task.id,
+        content:
+          'Your observation says the current task is done, but it is still open: call task_completed with a summary (or fail_task) in the next step.',
+      });
+    }
     return { kind: 'run_again' };
   };
 

@@ -30,6 +30,7 @@ export interface AgentCliOptions {
   concurrency?: number;
   onFailure: 'abort' | 'skip';
   protocol: 'native' | 'json';
+  loop: 'react' | 'roa';
 }
 
 /** Adds the workspace, store, model and run options to a command. */
@@ -81,6 +82,14 @@ export function addAgentOptions(command: Command): Command {
       )
         .choices(['native', 'json'])
         .default('native'),
+    )
+    .addOption(
+      new Option(
+        '--loop <loop>',
+        'how each step runs: react (tool calls, then the next step) or roa (reason → act → observe)',
+      )
+        .choices(['react', 'roa'])
+        .default('react'),
     );
 }
 
@@ -174,6 +183,7 @@ export class AgentRuntime {
       concurrency: options.concurrency,
       onFailure: options.onFailure,
       protocol: options.protocol,
+      loop: options.loop,
       stores: { sessionId, sessions, tasks: this.store.tasks },
     };
   }
