@@ -27,6 +27,7 @@ export interface HarnessOptions {
   concurrency?: number;
   onFailure?: RunAgentOptions['onFailure'];
   protocol?: RunAgentOptions['protocol'];
+  loop?: RunAgentOptions['loop'];
   stores?: RunAgentOptions['stores'];
   ownTaskId?: string;
   workspaceRoot?: string;
@@ -74,6 +75,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     concurrency: options.concurrency,
     onFailure: options.onFailure,
     protocol: options.protocol,
+    loop: options.loop,
     stores: options.stores,
     ownTaskId: options.ownTaskId,
   });
