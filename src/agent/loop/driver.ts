@@ -13,6 +13,7 @@ import type { LoopOutcome, NextStep, Step } from './step.js';
 import { checkStopPredicates } from './stop-predicates.js';
 import type { LoopStrategy } from './strategy.js';
 
+/** What one loop works on and how its steps are judged. */
 export interface StepLoopOptions {
   run: RunContext;
   conversation: Conversation;
