@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autoApprove } from '../../../src/agent/control.js';
+import { autoApprove, RunControl } from '../../../src/agent/control.js';
+import { resumePlan } from '../../../src/agent/run-agent.js';
+import { EventBus } from '../../../src/events/bus.js';
+import type { ServerEvent } from '../../../src/events/registry.js';
 import { ScriptModel } from '../../../src/model/script-model.js';
 import type { ModelScriptInput } from '../../../src/model/script-schema.js';
-import { eventKinds, runWithHarness } from '../../helpers/run-harness.js';
+import { validatePlan } from '../../../src/plan/task-graph.js';
+import { Workspace } from '../../../src/tools/workspace.js';
+import { eventKinds, runWithHarness, tempWorkspaceRoot } from '../../helpers/run-harness.js';
 import { updatesOf } from './roa-test-turns.js';
 
 const reason = (plan: string) => ({
@@ -69,5 +74,56 @@ describe('roa inside a plan', () => {
     expect(
       updatesOf(events, 'agent_observe').filter((event) => 'task_id' in event && event.task_id === 'a'),
     ).toHaveLength(2);
+  });
+
+  it('keeps the loop when a stored plan is resumed', async () => {
+    const validation = validatePlan([
+      { id: 'a', title: 'Write a.txt', description: 'Write a.txt', depends_on: [] },
+      { id: 'b', title: 'Write b.txt', description: 'Write b.txt', depends_on: ['a'] },
+    ]);
+    if (!validation.ok) throw new Error(validation.errors.join('; '));
+    const model = ScriptModel.fromScript({
+      turns: [
+        { task: 'b', phase: 'reason', ...reason('write b.txt') },
+        {
+          task: 'b',
+          phase: 'act',
+          toolCalls: [
+            { name: 'write_file', args: { path: 'b.txt', content: 'beta\n' } },
+            { name: 'task_completed', args: { summary: 'wrote b.txt' } },
+          ],
+        },
+        { task: 'b', phase: 'observe', ...observation('b.txt is written.', false) },
+        { phase: 'act', toolCalls: [{ name: 'final_answer', args: { answer: 'Both done.' } }] },
+      ],
+    });
+    const bus = new EventBus({ sessionId: 'resumed' });
+    const events: ServerEvent[] = [];
+    bus.subscribe((event) => events.push(event));
+    const result = await resumePlan(
+      {
+        model: { id: 'script:resume', model },
+        workspace: await Workspace.open(await tempWorkspaceRoot()),
+        bus,
+        control: new RunControl(),
+        loop: 'roa',
+      },
+      {
+        planId: 'p1',
+        goal: 'write a.txt and b.txt',
+        graph: validation.graph,
+        states: new Map([
+          ['a', 'completed'],
+          ['b', 'pending'],
+        ]),
+        completed: [{ id: 'a', title: 'Write a.txt', summary: 'wrote a.txt' }],
+        taskIds: new Map(),
+      },
+    );
+    expect(result).toMatchObject({ status: 'completed', finalAnswer: 'Both done.' });
+    expect(events[0]).toMatchObject({ update_type: 'agent_start', loop: 'roa', mode: 'complex' });
+    const phases = updatesOf(events, 'model_usage').map((event) => 'phase' in event && event.phase);
+    expect(phases).toEqual(['reason', 'act', 'observe', 'act']);
+    expect(model.remainingTurns).toBe(0);
   });
 });
