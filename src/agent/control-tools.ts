@@ -16,18 +16,12 @@ const FINAL_ANSWER_PARAMETERS = z.object({
 
 /**
  * The model's control tools in complex mode. Their calls run like any tool (visible as events,
- * validated by the same wrapper); what they mean for the run is decided by the orchestrator,
- * which reads the state they record.
+ * validated by the same wrapper); what they mean for the run is the `effect` in their result,
+ * which the orchestrator's `decide` reads from the step.
  */
 
-/** What the control tools of one task recorded during a step. */
-export interface TaskSignals {
-  completedSummary?: string;
-  failedReason?: string;
-}
-
 /** `task_completed { summary }`: the current task's objective is met. */
-export function taskCompletedTool(signals: TaskSignals): Tool {
+export function taskCompletedTool(): Tool {
   return defineTool({
     name: 'task_completed',
     description: 'Marks the current task as done, with a summary of what was done and verified.',
@@ -38,18 +32,18 @@ export function taskCompletedTool(signals: TaskSignals): Tool {
     readOnly: true,
     parameters: TASK_COMPLETED_PARAMETERS,
     async execute({ summary }) {
-      signals.completedSummary = summary;
       return {
         output:
           'Noted: the task will close once the other calls of this reply (and its check, if any) have run.',
         isError: false,
+        effect: { kind: 'task_completed', summary },
       };
     },
   });
 }
 
 /** `fail_task { reason }`: the current task cannot be done. */
-export function failTaskTool(signals: TaskSignals): Tool {
+export function failTaskTool(): Tool {
   return defineTool({
     name: 'fail_task',
     description:
@@ -60,13 +54,19 @@ export function failTaskTool(signals: TaskSignals): Tool {
     readOnly: true,
     parameters: FAIL_TASK_PARAMETERS,
     async execute({ reason }) {
-      signals.failedReason = reason;
-      return { output: 'Noted: the task is marked failed.', isError: false };
+      return {
+        output: 'Noted: the task is marked failed.',
+        isError: false,
+        effect: { kind: 'task_failed', reason },
+      };
     },
   });
 }
 
-/** `final_answer { answer }`: decided by `decide(answer)`, which refuses it while tasks remain. */
+/**
+ * `final_answer { answer }`: judged by `decide(answer)`, which refuses it while tasks remain; an
+ * accepted answer is the call's `final_answer` effect.
+ */
 export function finalAnswerTool(decide: (answer: string) => { accepted: boolean; message: string }): Tool {
   return defineTool({
     name: 'final_answer',
@@ -78,7 +78,11 @@ export function finalAnswerTool(decide: (answer: string) => { accepted: boolean;
     parameters: FINAL_ANSWER_PARAMETERS,
     async execute({ answer }) {
       const verdict = decide(answer);
-      return { output: verdict.message, isError: false };
+      return {
+        output: verdict.message,
+        isError: false,
+        ...(verdict.accepted ? { effect: { kind: 'final_answer' as const, answer } } : {}),
+      };
     },
   });
 }

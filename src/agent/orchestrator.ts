@@ -5,10 +5,12 @@ import { buildSystemPrompt } from '../prompts/system-prompt.js';
 import type { CompletedTask } from '../prompts/task-prompt.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { finalAnswerTool } from './control-tools.js';
+import { runStepLoop } from './loop/driver.js';
+import { findEffect } from './loop/effects.js';
+import type { LoopOutcome, NextStep } from './loop/step.js';
 import { PlanRun } from './plan-run.js';
-import { type PlanSignals, planActionsTool } from './plan-tool.js';
+import { planActionsTool } from './plan-tool.js';
 import type { Conversation, RunContext } from './run-state.js';
-import { type LoopOutcome, type NextStep, runStepLoop } from './step-loop.js';
 import { runPlanTask } from './task-runner.js';
 
 /** How one plan ended: all done, the user chose to revise, or the run must end. */
@@ -113,12 +115,8 @@ export async function finalAnswer(
   goal: string,
   completed: CompletedTask[],
 ): Promise<LoopOutcome> {
-  let answer: string | undefined;
   const registry = new ToolRegistry([
-    finalAnswerTool((text) => {
-      answer = text;
-      return { accepted: true, message: 'Accepted: the run ends with this answer.' };
-    }),
+    finalAnswerTool(() => ({ accepted: true, message: 'Accepted: the run ends with this answer.' })),
   ]);
   const summaries = completed.map((task) => `- Task ${task.id} (${task.title}): ${task.summary}`).join('\n');
   const conversation: Conversation = {
@@ -134,8 +132,12 @@ export async function finalAnswer(
     run,
     conversation,
     registry,
-    decide: (reply): NextStep => {
-      if (answer !== undefined) return { kind: 'final', answer };
+    // One request for one control call: the tool-first step whatever the run's loop, since a
+    // Reason and an Observe around it would add calls and nothing to decide.
+    loop: 'react',
+    decide: ({ reply, executed }): NextStep => {
+      const accepted = findEffect({ executed }, 'final_answer');
+      if (accepted) return { kind: 'final', answer: accepted.answer };
       if (reply.toolCalls.length === 0 && reply.text.trim() !== '')
         return { kind: 'final', answer: reply.text.trim() };
       return { kind: 'run_again' };
@@ -153,8 +155,7 @@ export async function revisePlan(
   previous: PlanRun,
   result: SchedulerResult,
 ): Promise<LoopOutcome> {
-  const signals: PlanSignals = {};
-  const registry = new ToolRegistry([...run.tools, planActionsTool(run, signals)]);
+  const registry = new ToolRegistry([...run.tools, planActionsTool(run)]);
   const lines = previous.graph.tasks.map((task) => {
     const state = previous.states.get(task.id) ?? 'pending';
     const outcome = result.outcomes.get(task.id);
@@ -176,8 +177,14 @@ export async function revisePlan(
     conversation,
     registry,
     phase: 'plan',
+    // The model is made to call plan_actions: as for the final answer, the tool-first step.
+    loop: 'react',
     firstToolChoice: { type: 'tool', toolName: 'plan_actions' },
-    decide: (): NextStep =>
-      signals.approved ? { kind: 'plan', ...signals.approved } : { kind: 'run_again' },
+    decide: (step): NextStep => {
+      const approved = findEffect(step, 'plan_approved');
+      return approved
+        ? { kind: 'plan', planId: approved.planId, graph: approved.graph }
+        : { kind: 'run_again' };
+    },
   });
 }

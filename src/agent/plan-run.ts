@@ -4,8 +4,8 @@ import type { TaskGraph, TaskState } from '../plan/task-graph.js';
 import type { CompletedTask } from '../prompts/task-prompt.js';
 import type { FileTracker } from '../tools/file-tracker.js';
 import type { ToolContext } from '../tools/types.js';
+import type { LoopOutcome, NextStep } from './loop/step.js';
 import type { RunContext } from './run-state.js';
-import type { LoopOutcome, NextStep } from './step-loop.js';
 import { toolContextFor } from './tool-context.js';
 
 /** final_answer refusals in one run before the user is asked. */

@@ -1,18 +1,13 @@
-import { planTasksSchema, type TaskGraph, validatePlan } from '../plan/task-graph.js';
+import { planTasksSchema, validatePlan } from '../plan/task-graph.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
 import type { RunContext } from './run-state.js';
-
-/** What plan_actions recorded: the plan the user approved, once there is one. */
-export interface PlanSignals {
-  approved?: { planId: string; graph: TaskGraph };
-}
 
 /**
  * `plan_actions`: the model proposes a plan; taskweave validates it (errors go back to the
  * model to fix), shows it to the user and waits for approval before anything runs.
  */
-export function planActionsTool(run: RunContext, signals: PlanSignals): Tool {
+export function planActionsTool(run: RunContext): Tool {
   return defineTool({
     name: 'plan_actions',
     description:
@@ -57,10 +52,10 @@ export function planActionsTool(run: RunContext, signals: PlanSignals): Tool {
         };
       }
       await run.records.decidePlan(run.runId, planId, 'approved');
-      signals.approved = { planId, graph };
       return {
         output: `The user approved the plan. taskweave now runs its ${graph.tasks.length} tasks and gives you one task at a time.`,
         isError: false,
+        effect: { kind: 'plan_approved', planId, graph },
       };
     },
   });

@@ -12,15 +12,17 @@ import { coreTools, ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { RunControl } from './control.js';
+import { decideRequestStep } from './decide-request.js';
 import { DEFAULT_MAX_STEPS } from './defaults.js';
 import type { Journal } from './journal.js';
-import { addNote } from './notes.js';
+import { runStepLoop } from './loop/driver.js';
+import { DEFAULT_LOOP, type LoopName } from './loop/loop-name.js';
+import type { LoopOutcome } from './loop/step.js';
 import { finalAnswer, revisePlan, runPlan } from './orchestrator.js';
 import { PathLocks } from './path-locks.js';
-import { type PlanSignals, planActionsTool } from './plan-tool.js';
+import { planActionsTool } from './plan-tool.js';
 import { planEventTasks, RunRecords } from './run-records.js';
 import type { Conversation, RunContext } from './run-state.js';
-import { type LoopOutcome, type NextStep, runStepLoop } from './step-loop.js';
 import { todoTools } from './todo-tools.js';
 import { type ProtocolName, wireProtocol } from './wire-protocol.js';
 
@@ -48,6 +50,8 @@ export interface RunAgentOptions {
   onFailure?: 'abort' | 'skip';
   /** How the model calls tools (default native). */
   protocol?: ProtocolName;
+  /** How the work loops produce their steps: `react` (default) or `roa` (reason → act → observe). */
+  loop?: LoopName;
   /** The queue task of this request, when it came through the queue (the to-do tools leave it alone). */
   ownTaskId?: string;
 }
@@ -70,7 +74,6 @@ export interface RunResult {
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const planMode = options.plan ?? 'auto';
-  const signals: PlanSignals = {};
   const run = await createRun(options, options.goal, planMode === 'always' ? 'complex' : 'simple');
   const todo = todoTools({
     tasks: options.store.tasks,
@@ -80,7 +83,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   run.registry = new ToolRegistry([
     ...run.tools,
     ...todo,
-    ...(planMode === 'never' ? [] : [planActionsTool(run, signals)]),
+    ...(planMode === 'never' ? [] : [planActionsTool(run)]),
   ]);
   const history = options.history ?? [];
   const conversation: Conversation = {
@@ -98,18 +101,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     conversation,
     phase: planMode === 'always' ? 'plan' : 'act',
     firstToolChoice: planMode === 'always' ? { type: 'tool', toolName: 'plan_actions' } : undefined,
-    decide: (reply): NextStep => {
-      if (signals.approved) return { kind: 'plan', ...signals.approved };
-      if (reply.toolCalls.length > 0) return { kind: 'run_again' };
-      if (planMode === 'always') {
-        addNote(run, conversation, {
-          step: run.steps,
-          content: 'A plan is required for this run (--plan always): call plan_actions with the tasks.',
-        });
-        return { kind: 'run_again' };
-      }
-      return { kind: 'final', answer: reply.text.trim() };
-    },
+    decide: (step) => decideRequestStep(step, { run, conversation, planRequired: planMode === 'always' }),
   });
   const outcome = first.kind === 'plan' ? await orchestrate(run, options.goal, first) : first;
   return finish(run, conversation.messages, outcome, first.kind === 'plan' ? 'complex' : 'simple');
@@ -179,6 +171,7 @@ async function createRun(
       onFailure: options.onFailure ?? 'abort',
     },
     protocol: wireProtocol(options.protocol ?? 'native'),
+    loop: options.loop ?? DEFAULT_LOOP,
     records,
     finalAnswerRefusals: 0,
     steps: 0,
@@ -190,7 +183,7 @@ async function createRun(
     update_type: 'agent_start',
     max_steps: run.maxSteps,
     mode,
-    loop: 'react',
+    loop: run.loop,
     model: options.model.id,
     goal,
   });

@@ -7,6 +7,7 @@ import type { Tool } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { RunControl } from './control.js';
 import type { Emit } from './emit.js';
+import type { LoopName } from './loop/loop-name.js';
 import type { PathLocks } from './path-locks.js';
 import type { RunRecords } from './run-records.js';
 import type { WireProtocol } from './wire-protocol.js';
@@ -23,6 +24,8 @@ export interface RunContext {
   planOptions: { concurrency: number; onFailure: 'abort' | 'skip' };
   /** How the model calls tools: native tool calling or JSON replies. */
   protocol: WireProtocol;
+  /** How the run's work loops produce their steps: `react` or `roa`. */
+  loop: LoopName;
   /** Where the run is recorded: every state change and event goes through its journal. */
   records: RunRecords;
   /** final_answer calls refused in this run because tasks remained. */

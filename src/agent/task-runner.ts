@@ -6,17 +6,11 @@ import { buildTaskPrompt, type TaskToolResult } from '../prompts/task-prompt.js'
 import { FileTracker } from '../tools/file-tracker.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { formatArgs } from '../util/format-args.js';
-import { failTaskTool, finalAnswerTool, type TaskSignals, taskCompletedTool } from './control-tools.js';
-import { executeTools } from './execute-tools.js';
-import { addNote } from './notes.js';
+import { failTaskTool, finalAnswerTool, taskCompletedTool } from './control-tools.js';
+import { runStepLoop } from './loop/driver.js';
 import type { PlanRun } from './plan-run.js';
 import type { Conversation } from './run-state.js';
-import { type NextStep, runStepLoop } from './step-loop.js';
-
-const CONTROL_TOOLS = new Set(['task_completed', 'fail_task', 'final_answer']);
-
-/** Replies in a row without any tool call before a task is failed: the model stopped working on it. */
-export const IDLE_REPLY_LIMIT = 3;
+import { taskStepDecider } from './task-step-decider.js';
 
 /**
  * Works one task of a plan with the step loop, in its own conversation built from the
@@ -25,11 +19,10 @@ export const IDLE_REPLY_LIMIT = 3;
  */
 export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSignal): Promise<TaskOutcome> {
   const { run } = plan;
-  const signals: TaskSignals = {};
   const registry = new ToolRegistry([
     ...run.tools,
-    taskCompletedTool(signals),
-    failTaskTool(signals),
+    taskCompletedTool(),
+    failTaskTool(),
     finalAnswerTool((answer) => plan.considerFinalAnswer(answer, task.id)),
   ]);
   // Per task: a file another task wrote since this one read it must be read again before an edit.
@@ -44,75 +37,7 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     planId: plan.planId,
     taskId: task.id,
   };
-  let idleReplies = 0;
-  let checkRuns = 0;
-
-  const decide = async (
-    reply: { toolCalls: unknown[] },
-    executed: Awaited<ReturnType<typeof executeTools>>,
-  ): Promise<NextStep> => {
-    for (const { call, result } of executed) {
-      toolResults.push({
-        call: `${call.name}(${formatArgs(call.args)})`,
-        isError: result.isError,
-        output: result.output,
-      });
-    }
-    if (signals.failedReason !== undefined) return { kind: 'task_failed', reason: signals.failedReason };
-    const escalation = await plan.escalateRefusals();
-    if (escalation && 'outcome' in escalation) return escalation.outcome;
-    if (escalation)
-      addNote(run, conversation, { step: run.steps, taskId: task.id, content: escalation.note });
-    if (signals.completedSummary !== undefined) {
-      const summary = signals.completedSummary;
-      signals.completedSummary = undefined;
-      const failed = executed.filter(({ call, result }) => result.isError && !CONTROL_TOOLS.has(call.name));
-      if (failed.length > 0) {
-        addNote(run, conversation, {
-          step: run.steps,
-          taskId: task.id,
-          content: `The task was not closed: ${failed.map(({ call }) => `${call.name}(${formatArgs(call.args)})`).join(', ')} failed in the same reply. Fix that first, then call task_completed again.`,
-        });
-        return { kind: 'run_again' };
-      }
-      if (!task.check) return { kind: 'task_completed', summary };
-      checkRuns += 1;
-      const [check] = await executeTools({
-        calls: [{ id: `check-${task.id}-${checkRuns}`, name: 'run_command', args: { command: task.check } }],
-        registry,
-        contextFor: (call) => plan.toolContext(call, { taskId: task.id, signal, files }),
-        emit: run.emit,
-        step: run.steps,
-        taskId: task.id,
-        signal,
-      });
-      if (check && !check.result.isError) return { kind: 'task_completed', summary };
-      addNote(run, conversation, {
-        step: run.steps,
-        taskId: task.id,
-        content: `The task's check \`${task.check}\` failed, so the task is not done yet:\n${check?.result.output ?? 'not run'}\nFix the cause, then call task_completed again.`,
-      });
-      return { kind: 'run_again' };
-    }
-    if (reply.toolCalls.length === 0) {
-      idleReplies += 1;
-      if (idleReplies >= IDLE_REPLY_LIMIT) {
-        return {
-          kind: 'task_failed',
-          reason: `The model replied ${IDLE_REPLY_LIMIT} times without working on the task or closing it.`,
-        };
-      }
-      addNote(run, conversation, {
-        step: run.steps,
-        taskId: task.id,
-        content:
-          'You replied without calling a tool. Go on with the current task using the tools, or call task_completed with a summary if it is done.',
-      });
-      return { kind: 'run_again' };
-    }
-    idleReplies = 0;
-    return { kind: 'run_again' };
-  };
+  const decide = taskStepDecider({ plan, task, conversation, registry, signal, files, toolResults });
 
   const outcome = await runStepLoop({
     run,

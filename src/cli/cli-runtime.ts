@@ -66,6 +66,7 @@ export class CliRuntime {
       concurrency: options.concurrency,
       onFailure: options.onFailure,
       protocol: options.protocol,
+      loop: options.loop,
       inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
       policy,
     });

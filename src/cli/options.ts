@@ -32,6 +32,7 @@ export interface AgentCliOptions extends StoreCliOptions {
   concurrency?: number;
   onFailure: 'abort' | 'skip';
   protocol: 'native' | 'json';
+  loop: 'react' | 'roa';
 }
 
 /** Options of `taskweave run`, as commander parses them. */
@@ -107,5 +108,13 @@ export function addAgentOptions(command: Command): Command {
       )
         .choices(['native', 'json'])
         .default('native'),
+    )
+    .addOption(
+      new Option(
+        '--loop <loop>',
+        'how each step runs: react (tool calls, then the next step) or roa (reason → act → observe)',
+      )
+        .choices(['react', 'roa'])
+        .default('react'),
     );
 }

@@ -22,6 +22,8 @@ export class HumanRenderer {
   private streamed = '';
   /** The tasks of the latest plan and their states, for the list shown at the end. */
   private planTasks: { id: string; title: string; state: string }[] = [];
+  /** The run's loop: under `roa` the Reason and Observe phases are shown (they are not streamed). */
+  private loop = 'react';
 
   constructor(
     private readonly out: Out,
@@ -66,7 +68,21 @@ export class HumanRenderer {
     const s = this.style;
     switch (event.update_type) {
       case 'agent_start':
-        this.line(s.dim(`taskweave · ${event.model} · up to ${event.max_steps} steps`));
+        this.loop = event.loop;
+        this.line(
+          s.dim(
+            `taskweave · ${event.model}${event.loop === 'roa' ? ' · roa' : ''} · up to ${event.max_steps} steps`,
+          ),
+        );
+        return;
+      case 'agent_reason':
+      case 'agent_observe':
+        // Under react, agent_reason repeats text that was already streamed.
+        if (this.loop === 'roa' && event.content !== '') {
+          const who = event.task_id ? `[${event.task_id}] ` : '';
+          const label = event.update_type === 'agent_reason' ? 'reason' : 'observe';
+          this.line(s.cyan(`${who}${label}: `) + event.content);
+        }
         return;
       case 'agent_turn_start':
         this.streamed = '';

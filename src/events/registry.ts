@@ -49,7 +49,13 @@ export const eventPayloadSchema = z.union([
   agentUpdate('agent_turn_start', { step, task_id: taskId }),
   agentUpdate('agent_reason', { step, content: z.string(), task_id: taskId }),
   agentUpdate('agent_text_delta', { step, content: z.string(), task_id: taskId }),
-  agentUpdate('agent_observe', { step, content: z.string(), task_id: taskId }),
+  /** What the Observe phase of a `roa` step concluded; `should_continue` false ends a simple run. */
+  agentUpdate('agent_observe', {
+    step,
+    content: z.string(),
+    should_continue: z.boolean().optional(),
+    task_id: taskId,
+  }),
   /** A message taskweave itself adds to the conversation (a recovery rule fired, say). */
   agentUpdate('agent_note', { step, content: z.string(), task_id: taskId }),
   /** A transient model error is being retried after a delay. */

@@ -68,6 +68,7 @@ function agentOptions(ctx: WorkerContext, sessionId: string): Omit<RunAgentOptio
     concurrency: ctx.settings.concurrency,
     onFailure: ctx.settings.onFailure,
     protocol: ctx.settings.protocol,
+    loop: ctx.settings.loop,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { RequestPolicy } from '../agent/control.js';
+import type { LoopName } from '../agent/loop/loop-name.js';
 import type { PlanMode } from '../agent/run-agent.js';
 import type { ProtocolName } from '../agent/wire-protocol.js';
 
@@ -10,6 +11,8 @@ export interface RunSettings {
   /** What a failed task leads to when no one can be asked (used by `policy.failure`). */
   onFailure: 'abort' | 'skip';
   protocol: ProtocolName;
+  /** How each step runs: `react`, or `roa` (reason → act → observe). */
+  loop?: LoopName;
   inputTimeoutMs?: number;
   /** Who answers the runs' requests: a front end, or the non-interactive rules. */
   policy: RequestPolicy;

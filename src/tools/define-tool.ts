@@ -17,11 +17,13 @@ export function defineTool<Params extends z.ZodType>(spec: ToolSpec<Params>): To
     readOnly: spec.readOnly,
     async run(rawArgs: unknown, ctx: ToolContext) {
       const started = performance.now();
-      const result = await execute(spec, rawArgs, ctx);
+      const { effect, ...result } = await execute(spec, rawArgs, ctx);
       return {
         ...result,
         output: truncateMiddle(result.output),
         durationMs: Math.round(performance.now() - started),
+        // A control effect counts only when the call succeeded.
+        ...(effect && !result.isError ? { effect } : {}),
       };
     },
   };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ControlEffect } from './control-effect.js';
 import type { FileTracker } from './file-tracker.js';
 import type { Workspace } from './workspace.js';
 
@@ -36,11 +37,15 @@ export interface ToolContext {
   callId: string;
 }
 
-/** What a tool returns: `output` is for the model, `display` (optional) for people. */
+/**
+ * What a tool returns: `output` is for the model, `display` (optional) for people, and `effect`
+ * (control tools only) what the call means for the run.
+ */
 export interface ToolResult {
   output: string;
   display?: string;
   isError: boolean;
+  effect?: ControlEffect;
 }
 
 /** What `defineTool` is given. */

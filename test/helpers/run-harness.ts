@@ -43,6 +43,7 @@ export interface HarnessOptions {
   /** The store and session to record the run in; a fresh in-memory store when left out. */
   store?: Store;
   sessionId?: string;
+  loop?: RunAgentOptions['loop'];
   ownTaskId?: string;
   workspaceRoot?: string;
   /** Called with each event as it is announced (e.g. to stop the run at a given moment). */
@@ -102,6 +103,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     concurrency: options.concurrency,
     onFailure: options.onFailure,
     protocol: options.protocol,
+    loop: options.loop,
     ownTaskId: options.ownTaskId,
   });
   return { result, events, workspace, control, store, sessionId };

@@ -17,6 +17,18 @@ const echoTool = defineTool({
   },
 });
 
+const closeTool = defineTool({
+  name: 'close',
+  description: 'Closes the task.',
+  whenToUse: 'To close.',
+  whenNotToUse: 'Never in production.',
+  parameters: z.object({ summary: z.string(), fail: z.boolean().optional() }),
+  readOnly: true,
+  async execute({ summary, fail }) {
+    return { output: 'noted', isError: fail === true, effect: { kind: 'task_completed', summary } };
+  },
+});
+
 describe('defineTool', () => {
   const bed = useToolTestBed();
 
@@ -46,5 +58,15 @@ describe('defineTool', () => {
     expect(result.output).toMatch(/\n… \[\d+ characters, \d+ lines elided\] …\n/);
     expect(result.display).toBe('echoed');
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('passes a control effect through with the result, but not from a failed call', async () => {
+    const ok = await closeTool.run({ summary: 'wrote it' }, bed().ctx);
+    expect(ok.effect).toEqual({ kind: 'task_completed', summary: 'wrote it' });
+    const failed = await closeTool.run({ summary: 'wrote it', fail: true }, bed().ctx);
+    expect(failed.effect).toBeUndefined();
+    const invalid = await closeTool.run({}, bed().ctx);
+    expect(invalid.isError).toBe(true);
+    expect(invalid.effect).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
-import type { ExecutedCall } from './execute-tools.js';
-import type { LoopOutcome } from './next-step.js';
-import { addNote } from './notes.js';
-import { REPETITION_FAIL_LIMIT, type RecoveryTracker, SAME_FAILURE_LIMIT } from './recovery.js';
-import type { Conversation, RunContext } from './run-state.js';
+import type { ExecutedCall } from '../execute-tools.js';
+import { addNote } from '../notes.js';
+import { REPETITION_FAIL_LIMIT, type RecoveryTracker, SAME_FAILURE_LIMIT } from '../recovery.js';
+import type { Conversation, RunContext } from '../run-state.js';
+import type { Interruption } from './step.js';
 
 const MAX_ERROR_IN_QUESTION = 600;
 
@@ -22,7 +22,7 @@ export interface ApplyRecoveryOptions {
  * question to the user after the same action failed SAME_FAILURE_LIMIT times, and the end of
  * the run when the model keeps repeating itself. Returns the outcome when the loop must end.
  */
-export async function applyRecovery(options: ApplyRecoveryOptions): Promise<LoopOutcome | undefined> {
+export async function applyRecovery(options: ApplyRecoveryOptions): Promise<Interruption | undefined> {
   const { run, conversation, executed, step, taskId, recovery, signal } = options;
   const notes: string[] = [];
   for (const { call, result } of executed) {

@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { REPETITION_FAIL_LIMIT, SAME_FAILURE_LIMIT } from '../../src/agent/recovery.js';
-import { defineTool } from '../../src/tools/define-tool.js';
-import { coreTools } from '../../src/tools/registry.js';
-import { mockModel, promptText } from '../helpers/mock-model.js';
-import { eventKinds, runWithHarness } from '../helpers/run-harness.js';
+import { REPETITION_FAIL_LIMIT, SAME_FAILURE_LIMIT } from '../../../src/agent/recovery.js';
+import { defineTool } from '../../../src/tools/define-tool.js';
+import { coreTools } from '../../../src/tools/registry.js';
+import { mockModel, promptText } from '../../helpers/mock-model.js';
+import { eventKinds, runWithHarness } from '../../helpers/run-harness.js';
 
 /** A tool that sleeps and records when it ran, to see what overlapped. */
 function timedTool(name: string, readOnly: boolean, log: { name: string; start: number; end: number }[]) {

@@ -1,0 +1,83 @@
+import type { ModelReply } from '../../model/call-model.js';
+import { type ExecutedCall, executeTools } from '../execute-tools.js';
+import { toolContextFor } from '../tool-context.js';
+import { type LoopContext, saveConversation } from './loop-context.js';
+import type { Interruption } from './step.js';
+import { callModelForStep } from './step-model-call.js';
+
+/** The tool step's result: the reply and its executed calls, an unreadable reply, or the end. */
+export type ActResult =
+  | { kind: 'acted'; reply: ModelReply; executed: ExecutedCall[] }
+  /** The reply could not be read (JSON protocol); the error went back to the model. */
+  | { kind: 'unreadable' }
+  | { kind: 'end'; outcome: Interruption };
+
+/**
+ * The tool step, the same in every strategy: one model call with the tools, read through the
+ * wire protocol, then the execution of the calls it made. The conversation is saved before the
+ * calls run and again after their results are in.
+ */
+export async function runActPhase(
+  ctx: LoopContext,
+  step: number,
+  options: { announceReasoning: boolean },
+): Promise<ActResult> {
+  const { run, conversation, registry, taskId, signal } = ctx;
+  const protocol = run.protocol;
+  const tools = protocol.modelTools(registry);
+  const called = await callModelForStep(ctx, {
+    step,
+    phase: ctx.actPhase,
+    system: protocol.system(conversation.system, registry),
+    messages: conversation.messages,
+    tools,
+    toolChoice: tools ? ctx.toolChoice : undefined,
+    streamText: protocol.streamsText,
+  });
+  if (!called.ok) return { kind: 'end', outcome: called.outcome };
+  ctx.toolChoice = undefined;
+
+  const read = protocol.read(called.reply, registry);
+  conversation.messages.push(protocol.assistantMessage(called.reply, read));
+  if (!read.ok) {
+    run.emit({
+      type: 'agent_update',
+      update_type: 'agent_note',
+      step,
+      content: `The reply could not be read: ${read.error}`,
+      task_id: taskId,
+    });
+    conversation.messages.push(protocol.errorMessage(read.error));
+    await saveConversation(ctx);
+    return { kind: 'unreadable' };
+  }
+  // The calls are on record before they run: a crash in between leaves a call whose result a
+  // resumed run recovers from the event log (or marks unknown) instead of losing it.
+  await saveConversation(ctx);
+  if (options.announceReasoning && read.reasoning && read.reasoning.trim() !== '') {
+    run.emit({
+      type: 'agent_update',
+      update_type: 'agent_reason',
+      step,
+      content: read.reasoning,
+      task_id: taskId,
+    });
+  }
+  const executed = await executeTools({
+    calls: read.reply.toolCalls,
+    registry,
+    contextFor: (call) => toolContextFor(run, { call, step, taskId, signal, files: ctx.files }),
+    emit: run.emit,
+    step,
+    taskId,
+    signal,
+    locks: run.pathLocks,
+    workspaceRoot: run.workspace.root,
+  });
+  const results = protocol.resultsMessage(executed);
+  if (results) conversation.messages.push(results);
+  // Saved before any way out of the step, so that a stored conversation never ends with calls
+  // that have no results (a continued session would be refused by the provider).
+  await saveConversation(ctx);
+  return { kind: 'acted', reply: read.reply, executed };
+}

@@ -1,0 +1,26 @@
+import type { Tool as SdkTool, ToolChoice } from 'ai';
+import type { ModelPhase } from '../../model/types.js';
+import type { FileTracker } from '../../tools/file-tracker.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { Conversation, RunContext } from '../run-state.js';
+
+/** What every phase of one loop works with: the run, this loop's conversation, tools and signal. */
+export interface LoopContext {
+  run: RunContext;
+  conversation: Conversation;
+  registry: ToolRegistry;
+  /** Aborts this loop's model calls and tools (a task's own signal, or the run's). */
+  signal: AbortSignal;
+  taskId?: string;
+  /** What this conversation has read, for the read-before-edit rule; the run's when absent. */
+  files?: FileTracker;
+  /** The tag of the tool step's model call: `act`, or `plan` when a plan is required. */
+  actPhase: ModelPhase;
+  /** Forces a tool on the next tool step only; the tool step clears it once its call is made. */
+  toolChoice?: ToolChoice<Record<string, SdkTool>>;
+}
+
+/** Saves the messages added to the conversation since the last save, through the run's journal. */
+export function saveConversation(ctx: LoopContext): Promise<void> {
+  return ctx.run.records.saveMessages(ctx.run.runId, ctx.conversation);
+}

@@ -1,0 +1,47 @@
+import type { RunContext } from '../run-state.js';
+import type { Interruption } from './step.js';
+
+/**
+ * The named stop predicates, checked before every step: the user stopped the run, the step
+ * budget is spent, the loop's own signal was aborted (a task of a plan that is ending).
+ */
+export function checkStopPredicates(run: RunContext, signal: AbortSignal): Interruption | undefined {
+  if (run.control.stopRequested) return stoppedOutcome(run, run.steps);
+  // The store stopped keeping the run's record: work nobody can find again is not done.
+  const storeFailure = run.records.journal.failure;
+  if (storeFailure) return { kind: 'interruption', status: 'failed', reason: storeFailure.message };
+  if (run.steps >= run.maxSteps) {
+    return {
+      kind: 'interruption',
+      status: 'max_steps',
+      reason: `The step limit of ${run.maxSteps} was reached.`,
+    };
+  }
+  if (signal.aborted) return abortedOutcome();
+  return undefined;
+}
+
+/**
+ * The stop predicates checked between the phases of one step: a stop is honoured at the next
+ * phase boundary, not only at the next step.
+ */
+export function checkBetweenPhases(
+  run: RunContext,
+  signal: AbortSignal,
+  step: number,
+): Interruption | undefined {
+  if (run.control.stopRequested) return stoppedOutcome(run, step);
+  if (signal.aborted) return abortedOutcome();
+  return undefined;
+}
+
+/** The user stopped the run: announced once, where the loop noticed it. */
+export function stoppedOutcome(run: RunContext, step: number): Interruption {
+  run.emit({ type: 'agent_update', update_type: 'agent_stopped', step });
+  return { kind: 'interruption', status: 'stopped', reason: 'Stopped by the user.' };
+}
+
+/** The loop's own signal was aborted (its task is being ended), not the whole run. */
+export function abortedOutcome(): Interruption {
+  return { kind: 'interruption', status: 'stopped', reason: 'The task was aborted.' };
+}
