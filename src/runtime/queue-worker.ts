@@ -86,16 +86,17 @@ export async function runQueueTask(
 ): Promise<QueueTaskResult> {
   const { sessions, tasks } = ctx.store;
   const goal = task.description || task.title;
-  const sessionId =
-    task.sessionId ??
-    (
-      await sessions.createSession({
-        title: task.title,
-        goal,
-        workspace: ctx.workspace.root,
-        model: ctx.model.id,
-      })
-    ).id;
+  let sessionId = task.sessionId;
+  if (sessionId === null) {
+    const session = await sessions.createSession({
+      title: task.title,
+      goal,
+      workspace: ctx.workspace.root,
+      model: ctx.model.id,
+    });
+    sessionId = session.id;
+    await tasks.attachSession(task.id, sessionId);
+  }
   const run = agentOptions(ctx, sessionId);
   const untrack = ctx.track(sessionId, run.control);
   let cancelled = false;

@@ -326,6 +326,27 @@ export class TaskStore {
     });
   }
 
+  /**
+   * Records the session a task is worked in, once: a task added outside a session gets the one
+   * its first worker creates, so a later worker (after a crash) continues that session.
+   */
+  attachSession(id: string, sessionId: string): Task {
+    const updated = this.orm
+      .update(tasks)
+      .set({ sessionId, updatedAt: this.now() })
+      .where(and(eq(tasks.id, id), isNull(tasks.sessionId)))
+      .returning()
+      .get();
+    if (updated !== undefined) return updated;
+    const current = this.get(id);
+    if (current === undefined) throw unknownTask(id);
+    if (current.sessionId === sessionId) return current;
+    throw new TaskStoreError(`Task ${id} already belongs to session ${current.sessionId}.`, {
+      id,
+      status: current.status,
+    });
+  }
+
   /** A plan task the user chose to skip → skipped; tasks that depend on it may run. */
   skip(id: string): Task {
     return this.change('skip', { id, now: this.now() });

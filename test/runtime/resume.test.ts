@@ -1,0 +1,177 @@
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ServerEvent } from '../../src/events/registry.js';
+import { CONTINUE_INTERRUPTED } from '../../src/runtime/queue-worker.js';
+import { tempWorkspaceRoot } from '../helpers/run-harness.js';
+import { kindOf, nextEvent, openRuntime, record, scriptModel, startFixture, update } from './helpers.js';
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Runs a goal in a second process with `firstTurns` and kills it (SIGKILL) once an event matches:
+ * it leaves its run marked running and its goal task in progress under its (now dead) lease.
+ */
+async function crashInSecondProcess(
+  workspace: string,
+  firstTurns: unknown[],
+  goal: string,
+  killWhen: (event: ServerEvent) => boolean,
+): Promise<ServerEvent[]> {
+  const fixture = startFixture(['run', workspace, await scriptModel(firstTurns), goal]);
+  await fixture.waitForLine((line) => killWhen(JSON.parse(line)));
+  fixture.child.kill('SIGKILL');
+  const { signal } = await fixture.closed;
+  expect(signal).toBe('SIGKILL');
+  return fixture.lines.map((line) => JSON.parse(line));
+}
+
+describe('Runtime.resume', () => {
+  it("takes over a dead worker's goal and finishes its interrupted run", async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-rt-');
+    const before = await crashInSecondProcess(
+      workspace,
+      [{ latencyMs: 20_000, text: 'never said' }],
+      'tidy up the workspace',
+      (event) => kindOf(event) === 'agent_turn_start',
+    );
+    const sessionId = before[0]!.session_id;
+
+    const runtime = await openRuntime(
+      [
+        {
+          when: 'was interrupted',
+          toolCalls: [{ name: 'write_file', args: { path: 'tidy.txt', content: 'tidy' } }],
+        },
+        { when: 'Created tidy.txt', text: 'Tidied up after the interruption.' },
+      ],
+      { cwd: workspace },
+    );
+    const [goalTask] = await runtime.tasks.list();
+    expect(goalTask).toMatchObject({ status: 'in_progress', sessionId });
+    expect(goalTask?.leaseOwner).toMatch(/^worker:/);
+
+    const events = record(runtime);
+    const outcome = await runtime.resume();
+    expect(outcome).toMatchObject({
+      kind: 'resumed',
+      result: {
+        sessionId,
+        status: 'completed',
+        finalAnswer: 'Tidied up after the interruption.',
+        cancelled: false,
+      },
+    });
+    expect(events.every((event) => event.session_id === sessionId)).toBe(true);
+    // The event log goes on after what the dead process logged, with no gap.
+    expect(events[0]!.seq).toBe(before.at(-1)!.seq + 1);
+    expect(await readFile(path.join(workspace, 'tidy.txt'), 'utf8')).toBe('tidy');
+    expect(await runtime.tasks.get(goalTask!.id)).toMatchObject({
+      status: 'completed',
+      resultSummary: 'Tidied up after the interruption.',
+      leaseOwner: null,
+    });
+    const detail = await runtime.sessions.detail(sessionId);
+    expect(detail.runs.map((run) => run.status)).toEqual(['stopped', 'completed']);
+    expect(JSON.stringify(detail.messages)).toContain(CONTINUE_INTERRUPTED);
+
+    expect(await runtime.resume()).toMatchObject({ kind: 'nothing' });
+  });
+
+  it('resumes a plan without running its completed task again', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-rt-');
+    const plan = {
+      name: 'plan_actions',
+      args: {
+        tasks: [
+          { id: 't1', title: 'Write one', description: 'Write one.txt', depends_on: [] },
+          { id: 't2', title: 'Write two', description: 'Write two.txt', depends_on: ['t1'] },
+        ],
+      },
+    };
+    const before = await crashInSecondProcess(
+      workspace,
+      [
+        { toolCalls: [plan] },
+        {
+          task: 't1',
+          toolCalls: [
+            { name: 'write_file', args: { path: 'one.txt', content: 'one' } },
+            { name: 'task_completed', args: { summary: 'wrote one.txt' } },
+          ],
+        },
+        {
+          task: 't2',
+          latencyMs: 20_000,
+          toolCalls: [{ name: 'task_completed', args: { summary: 'never' } }],
+        },
+      ],
+      'write one and two',
+      (event) =>
+        event.type === 'agent_update' && event.update_type === 'task_started' && event.task_id === 't2',
+    );
+    expect(before.filter((event) => kindOf(event) === 'task_completed')).toHaveLength(1);
+
+    // The resuming process's script: t1's turn would leave a trace if t1 ran again.
+    const runtime = await openRuntime(
+      [
+        {
+          task: 't1',
+          toolCalls: [
+            { name: 'write_file', args: { path: 't1-ran-again.txt', content: 'again' } },
+            { name: 'task_completed', args: { summary: 'wrote one.txt again' } },
+          ],
+        },
+        {
+          task: 't2',
+          toolCalls: [
+            { name: 'write_file', args: { path: 'two.txt', content: 'two' } },
+            { name: 'task_completed', args: { summary: 'wrote two.txt' } },
+          ],
+        },
+        { toolCalls: [{ name: 'final_answer', args: { answer: 'Wrote one.txt and two.txt.' } }] },
+      ],
+      { cwd: workspace },
+    );
+    const events = record(runtime);
+    const outcome = await runtime.resume();
+    expect(outcome).toMatchObject({
+      kind: 'resumed',
+      result: { status: 'completed', finalAnswer: 'Wrote one.txt and two.txt.', cancelled: false },
+    });
+    expect(events.find(update('plan_resumed'))).toMatchObject({ completed: ['t1'] });
+    expect(
+      events.flatMap((event) =>
+        event.type === 'agent_update' && event.update_type === 'task_started' ? [event.task_id] : [],
+      ),
+    ).toEqual(['t2']);
+    expect(await exists(path.join(workspace, 't1-ran-again.txt'))).toBe(false);
+    expect(await readFile(path.join(workspace, 'one.txt'), 'utf8')).toBe('one');
+    expect(await readFile(path.join(workspace, 'two.txt'), 'utf8')).toBe('two');
+
+    const all = await runtime.tasks.listEverything();
+    expect(
+      all.filter((task) => task.planId !== null).map((task) => [task.key, task.status, task.attempts]),
+    ).toEqual([
+      ['t1', 'completed', 1],
+      ['t2', 'completed', 1],
+    ]);
+    expect(all.filter((task) => task.planId === null).map((task) => task.status)).toEqual(['completed']);
+  });
+
+  it('refuses to resume a session a live worker of this machine still runs', async () => {
+    const runtime = await openRuntime([{ when: 'slow goal', latencyMs: 8_000, text: 'done slowly' }]);
+    const submission = await runtime.submit('slow goal');
+    if (submission.kind !== 'started') throw new Error('the goal did not start');
+    await nextEvent(runtime, update('agent_turn_start'));
+    await expect(runtime.resume({ session: submission.sessionId })).rejects.toThrow(/live process/);
+    expect((await runtime.tasks.get(submission.task.id))?.status).toBe('in_progress');
+    runtime.stop(submission.sessionId);
+    expect((await submission.done).result.status).toBe('stopped');
+  });
+});
