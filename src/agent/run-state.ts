@@ -1,4 +1,3 @@
-import type { ModelMessage } from 'ai';
 import type { TokenUsage } from '../model/call-model.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { FileTracker } from '../tools/file-tracker.js';

@@ -63,8 +63,20 @@ export class Spinner {
   }
 
   private draw(): void {
-    const width = Math.max(20, (this.stream.columns || 80) - 4);
     const frame = SPINNER_FRAMES[this.frame++ % SPINNER_FRAMES.length];
-    this.stream.write(`\r\u001b[2K${frame} ${this.label.slice(0, width)}`);
+    this.stream.write(`\r\u001b[2K${frame} ${spinnerLine(this.label, this.stream.columns || 80)}`);
   }
+}
+
+/**
+ * A label as one line that fits the terminal beside the spinner frame. The redraw clears one
+ * line only: a label holding a newline (command output) or wider than the terminal would leave
+ * a copy of itself on the screen at every frame.
+ */
+export function spinnerLine(label: string, columns: number): string {
+  const single = label.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  // Frame, space, and one column spare: a line that fills the last column wraps on some terminals.
+  const width = Math.max(10, columns - 3);
+  const characters = [...single];
+  return characters.length <= width ? single : `${characters.slice(0, width - 1).join('')}…`;
 }

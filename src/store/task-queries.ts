@@ -8,7 +8,6 @@ import {
   isNull,
   lte,
   max,
-  ne,
   notExists,
   notInArray,
   or,
