@@ -47,7 +47,7 @@ export const editFileTool = defineTool({
   parameters,
   readOnly: false,
   async execute(args, ctx) {
-    const absolute = await ctx.workspace.resolve(args.path);
+    const absolute = await ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(absolute);
     const info = await statIfExists(absolute);
     if (info === null)

@@ -47,6 +47,22 @@ export class Workspace {
     return real;
   }
 
+  /**
+   * resolve() for a path a tool will change: taskweave's own folder (`.taskweave/`: the database
+   * of sessions and tasks, the project config) is refused like a path outside the workspace, also
+   * when reached through a symbolic link. Overwriting it would lose the run's own record.
+   */
+  async resolveForWrite(requested: string): Promise<string> {
+    const real = await this.resolve(requested);
+    const own = path.join(this.root, TASKWEAVE_FOLDER);
+    if (real === own || real.startsWith(`${own}${path.sep}`)) {
+      throw new WorkspaceError(
+        `The path ${requested} is inside ${TASKWEAVE_FOLDER}/, taskweave's own data (its database and config); tools cannot change it.`,
+      );
+    }
+    return real;
+  }
+
   /** The path relative to the root, with forward slashes, for messages and display. */
   relative(absolute: string): string {
     const relative = path.relative(this.root, absolute);
@@ -60,6 +76,9 @@ export class Workspace {
     return relative === '' || (!leadsOut && !path.isAbsolute(relative));
   }
 }
+
+/** taskweave's own folder in a workspace: tools never write there. */
+export const TASKWEAVE_FOLDER = '.taskweave';
 
 /** How many dangling symbolic links in a row are followed before the path is refused. */
 const MAX_DANGLING_LINKS = 40;

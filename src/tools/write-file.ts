@@ -26,7 +26,7 @@ export const writeFileTool = defineTool({
   parameters,
   readOnly: false,
   async execute(args, ctx) {
-    const absolute = await ctx.workspace.resolve(args.path);
+    const absolute = await ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(absolute);
     const existing = await statIfExists(absolute);
     if (existing?.isDirectory()) {

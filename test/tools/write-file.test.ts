@@ -33,6 +33,32 @@ describe('write_file', () => {
     expect(await bed().read('dir/a.txt')).toBe('two');
   });
 
+  it("refuses taskweave's own folder (.taskweave/), directly or through a link, for write and edit", async () => {
+    const database = await bed().write('.taskweave/taskweave.db', 'the store');
+    await symlink(path.join(bed().root, '.taskweave'), path.join(bed().root, 'data'));
+    for (const target of [
+      '.taskweave/taskweave.db',
+      '.taskweave/config.json',
+      'data/taskweave.db',
+      './.taskweave',
+    ]) {
+      const result = await writeFileTool.run({ path: target, content: 'x' }, bed().ctx);
+      expect(result.isError, target).toBe(true);
+      expect(result.output).toContain("taskweave's own data");
+    }
+    const edit = await editFileTool.run(
+      { path: '.taskweave/taskweave.db', edits: [{ find: 'the store', replace: 'gone' }] },
+      bed().ctx,
+    );
+    expect(edit.isError).toBe(true);
+    expect(edit.output).toContain("taskweave's own data");
+    expect(await readFile(database, 'utf8')).toBe('the store');
+    // A name that merely starts the same is an ordinary file.
+    expect((await writeFileTool.run({ path: '.taskweave-notes.md', content: 'ok' }, bed().ctx)).isError).toBe(
+      false,
+    );
+  });
+
   it('counts bytes, not characters, and a last line without a line break', async () => {
     const result = await writeFileTool.run({ path: 'u.txt', content: 'é\nno break' }, bed().ctx);
     expect(result.output).toBe('Created u.txt (2 lines, 11 bytes).');
