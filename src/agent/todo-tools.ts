@@ -4,8 +4,8 @@ import type { Task } from '../store/schema.js';
 import { DEFAULT_QUEUE } from '../store/schema.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
+import { titleOf } from '../util/title.js';
 
-const MAX_TITLE_CHARS = 80;
 const MIN_ID_PREFIX = 4;
 
 /** What the to-do tools work on: the workspace's persistent queue. */
@@ -40,10 +40,7 @@ export function todoTools(context: TodoContext): Tool[] {
           .describe('What the task must achieve, complete enough to be worked on alone.'),
       }),
       async execute({ description }) {
-        const title = (description.split('\n').find((line) => line.trim() !== '') ?? description).slice(
-          0,
-          MAX_TITLE_CHARS,
-        );
+        const title = titleOf(description);
         const task = await tasks.add({
           title,
           description,

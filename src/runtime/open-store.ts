@@ -23,15 +23,15 @@ export interface OpenedWorkspace {
 }
 
 /**
- * Opens the workspace folder and its store. With `create`, a missing database file is created;
+ * Opens the workspace folder (unless already open) and its store. With `create`, a missing database file is created;
  * without, a missing file reads as an empty store and nothing is written to disk. A database
  * written by a newer taskweave is a RuntimeInputError.
  */
 export async function openWorkspaceStore(
   location: StoreLocation,
-  options: { create?: boolean } = {},
+  options: { create?: boolean; workspace?: Workspace } = {},
 ): Promise<OpenedWorkspace> {
-  const workspace = await Workspace.open(location.cwd);
+  const workspace = options.workspace ?? (await Workspace.open(location.cwd));
   const databasePath =
     location.db === undefined
       ? defaultDatabasePath(workspace.root)

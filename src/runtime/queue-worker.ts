@@ -97,6 +97,12 @@ export async function runQueueTask(
     sessionId = session.id;
     await tasks.attachSession(task.id, sessionId);
   }
+  const continuing = options.continuing || task.attempts > 1;
+  if (continuing) {
+    const done = await completedRunOf(ctx, task, sessionId);
+    if (done)
+      return { sessionId, status: 'completed', finalAnswer: done.finalAnswer ?? undefined, cancelled: false };
+  }
   const run = agentOptions(ctx, sessionId);
   const untrack = ctx.track(sessionId, run.control);
   let cancelled = false;
@@ -123,16 +129,15 @@ export async function runQueueTask(
   }, WATCH_INTERVAL_MS);
   try {
     // attempts counts claims: more than one means an earlier worker took this task and died.
-    const result =
-      options.continuing || task.attempts > 1
-        ? await continueSession(ctx, { sessionId, goal, ownTaskId: task.id, run })
-        : await runAgent({
-            goal,
-            history: await loadConversation(sessions, sessionId, null),
-            plan: ctx.settings.plan,
-            ownTaskId: task.id,
-            ...run,
-          });
+    const result = continuing
+      ? await continueSession(ctx, { sessionId, goal, ownTaskId: task.id, run })
+      : await runAgent({
+          goal,
+          history: await loadConversation(sessions, sessionId, null),
+          plan: ctx.settings.plan,
+          ownTaskId: task.id,
+          ...run,
+        });
     return {
       sessionId,
       status: result.status,
@@ -150,6 +155,19 @@ export async function runQueueTask(
     clearInterval(watch);
     untrack();
   }
+}
+
+/**
+ * The run that already completed a task, when an earlier worker died after the run ended but
+ * before it closed the task: the last run of the task's session started since the task was
+ * added, completed, with no unfinished plan left. Its work is done and is not done again.
+ */
+async function completedRunOf(ctx: WorkerContext, task: Task, sessionId: string) {
+  const runs = (await ctx.store.sessions.runs(sessionId)).filter((run) => run.startedAt >= task.createdAt);
+  const last = runs.at(-1);
+  if (last?.status !== 'completed') return undefined;
+  if ((await ctx.store.plans.unfinishedPlans(sessionId)).length > 0) return undefined;
+  return last;
 }
 
 /** What a worker did. */

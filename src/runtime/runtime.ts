@@ -8,6 +8,7 @@ import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
 import { DEFAULT_QUEUE, type Task } from '../store/schema.js';
 import { Workspace } from '../tools/workspace.js';
+import { titleOf } from '../util/title.js';
 import { RuntimeInputError } from './errors.js';
 import { openWorkspaceStore, type StoreLocation } from './open-store.js';
 import {
@@ -26,8 +27,6 @@ import { SessionBook } from './session-book.js';
 import { subscribeToSession } from './subscription.js';
 import { TaskBoard } from './task-board.js';
 import { newWorkerId } from './worker-identity.js';
-
-const MAX_TITLE_CHARS = 80;
 
 /** Where the runtime works and which model it runs. */
 export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSteps'> {
@@ -86,13 +85,17 @@ export class Runtime implements WorkerContext {
   /** Opens the workspace and its store and resolves the model; bad configuration throws before anything runs. */
   static async open(options: RuntimeOptions): Promise<Runtime> {
     // The model first: bad configuration fails before anything is written to the workspace.
+    const opened = await Workspace.open(options.cwd);
     const { config, ...model } = await resolveModel({
       model: options.model,
       baseUrl: options.baseUrl,
-      cwd: (await Workspace.open(options.cwd)).root,
+      cwd: opened.root,
       env: options.env ?? process.env,
     });
-    const { workspace, store, databasePath } = await openWorkspaceStore(options, { create: true });
+    const { workspace, store, databasePath } = await openWorkspaceStore(options, {
+      create: true,
+      workspace: opened,
+    });
     const maxSteps = options.maxSteps ?? config.maxSteps ?? DEFAULT_MAX_STEPS;
     return new Runtime(workspace, store, databasePath, model, { ...options, maxSteps });
   }
@@ -135,7 +138,7 @@ export class Runtime implements WorkerContext {
     const text = goal.trim();
     if (text === '') throw new RuntimeInputError('The goal is empty: say what taskweave should do.');
     const { sessions, tasks } = this.store;
-    const title = text.split('\n')[0]!.slice(0, MAX_TITLE_CHARS);
+    const title = titleOf(text);
     const sessionId =
       options.sessionId ??
       (

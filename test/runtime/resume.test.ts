@@ -1,5 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { CONTINUE_INTERRUPTED } from '../../src/runtime/queue-worker.js';
@@ -162,6 +164,34 @@ describe('Runtime.resume', () => {
       ['t2', 'completed', 1],
     ]);
     expect(all.filter((task) => task.planId === null).map((task) => task.status)).toEqual(['completed']);
+  });
+
+  it('closes a goal whose run completed before its worker died, without running it again', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-rt-done-');
+    const first = await openRuntime([{ text: 'Said hello.' }], { cwd: workspace });
+    const submission = await first.submit('say hello');
+    if (submission.kind !== 'started') throw new Error('expected the goal to start');
+    await submission.done;
+    // The worker died after the run completed and before it closed the goal's task (kill -9 in
+    // between): the task is left in progress under the dead worker's lease.
+    const sqlite = new Database(first.databasePath);
+    sqlite
+      .prepare(
+        "UPDATE tasks SET status = 'in_progress', result_summary = NULL, lease_owner = ?, lease_expires_at = ? WHERE id = ?",
+      )
+      .run(`worker:${hostname()}:999999999:dead`, Date.now() + 60_000, submission.task.id);
+    sqlite.close();
+
+    // A run of the goal again would answer this.
+    const second = await openRuntime([{ text: 'Said hello a second time.' }], { cwd: workspace });
+    const outcome = await second.work();
+    expect(outcome).toEqual({ kind: 'drained', summary: { completed: 1, failed: 0, stopped: false } });
+    expect(await second.tasks.get(submission.task.id)).toMatchObject({
+      status: 'completed',
+      resultSummary: 'Said hello.',
+    });
+    const detail = await second.sessions.detail(submission.sessionId);
+    expect(detail.runs.map((run) => run.status)).toEqual(['completed']);
   });
 
   it('refuses to resume a session a live worker of this machine still runs', async () => {
