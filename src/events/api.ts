@@ -1,0 +1,106 @@
+import { z } from 'zod';
+
+/**
+ * The REST shapes of `taskweave serve` (README, "Server"): request bodies as zod schemas the server
+ * validates with, responses as types the web UI reads. Snake_case, like the events.
+ */
+
+/** `POST /api/tasks`: a task at the end of the workspace's queue. */
+export const addTaskBodySchema = z.strictObject({
+  description: z.string().trim().min(1, 'description is empty: say what the task is'),
+  title: z.string().trim().min(1, 'title is empty').optional(),
+});
+export type AddTaskBody = z.infer<typeof addTaskBodySchema>;
+
+/** `POST /api/tasks/:id/complete`: an optional summary of what was done. */
+export const completeTaskBodySchema = z.strictObject({ summary: z.string().optional() }).default({});
+
+/** Every 4xx/5xx answer. */
+export interface ApiError {
+  error: { code: string; message: string };
+}
+
+/** `GET /api/health`. */
+export interface ApiHealth {
+  status: 'ok';
+  version: string;
+  workspace: string;
+  model: string;
+  /** The run settings a chat message may override. */
+  defaults: { max_steps: number; loop: 'react' | 'roa'; plan: 'auto' | 'always' | 'never' };
+}
+
+/** A session in `GET /api/sessions`. */
+export interface ApiSession {
+  id: string;
+  title: string;
+  goal: string;
+  model: string;
+  /** The last run's status (`running` while one goes on), or the session's. */
+  status: string;
+  run_count: number;
+  input_tokens: number;
+  output_tokens: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A run in `GET /api/sessions/:id`. */
+export interface ApiRun {
+  id: string;
+  goal: string;
+  mode: string;
+  status: string;
+  final_answer: string | null;
+  steps: number;
+  input_tokens: number;
+  output_tokens: number;
+  started_at: number;
+  ended_at: number | null;
+}
+
+/** `GET /api/sessions/:id`. */
+export interface ApiSessionDetail {
+  session: ApiSession;
+  runs: ApiRun[];
+  /** Whether a run of the session goes on in the server now. */
+  running: boolean;
+}
+
+/** A to-do entry: a queued goal, or (under `tasks` of its goal) a task of a plan. */
+export interface ApiTask {
+  id: string;
+  session_id: string | null;
+  plan_id: string | null;
+  /** The plan's own id for a plan task (`t2`). */
+  key: string | null;
+  title: string;
+  description: string;
+  check_command: string | null;
+  status: 'pending' | 'in_progress' | 'completed' | 'failed' | 'blocked' | 'cancelled' | 'skipped';
+  sequence: number;
+  attempts: number;
+  result_summary: string | null;
+  fail_reason: string | null;
+  created_at: number;
+  updated_at: number;
+  /** A goal's plan tasks (in their order); absent on plan tasks. */
+  tasks?: ApiTask[];
+}
+
+/** `POST /api/tasks`. */
+export interface ApiAddedTask {
+  task: ApiTask;
+  /** Its place in the queue, 1 = next. */
+  position: number;
+}
+
+/** `GET /api/plans/:id`. */
+export interface ApiPlan {
+  id: string;
+  session_id: string;
+  run_id: string;
+  status: 'proposed' | 'approved' | 'rejected' | 'completed' | 'aborted';
+  feedback: string | null;
+  tasks: (ApiTask & { depends_on: string[] })[];
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * What a client sends the server over the WebSocket (protocol.md, "Client → server"). The server
+ * validates every frame with `clientMessageSchema`; the web UI builds its messages from these types.
+ */
+
+/** The largest frame the server accepts; a larger one gets an `error` and changes nothing. */
+export const MAX_CLIENT_FRAME_BYTES = 1024 * 1024;
+
+const sessionId = z.string().min(1);
+
+/** Starts a goal in a new session, or continues `session_id`; it goes through the queue like `taskweave run`. */
+export const chatMessageSchema = z.strictObject({
+  type: z.literal('chat'),
+  content: z.string().min(1, 'content is empty: say what taskweave should do'),
+  session_id: sessionId.optional(),
+  agent_mode: z.enum(['auto', 'simple', 'complex']).default('auto'),
+  agent_max_steps: z.number().int().positive().max(10_000).optional(),
+  loop: z.enum(['react', 'roa']).optional(),
+  plan: z.enum(['auto', 'always', 'never']).optional(),
+  model: z.string().min(1).optional(),
+});
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  chatMessageSchema,
+  z.strictObject({
+    type: z.literal('agent_control'),
+    action: z.literal('stop'),
+    session_id: sessionId.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('agent_user_input'),
+    content: z.string(),
+    request_id: z.string().min(1).optional(),
+  }),
+  z.strictObject({
+    type: z.literal('plan_decision'),
+    plan_id: z.string().min(1),
+    decision: z.enum(['approve', 'reject']),
+    feedback: z.string().optional(),
+  }),
+  z.strictObject({
+    type: z.literal('failure_decision'),
+    request_id: z.string().min(1),
+    decision: z.enum(['retry', 'skip', 'revise', 'abort']),
+    feedback: z.string().optional(),
+  }),
+  z.strictObject({
+    type: z.literal('approval_decision'),
+    request_id: z.string().min(1),
+    decision: z.enum(['allow', 'deny', 'always']),
+    reason: z.string().optional(),
+  }),
+  z.strictObject({
+    type: z.literal('subscribe'),
+    session_id: sessionId,
+    after_seq: z.number().int().nonnegative().optional(),
+  }),
+]);
+
+/** A message a client sends, as validated. */
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+/** A message as a client writes it (defaults may be left out). */
+export type ClientMessageInput = z.input<typeof clientMessageSchema>;
+export type ClientMessageType = ClientMessage['type'];
+export type ClientMessageOf<K extends ClientMessageType> = Extract<ClientMessage, { type: K }>;
