@@ -17,6 +17,7 @@ export type { DrainSummary, QueueTaskResult } from './queue-worker.js';
 export type { ResumeOutcome } from './resume.js';
 export type { RunSettings } from './run-settings.js';
 export {
+  type GoalSettings,
   Runtime,
   type RuntimeOptions,
   type Submission,

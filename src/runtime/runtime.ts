@@ -38,6 +38,9 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
   env?: NodeJS.ProcessEnv;
 }
 
+/** What a submitter may choose for one goal; the rest comes from the runtime's settings. */
+export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan'>>;
+
 /** What became of a submitted goal. */
 export type Submission =
   | { kind: 'queued'; task: Task; position: number; running?: Task }
@@ -68,6 +71,8 @@ export class Runtime implements WorkerContext {
   readonly tasks: TaskBoard;
   readonly sessions: SessionBook;
   private readonly controls = new Map<string, Set<RunControl>>();
+  /** Settings chosen for queued goals of this process, until they run (kept in memory only). */
+  private readonly goalSettings = new Map<string, GoalSettings>();
   private readonly noticeListeners = new Set<(text: string) => void>();
   private stopping = false;
 
@@ -111,6 +116,13 @@ export class Runtime implements WorkerContext {
     return () => this.noticeListeners.delete(listener);
   }
 
+  settingsFor(taskId: string | undefined): RunSettings {
+    const chosen = taskId === undefined ? undefined : this.goalSettings.get(taskId);
+    if (chosen === undefined) return this.settings;
+    const defined = Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));
+    return { ...this.settings, ...defined };
+  }
+
   notice(text: string): void {
     for (const listener of this.noticeListeners) listener(text);
   }
@@ -133,12 +145,18 @@ export class Runtime implements WorkerContext {
    * When no other task runs it starts at once (`done` settles when it and the work queued
    * behind it meanwhile have run); otherwise it waits in the queue and the result says where.
    * With `interrupt`, the running task is cancelled first (its worker stops it at its next step).
+   * `settings` (step limit, loop, plan mode) apply to this goal when this process runs it.
    */
-  async submit(goal: string, options: { sessionId?: string; interrupt?: boolean } = {}): Promise<Submission> {
+  async submit(
+    goal: string,
+    options: { sessionId?: string; interrupt?: boolean; settings?: GoalSettings } = {},
+  ): Promise<Submission> {
     const text = goal.trim();
     if (text === '') throw new RuntimeInputError('The goal is empty: say what taskweave should do.');
     const { sessions, tasks } = this.store;
     const title = titleOf(text);
+    if (options.sessionId !== undefined && (await sessions.getSession(options.sessionId)) === undefined)
+      throw new RuntimeInputError(`There is no session with the id ${options.sessionId}.`);
     const sessionId =
       options.sessionId ??
       (
@@ -150,6 +168,7 @@ export class Runtime implements WorkerContext {
         })
       ).id;
     const task = await tasks.add({ title, description: text, sessionId, queue: DEFAULT_QUEUE });
+    if (options.settings !== undefined) this.goalSettings.set(task.id, options.settings);
     const owner = newWorkerId();
     await releaseDeadWorkers(this, task.queue);
     if (options.interrupt) await this.interruptRunning(task.queue);
