@@ -25,4 +25,4 @@ export {
   type WorkOutcome,
 } from './runtime.js';
 export { LAST_SESSION, SessionBook, type SessionDetail, type SessionSummary } from './session-book.js';
-export { MANUAL_COMPLETION_SUMMARY, TaskBoard } from './task-board.js';
+export { MANUAL_COMPLETION_SUMMARY, TaskBoard, type TaskTreeNode, taskTree } from './task-board.js';
