@@ -41,7 +41,7 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
 /** What a submitter may choose for one goal; the rest comes from the runtime's settings. */
 export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan'>>;
 
-/** What became of a submitted goal. */
+/** What became of a submitted goal (`queued` at position 0: another worker of the workspace took it at once). */
 export type Submission =
   | { kind: 'queued'; task: Task; position: number; running?: Task }
   | { kind: 'started'; task: Task; sessionId: string; done: Promise<SubmitOutcome> };
@@ -179,7 +179,8 @@ export class Runtime implements WorkerContext {
     if (!(await tasks.startIfIdle(task.id, { owner, leaseMs: LEASE_MS }))) {
       const active = await tasks.listActive(task.queue);
       const running = active.find((other) => other.status === 'in_progress');
-      const position = active.findIndex((other) => other.id === task.id) + 1;
+      // 0: another worker of the workspace took the goal as soon as it was added; it runs there.
+      const position = running?.id === task.id ? 0 : active.findIndex((other) => other.id === task.id) + 1;
       return { kind: 'queued', task, position, ...(running ? { running } : {}) };
     }
     const done = this.runSubmitted(task, owner);

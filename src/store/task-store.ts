@@ -354,12 +354,15 @@ export class TaskStore {
 
   /**
    * Starts the given task if its queue is idle (no other task in progress), in one IMMEDIATE
-   * transaction: a queue runs one task at a time, whoever asks. False when another task runs.
+   * transaction: a queue runs one task at a time, whoever asks. False when another task runs, or
+   * when another worker has already claimed this one.
    */
   startIfIdle(id: string, options: { owner: string; leaseMs: number }): boolean {
     return this.immediate(() => {
       const task = this.get(id);
       if (task === undefined) throw unknownTask(id);
+      // Another worker claimed it between its adding and now: it runs there.
+      if (task.status !== 'pending') return false;
       const busy = this.queries.inProgress.all({ queue: task.queue }).some((other) => other.id !== id);
       if (busy) return false;
       this.start(id, options);

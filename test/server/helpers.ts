@@ -42,6 +42,7 @@ export async function api(
   method: string,
   path: string,
   options: { body?: unknown; token?: string | null; headers?: Record<string, string> } = {},
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions that read them
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const token = options.token === undefined ? target.token : options.token;
   const headers: Record<string, string> = { ...options.headers };
