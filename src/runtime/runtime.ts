@@ -41,7 +41,7 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
 /** What a submitter may choose for one goal; the rest comes from the runtime's settings. */
 export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan'>>;
 
-/** What became of a submitted goal (`queued` at position 0: another worker of the workspace took it at once). */
+/** What became of a submitted goal. */
 export type Submission =
   | { kind: 'queued'; task: Task; position: number; running?: Task }
   | { kind: 'started'; task: Task; sessionId: string; done: Promise<SubmitOutcome> };
@@ -171,16 +171,18 @@ export class Runtime implements WorkerContext {
           model: this.model.id,
         })
       ).id;
-    const task = await tasks.add({ title, description: text, sessionId, queue: DEFAULT_QUEUE });
-    if (options.settings !== undefined) this.goalSettings.set(task.id, options.settings);
     const owner = newWorkerId();
-    await releaseDeadWorkers(this, task.queue);
-    if (options.interrupt) await this.interruptRunning(task.queue);
-    if (!(await tasks.startIfIdle(task.id, { owner, leaseMs: LEASE_MS }))) {
+    await releaseDeadWorkers(this, DEFAULT_QUEUE);
+    if (options.interrupt) await this.interruptRunning(DEFAULT_QUEUE);
+    const { task, started } = await tasks.addAndStartIfIdle(
+      { title, description: text, sessionId, queue: DEFAULT_QUEUE },
+      { owner, leaseMs: LEASE_MS },
+    );
+    if (options.settings !== undefined) this.goalSettings.set(task.id, options.settings);
+    if (!started) {
       const active = await tasks.listActive(task.queue);
       const running = active.find((other) => other.status === 'in_progress');
-      // 0: another worker of the workspace took the goal as soon as it was added; it runs there.
-      const position = running?.id === task.id ? 0 : active.findIndex((other) => other.id === task.id) + 1;
+      const position = active.findIndex((other) => other.id === task.id) + 1;
       return { kind: 'queued', task, position, ...(running ? { running } : {}) };
     }
     const done = this.runSubmitted(task, owner);

@@ -158,6 +158,22 @@ export class TaskStore {
     return this.immediate(() => this.insertTask(input, this.now()));
   }
 
+  /**
+   * Adds a task and starts it under the owner's lease when its queue is idle, in one IMMEDIATE
+   * transaction: no other worker can claim it between the two.
+   */
+  addAndStartIfIdle(
+    input: AddTaskInput,
+    options: { owner: string; leaseMs: number },
+  ): { task: Task; started: boolean } {
+    return this.immediate(() => {
+      const task = this.insertTask(input, this.now());
+      const busy = this.queries.inProgress.all({ queue: task.queue }).length > 0;
+      if (busy) return { task, started: false };
+      return { task: this.start(task.id, options), started: true };
+    });
+  }
+
   /** The full id of the task a user means by an id or a unique prefix of it (IdLookupError otherwise). */
   resolveId(input: string): string {
     return resolveIdPrefix(this.orm, 'task', input);
