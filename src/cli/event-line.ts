@@ -43,6 +43,10 @@ function fullDetail(event: ServerEvent): string {
         return withText(event.status, event.final_answer);
       case 'error':
         return `${event.code}: ${event.message}`;
+      case 'chat_accepted':
+        return event.position === 0
+          ? `task ${event.task_id} started`
+          : `task ${event.task_id} queued as #${event.position}`;
     }
   }
   switch (event.update_type) {

@@ -1,14 +1,14 @@
 import { Command, CommanderError } from 'commander';
+import { VERSION } from '../util/version.js';
 import { EXIT } from './exit-codes.js';
 import { addResumeCommand } from './resume-command.js';
 import { addRunCommand } from './run-command.js';
+import { addServeCommand } from './serve-command.js';
 import { addSessionsCommand } from './sessions-command.js';
 import { addTasksCommand } from './tasks-command.js';
 import { styleFor } from './terminal.js';
 import { UsageError } from './usage-error.js';
 import { addWorkCommand } from './work-command.js';
-
-const VERSION = '0.1.0';
 
 /** Runs the CLI with the given argv (as process.argv) and resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -25,6 +25,7 @@ export async function main(argv: string[]): Promise<number> {
   addRunCommand(program, setExitCode);
   addResumeCommand(program, setExitCode);
   addWorkCommand(program, setExitCode);
+  addServeCommand(program, setExitCode);
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
   try {

@@ -47,6 +47,12 @@ export interface WorkCliOptions extends AgentCliOptions {
   watch?: boolean;
 }
 
+/** Options of `taskweave serve`, as commander parses them (--json and --non-interactive do not apply). */
+export interface ServeCliOptions extends Omit<AgentCliOptions, 'json' | 'nonInteractive'> {
+  host: string;
+  port: number;
+}
+
 /** Options of `taskweave resume`, as commander parses them. */
 export interface ResumeCliOptions extends AgentCliOptions {
   session?: string;
@@ -59,8 +65,15 @@ export function addStoreOptions(command: Command): Command {
     .option('--db <file>', 'the database file (default <workspace>/.taskweave/taskweave.db)');
 }
 
-/** Adds the workspace, store, model and run options to a command. */
+/** Adds the workspace, store, model and run options and the terminal's output options to a command. */
 export function addAgentOptions(command: Command): Command {
+  return addRunOptions(command)
+    .option('--json', 'print the event stream, one JSON object per line (implies --non-interactive)')
+    .option('--non-interactive', 'never ask on the terminal; a question ends the run with exit code 4');
+}
+
+/** Adds the workspace, store, model and run options to a command (every command that runs the agent). */
+export function addRunOptions(command: Command): Command {
   return addStoreOptions(command)
     .option(
       '-m, --model <provider:model>',
@@ -72,8 +85,6 @@ export function addAgentOptions(command: Command): Command {
       `the most model steps before a run ends (default ${DEFAULT_MAX_STEPS})`,
       parsePositiveInt,
     )
-    .option('--json', 'print the event stream, one JSON object per line (implies --non-interactive)')
-    .option('--non-interactive', 'never ask on the terminal; a question ends the run with exit code 4')
     .option(
       '--input-timeout <seconds>',
       `how long a question waits for an answer (default ${DEFAULT_INPUT_TIMEOUT_MS / 1000})`,

@@ -12,3 +12,11 @@ export function parsePositiveInt(value: string): number {
     throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
   return parsed;
 }
+
+/** Parses a TCP port: 0 (any free port) to 65535. */
+export function parsePort(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535)
+    throw new InvalidArgumentError(`expected a port from 0 (any free one) to 65535, got "${value}"`);
+  return parsed;
+}

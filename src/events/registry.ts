@@ -125,6 +125,11 @@ export const eventPayloadSchema = z.union([
   }),
   topLevel('response_complete', { status: runStatusSchema, final_answer: z.string().optional() }),
   topLevel('error', { code: z.string(), message: z.string() }),
+  /**
+   * The server's answer to a WebSocket `chat`: the goal's queue task and its place (0 = started
+   * now). Sent to the client that asked, not logged: its seq is 0, like `error`'s.
+   */
+  topLevel('chat_accepted', { task_id: z.string(), position: z.number().int().nonnegative() }),
 ]);
 
 /** An event as the agent emits it, before the bus stamps the envelope. */

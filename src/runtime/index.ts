@@ -17,6 +17,7 @@ export type { DrainSummary, QueueTaskResult } from './queue-worker.js';
 export type { ResumeOutcome } from './resume.js';
 export type { RunSettings } from './run-settings.js';
 export {
+  type GoalSettings,
   Runtime,
   type RuntimeOptions,
   type Submission,
@@ -24,4 +25,4 @@ export {
   type WorkOutcome,
 } from './runtime.js';
 export { LAST_SESSION, SessionBook, type SessionDetail, type SessionSummary } from './session-book.js';
-export { MANUAL_COMPLETION_SUMMARY, TaskBoard } from './task-board.js';
+export { MANUAL_COMPLETION_SUMMARY, TaskBoard, type TaskTreeNode, taskTree } from './task-board.js';

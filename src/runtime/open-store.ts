@@ -53,9 +53,12 @@ export async function asUserError<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof IdLookupError || error instanceof TaskStoreError) {
-      throw new RuntimeInputError(error.message, { cause: error });
+    if (error instanceof IdLookupError) {
+      const code = error.reason === 'unknown' ? 'not_found' : 'bad_input';
+      throw new RuntimeInputError(error.message, { cause: error, code });
     }
+    if (error instanceof TaskStoreError)
+      throw new RuntimeInputError(error.message, { cause: error, code: 'conflict' });
     throw error;
   }
 }

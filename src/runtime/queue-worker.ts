@@ -26,6 +26,8 @@ export interface WorkerContext {
   workspace: Workspace;
   model: ResolvedModel;
   settings: RunSettings;
+  /** The settings a queue task runs with: the runtime's, with what its submitter chose for it. */
+  settingsFor(taskId: string | undefined): RunSettings;
   bus: EventBus;
   /** Something to tell the person watching (not an event: no run owns it). */
   notice(text: string): void;
@@ -52,10 +54,14 @@ export function outcomeText(result: Pick<QueueTaskResult, 'status' | 'finalAnswe
 }
 
 /** Everything runAgent needs for one run in a session, with its control registered. */
-function agentOptions(ctx: WorkerContext, sessionId: string): Omit<RunAgentOptions, 'goal'> {
+function agentOptions(
+  ctx: WorkerContext,
+  sessionId: string,
+  settings: RunSettings,
+): Omit<RunAgentOptions, 'goal'> {
   const control = new RunControl({
-    policy: ctx.settings.policy,
-    inputTimeoutMs: ctx.settings.inputTimeoutMs,
+    policy: settings.policy,
+    inputTimeoutMs: settings.inputTimeoutMs,
   });
   if (ctx.stopRequested) control.stop();
   return {
@@ -64,11 +70,11 @@ function agentOptions(ctx: WorkerContext, sessionId: string): Omit<RunAgentOptio
     journal: new Journal({ sessionId, log: ctx.store.sessions, bus: ctx.bus }),
     store: ctx.store,
     control,
-    maxSteps: ctx.settings.maxSteps,
-    concurrency: ctx.settings.concurrency,
-    onFailure: ctx.settings.onFailure,
-    protocol: ctx.settings.protocol,
-    loop: ctx.settings.loop,
+    maxSteps: settings.maxSteps,
+    concurrency: settings.concurrency,
+    onFailure: settings.onFailure,
+    protocol: settings.protocol,
+    loop: settings.loop,
   };
 }
 
@@ -103,7 +109,8 @@ export async function runQueueTask(
     if (done)
       return { sessionId, status: 'completed', finalAnswer: done.finalAnswer ?? undefined, cancelled: false };
   }
-  const run = agentOptions(ctx, sessionId);
+  const settings = ctx.settingsFor(task.id);
+  const run = agentOptions(ctx, sessionId, settings);
   const untrack = ctx.track(sessionId, run.control);
   let cancelled = false;
   let renewedAt = Date.now();
@@ -130,11 +137,11 @@ export async function runQueueTask(
   try {
     // attempts counts claims: more than one means an earlier worker took this task and died.
     const result = continuing
-      ? await continueSession(ctx, { sessionId, goal, ownTaskId: task.id, run })
+      ? await continueSession(ctx, { sessionId, goal, ownTaskId: task.id, run, plan: settings.plan })
       : await runAgent({
           goal,
           history: await loadConversation(sessions, sessionId, null),
-          plan: ctx.settings.plan,
+          plan: settings.plan,
           ownTaskId: task.id,
           ...run,
         });
@@ -226,7 +233,13 @@ export const CONTINUE_INTERRUPTED =
  */
 export async function continueSession(
   ctx: WorkerContext,
-  options: { sessionId: string; goal: string; ownTaskId?: string; run: Omit<RunAgentOptions, 'goal'> },
+  options: {
+    sessionId: string;
+    goal: string;
+    ownTaskId?: string;
+    run: Omit<RunAgentOptions, 'goal'>;
+    plan?: RunSettings['plan'];
+  },
 ): Promise<RunResult> {
   const { sessions, plans } = ctx.store;
   const interrupted = (await sessions.runs(options.sessionId)).filter((run) => run.status === 'running');
@@ -245,7 +258,7 @@ export async function continueSession(
   return runAgent({
     goal: interrupted.length > 0 ? CONTINUE_INTERRUPTED : options.goal,
     history: await loadConversation(sessions, options.sessionId, null),
-    plan: ctx.settings.plan,
+    plan: options.plan ?? ctx.settings.plan,
     ownTaskId: options.ownTaskId,
     ...options.run,
   });
@@ -269,6 +282,6 @@ export async function releaseDeadWorkers(ctx: WorkerContext, queue: string): Pro
 
 /** Starts a run in a session outside the queue (resume of a session with no queue task). */
 export function sessionRun(ctx: WorkerContext, sessionId: string) {
-  const run = agentOptions(ctx, sessionId);
+  const run = agentOptions(ctx, sessionId, ctx.settings);
   return { run, untrack: ctx.track(sessionId, run.control) };
 }

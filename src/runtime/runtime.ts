@@ -38,6 +38,9 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
   env?: NodeJS.ProcessEnv;
 }
 
+/** What a submitter may choose for one goal; the rest comes from the runtime's settings. */
+export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan'>>;
+
 /** What became of a submitted goal. */
 export type Submission =
   | { kind: 'queued'; task: Task; position: number; running?: Task }
@@ -68,6 +71,10 @@ export class Runtime implements WorkerContext {
   readonly tasks: TaskBoard;
   readonly sessions: SessionBook;
   private readonly controls = new Map<string, Set<RunControl>>();
+  /** Settings chosen for queued goals of this process, until they run (kept in memory only). */
+  private readonly goalSettings = new Map<string, GoalSettings>();
+  /** Goals submitted in this process that are still running (with the queue work after them). */
+  private readonly inFlight = new Set<Promise<SubmitOutcome>>();
   private readonly noticeListeners = new Set<(text: string) => void>();
   private stopping = false;
 
@@ -111,6 +118,13 @@ export class Runtime implements WorkerContext {
     return () => this.noticeListeners.delete(listener);
   }
 
+  settingsFor(taskId: string | undefined): RunSettings {
+    const chosen = taskId === undefined ? undefined : this.goalSettings.get(taskId);
+    if (chosen === undefined) return this.settings;
+    const defined = Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));
+    return { ...this.settings, ...defined };
+  }
+
   notice(text: string): void {
     for (const listener of this.noticeListeners) listener(text);
   }
@@ -133,12 +147,20 @@ export class Runtime implements WorkerContext {
    * When no other task runs it starts at once (`done` settles when it and the work queued
    * behind it meanwhile have run); otherwise it waits in the queue and the result says where.
    * With `interrupt`, the running task is cancelled first (its worker stops it at its next step).
+   * `settings` (step limit, loop, plan mode) apply to this goal when this process runs it.
    */
-  async submit(goal: string, options: { sessionId?: string; interrupt?: boolean } = {}): Promise<Submission> {
+  async submit(
+    goal: string,
+    options: { sessionId?: string; interrupt?: boolean; settings?: GoalSettings } = {},
+  ): Promise<Submission> {
     const text = goal.trim();
     if (text === '') throw new RuntimeInputError('The goal is empty: say what taskweave should do.');
     const { sessions, tasks } = this.store;
     const title = titleOf(text);
+    if (options.sessionId !== undefined && (await sessions.getSession(options.sessionId)) === undefined)
+      throw new RuntimeInputError(`There is no session with the id ${options.sessionId}.`, {
+        code: 'not_found',
+      });
     const sessionId =
       options.sessionId ??
       (
@@ -150,6 +172,7 @@ export class Runtime implements WorkerContext {
         })
       ).id;
     const task = await tasks.add({ title, description: text, sessionId, queue: DEFAULT_QUEUE });
+    if (options.settings !== undefined) this.goalSettings.set(task.id, options.settings);
     const owner = newWorkerId();
     await releaseDeadWorkers(this, task.queue);
     if (options.interrupt) await this.interruptRunning(task.queue);
@@ -159,7 +182,11 @@ export class Runtime implements WorkerContext {
       const position = active.findIndex((other) => other.id === task.id) + 1;
       return { kind: 'queued', task, position, ...(running ? { running } : {}) };
     }
-    return { kind: 'started', task, sessionId, done: this.runSubmitted(task, owner) };
+    const done = this.runSubmitted(task, owner);
+    this.inFlight.add(done);
+    const forget = () => this.inFlight.delete(done);
+    done.then(forget, forget);
+    return { kind: 'started', task, sessionId, done };
   }
 
   private async runSubmitted(task: Task, owner: string): Promise<SubmitOutcome> {
@@ -298,11 +325,33 @@ export class Runtime implements WorkerContext {
   }
 
   /**
+   * Stops a session wherever it runs: its run in this process at the next phase boundary, its
+   * goal running in another process by cancelling the goal's task (that worker stops it), and its
+   * goals still waiting in the queue by cancelling them. Resolves with whether anything was stopped.
+   */
+  async stopSession(sessionId: string): Promise<boolean> {
+    let stopped = this.controls.has(sessionId);
+    this.stop(sessionId);
+    for (const task of await this.store.tasks.listActive(DEFAULT_QUEUE)) {
+      if (task.sessionId !== sessionId) continue;
+      if (task.status === 'in_progress' && stopped) continue; // this process stops it itself
+      await this.store.tasks.cancel(task.id);
+      stopped = true;
+    }
+    return stopped;
+  }
+
+  /**
    * Follows a session's events after `afterSeq`: replayed from the log, then live, also those
    * another process writes to the same database; each once, in seq order. Returns the unsubscribe.
    */
   subscribe(sessionId: string, afterSeq: number, listener: (event: ServerEvent) => void): () => void {
     return subscribeToSession({ sessionId, afterSeq, log: this.store.sessions, bus: this.bus, listener });
+  }
+
+  /** Resolves when the goals submitted in this process have finished (stop them first to hurry it). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   async close(): Promise<void> {

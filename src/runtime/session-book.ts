@@ -34,16 +34,7 @@ export class SessionBook {
   async list(options: { limit?: number } = {}): Promise<SessionSummary[]> {
     const sessions = await this.store.sessions.listSessions(options);
     return Promise.all(
-      sessions.map(async (session) => {
-        const runs = await this.store.sessions.runs(session.id);
-        return {
-          session,
-          runCount: runs.length,
-          status: runs.at(-1)?.status ?? session.status,
-          inputTokens: runs.reduce((sum, run) => sum + run.inputTokens, 0),
-          outputTokens: runs.reduce((sum, run) => sum + run.outputTokens, 0),
-        };
-      }),
+      sessions.map(async (session) => summarize(session, await this.store.sessions.runs(session.id))),
     );
   }
 
@@ -57,7 +48,8 @@ export class SessionBook {
     }
     const id = await asUserError(() => this.store.sessions.resolveId(input));
     const session = await this.store.sessions.getSession(id);
-    if (session === undefined) throw new RuntimeInputError(`There is no session with the id ${input}.`);
+    if (session === undefined)
+      throw new RuntimeInputError(`There is no session with the id ${input}.`, { code: 'not_found' });
     return session;
   }
 
@@ -72,8 +64,24 @@ export class SessionBook {
     return { session, runs, messages, ...(events === undefined ? {} : { events }) };
   }
 
+  /** A session a user means (see `find`) as a list shows it. */
+  async summary(input: string): Promise<SessionSummary> {
+    const session = await this.find(input);
+    return summarize(session, await this.store.sessions.runs(session.id));
+  }
+
   /** The logged events of a session after a seq. */
   events(sessionId: string, afterSeq?: number): Promise<ServerEvent[]> {
     return this.store.sessions.events(sessionId, { afterSeq });
   }
+}
+
+function summarize(session: Session, runs: Run[]): SessionSummary {
+  return {
+    session,
+    runCount: runs.length,
+    status: runs.at(-1)?.status ?? session.status,
+    inputTokens: runs.reduce((sum, run) => sum + run.inputTokens, 0),
+    outputTokens: runs.reduce((sum, run) => sum + run.outputTokens, 0),
+  };
 }

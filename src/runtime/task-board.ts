@@ -26,6 +26,19 @@ export class TaskBoard {
     return this.store.tasks.listAll();
   }
 
+  /** Every goal with the tasks of its plans under it (see taskTree). */
+  async tree(): Promise<TaskTreeNode[]> {
+    return taskTree(await this.store.tasks.listAll());
+  }
+
+  /** A plan with its tasks (and their dependencies, by the plan's keys). */
+  async plan(id: string) {
+    const plan = await this.store.plans.getPlan(id);
+    if (plan === undefined)
+      throw new RuntimeInputError(`There is no plan with the id ${id}.`, { code: 'not_found' });
+    return { plan, tasks: await this.store.plans.planTasks(id) };
+  }
+
   get(id: string): Promise<Task | undefined> {
     return this.store.tasks.get(id);
   }
@@ -86,4 +99,44 @@ export function defaultTitle(description: string): string {
   return firstLine.length <= MAX_DEFAULT_TITLE_CHARS
     ? firstLine
     : `${firstLine.slice(0, MAX_DEFAULT_TITLE_CHARS - 1)}…`;
+}
+
+/** A goal of the to-do list with the tasks of the plans it made, in their order. */
+export type TaskTreeNode = Task & { tasks?: Task[] };
+
+/**
+ * The to-do list as a tree: the goals (queue tasks) in queue order, each with the tasks of the
+ * plans made while it ran (a plan belongs to the latest goal of its session added before it).
+ * Plan tasks whose goal is gone stay at the top level.
+ */
+export function taskTree(all: Task[]): TaskTreeNode[] {
+  const goals = all.filter((task) => task.planId === null);
+  const bySession = new Map<string, Task[]>();
+  for (const goal of goals) {
+    if (goal.sessionId === null) continue;
+    const list = bySession.get(goal.sessionId) ?? [];
+    list.push(goal);
+    bySession.set(goal.sessionId, list);
+  }
+  const children = new Map<string, Task[]>();
+  const orphans: Task[] = [];
+  for (const task of all) {
+    if (task.planId === null) continue;
+    const candidates = task.sessionId === null ? [] : (bySession.get(task.sessionId) ?? []);
+    const owner = candidates
+      .filter((goal) => goal.createdAt <= task.createdAt)
+      .reduce<Task | undefined>(
+        (latest, goal) => (latest && latest.createdAt > goal.createdAt ? latest : goal),
+        undefined,
+      );
+    if (owner === undefined) orphans.push(task);
+    else children.set(owner.id, [...(children.get(owner.id) ?? []), task]);
+  }
+  return [
+    ...goals.map((goal) => {
+      const tasks = children.get(goal.id);
+      return tasks ? { ...goal, tasks } : goal;
+    }),
+    ...orphans,
+  ];
 }

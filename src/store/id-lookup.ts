@@ -12,6 +12,14 @@ const ID_CHARACTERS = /^[a-z0-9_-]+$/;
 /** An id the user typed that names no row, or more than one: the message says which and why. */
 export class IdLookupError extends Error {
   override name = 'IdLookupError';
+
+  /** `unknown`: no row has it; `invalid`: it cannot be an id; `ambiguous`: several rows match. */
+  constructor(
+    message: string,
+    readonly reason: 'unknown' | 'invalid' | 'ambiguous',
+  ) {
+    super(message);
+  }
 }
 
 const TABLES = { task: tasks, session: sessions } as const;
@@ -26,11 +34,15 @@ export function resolveIdPrefix(orm: StoreDrizzle, kindName: IdKindName, input: 
   const typed = input.trim().toLowerCase();
   const withoutPrefix = typed.startsWith(`${kind.idPrefix}_`) ? typed.slice(kind.idPrefix.length + 1) : typed;
   if (!ID_CHARACTERS.test(typed)) {
-    throw new IdLookupError(`"${input}" is not a ${kind.noun} id: ids are made of letters, digits and "_".`);
+    throw new IdLookupError(
+      `"${input}" is not a ${kind.noun} id: ids are made of letters, digits and "_".`,
+      'invalid',
+    );
   }
   if (withoutPrefix.length < MIN_ID_PREFIX_CHARS) {
     throw new IdLookupError(
       `The ${kind.noun} id "${input}" is too short: give at least ${MIN_ID_PREFIX_CHARS} characters of it.`,
+      'invalid',
     );
   }
   const patterns = [...new Set([`${typed}*`, `${kind.idPrefix}_${withoutPrefix}*`])];
@@ -56,6 +68,7 @@ export function resolveIdPrefix(orm: StoreDrizzle, kindName: IdKindName, input: 
   if (only === undefined) {
     throw new IdLookupError(
       `There is no ${kind.noun} whose id starts with "${input}" (see ${kind.listCommand}).`,
+      'unknown',
     );
   }
   if (others.length > 0) {
@@ -63,6 +76,7 @@ export function resolveIdPrefix(orm: StoreDrizzle, kindName: IdKindName, input: 
     const more = matches.length > AMBIGUOUS_IDS_SHOWN ? ', …' : '';
     throw new IdLookupError(
       `The ${kind.noun} id "${input}" is ambiguous: it matches ${shown}${more}. Give more characters.`,
+      'ambiguous',
     );
   }
   return only;

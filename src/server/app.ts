@@ -1,0 +1,47 @@
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { MAX_CLIENT_FRAME_BYTES } from '../events/client-messages.js';
+import type { Runtime } from '../runtime/index.js';
+import type { AccessGuard } from './access.js';
+import { replyToError, sendError } from './http-errors.js';
+import { healthRoutes } from './routes/health.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { taskRoutes } from './routes/tasks.js';
+import { DEFAULT_WEB_ROOT, webRoutes } from './routes/web.js';
+import { Connection, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket/connection.js';
+
+/**
+ * Frames up to this size are read (and answered with an `error` past MAX_CLIENT_FRAME_BYTES);
+ * a larger one closes the connection (1009) without being buffered whole.
+ */
+export const HARD_FRAME_LIMIT_BYTES = 16 * MAX_CLIENT_FRAME_BYTES;
+
+export interface AppOptions {
+  runtime: Runtime;
+  guard: AccessGuard;
+  webRoot?: string;
+  socket?: Partial<SocketLimits>;
+}
+
+/** Builds the server (REST, WebSocket, web UI) over a runtime. It never listens: see `serve`. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { runtime, guard } = options;
+  const limits = { ...DEFAULT_SOCKET_LIMITS, ...options.socket };
+  // No request logging: URLs may carry the token.
+  const app = Fastify({ logger: false, bodyLimit: MAX_CLIENT_FRAME_BYTES });
+  app.setErrorHandler(replyToError);
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+  );
+  app.addHook('onRequest', async (request, reply) => {
+    const refusal = guard.check(request);
+    if (refusal) return sendError(reply, refusal.status, refusal.code, refusal.message);
+  });
+  await app.register(fastifyWebsocket, { options: { maxPayload: HARD_FRAME_LIMIT_BYTES } });
+  app.get('/ws', { websocket: true }, (socket) => new Connection(socket, runtime, limits).start());
+  healthRoutes(app, runtime);
+  sessionRoutes(app, runtime);
+  taskRoutes(app, runtime);
+  await webRoutes(app, { guard, webRoot: options.webRoot ?? DEFAULT_WEB_ROOT });
+  return app;
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { ApiSessionDetail } from '../../events/api.js';
+import type { Runtime } from '../../runtime/index.js';
+import { apiRun, apiSession } from '../api-shapes.js';
+
+const listQuery = z.object({ limit: z.coerce.number().int().positive().max(1000).optional() });
+const eventsQuery = z.object({ after_seq: z.coerce.number().int().nonnegative().optional() });
+
+/** Sessions: the list, one with its runs, its logged events after a seq. */
+export function sessionRoutes(app: FastifyInstance, runtime: Runtime): void {
+  app.get('/api/sessions', async (request) => {
+    const { limit } = listQuery.parse(request.query);
+    const sessions = await runtime.sessions.list({ limit });
+    return { sessions: sessions.map(apiSession) };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/sessions/:id', async (request): Promise<ApiSessionDetail> => {
+    const summary = await runtime.sessions.summary(request.params.id);
+    const detail = await runtime.sessions.detail(summary.session.id);
+    return {
+      session: apiSession(summary),
+      runs: detail.runs.map(apiRun),
+      running: runtime.isRunning(summary.session.id),
+    };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/sessions/:id/events', async (request) => {
+    const { after_seq } = eventsQuery.parse(request.query);
+    const session = await runtime.sessions.find(request.params.id);
+    return { events: await runtime.sessions.events(session.id, after_seq) };
+  });
+}

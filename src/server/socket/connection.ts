@@ -1,0 +1,97 @@
+import type { WebSocket } from 'ws';
+import type { ServerEvent } from '../../events/registry.js';
+import type { Runtime } from '../../runtime/index.js';
+import { parseFrame } from './frames.js';
+import { type ClientConnection, handleMessage } from './messages.js';
+
+/** The limits of one WebSocket connection. */
+export interface SocketLimits {
+  /** A connection that answers no ping within this time is dropped. */
+  heartbeatMs: number;
+  /** A client that lets more than this many bytes pile up unsent is dropped (it resubscribes from its last seq). */
+  maxBufferedBytes: number;
+}
+
+export const DEFAULT_SOCKET_LIMITS: SocketLimits = { heartbeatMs: 30_000, maxBufferedBytes: 8 * 1024 * 1024 };
+
+/** The close code for a client dropped for reading too slowly. */
+export const SLOW_CLIENT_CLOSE_CODE = 4008;
+
+/** One client's connection: what it follows and how to reach it. */
+export class Connection implements ClientConnection {
+  private readonly subscriptions = new Map<string, () => void>();
+  activeSession: string | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    readonly runtime: Runtime,
+    private readonly limits: SocketLimits,
+  ) {}
+
+  /** Serves the connection until it closes. */
+  start(): void {
+    let alive = true;
+    const heartbeat = setInterval(() => {
+      if (!alive) {
+        this.socket.terminate();
+        return;
+      }
+      alive = false;
+      this.socket.ping();
+    }, this.limits.heartbeatMs);
+    this.socket.on('pong', () => {
+      alive = true;
+    });
+    this.socket.on('message', (data: Buffer, isBinary: boolean) => {
+      const frame = parseFrame(data, isBinary);
+      if (!frame.ok) {
+        this.sendError(frame.code, frame.message);
+        return;
+      }
+      handleMessage(this, frame.message).catch((error: unknown) => {
+        const code = (error as { code?: unknown }).code;
+        this.sendError(typeof code === 'string' ? code : 'internal', (error as Error).message);
+      });
+    });
+    this.socket.on('close', () => {
+      clearInterval(heartbeat);
+      this.close();
+    });
+  }
+
+  /** Follows a session from `afterSeq` (a second subscribe to it starts over from its own seq). */
+  follow(sessionId: string, afterSeq: number): void {
+    this.subscriptions.get(sessionId)?.();
+    this.subscriptions.set(
+      sessionId,
+      this.runtime.subscribe(sessionId, afterSeq, (event) => this.send(event)),
+    );
+  }
+
+  isFollowing(sessionId: string): boolean {
+    return this.subscriptions.has(sessionId);
+  }
+
+  /** Sends a message; a client that reads too slowly is dropped instead of growing the server's memory. */
+  send(message: ServerEvent): void {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.bufferedAmount > this.limits.maxBufferedBytes) {
+      this.socket.close(SLOW_CLIENT_CLOSE_CODE, 'too slow: reconnect and subscribe from your last seq');
+      this.close();
+      return;
+    }
+    this.socket.send(JSON.stringify(message));
+  }
+
+  /** Sends an `error` message (not logged: seq 0). */
+  sendError(code: string, message: string, sessionId = this.activeSession ?? ''): void {
+    this.send({ type: 'error', code, message, session_id: sessionId, run_id: '', seq: 0, ts: Date.now() });
+  }
+
+  private close(): void {
+    this.closed = true;
+    for (const unsubscribe of this.subscriptions.values()) unsubscribe();
+    this.subscriptions.clear();
+  }
+}

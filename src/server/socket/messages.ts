@@ -1,0 +1,115 @@
+import type { ClientMessage, ClientMessageOf } from '../../events/client-messages.js';
+import type { ServerEvent } from '../../events/registry.js';
+import {
+  type GoalSettings,
+  type RequestAnswer,
+  type Runtime,
+  RuntimeInputError,
+} from '../../runtime/index.js';
+
+/** What a message handler needs of the client's connection. */
+export interface ClientConnection {
+  readonly runtime: Runtime;
+  /** The session a message without `session_id` means: the last one chatted in or subscribed to. */
+  activeSession: string | undefined;
+  follow(sessionId: string, afterSeq: number): void;
+  isFollowing(sessionId: string): boolean;
+  send(message: ServerEvent): void;
+  sendError(code: string, message: string, sessionId?: string): void;
+}
+
+/** Carries out one valid client message through the runtime; bad requests throw RuntimeInputError. */
+export async function handleMessage(connection: ClientConnection, message: ClientMessage): Promise<void> {
+  switch (message.type) {
+    case 'chat':
+      return chat(connection, message);
+    case 'subscribe': {
+      const session = await connection.runtime.sessions.find(message.session_id);
+      connection.activeSession = session.id;
+      connection.follow(session.id, message.after_seq ?? 0);
+      return;
+    }
+    case 'agent_control': {
+      const sessionId = message.session_id ?? connection.activeSession;
+      if (sessionId === undefined) throw new RuntimeInputError('Which session? Give session_id.');
+      if (!(await connection.runtime.stopSession(sessionId)))
+        throw new RuntimeInputError(`Nothing of session ${sessionId} is running or queued.`, {
+          code: 'conflict',
+        });
+      return;
+    }
+    case 'agent_user_input':
+      return answer(connection, message.request_id ?? onlyInputRequest(connection), {
+        kind: 'input',
+        content: message.content,
+      });
+    case 'plan_decision':
+      return answer(connection, message.plan_id, {
+        kind: 'plan',
+        decision: message.decision,
+        ...(message.feedback === undefined ? {} : { feedback: message.feedback }),
+      });
+    case 'failure_decision':
+      return answer(connection, message.request_id, {
+        kind: 'failure',
+        decision: message.decision,
+        ...(message.feedback === undefined ? {} : { feedback: message.feedback }),
+      });
+    case 'approval_decision':
+      // taskweave asks no approval for tool calls yet: no such request can be waiting.
+      throw new RuntimeInputError(`No approval request ${message.request_id} is waiting for an answer.`, {
+        code: 'not_found',
+      });
+  }
+}
+
+async function chat(connection: ClientConnection, message: ClientMessageOf<'chat'>): Promise<void> {
+  const { runtime } = connection;
+  if (message.model !== undefined && message.model !== runtime.model.id)
+    throw new RuntimeInputError(
+      `This server runs the model ${runtime.model.id}; start taskweave serve with --model ${message.model} to use that one.`,
+    );
+  const settings: GoalSettings = {
+    maxSteps: message.agent_max_steps,
+    loop: message.loop,
+    plan:
+      message.plan ??
+      (message.agent_mode === 'simple' ? 'never' : message.agent_mode === 'complex' ? 'always' : undefined),
+  };
+  const submission = await runtime.submit(message.content, { sessionId: message.session_id, settings });
+  const sessionId = submission.kind === 'started' ? submission.sessionId : submission.task.sessionId!;
+  connection.activeSession = sessionId;
+  connection.send({
+    type: 'chat_accepted',
+    task_id: submission.task.id,
+    position: submission.kind === 'started' ? 0 : submission.position,
+    session_id: sessionId,
+    run_id: '',
+    seq: 0,
+    ts: Date.now(),
+  });
+  if (!connection.isFollowing(sessionId)) connection.follow(sessionId, 0);
+  if (submission.kind === 'started')
+    submission.done.catch((error: unknown) =>
+      connection.sendError('run_failed', (error as Error).message, sessionId),
+    );
+}
+
+function answer(connection: ClientConnection, requestId: string, reply: RequestAnswer): void {
+  const result = connection.runtime.answer(requestId, reply);
+  if (!result.ok) throw new RuntimeInputError(result.error, { code: 'not_found' });
+}
+
+/** The one question waiting in the connection's session, for an answer that names none. */
+function onlyInputRequest(connection: ClientConnection): string {
+  const waiting = connection.runtime
+    .pendingRequests()
+    .filter((request) => request.kind === 'input' && request.sessionId === connection.activeSession);
+  if (waiting.length === 1) return waiting[0]!.requestId;
+  throw new RuntimeInputError(
+    waiting.length === 0
+      ? 'No question is waiting for an answer in this session.'
+      : 'Several questions are waiting: give the request_id of the one you answer.',
+    { code: waiting.length === 0 ? 'not_found' : 'bad_input' },
+  );
+}
