@@ -227,6 +227,9 @@ function foldTopLevel(view: SessionView, event: TopLevel): SessionView {
           plan.runId === runId && plan.status !== 'rejected' ? { ...plan, status: 'ended' } : plan,
         ),
       };
+    case 'chat_accepted':
+      // The answer to a chat (where its goal waits in the queue) is not part of the conversation.
+      return view;
     case 'error':
       return append(view, {
         kind: 'notice',

@@ -1,7 +1,7 @@
 import type { ClientMessageInput } from '../../../src/events/client-messages.js';
-import type { ServerEvent } from '../../../src/events/registry.js';
+import type { ServerEvent, TopLevelOf } from '../../../src/events/registry.js';
 import { emptySessionView, foldSessionEvent, type SessionView } from '../../../src/events/session-view.js';
-import { type ChatAccepted, type ConnectionState, ServerSocket } from './socket.js';
+import { type ConnectionState, ServerSocket } from './socket.js';
 
 /** The run settings a chat message carries (the controls beside the input). */
 export interface RunControls {
@@ -39,7 +39,6 @@ export class SessionStore {
     this.socket = new ServerSocket(
       {
         onEvent: (event) => this.receive(event),
-        onChatAccepted: (accepted) => this.accepted(accepted),
         onState: (connection) => this.update({ ...this.state, connection }),
       },
       () => [...this.watched].map((id) => this.subscribeMessage(id)),
@@ -126,6 +125,10 @@ export class SessionStore {
   }
 
   private receive(event: ServerEvent): void {
+    if (event.type === 'chat_accepted') {
+      this.accepted(event);
+      return;
+    }
     const id = event.session_id;
     if (!id) {
       if (event.type === 'error')
@@ -142,7 +145,7 @@ export class SessionStore {
     this.setView(id, folded);
   }
 
-  private accepted(accepted: ChatAccepted): void {
+  private accepted(accepted: TopLevelOf<'chat_accepted'> & { session_id: string }): void {
     const id = accepted.session_id;
     // A chat subscribes its connection to the session on the server.
     this.watched.add(id);

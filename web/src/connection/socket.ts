@@ -1,18 +1,9 @@
 import type { ClientMessageInput } from '../../../src/events/client-messages.js';
 import type { ServerEvent } from '../../../src/events/registry.js';
 
-/** The server's answer to a `chat`: the session it runs in and its place in the queue (0 = started). */
-export interface ChatAccepted {
-  type: 'chat_accepted';
-  session_id: string;
-  task_id: string;
-  position: number;
-}
-
 /** What the socket tells its owner. */
 export interface SocketListener {
   onEvent(event: ServerEvent): void;
-  onChatAccepted(accepted: ChatAccepted): void;
   onState(state: ConnectionState): void;
 }
 
@@ -80,7 +71,6 @@ export class ServerSocket {
     } catch {
       return;
     }
-    if (message.type === 'chat_accepted') this.listener.onChatAccepted(message as ChatAccepted);
-    else this.listener.onEvent(message as ServerEvent);
+    this.listener.onEvent(message as ServerEvent);
   }
 }
