@@ -4,7 +4,17 @@ import { Markdown } from './markdown.js';
 import { ToolCall } from './tool-call.js';
 
 /** A step as a card: badge (and task label), reasoning, streamed text, tool calls, observation, notes. */
-export function StepCard({ step, live, taskTitle }: { step: StepItem; live: boolean; taskTitle?: string }) {
+export function StepCard({
+  step,
+  live,
+  runGoesOn,
+  taskTitle,
+}: {
+  step: StepItem;
+  live: boolean;
+  runGoesOn: boolean;
+  taskTitle?: string;
+}) {
   const tokens = step.usage.input + step.usage.output;
   return (
     <article
@@ -20,6 +30,9 @@ export function StepCard({ step, live, taskTitle }: { step: StepItem; live: bool
         )}
         {tokens > 0 && <span className="muted small">{formatTokens(step.usage)}</span>}
       </header>
+      {runGoesOn && step.text === '' && step.tools.length === 0 && !step.reason && (
+        <p className="muted small thinking">Thinking…</p>
+      )}
       {step.retries.map((retry) => (
         <p key={retry.attempt} className="warning small">
           Model call failed ({retry.error}); retry {retry.attempt + 1} in {(retry.delayMs / 1000).toFixed(1)}{' '}

@@ -25,6 +25,7 @@ export function Timeline({ view, items }: { view: SessionView; items: readonly T
           <Item
             item={item}
             live={item === lastStep && running.has(item.runId)}
+            runGoesOn={running.has(item.runId)}
             taskTitle={'taskId' in item && item.taskId ? titles.get(item.taskId) : undefined}
             planTasks={
               item.kind === 'plan' ? view.plans.find((plan) => plan.planId === item.planId) : undefined
@@ -39,11 +40,13 @@ export function Timeline({ view, items }: { view: SessionView; items: readonly T
 function Item({
   item,
   live,
+  runGoesOn,
   taskTitle,
   planTasks,
 }: {
   item: TimelineItem;
   live: boolean;
+  runGoesOn: boolean;
   taskTitle?: string;
   planTasks?: SessionView['plans'][number];
 }) {
@@ -51,7 +54,7 @@ function Item({
     case 'goal':
       return <p className="goal">{item.goal}</p>;
     case 'step':
-      return <StepCard step={item} live={live} taskTitle={taskTitle} />;
+      return <StepCard step={item} live={live} runGoesOn={runGoesOn} taskTitle={taskTitle} />;
     case 'question':
       return (
         <div className="card question-item">

@@ -43,6 +43,7 @@ function ToolArguments({ call }: { call: ToolCallView }) {
     return <CollapsedText label={`content of ${String(args.path)}`} text={args.content} />;
   }
   if (call.name === 'edit_file') return null; // its result shows the change as a diff
+  if (call.name === 'plan_actions') return null; // the plan is drawn as a graph
   const keys = Object.keys(args);
   if (keys.length === 0 || (keys.length === 1 && mainArgument(call.args) !== '')) return null;
   return <CollapsedText label="arguments" text={JSON.stringify(call.args, null, 2)} />;

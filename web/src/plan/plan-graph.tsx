@@ -44,7 +44,6 @@ export default function PlanGraph({
       node: plan.nodes[task.id] ?? { state: 'pending' },
       critical: critical.has(task.id),
       selected: selectedTask === task.id,
-      onSelect: onSelectTask,
     },
     draggable: false,
     selectable: false,
@@ -70,6 +69,7 @@ export default function PlanGraph({
       nodes={nodes}
       edges={edges}
       nodeTypes={NODE_TYPES}
+      onNodeClick={(_event, node) => onSelectTask(node.id)}
       fitView
       fitViewOptions={{ padding: 0.15 }}
       minZoom={0.3}

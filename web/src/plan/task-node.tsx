@@ -10,7 +10,6 @@ export interface TaskNodeData extends Record<string, unknown> {
   node: PlanNodeView;
   critical: boolean;
   selected: boolean;
-  onSelect: (taskId: string) => void;
 }
 
 export type TaskNodeType = Node<TaskNodeData, 'task'>;
@@ -25,7 +24,10 @@ const STATE_TEXT: Record<string, string> = {
   cancelled: 'cancelled',
 };
 
-/** A task of the plan: title, check command, state (running with its elapsed time). */
+/**
+ * A task of the plan: title, check command, state (running with its elapsed time). Its button's
+ * click (also by keyboard) reaches the graph's onNodeClick, which selects the task.
+ */
 export function TaskNode({ data }: NodeProps<TaskNodeType>) {
   const { task, node, critical, selected } = data;
   const state = STATE_TEXT[node.state] ?? node.state;
@@ -41,7 +43,6 @@ export function TaskNode({ data }: NodeProps<TaskNodeType>) {
         className="task-node-button nodrag"
         aria-label={`Task ${task.id}: ${task.title}, ${state}. Show its steps`}
         aria-pressed={selected}
-        onClick={() => data.onSelect(task.id)}
       >
         <span className="task-node-head">
           <span className="badge badge-task">{task.id}</span>
