@@ -196,6 +196,38 @@ describe('the web UI session view (chromium against taskweave serve)', { timeout
     await context.close();
   });
 
+  it('shows a lost connection, reconnects on its own and fills the gap from the last seq', async () => {
+    const write = (name: string) => ({
+      latencyMs: 500,
+      text: `Writing ${name}.`,
+      toolCalls: [{ name: 'write_file', args: { path: name, content: `${name}\n` } }],
+    });
+    const server = await serve({
+      turns: [write('a.txt'), write('b.txt'), write('c.txt'), { latencyMs: 500, text: 'Wrote all three.' }],
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    // The page's WebSocket goes through the test to the real server, so the test can cut it.
+    const connections: { close(): Promise<void> }[] = [];
+    await page.routeWebSocket(/\/ws$/, async (socket) => {
+      if (connections.length > 0) await new Promise((resolve) => setTimeout(resolve, 1500));
+      socket.connectToServer();
+      connections.push(socket);
+    });
+    await page.goto(server.url);
+    await sendGoal(page, 'write three files');
+    await card(page, 1).getByText('Writing a.txt.').waitFor();
+    await connections[0]!.close();
+    await page.getByRole('alert').filter({ hasText: 'Connection lost' }).waitFor();
+    await screenshot(page, 'connection-lost');
+    await page.getByRole('region', { name: 'Run result' }).filter({ hasText: 'Wrote all three.' }).waitFor();
+    expect(connections.length).toBeGreaterThan(1);
+    expect(await page.getByRole('alert').filter({ hasText: 'Connection lost' }).count()).toBe(0);
+    for (const step of [1, 2, 3, 4]) expect(await card(page, step).count()).toBe(1);
+    expect(await page.getByText('Writing b.txt.').count()).toBe(1);
+    await context.close();
+  });
+
   it('renders model markdown with highlighted code, and an <img onerror> and a javascript: link inert', async () => {
     const hostile =
       'Done. <img src=x onerror="window.__pwned = 1"> and [click me](javascript:window.__pwned=2)\n\n' +
