@@ -171,12 +171,15 @@ export class Runtime implements WorkerContext {
           model: this.model.id,
         })
       ).id;
-    const task = await tasks.add({ title, description: text, sessionId, queue: DEFAULT_QUEUE });
-    if (options.settings !== undefined) this.goalSettings.set(task.id, options.settings);
     const owner = newWorkerId();
-    await releaseDeadWorkers(this, task.queue);
-    if (options.interrupt) await this.interruptRunning(task.queue);
-    if (!(await tasks.startIfIdle(task.id, { owner, leaseMs: LEASE_MS }))) {
+    await releaseDeadWorkers(this, DEFAULT_QUEUE);
+    if (options.interrupt) await this.interruptRunning(DEFAULT_QUEUE);
+    const { task, started } = await tasks.addAndStartIfIdle(
+      { title, description: text, sessionId, queue: DEFAULT_QUEUE },
+      { owner, leaseMs: LEASE_MS },
+    );
+    if (options.settings !== undefined) this.goalSettings.set(task.id, options.settings);
+    if (!started) {
       const active = await tasks.listActive(task.queue);
       const running = active.find((other) => other.status === 'in_progress');
       const position = active.findIndex((other) => other.id === task.id) + 1;

@@ -70,6 +70,7 @@ export class TaskBoard {
       const past = change === 'complete' ? 'completed' : 'failed';
       throw new RuntimeInputError(
         `Cannot mark task ${id} ${past}: it is ${task.status}; only pending or in-progress tasks can be.`,
+        { code: 'conflict' },
       );
     }
     if (change === 'fail' && (text ?? '').trim() === '')

@@ -28,16 +28,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { runtime, guard } = options;
   const limits = { ...DEFAULT_SOCKET_LIMITS, ...options.socket };
   // No request logging: URLs may carry the token.
-  const app = Fastify({ logger: false, bodyLimit: MAX_CLIENT_FRAME_BYTES });
+  // forceCloseConnections: stopping the server does not wait for clients that keep connections open.
+  const app = Fastify({ logger: false, bodyLimit: MAX_CLIENT_FRAME_BYTES, forceCloseConnections: true });
   app.setErrorHandler(replyToError);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
   );
+  // Registered before the access hook: its own hooks mark upgrade requests, so that a refused
+  // upgrade's socket is closed after the 401/403.
+  await app.register(fastifyWebsocket, { options: { maxPayload: HARD_FRAME_LIMIT_BYTES } });
   app.addHook('onRequest', async (request, reply) => {
     const refusal = guard.check(request);
     if (refusal) return sendError(reply, refusal.status, refusal.code, refusal.message);
   });
-  await app.register(fastifyWebsocket, { options: { maxPayload: HARD_FRAME_LIMIT_BYTES } });
   app.get('/ws', { websocket: true }, (socket) => new Connection(socket, runtime, limits).start());
   healthRoutes(app, runtime);
   sessionRoutes(app, runtime);

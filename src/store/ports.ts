@@ -19,6 +19,7 @@ export type TaskQueue = Async<
   Pick<
     TaskStore,
     | 'add'
+    | 'addAndStartIfIdle'
     | 'attachSession'
     | 'get'
     | 'resolveId'

@@ -158,6 +158,22 @@ export class TaskStore {
     return this.immediate(() => this.insertTask(input, this.now()));
   }
 
+  /**
+   * Adds a task and starts it under the owner's lease when its queue is idle, in one IMMEDIATE
+   * transaction: no other worker can claim it between the two.
+   */
+  addAndStartIfIdle(
+    input: AddTaskInput,
+    options: { owner: string; leaseMs: number },
+  ): { task: Task; started: boolean } {
+    return this.immediate(() => {
+      const task = this.insertTask(input, this.now());
+      const busy = this.queries.inProgress.all({ queue: task.queue }).length > 0;
+      if (busy) return { task, started: false };
+      return { task: this.start(task.id, options), started: true };
+    });
+  }
+
   /** The full id of the task a user means by an id or a unique prefix of it (IdLookupError otherwise). */
   resolveId(input: string): string {
     return resolveIdPrefix(this.orm, 'task', input);
@@ -354,12 +370,15 @@ export class TaskStore {
 
   /**
    * Starts the given task if its queue is idle (no other task in progress), in one IMMEDIATE
-   * transaction: a queue runs one task at a time, whoever asks. False when another task runs.
+   * transaction: a queue runs one task at a time, whoever asks. False when another task runs, or
+   * when another worker has already claimed this one.
    */
   startIfIdle(id: string, options: { owner: string; leaseMs: number }): boolean {
     return this.immediate(() => {
       const task = this.get(id);
       if (task === undefined) throw unknownTask(id);
+      // Another worker claimed it between its adding and now: it runs there.
+      if (task.status !== 'pending') return false;
       const busy = this.queries.inProgress.all({ queue: task.queue }).some((other) => other.id !== id);
       if (busy) return false;
       this.start(id, options);

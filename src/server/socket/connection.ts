@@ -16,6 +16,8 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = { heartbeatMs: 30_000, maxBuf
 
 /** The close code for a client dropped for reading too slowly. */
 export const SLOW_CLIENT_CLOSE_CODE = 4008;
+/** How long a dropped slow client has to read what was queued before its connection is cut. */
+export const SLOW_CLIENT_GRACE_MS = 2_000;
 
 /** One client's connection: what it follows and how to reach it. */
 export class Connection implements ClientConnection {
@@ -77,8 +79,11 @@ export class Connection implements ClientConnection {
   send(message: ServerEvent): void {
     if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
     if (this.socket.bufferedAmount > this.limits.maxBufferedBytes) {
-      this.socket.close(SLOW_CLIENT_CLOSE_CODE, 'too slow: reconnect and subscribe from your last seq');
+      // Nothing more is queued for it: memory stays bounded. The close frame follows what is
+      // queued; a client that does not read even that is cut off after SLOW_CLIENT_GRACE_MS.
       this.close();
+      this.socket.close(SLOW_CLIENT_CLOSE_CODE, 'too slow: reconnect and subscribe from your last seq');
+      setTimeout(() => this.socket.terminate(), SLOW_CLIENT_GRACE_MS).unref();
       return;
     }
     this.socket.send(JSON.stringify(message));
