@@ -1,4 +1,5 @@
-import { planTasksSchema, validatePlan } from '../plan/task-graph.js';
+import { planTasksSchema } from '../plan/plan-schema.js';
+import { validatePlan } from '../plan/task-graph.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
 import type { RunContext } from './run-state.js';

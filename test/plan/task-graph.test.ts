@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { planTasksSchema } from '../../src/plan/plan-schema.js';
 import {
   MAX_PLAN_TASKS,
   type PlanTask,
-  planTasksSchema,
   type TaskGraph,
   type TaskState,
   validatePlan,

@@ -1,0 +1,28 @@
+import type { SessionView, TimelineItem } from './session-view-types.js';
+
+/** Appends an item, or replaces the item with the same id (a replayed run keeps one of each). */
+export function append(view: SessionView, item: TimelineItem): SessionView {
+  const at = view.items.findIndex((existing) => existing.id === item.id);
+  if (at === -1) return { ...view, items: [...view.items, item] };
+  const items = view.items.slice();
+  items[at] = item;
+  return { ...view, items };
+}
+
+/** Maps every item; the view is returned unchanged when no item changed. */
+export function updateItems(view: SessionView, update: (item: TimelineItem) => TimelineItem): SessionView {
+  let changed = false;
+  const items = view.items.map((item) => {
+    const updated = update(item);
+    if (updated !== item) changed = true;
+    return updated;
+  });
+  return changed ? { ...view, items } : view;
+}
+
+/** Marks the run's failure decisions as behind it. */
+export function settleFailures(view: SessionView, runId: string): SessionView {
+  return updateItems(view, (item) =>
+    item.kind === 'failure' && item.runId === runId && !item.settled ? { ...item, settled: true } : item,
+  );
+}

@@ -1,0 +1,68 @@
+import type {
+  FailureItem,
+  PlanView,
+  QuestionItem,
+  RunView,
+  SessionView,
+  TimelineItem,
+} from './session-view-types.js';
+
+/**
+ * What a front end asks of a session view: what waits for the user, whether a run goes on, which
+ * items belong to a task. Pure reads of the view.
+ */
+
+/** The session's latest run. */
+export function latestRun(view: SessionView): RunView | undefined {
+  return view.runs.at(-1);
+}
+
+/** Whether a run of the session goes on (started and not yet complete). */
+export function isRunning(view: SessionView): boolean {
+  return latestRun(view)?.status === 'running';
+}
+
+function runGoesOn(view: SessionView, runId: string): boolean {
+  return view.runs.some((run) => run.runId === runId && run.status === 'running');
+}
+
+/** The question the agent waits on an answer to, if any. */
+export function openQuestion(view: SessionView): QuestionItem | undefined {
+  return view.items.findLast(
+    (item): item is QuestionItem =>
+      item.kind === 'question' && item.answer === undefined && !item.timedOut && runGoesOn(view, item.runId),
+  );
+}
+
+/** The failed task the run waits on a decision about, if any. */
+export function openFailure(view: SessionView): FailureItem | undefined {
+  return view.items.findLast(
+    (item): item is FailureItem => item.kind === 'failure' && !item.settled && runGoesOn(view, item.runId),
+  );
+}
+
+/** The plan waiting for approval or rejection, if any. */
+export function planAwaitingDecision(view: SessionView): PlanView | undefined {
+  const plan = view.plans.at(-1);
+  return plan?.status === 'proposed' && runGoesOn(view, plan.runId) ? plan : undefined;
+}
+
+/** The plan to draw: the latest one proposed in the session. */
+export function latestPlan(view: SessionView): PlanView | undefined {
+  return view.plans.at(-1);
+}
+
+/** The conversation filtered to one plan task: its steps, questions, failures and state changes. */
+export function itemsOfTask(view: SessionView, taskId: string): TimelineItem[] {
+  return view.items.filter((item) => {
+    switch (item.kind) {
+      case 'step':
+      case 'question':
+      case 'failure':
+      case 'task':
+        return item.taskId === taskId;
+      default:
+        return false;
+    }
+  });
+}

@@ -1,0 +1,192 @@
+import type { PlanTask, TaskState } from '../plan/task-graph.js';
+import type { RunStatus } from './registry.js';
+
+/**
+ * The shapes of a session's view: what a front end shows of a session, folded from its events by
+ * `foldSessionEvent` (session-view.ts). Plain data, safe to keep in React state.
+ */
+
+/** Tokens counted so far. */
+export interface TokenCount {
+  input: number;
+  output: number;
+}
+
+/** One tool call of a step. */
+export interface ToolCallView {
+  callId: string;
+  name: string;
+  args: unknown;
+  step: number;
+  taskId?: string;
+  status: 'running' | 'ok' | 'error';
+  /** Output lines of a running command, as they arrived. */
+  progress: string[];
+  /** What the tool returned to the model (`result`), or its error. */
+  output?: string;
+  /** The short summary for people (`exit 0 · 1.2s`). */
+  display?: string;
+  durationMs?: number;
+  startedAt: number;
+}
+
+/** A step of a run as one card: its streamed text, phases, tool calls and what taskweave noted. */
+export interface StepItem {
+  kind: 'step';
+  id: string;
+  runId: string;
+  step: number;
+  taskId?: string;
+  startedAt: number;
+  /** The model's text as it streamed (void again after a retry). */
+  text: string;
+  /** The reasoning, when it is not the streamed text (the Reason phase under `roa`). */
+  reason?: string;
+  observe?: { content: string; shouldContinue?: boolean };
+  tools: ToolCallView[];
+  notes: string[];
+  retries: { attempt: number; delayMs: number; error: string }[];
+  /** A final answer given while tasks remained was refused (the count that remained). */
+  refusedRemaining?: number;
+  usage: TokenCount;
+}
+
+/** The goal that started a run, with its settings. */
+export interface GoalItem {
+  kind: 'goal';
+  id: string;
+  runId: string;
+  goal: string;
+  ts: number;
+}
+
+/** A question of the agent, and what became of it. */
+export interface QuestionItem {
+  kind: 'question';
+  id: string;
+  runId: string;
+  requestId: string;
+  question: string;
+  taskId?: string;
+  askedAt: number;
+  answer?: string;
+  timedOut: boolean;
+}
+
+/** A failed plan task waiting for the user's decision (retry, skip, revise, abort). */
+export interface FailureItem {
+  kind: 'failure';
+  id: string;
+  runId: string;
+  requestId: string;
+  taskId: string;
+  title: string;
+  reason: string;
+  blocked: { id: string; title: string }[];
+  choices: ('retry' | 'skip' | 'revise' | 'abort')[];
+  ts: number;
+  /** True once the run went on past the decision. */
+  settled: boolean;
+}
+
+/** Where a plan was proposed in the conversation (the plan itself is in `plans`). */
+export interface PlanItem {
+  kind: 'plan';
+  id: string;
+  runId: string;
+  planId: string;
+}
+
+/** A plan task changed state (started, completed, failed, blocked, skipped). */
+export interface TaskEventItem {
+  kind: 'task';
+  id: string;
+  runId: string;
+  taskId: string;
+  title: string;
+  state: TaskState;
+  detail?: string;
+  ts: number;
+}
+
+/** Something taskweave or the server says outside a step (a stop, a refusal, an error). */
+export interface NoticeItem {
+  kind: 'notice';
+  id: string;
+  runId: string;
+  tone: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+/** How a run ended. */
+export interface CompletionItem {
+  kind: 'completion';
+  id: string;
+  runId: string;
+  status: RunStatus;
+  finalAnswer?: string;
+  reason?: string;
+  steps: number;
+  usage: TokenCount;
+}
+
+/** One entry of the conversation, in order. */
+export type TimelineItem =
+  | GoalItem
+  | StepItem
+  | QuestionItem
+  | FailureItem
+  | PlanItem
+  | TaskEventItem
+  | NoticeItem
+  | CompletionItem;
+
+/** A run of the session. */
+export interface RunView {
+  runId: string;
+  goal: string;
+  /** `running` until the run's response_complete. */
+  status: 'running' | RunStatus;
+  maxSteps: number;
+  loop: 'react' | 'roa';
+  mode: 'simple' | 'complex';
+  model: string;
+  startedAt: number;
+  endedAt?: number;
+  usage: TokenCount;
+}
+
+/** A node of the plan graph: a task and where it stands. */
+export interface PlanNodeView {
+  state: TaskState;
+  startedAt?: number;
+  endedAt?: number;
+  summary?: string;
+  reason?: string;
+}
+
+/** A plan as proposed, decided and run. */
+export interface PlanView {
+  planId: string;
+  runId: string;
+  tasks: PlanTask[];
+  status: 'proposed' | 'approved' | 'rejected' | 'resumed' | 'ended';
+  feedback?: string;
+  nodes: Record<string, PlanNodeView>;
+  /** Ids along the longest dependency chain, first to run first. */
+  criticalPath: string[];
+  proposedAt: number;
+}
+
+/** Everything a front end shows of one session. */
+export interface SessionView {
+  sessionId?: string;
+  /** The highest logged seq folded in; a logged event at or below it is a duplicate. */
+  lastSeq: number;
+  items: TimelineItem[];
+  runs: RunView[];
+  plans: PlanView[];
+  usage: TokenCount;
+  /** Tool calls started and not finished. */
+  runningTools: number;
+}

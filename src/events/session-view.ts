@@ -1,0 +1,325 @@
+import type { AgentUpdate, ServerEvent, TopLevelOf } from './registry.js';
+import { append, settleFailures, updateItems } from './session-view-items.js';
+import { foldPlanUpdate, planTaskTitle } from './session-view-plan.js';
+import type { SessionView, StepItem, ToolCallView } from './session-view-types.js';
+
+export type * from './session-view-types.js';
+
+/**
+ * The pure fold of a session's events into what a front end shows (session-view-types.ts): the
+ * web UI keeps one view per session and folds every event it receives into it. Replayed and live
+ * events may overlap after a reconnect: a logged event (seq > 0) at or below `lastSeq` is ignored,
+ * so a replay shows no gap and no duplicate. The view is never mutated; parts that change are new.
+ */
+
+/** The view of a session before any event. */
+export function emptySessionView(sessionId?: string): SessionView {
+  return {
+    sessionId,
+    lastSeq: 0,
+    items: [],
+    runs: [],
+    plans: [],
+    usage: { input: 0, output: 0 },
+    runningTools: 0,
+  };
+}
+
+/** Folds a list of events, in order, into a view. */
+export function foldSessionEvents(events: readonly ServerEvent[], view = emptySessionView()): SessionView {
+  return events.reduce(foldSessionEvent, view);
+}
+
+/** Folds one event into the view; the view is returned unchanged for a duplicate. */
+export function foldSessionEvent(view: SessionView, event: ServerEvent): SessionView {
+  if (event.seq > 0 && event.seq <= view.lastSeq) return view;
+  const next: SessionView = {
+    ...view,
+    sessionId: view.sessionId ?? event.session_id,
+    lastSeq: Math.max(view.lastSeq, event.seq),
+  };
+  if (event.type === 'agent_update') return foldUpdate(next, event);
+  return foldTopLevel(next, event);
+}
+
+type Update = AgentUpdate & Pick<ServerEvent, 'run_id' | 'ts'>;
+
+function foldUpdate(view: SessionView, event: Update): SessionView {
+  const runId = event.run_id;
+  switch (event.update_type) {
+    case 'agent_start':
+      return {
+        ...view,
+        runs: [
+          ...view.runs,
+          {
+            runId,
+            goal: event.goal,
+            status: 'running',
+            maxSteps: event.max_steps,
+            loop: event.loop,
+            mode: event.mode,
+            model: event.model,
+            startedAt: event.ts,
+            usage: { input: 0, output: 0 },
+          },
+        ],
+        items: [...view.items, { kind: 'goal', id: `${runId}:goal`, runId, goal: event.goal, ts: event.ts }],
+      };
+    case 'agent_turn_start':
+      return upsertStep(
+        view,
+        { runId, step: event.step, taskId: event.task_id, ts: event.ts },
+        (step) => step,
+      );
+    case 'agent_text_delta':
+      return upsertStep(view, { runId, step: event.step, taskId: event.task_id, ts: event.ts }, (step) => ({
+        ...step,
+        text: step.text + event.content,
+      }));
+    case 'agent_reason':
+      return upsertStep(view, { runId, step: event.step, taskId: event.task_id, ts: event.ts }, (step) =>
+        // Under react the reasoning is the text that already streamed.
+        event.content.trim() === '' || event.content.trim() === step.text.trim()
+          ? step
+          : { ...step, reason: event.content },
+      );
+    case 'agent_observe':
+      return upsertStep(view, { runId, step: event.step, taskId: event.task_id, ts: event.ts }, (step) => ({
+        ...step,
+        observe: { content: event.content, shouldContinue: event.should_continue },
+      }));
+    case 'agent_note':
+      return upsertStep(view, { runId, step: event.step, taskId: event.task_id, ts: event.ts }, (step) => ({
+        ...step,
+        notes: [...step.notes, event.content],
+      }));
+    case 'agent_retry':
+      return upsertStep(view, { runId, step: event.step, ts: event.ts }, (step) => ({
+        ...step,
+        text: '',
+        retries: [...step.retries, { attempt: event.attempt, delayMs: event.delay_ms, error: event.error }],
+      }));
+    case 'model_usage': {
+      const added = { input: event.input_tokens, output: event.output_tokens };
+      const counted = {
+        ...view,
+        usage: addTokens(view.usage, added),
+        runs: view.runs.map((run) =>
+          run.runId === runId ? { ...run, usage: addTokens(run.usage, added) } : run,
+        ),
+      };
+      return upsertStep(
+        counted,
+        { runId, step: event.step, taskId: event.task_id, ts: event.ts },
+        (step) => ({
+          ...step,
+          usage: addTokens(step.usage, added),
+        }),
+      );
+    }
+    case 'final_answer_refused':
+      return refuse(view, runId, event.remaining);
+    case 'agent_request_input':
+      return append(view, {
+        kind: 'question',
+        id: `${runId}:question:${event.request_id}`,
+        runId,
+        requestId: event.request_id,
+        question: event.question,
+        taskId: event.task_id,
+        askedAt: event.ts,
+        timedOut: false,
+      });
+    case 'agent_user_input':
+      return updateItems(view, (item) =>
+        item.kind === 'question' && item.requestId === event.request_id
+          ? { ...item, answer: event.content }
+          : item,
+      );
+    case 'agent_request_input_timeout':
+      return updateItems(view, (item) =>
+        item.kind === 'question' && item.requestId === event.request_id ? { ...item, timedOut: true } : item,
+      );
+    case 'agent_stopped':
+      return append(view, {
+        kind: 'notice',
+        id: `${runId}:stopped:${event.step}`,
+        runId,
+        tone: 'warning',
+        text: `Stopped at step ${event.step}.`,
+      });
+    case 'failure_decision_requested':
+      return append(view, {
+        kind: 'failure',
+        id: `${runId}:failure:${event.request_id}`,
+        runId,
+        requestId: event.request_id,
+        taskId: event.task_id,
+        title: planTaskTitle(view, runId, event.task_id),
+        reason: event.reason,
+        blocked: event.blocked.map((id) => ({ id, title: planTaskTitle(view, runId, id) })),
+        choices: event.choices,
+        ts: event.ts,
+        settled: false,
+      });
+    case 'agent_completion':
+      return settleFailures(
+        append(view, {
+          kind: 'completion',
+          id: `${runId}:completion`,
+          runId,
+          status: event.status,
+          finalAnswer: event.final_answer,
+          reason: event.reason,
+          steps: event.steps,
+          usage: { input: event.input_tokens, output: event.output_tokens },
+        }),
+        runId,
+      );
+    default:
+      return foldPlanUpdate(view, event);
+  }
+}
+
+type TopLevel = Exclude<ServerEvent, { type: 'agent_update' }>;
+
+function foldTopLevel(view: SessionView, event: TopLevel): SessionView {
+  const runId = event.run_id;
+  switch (event.type) {
+    case 'tool_start': {
+      const call: ToolCallView = {
+        callId: event.call_id,
+        name: event.name,
+        args: event.args,
+        step: event.step,
+        taskId: event.task_id,
+        status: 'running',
+        progress: [],
+        startedAt: event.ts,
+      };
+      const started = { ...view, runningTools: view.runningTools + 1 };
+      return upsertStep(
+        started,
+        { runId, step: event.step, taskId: event.task_id, ts: event.ts },
+        (step) => ({
+          ...step,
+          tools: [...step.tools, call],
+        }),
+      );
+    }
+    case 'tool_progress':
+      return updateCall(view, event.call_id, (call) => ({
+        ...call,
+        progress: [...call.progress, event.content],
+      }));
+    case 'tool_complete':
+    case 'tool_error':
+      return finishCall(view, event);
+    case 'response_complete':
+      return {
+        ...settleFailures(view, runId),
+        runningTools: 0,
+        runs: view.runs.map((run) =>
+          run.runId === runId ? { ...run, status: event.status, endedAt: event.ts } : run,
+        ),
+        plans: view.plans.map((plan) =>
+          plan.runId === runId && plan.status !== 'rejected' ? { ...plan, status: 'ended' } : plan,
+        ),
+      };
+    case 'chat_accepted':
+      // The answer to a chat (where its goal waits in the queue) is not part of the conversation.
+      return view;
+    case 'error':
+      return append(view, {
+        kind: 'notice',
+        id: `error:${event.ts}:${view.items.length}`,
+        runId,
+        tone: 'error',
+        text: `${event.message} (${event.code})`,
+      });
+  }
+}
+
+function finishCall(
+  view: SessionView,
+  event: TopLevelOf<'tool_complete'> | TopLevelOf<'tool_error'>,
+): SessionView {
+  const finished = updateCall(view, event.call_id, (call) => ({
+    ...call,
+    status: event.type === 'tool_complete' ? 'ok' : 'error',
+    output: event.type === 'tool_complete' ? event.result : event.error,
+    display: event.display,
+    durationMs: event.duration_ms,
+  }));
+  return finished === view ? view : { ...finished, runningTools: Math.max(0, finished.runningTools - 1) };
+}
+
+function addTokens(a: { input: number; output: number }, b: { input: number; output: number }) {
+  return { input: a.input + b.input, output: a.output + b.output };
+}
+
+function upsertStep(
+  view: SessionView,
+  at: { runId: string; step: number; taskId?: string; ts: number },
+  update: (step: StepItem) => StepItem,
+): SessionView {
+  const id = `${at.runId}:step:${at.step}`;
+  const index = view.items.findLastIndex((item) => item.id === id);
+  const existing = view.items[index];
+  if (existing?.kind === 'step') {
+    const items = view.items.slice();
+    items[index] = update(existing);
+    return { ...view, items };
+  }
+  const fresh: StepItem = {
+    kind: 'step',
+    id,
+    runId: at.runId,
+    step: at.step,
+    taskId: at.taskId,
+    startedAt: at.ts,
+    text: '',
+    tools: [],
+    notes: [],
+    retries: [],
+    usage: { input: 0, output: 0 },
+  };
+  return { ...view, items: [...view.items, update(fresh)] };
+}
+
+function updateCall(
+  view: SessionView,
+  callId: string,
+  update: (call: ToolCallView) => ToolCallView,
+): SessionView {
+  const index = view.items.findLastIndex(
+    (item) => item.kind === 'step' && item.tools.some((call) => call.callId === callId),
+  );
+  const step = view.items[index];
+  if (step?.kind !== 'step') return view;
+  const items = view.items.slice();
+  items[index] = { ...step, tools: step.tools.map((call) => (call.callId === callId ? update(call) : call)) };
+  return { ...view, items };
+}
+
+/** A refused final answer belongs to the step whose final_answer call it refused. */
+function refuse(view: SessionView, runId: string, remaining: number): SessionView {
+  const index = view.items.findLastIndex(
+    (item) =>
+      item.kind === 'step' && item.runId === runId && item.tools.some((call) => call.name === 'final_answer'),
+  );
+  const step = view.items[index];
+  if (step?.kind === 'step' && step.refusedRemaining === undefined) {
+    const items = view.items.slice();
+    items[index] = { ...step, refusedRemaining: remaining };
+    return { ...view, items };
+  }
+  return append(view, {
+    kind: 'notice',
+    id: `${runId}:refused:${view.items.length}`,
+    runId,
+    tone: 'warning',
+    text: `Final answer refused: ${remaining} task(s) remain.`,
+  });
+}

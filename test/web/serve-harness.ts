@@ -1,0 +1,130 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CLI_PATH } from '../helpers/cli.js';
+
+/** Debian's chromium, with the flags DEVELOPERS.md names for tests. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Where the tests save their screenshots (ignored by git). */
+export const SCREENSHOTS = path.resolve('test-results/web');
+
+const URL_PATTERN = /http:\/\/\S+\?token=\S+/;
+const START_TIMEOUT_MS = 20_000;
+
+/** A running `taskweave serve` child process. */
+export interface ServeProcess {
+  url: string;
+  origin: string;
+  workspace: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real `taskweave serve --model script:<file> --port 0` in a new temporary workspace,
+ * with the script written there; resolves with the URL it prints.
+ */
+export async function startServe(options: { script: unknown; args?: string[] }): Promise<ServeProcess> {
+  const workspace = await mkdtemp(path.join(tmpdir(), 'taskweave-web-'));
+  const scriptFile = path.join(workspace, '..', `${path.basename(workspace)}-script.json`);
+  await writeFile(scriptFile, JSON.stringify(options.script, null, 2));
+  const child = spawn(
+    process.execPath,
+    [
+      CLI_PATH,
+      'serve',
+      '--model',
+      `script:${scriptFile}`,
+      '--port',
+      '0',
+      '-C',
+      workspace,
+      ...(options.args ?? []),
+    ],
+    {
+      env: { ...process.env, NO_COLOR: '1', TASKWEAVE_RETRY_BASE_MS: '10' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL:\n${output}`)), START_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const found = URL_PATTERN.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[0]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk;
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    origin: new URL(url).origin,
+    workspace,
+    child,
+    output: () => output,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Launches headless chromium. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** A fresh browser context at 1280×800 (or the given size) that has opened the server's URL. */
+export async function openApp(
+  browser: Browser,
+  server: ServeProcess,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, colorScheme: 'light' });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  return { context, page };
+}
+
+/** Saves a screenshot as test-results/web/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** Types a goal and presses Enter. */
+export async function sendGoal(page: Page, goal: string): Promise<void> {
+  const field = page.getByRole('textbox', { name: 'Message' });
+  await field.fill(goal);
+  await field.press('Enter');
+}

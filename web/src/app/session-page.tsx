@@ -1,0 +1,163 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  isRunning,
+  itemsOfTask,
+  latestPlan,
+  latestRun,
+  openFailure,
+  openQuestion,
+  planAwaitingDecision,
+} from '../../../src/events/session-view-select.js';
+import { Composer } from '../chat/composer.js';
+import { FailureDecision } from '../chat/failure-decision.js';
+import { formatTokens } from '../chat/format.js';
+import { QuestionBanner } from '../chat/question-banner.js';
+import { Timeline } from '../chat/timeline.js';
+import { useAutoScroll } from '../chat/use-auto-scroll.js';
+import type { RunControls } from '../connection/session-store.js';
+import { PlanPanel } from '../plan/plan-panel.js';
+import { useHealth, useStore } from './store-context.js';
+import { useAttention } from './use-attention.js';
+import { sessionHref } from './use-route.js';
+
+const FALLBACK_CONTROLS: RunControls = { maxSteps: 50, loop: 'react', plan: 'auto' };
+
+/** A session: the conversation, what waits for the user, the plan graph, and the input with its controls. */
+export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
+  const [state, store] = useStore();
+  const health = useHealth();
+  const [controls, setControls] = useState<RunControls>();
+  const [taskFilter, setTaskFilter] = useState<string>();
+  const [startingGoal, setStartingGoal] = useState<string>();
+  const scroller = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (sessionId) store.watch(sessionId);
+    setTaskFilter(undefined);
+  }, [sessionId, store]);
+  const shownControls =
+    controls ??
+    (health
+      ? { maxSteps: health.defaults.max_steps, loop: health.defaults.loop, plan: health.defaults.plan }
+      : FALLBACK_CONTROLS);
+
+  const view = sessionId ? state.views[sessionId] : undefined;
+  const running = view ? isRunning(view) : false;
+  const question = view && openQuestion(view);
+  const failure = view && openFailure(view);
+  const plan = view && latestPlan(view);
+  const awaiting = view && planAwaitingDecision(view);
+  const queuedBehind = sessionId ? state.queued[sessionId] : undefined;
+  const items = useMemo(
+    () => (view ? (taskFilter ? itemsOfTask(view, taskFilter) : view.items) : []),
+    [view, taskFilter],
+  );
+  const { away, toBottom } = useAutoScroll(scroller, items);
+
+  useAttention(
+    question
+      ? { key: question.requestId, title: 'taskweave asks you', body: question.question }
+      : failure
+        ? { key: failure.requestId, title: 'A task failed', body: `${failure.title}: ${failure.reason}` }
+        : awaiting
+          ? {
+              key: awaiting.planId,
+              title: 'A plan waits for approval',
+              body: `${awaiting.tasks.length} tasks`,
+            }
+          : undefined,
+  );
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || !sessionId || !view || !isRunning(view)) return;
+      if (
+        view.runningTools > 0 &&
+        !window.confirm('A tool is running. Stop the run at the next phase boundary?')
+      )
+        return;
+      store.stop(sessionId);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [sessionId, view, store]);
+
+  const send = (content: string) => {
+    if (sessionId) {
+      store.chat({ content, sessionId, controls: shownControls });
+      return;
+    }
+    setStartingGoal(content);
+    store.chat({
+      content,
+      controls: shownControls,
+      onSession: (id) => {
+        setStartingGoal(undefined);
+        window.location.hash = sessionHref(id);
+      },
+    });
+  };
+
+  const run = view && latestRun(view);
+  return (
+    <div className={`session-page${plan ? ' with-plan' : ''}`}>
+      <section className="chat" aria-label="Session">
+        <header className="session-header">
+          <h1>{run?.goal ?? (sessionId ? 'Session' : 'New session')}</h1>
+          <p className="muted small">
+            {run && `${run.model} · ${run.loop} · up to ${run.maxSteps} steps · `}
+            {view && formatTokens(view.usage)}
+            {running && <span className="state-chip state-in_progress"> running</span>}
+            {queuedBehind !== undefined && queuedBehind > 0 && (
+              <span className="state-chip state-pending"> queued behind {queuedBehind}</span>
+            )}
+          </p>
+        </header>
+        <div className="scroller" ref={scroller}>
+          {view && <Timeline view={view} items={items} />}
+          {!sessionId && startingGoal && <div className="goal">{startingGoal}</div>}
+          {!sessionId && !startingGoal && (
+            <p className="muted empty">Give taskweave a goal; every step will show here as it happens.</p>
+          )}
+        </div>
+        {away && (
+          <button type="button" className="to-bottom" onClick={toBottom}>
+            ↓ Latest
+          </button>
+        )}
+        {question && (
+          <QuestionBanner
+            key={question.requestId}
+            question={question}
+            onAnswer={(content) => store.answer(question.requestId, content)}
+          />
+        )}
+        {failure && (
+          <FailureDecision
+            key={failure.requestId}
+            failure={failure}
+            onDecide={(decision, feedback) => store.decideFailure(failure.requestId, decision, feedback)}
+          />
+        )}
+        <Composer
+          running={running}
+          controls={shownControls}
+          onControls={setControls}
+          onSend={send}
+          onStop={() => sessionId && store.stop(sessionId)}
+          continuing={sessionId !== undefined}
+        />
+      </section>
+      {plan && (
+        <PlanPanel
+          key={plan.planId}
+          plan={plan}
+          awaitingDecision={awaiting !== undefined}
+          selectedTask={taskFilter}
+          onSelectTask={setTaskFilter}
+          onDecide={(decision, feedback) => store.decidePlan(plan.planId, decision, feedback)}
+        />
+      )}
+    </div>
+  );
+}

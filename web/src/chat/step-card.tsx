@@ -1,0 +1,79 @@
+import type { StepItem } from '../../../src/events/session-view.js';
+import { formatTokens } from './format.js';
+import { Markdown } from './markdown.js';
+import { ToolCall } from './tool-call.js';
+
+/** A step as a card: badge (and task label), reasoning, streamed text, tool calls, observation, notes. */
+export function StepCard({
+  step,
+  live,
+  runGoesOn,
+  taskTitle,
+}: {
+  step: StepItem;
+  live: boolean;
+  runGoesOn: boolean;
+  taskTitle?: string;
+}) {
+  const tokens = step.usage.input + step.usage.output;
+  return (
+    <article
+      className="card step"
+      aria-label={`Step ${step.step}${step.taskId ? ` of task ${step.taskId}` : ''}`}
+    >
+      <header className="card-header">
+        <span className="badge">Step {step.step}</span>
+        {step.taskId && (
+          <span className="badge badge-task" title={taskTitle}>
+            {step.taskId}
+          </span>
+        )}
+        {tokens > 0 && <span className="muted small">{formatTokens(step.usage)}</span>}
+      </header>
+      {runGoesOn && step.text === '' && step.tools.length === 0 && !step.reason && (
+        <p className="muted small thinking">Thinking…</p>
+      )}
+      {step.retries.map((retry) => (
+        <p key={retry.attempt} className="warning small">
+          Model call failed ({retry.error}); retry {retry.attempt + 1} in {(retry.delayMs / 1000).toFixed(1)}{' '}
+          s.
+        </p>
+      ))}
+      {step.reason && (
+        <section className="phase">
+          <h4>Reason</h4>
+          <Markdown text={step.reason} />
+        </section>
+      )}
+      {step.text && (
+        <div className={live ? 'streaming' : undefined}>
+          <Markdown text={step.text} />
+        </div>
+      )}
+      {step.tools.length > 0 && (
+        <div className="tools">
+          {step.tools.map((call) => (
+            <ToolCall key={call.callId} call={call} />
+          ))}
+        </div>
+      )}
+      {step.observe && (
+        <section className="phase">
+          <h4>Observe{step.observe.shouldContinue === false ? ' · done' : ''}</h4>
+          <Markdown text={step.observe.content} />
+        </section>
+      )}
+      {step.notes.map((note, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: notes only grow
+        <p key={index} className="note small">
+          Note: {note}
+        </p>
+      ))}
+      {step.refusedRemaining !== undefined && (
+        <p className="warning small">
+          Final answer refused: {step.refusedRemaining} task(s) remain, so the run goes on.
+        </p>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,109 @@
+import type { SessionView, TimelineItem } from '../../../src/events/session-view.js';
+import { formatTokens } from './format.js';
+import { Markdown } from './markdown.js';
+import { StepCard } from './step-card.js';
+
+const STATUS_TEXT: Record<string, string> = {
+  completed: 'Completed',
+  stopped: 'Stopped',
+  max_steps: 'Step limit reached',
+  failed: 'Failed',
+  needs_input: 'Needs input',
+};
+
+/** The conversation: goals, step cards, questions, plan and task lines, and how each run ended. */
+export function Timeline({ view, items }: { view: SessionView; items: readonly TimelineItem[] }) {
+  const lastStep = items.findLast((item) => item.kind === 'step');
+  const running = new Set(view.runs.filter((run) => run.status === 'running').map((run) => run.runId));
+  const titles = new Map(
+    view.plans.flatMap((plan) => plan.tasks.map((task) => [task.id, task.title] as const)),
+  );
+  return (
+    <ol className="timeline">
+      {items.map((item) => (
+        <li key={item.id} className={`item item-${item.kind}`}>
+          <Item
+            item={item}
+            live={item === lastStep && running.has(item.runId)}
+            runGoesOn={running.has(item.runId)}
+            taskTitle={'taskId' in item && item.taskId ? titles.get(item.taskId) : undefined}
+            planTasks={
+              item.kind === 'plan' ? view.plans.find((plan) => plan.planId === item.planId) : undefined
+            }
+          />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Item({
+  item,
+  live,
+  runGoesOn,
+  taskTitle,
+  planTasks,
+}: {
+  item: TimelineItem;
+  live: boolean;
+  runGoesOn: boolean;
+  taskTitle?: string;
+  planTasks?: SessionView['plans'][number];
+}) {
+  switch (item.kind) {
+    case 'goal':
+      return <p className="goal">{item.goal}</p>;
+    case 'step':
+      return <StepCard step={item} live={live} runGoesOn={runGoesOn} taskTitle={taskTitle} />;
+    case 'question':
+      return (
+        <div className="card question-item">
+          <strong>Question:</strong> <Markdown text={item.question} />
+          {item.answer !== undefined && <p>Your answer: {item.answer}</p>}
+          {item.timedOut && <p className="warning">No answer in time; the agent went on without one.</p>}
+        </div>
+      );
+    case 'failure':
+      return (
+        <div className="card failure-item">
+          Task <strong>{item.title}</strong> failed: {item.reason}
+          {item.settled ? '' : ' — waiting for your decision.'}
+        </div>
+      );
+    case 'plan':
+      return (
+        <div className="plan-item">
+          Plan proposed: {planTasks?.tasks.length ?? 0} tasks
+          {planTasks?.status === 'rejected'
+            ? ` — rejected${planTasks.feedback ? `: “${planTasks.feedback}”` : ''}`
+            : ''}
+        </div>
+      );
+    case 'task':
+      return (
+        <div className={`task-line state-${item.state}`}>
+          <span className="badge badge-task">{item.taskId}</span> {item.title} — {taskVerb(item.state)}
+          {item.detail ? `: ${item.detail}` : ''}
+        </div>
+      );
+    case 'notice':
+      return <div className={`notice ${item.tone}`}>{item.text}</div>;
+    case 'completion':
+      return (
+        <section className={`card completion status-${item.status}`} aria-label="Run result">
+          <header className="card-header">
+            <strong>{STATUS_TEXT[item.status] ?? item.status}</strong>
+            <span className="muted small">
+              {item.steps} steps · {formatTokens(item.usage)}
+            </span>
+          </header>
+          {item.finalAnswer && <Markdown text={item.finalAnswer} />}
+          {item.reason && !item.finalAnswer && <p>{item.reason}</p>}
+        </section>
+      );
+  }
+}
+
+function taskVerb(state: string): string {
+  return state === 'in_progress' ? 'started' : state;
+}

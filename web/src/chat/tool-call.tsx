@@ -1,0 +1,75 @@
+import type { ToolCallView } from '../../../src/events/session-view.js';
+import { CollapsedText, diffLineClass } from './collapsed-text.js';
+
+/** One tool call: its name and main argument, its arguments, progress, and result or error. */
+export function ToolCall({ call }: { call: ToolCallView }) {
+  const icon = call.status === 'running' ? '…' : call.status === 'ok' ? '✓' : '✗';
+  return (
+    <details className={`tool tool-${call.status}`} open={call.status !== 'ok' || isEdit(call)}>
+      <summary>
+        <span className="tool-icon" aria-hidden="true">
+          {icon}
+        </span>
+        <code className="tool-name">{call.name}</code>{' '}
+        <span className="tool-arg">{mainArgument(call.args)}</span>
+        {call.display && <span className="tool-display"> · {call.display}</span>}
+        {call.status === 'running' && <span className="tool-display"> · running</span>}
+      </summary>
+      <ToolArguments call={call} />
+      {call.status === 'running' && call.progress.length > 0 && (
+        <CollapsedText label={`${call.name} output so far`} text={call.progress.join('\n')} />
+      )}
+      {call.output !== undefined && (
+        <CollapsedText
+          label={call.status === 'error' ? `${call.name} error` : `${call.name} result`}
+          text={call.output}
+          lineClass={isEdit(call) ? diffLineClass : undefined}
+        />
+      )}
+    </details>
+  );
+}
+
+function isEdit(call: ToolCallView): boolean {
+  return call.name === 'edit_file' && call.status === 'ok';
+}
+
+function ToolArguments({ call }: { call: ToolCallView }) {
+  const args = asRecord(call.args);
+  if (call.name === 'run_command' && typeof args.command === 'string') {
+    return <CollapsedText label="command" text={`$ ${args.command}`} />;
+  }
+  if (call.name === 'write_file' && typeof args.content === 'string') {
+    return <CollapsedText label={`content of ${String(args.path)}`} text={args.content} />;
+  }
+  if (call.name === 'edit_file') return null; // its result shows the change as a diff
+  if (call.name === 'plan_actions') return null; // the plan is drawn as a graph
+  const keys = Object.keys(args);
+  if (keys.length === 0 || (keys.length === 1 && mainArgument(call.args) !== '')) return null;
+  return <CollapsedText label="arguments" text={JSON.stringify(call.args, null, 2)} />;
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+const MAIN_ARGUMENTS = [
+  'command',
+  'path',
+  'pattern',
+  'question',
+  'summary',
+  'answer',
+  'reason',
+  'description',
+];
+const LONGEST_ARGUMENT = 80;
+
+/** The argument that says most about a call (the command, the path…), shortened. */
+export function mainArgument(value: unknown): string {
+  const args = asRecord(value);
+  const key = MAIN_ARGUMENTS.find((name) => typeof args[name] === 'string');
+  if (key === undefined) return '';
+  const text = String(args[key]).split('\n')[0]!;
+  return text.length > LONGEST_ARGUMENT ? `${text.slice(0, LONGEST_ARGUMENT - 1)}…` : text;
+}

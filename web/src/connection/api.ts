@@ -1,0 +1,55 @@
+import type {
+  AddTaskBody,
+  ApiAddedTask,
+  ApiError,
+  ApiHealth,
+  ApiSession,
+  ApiSessionDetail,
+  ApiTask,
+} from '../../../src/events/api.js';
+
+/** The server's REST API (README, "Server"); the page's cookie authorises every call. */
+
+/** A 4xx/5xx answer, with the server's code and message. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const parsed: unknown = text === '' ? {} : JSON.parse(text);
+  if (!response.ok) {
+    const error = (parsed as Partial<ApiError>).error;
+    throw new ApiRequestError(
+      response.status,
+      error?.code ?? 'http_error',
+      error?.message ?? response.statusText,
+    );
+  }
+  return parsed as T;
+}
+
+/** The calls the web UI makes. */
+export const api = {
+  health: () => request<ApiHealth>('GET', '/api/health'),
+  sessions: () => request<{ sessions: ApiSession[] }>('GET', '/api/sessions'),
+  session: (id: string) => request<ApiSessionDetail>('GET', `/api/sessions/${encodeURIComponent(id)}`),
+  tasks: () => request<{ tasks: ApiTask[] }>('GET', '/api/tasks'),
+  addTask: (body: AddTaskBody) => request<ApiAddedTask>('POST', '/api/tasks', body),
+  completeTask: (id: string) =>
+    request<{ task: ApiTask }>('POST', `/api/tasks/${encodeURIComponent(id)}/complete`, {}),
+  cancelTask: (id: string) =>
+    request<{ task: ApiTask }>('POST', `/api/tasks/${encodeURIComponent(id)}/cancel`, {}),
+  deleteTask: (id: string) => request<{ task: ApiTask }>('DELETE', `/api/tasks/${encodeURIComponent(id)}`),
+};

@@ -1,0 +1,103 @@
+import { lazy, Suspense, useState } from 'react';
+import type { PlanView } from '../../../src/events/session-view.js';
+
+/** The graph (React Flow and elkjs) is loaded only when a plan is shown. */
+const PlanGraph = lazy(() => import('./plan-graph.js'));
+
+const STATUS_TEXT: Record<PlanView['status'], string> = {
+  proposed: 'waiting for your approval',
+  approved: 'approved, running',
+  rejected: 'rejected',
+  resumed: 'resumed, running',
+  ended: 'ended',
+};
+
+/** The latest plan: its graph, and Approve / Reject with feedback while it waits for a decision. */
+export function PlanPanel({
+  plan,
+  awaitingDecision,
+  selectedTask,
+  onSelectTask,
+  onDecide,
+}: {
+  plan: PlanView;
+  awaitingDecision: boolean;
+  selectedTask: string | undefined;
+  onSelectTask: (taskId: string | undefined) => void;
+  onDecide: (decision: 'approve' | 'reject', feedback?: string) => void;
+}) {
+  const [feedback, setFeedback] = useState('');
+  const [sent, setSent] = useState<string | undefined>();
+  const counts = countStates(plan);
+  return (
+    <section className="plan-panel" aria-label="Plan">
+      <header className="plan-header">
+        <h2>
+          Plan{' '}
+          <span className="muted small">
+            {plan.tasks.length} tasks · {STATUS_TEXT[plan.status]}
+          </span>
+        </h2>
+        <p className="muted small">
+          {counts}
+          {plan.criticalPath.length > 1 && ` · critical path: ${plan.criticalPath.join(' → ')}`}
+        </p>
+        {selectedTask && (
+          <button type="button" className="link-button" onClick={() => onSelectTask(undefined)}>
+            Showing task {selectedTask} only — show all
+          </button>
+        )}
+      </header>
+      <div className="graph">
+        <Suspense fallback={<div className="graph-placeholder muted">Loading the graph…</div>}>
+          <PlanGraph
+            plan={plan}
+            selectedTask={selectedTask}
+            onSelectTask={(id) => onSelectTask(id === selectedTask ? undefined : id)}
+          />
+        </Suspense>
+      </div>
+      {awaitingDecision && (
+        <form
+          className="plan-decision"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setSent('approve');
+            onDecide('approve');
+          }}
+        >
+          <textarea
+            aria-label="Feedback on the plan"
+            placeholder="What to change (to reject with feedback)"
+            rows={2}
+            value={feedback}
+            onChange={(event) => setFeedback(event.target.value)}
+          />
+          <div className="button-row">
+            <button type="submit" className="primary" disabled={sent !== undefined}>
+              Approve plan
+            </button>
+            <button
+              type="button"
+              disabled={sent !== undefined}
+              onClick={() => {
+                setSent('reject');
+                onDecide('reject', feedback.trim() || undefined);
+              }}
+            >
+              Reject{feedback.trim() ? ' with feedback' : ''}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function countStates(plan: PlanView): string {
+  const counts = new Map<string, number>();
+  for (const node of Object.values(plan.nodes)) counts.set(node.state, (counts.get(node.state) ?? 0) + 1);
+  return [...counts]
+    .map(([state, count]) => `${count} ${state === 'in_progress' ? 'running' : state}`)
+    .join(' · ');
+}
