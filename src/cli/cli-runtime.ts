@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ServerEvent } from '../events/registry.js';
-import { type RequestPolicy, Runtime } from '../runtime/index.js';
+import { type RequestPolicy, Runtime, type RuntimeOptions } from '../runtime/index.js';
 import { EXIT } from './exit-codes.js';
 import type { AgentCliOptions } from './options.js';
 import { HumanRenderer } from './render.js';
@@ -56,20 +56,7 @@ export class CliRuntime {
       plan: options.yes ? 'approve' : interactive ? 'ask' : 'nobody',
       failure: interactive ? 'ask' : options.onFailure,
     };
-    const runtime = await Runtime.open({
-      cwd: options.cwd,
-      db: options.db,
-      model: scriptPathFromShell(options.model),
-      baseUrl: options.baseUrl,
-      maxSteps: options.maxSteps,
-      plan: options.plan,
-      concurrency: options.concurrency,
-      onFailure: options.onFailure,
-      protocol: options.protocol,
-      loop: options.loop,
-      inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
-      policy,
-    });
+    const runtime = await Runtime.open(runtimeOptions(options, policy));
     return new CliRuntime(runtime, options, interactive);
   }
 
@@ -118,11 +105,32 @@ export class CliRuntime {
   }
 }
 
+/** The runtime's options from a command's model and run options, with who answers requests. */
+export function runtimeOptions(
+  options: Omit<AgentCliOptions, 'json' | 'nonInteractive'>,
+  policy: RequestPolicy,
+): RuntimeOptions {
+  return {
+    cwd: options.cwd,
+    db: options.db,
+    model: scriptPathFromShell(options.model),
+    baseUrl: options.baseUrl,
+    maxSteps: options.maxSteps,
+    plan: options.plan,
+    concurrency: options.concurrency,
+    onFailure: options.onFailure,
+    protocol: options.protocol,
+    loop: options.loop,
+    inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
+    policy,
+  };
+}
+
 /**
  * A script path given on the command line is relative to the folder the user typed it in, not
  * to --cwd (paths in TASKWEAVE_MODEL and the config file resolve against the workspace).
  */
-export function scriptPathFromShell(model: string | undefined): string | undefined {
+function scriptPathFromShell(model: string | undefined): string | undefined {
   if (!model?.startsWith('script:')) return model;
   return `script:${path.resolve(process.cwd(), model.slice('script:'.length))}`;
 }

@@ -1,6 +1,6 @@
 import { type RequestPolicy, Runtime } from '../runtime/index.js';
 import { serve } from '../server/serve.js';
-import { scriptPathFromShell } from './cli-runtime.js';
+import { runtimeOptions } from './cli-runtime.js';
 import { EXIT } from './exit-codes.js';
 import type { ServeCliOptions } from './options.js';
 import { styleFor } from './terminal.js';
@@ -11,20 +11,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
 export async function serveWorkspace(options: ServeCliOptions): Promise<number> {
   // Questions, plans and failed tasks are answered from the web UI or another client.
   const policy: RequestPolicy = { input: 'ask', plan: options.yes ? 'approve' : 'ask', failure: 'ask' };
-  const runtime = await Runtime.open({
-    cwd: options.cwd,
-    db: options.db,
-    model: scriptPathFromShell(options.model),
-    baseUrl: options.baseUrl,
-    maxSteps: options.maxSteps,
-    plan: options.plan,
-    concurrency: options.concurrency,
-    onFailure: options.onFailure,
-    protocol: options.protocol,
-    loop: options.loop,
-    inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
-    policy,
-  });
+  const runtime = await Runtime.open(runtimeOptions(options, policy));
   const style = styleFor(process.stdout);
   const say = (text: string) => process.stdout.write(`${text}\n`);
   runtime.onNotice(say);

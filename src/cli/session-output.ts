@@ -1,5 +1,6 @@
+import type { ApiRun } from '../events/api.js';
 import type { ServerEvent } from '../events/registry.js';
-import type { Run, Session, StoredMessage } from '../runtime/index.js';
+import type { Session, StoredMessage } from '../runtime/index.js';
 import { formatArgs } from '../util/format-args.js';
 
 /** A session as `--json` prints it; snake_case like the events, times in ms since the epoch. */
@@ -14,20 +15,6 @@ export interface SessionJson {
   updated_at: number;
 }
 
-/** A run as `--json` prints it. */
-export interface RunJson {
-  id: string;
-  goal: string;
-  mode: Run['mode'];
-  status: Run['status'];
-  final_answer: string | null;
-  steps: number;
-  input_tokens: number;
-  output_tokens: number;
-  started_at: number;
-  ended_at: number | null;
-}
-
 /** A message as `--json` prints it; `content` is the JSON value it was stored with. */
 export interface MessageJson {
   id: number;
@@ -39,7 +26,7 @@ export interface MessageJson {
 
 /** What `sessions show --json` prints: the session with its runs, messages and (with --events) events. */
 export interface SessionDetailJson extends SessionJson {
-  runs: RunJson[];
+  runs: ApiRun[];
   messages: MessageJson[];
   events?: ServerEvent[];
 }
@@ -54,21 +41,6 @@ export function sessionJson(session: Session): SessionJson {
     status: session.status,
     created_at: session.createdAt,
     updated_at: session.updatedAt,
-  };
-}
-
-export function runJson(run: Run): RunJson {
-  return {
-    id: run.id,
-    goal: run.goal,
-    mode: run.mode,
-    status: run.status,
-    final_answer: run.finalAnswer,
-    steps: run.steps,
-    input_tokens: run.inputTokens,
-    output_tokens: run.outputTokens,
-    started_at: run.startedAt,
-    ended_at: run.endedAt,
   };
 }
 

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../runtime/defaults.js';
+import { apiRun } from '../runtime/wire-shapes.js';
 import { shortId } from '../util/short-id.js';
 import { renderEventLines } from './event-line.js';
 import { EXIT } from './exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from './options.js';
 import { formatDuration, relativeTime } from './relative-time.js';
-import { messageJson, messageText, runJson, type SessionDetailJson, sessionJson } from './session-output.js';
+import { messageJson, messageText, type SessionDetailJson, sessionJson } from './session-output.js';
 import { renderTable, shortenLine } from './table.js';
 import { type Style, styleFor } from './terminal.js';
 import { parsePositiveInt } from './usage-error.js';
@@ -107,7 +108,7 @@ async function showSession(access: WorkspaceAccess, input: string, options: Show
   if (options.json) {
     const json: SessionDetailJson = {
       ...sessionJson(session),
-      runs: runs.map(runJson),
+      runs: runs.map(apiRun),
       messages: messages.map(messageJson),
       ...(events === undefined ? {} : { events }),
     };

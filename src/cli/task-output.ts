@@ -7,39 +7,6 @@ import type { Style } from './terminal.js';
 /** The widest a title gets in the table; the full title is in `--json`. */
 const TITLE_COLUMN_CHARS = 60;
 
-/** A task as `--json` prints it. The field names are stable: scripts depend on them. */
-export interface TaskJson {
-  id: string;
-  queue: string;
-  sequence: number;
-  status: TaskStatus;
-  title: string;
-  description: string;
-  attempts: number;
-  result_summary: string | null;
-  fail_reason: string | null;
-  /** Milliseconds since the epoch, like the events' `ts`. */
-  created_at: number;
-  updated_at: number;
-}
-
-/** The JSON form of a task. */
-export function taskJson(task: Task): TaskJson {
-  return {
-    id: task.id,
-    queue: task.queue,
-    sequence: task.sequence,
-    status: task.status,
-    title: task.title,
-    description: task.description,
-    attempts: task.attempts,
-    result_summary: task.resultSummary,
-    fail_reason: task.failReason,
-    created_at: task.createdAt,
-    updated_at: task.updatedAt,
-  };
-}
-
 /** The colour of a status on a terminal. */
 export function paintStatus(status: TaskStatus, style: Style): (text: string) => string {
   switch (status) {

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { DEFAULT_QUEUE, MAX_DEFAULT_TITLE_CHARS } from '../runtime/defaults.js';
 import type { Task } from '../runtime/index.js';
+import { apiTask } from '../runtime/wire-shapes.js';
 import { EXIT } from './exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from './options.js';
-import { renderTaskTable, taskJson } from './task-output.js';
+import { renderTaskTable } from './task-output.js';
 import { styleFor } from './terminal.js';
 import type { WorkspaceAccess } from './workspace-access.js';
 
@@ -113,7 +114,7 @@ async function listTasks(access: WorkspaceAccess, options: ListOptions): Promise
   const stdout = process.stdout;
   const listed = await access.tasks.list({ queue: options.queue, all: options.all });
   if (options.json) {
-    stdout.write(`${JSON.stringify(listed.map(taskJson), null, 2)}\n`);
+    stdout.write(`${JSON.stringify(listed.map(apiTask), null, 2)}\n`);
     return;
   }
   if (listed.length === 0) {
@@ -140,7 +141,7 @@ async function addTask(access: WorkspaceAccess, description: string, options: Ad
     queue: options.queue,
   });
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ ...taskJson(task), position }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...apiTask(task), position }, null, 2)}\n`);
     return;
   }
   const ahead = position - 1;
@@ -160,7 +161,7 @@ async function changeTask(
 ): Promise<void> {
   const task = await withWorkspace(options, {}, change);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(taskJson(task), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(apiTask(task), null, 2)}\n`);
     return;
   }
   const style = styleFor(process.stdout);

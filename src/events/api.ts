@@ -45,7 +45,7 @@ export interface ApiSession {
   updated_at: number;
 }
 
-/** A run in `GET /api/sessions/:id`. */
+/** A run in `GET /api/sessions/:id` (and `taskweave sessions show --json`). */
 export interface ApiRun {
   id: string;
   goal: string;
@@ -67,11 +67,13 @@ export interface ApiSessionDetail {
   running: boolean;
 }
 
-/** A to-do entry: a queued goal, or (under `tasks` of its goal) a task of a plan. */
+/** A to-do entry: a queued goal, or (under `tasks` of its goal) a task of a plan. Also `taskweave tasks --json`. */
 export interface ApiTask {
   id: string;
   session_id: string | null;
   plan_id: string | null;
+  /** The queue it waits in (`default`, or its plan's). */
+  queue: string;
   /** The plan's own id for a plan task (`t2`). */
   key: string | null;
   title: string;

@@ -26,3 +26,4 @@ export {
 } from './runtime.js';
 export { LAST_SESSION, SessionBook, type SessionDetail, type SessionSummary } from './session-book.js';
 export { MANUAL_COMPLETION_SUMMARY, TaskBoard, type TaskTreeNode, taskTree } from './task-board.js';
+export { apiPlan, apiRun, apiSession, apiTask } from './wire-shapes.js';

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ApiSessionDetail } from '../../events/api.js';
-import type { Runtime } from '../../runtime/index.js';
-import { apiRun, apiSession } from '../api-shapes.js';
+import { apiRun, apiSession, type Runtime } from '../../runtime/index.js';
 
 const listQuery = z.object({ limit: z.coerce.number().int().positive().max(1000).optional() });
 const eventsQuery = z.object({ after_seq: z.coerce.number().int().nonnegative().optional() });

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { addTaskBodySchema, completeTaskBodySchema } from '../../events/api.js';
-import type { Runtime } from '../../runtime/index.js';
-import { apiPlan, apiTask } from '../api-shapes.js';
+import { apiPlan, apiTask, type Runtime } from '../../runtime/index.js';
 
 type ById = { Params: { id: string } };
 

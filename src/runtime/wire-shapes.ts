@@ -1,7 +1,12 @@
 import type { ApiPlan, ApiRun, ApiSession, ApiTask } from '../events/api.js';
-import type { Run, SessionSummary, Task, TaskTreeNode } from '../runtime/index.js';
+import type { Run, Task } from '../store/schema.js';
+import type { SessionSummary } from './session-book.js';
+import type { TaskTreeNode } from './task-board.js';
 
-/** The runtime's records as the REST API shows them (snake_case, like the events). */
+/**
+ * The runtime's records as front ends print and send them (snake_case, like the events): the
+ * REST API and the CLI's `--json` output share these shapes.
+ */
 
 export function apiSession(summary: SessionSummary): ApiSession {
   const { session } = summary;
@@ -39,6 +44,7 @@ export function apiTask(task: Task | TaskTreeNode): ApiTask {
     id: task.id,
     session_id: task.sessionId,
     plan_id: task.planId,
+    queue: task.queue,
     key: task.key,
     title: task.title,
     description: task.description,
