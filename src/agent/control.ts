@@ -74,9 +74,12 @@ export class RunControl {
     return this.abortController.signal.aborted;
   }
 
-  /** Requests a stop: whatever is in flight is aborted and the loop ends at the next boundary. */
-  stop(): void {
-    if (!this.abortController.signal.aborted) this.abortController.abort(new Error('stopped by the user'));
+  /**
+   * Requests a stop: whatever is in flight is aborted and the loop ends at the next boundary;
+   * `reason` says why when it was not the user.
+   */
+  stop(reason = 'stopped by the user'): void {
+    if (!this.abortController.signal.aborted) this.abortController.abort(new Error(reason));
   }
 
   /** The question nobody could answer, when the run must end with status needs_input. */

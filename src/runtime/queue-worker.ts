@@ -45,6 +45,8 @@ export interface QueueTaskResult {
   reason?: string;
   /** The task was cancelled (or its lease lost) while it ran: the worker stopped it. */
   cancelled: boolean;
+  /** Another worker took the task over while this one ran it (this one was paused past its lease). */
+  leaseLost?: boolean;
 }
 
 /** The result summary (or failure reason) a queue task is closed with. */
@@ -113,6 +115,7 @@ export async function runQueueTask(
   const run = agentOptions(ctx, sessionId, settings);
   const untrack = ctx.track(sessionId, run.control);
   let cancelled = false;
+  let leaseLost = false;
   let renewedAt = Date.now();
   let watching = false;
   const watch = setInterval(async () => {
@@ -127,8 +130,18 @@ export async function runQueueTask(
       }
       if (!held && !cancelled) {
         cancelled = true;
-        ctx.notice(`■ the task "${task.title}" was cancelled; stopping it at the next step boundary`);
-        run.control.stop();
+        if (current?.status === 'cancelled' || current === undefined) {
+          ctx.notice(`■ the task "${task.title}" was cancelled; stopping it at the next step boundary`);
+          run.control.stop();
+        } else {
+          // Another worker took the task over (this process was paused or starved past its
+          // lease): it runs there, so it stops here instead of running twice.
+          leaseLost = true;
+          ctx.notice(
+            `■ another worker took over the task "${task.title}" (this process was paused for longer than its ${LEASE_MS / 1000}-s lease); stopping it here so that it does not run twice`,
+          );
+          run.control.stop('another worker took the task over');
+        }
       }
     } finally {
       watching = false;
@@ -151,6 +164,7 @@ export async function runQueueTask(
       finalAnswer: result.finalAnswer,
       reason: result.reason,
       cancelled,
+      ...(leaseLost ? { leaseLost } : {}),
     };
   } catch (error) {
     // An unexpected error must not leave the task in progress for a later worker to run again

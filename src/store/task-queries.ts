@@ -107,13 +107,13 @@ export function unfinishedPlan(orm: StoreDrizzle): SQL | undefined {
 /** The tasks table again, as the task a dependency row points to. */
 export const dependency = alias(tasks, 'dependency');
 
-/** The task is in progress under `owner`'s lease, which has not expired (or never expires). */
-function liveLease(owner: Placeholder, now: Placeholder): SQL | undefined {
-  return and(
-    eq(tasks.status, 'in_progress'),
-    eq(tasks.leaseOwner, owner),
-    or(isNull(tasks.leaseExpiresAt), gt(tasks.leaseExpiresAt, now)),
-  );
+/**
+ * The task is in progress and `owner` still holds it. An expired lease makes a task free to be
+ * taken (releaseExpiredLeases, takeOver), but until someone does, its worker still holds it: a
+ * worker paused longer than its lease (a laptop lid, a debugger) goes on when it wakes up.
+ */
+function heldBy(owner: Placeholder): SQL | undefined {
+  return and(eq(tasks.status, 'in_progress'), eq(tasks.leaseOwner, owner));
 }
 
 /** Prepares the statement of one change, with or without the owner's lease check. */
@@ -126,7 +126,7 @@ function prepareChange(orm: StoreDrizzle, change: TaskChange, checkOwner: boolea
       and(
         eq(tasks.id, sql.placeholder('id')),
         inArray(tasks.status, [...from]),
-        checkOwner ? liveLease(sql.placeholder('owner'), sql.placeholder('now')) : undefined,
+        checkOwner ? heldBy(sql.placeholder('owner')) : undefined,
       ),
     )
     .returning()
@@ -198,7 +198,7 @@ export function prepareTaskQueries(orm: StoreDrizzle) {
     renewLease: orm
       .update(tasks)
       .set({ leaseExpiresAt: sql`${sql.placeholder('leaseExpiresAt')}`, updatedAt: sql`${now}` })
-      .where(and(eq(tasks.id, id), liveLease(sql.placeholder('owner'), now)))
+      .where(and(eq(tasks.id, id), heldBy(sql.placeholder('owner'))))
       .returning({ id: tasks.id })
       .prepare(),
     /** The statement of a change, prepared on first use. */

@@ -159,4 +159,36 @@ describe('Runtime.submit', () => {
     ]);
     expect(runtime.isRunning(submission.sessionId)).toBe(false);
   });
+
+  it('stops a goal another worker took over (its lease was lost) without closing it, and says why', async () => {
+    const runtime = await openRuntime([
+      {
+        when: 'write never.txt',
+        latencyMs: 8_000,
+        toolCalls: [{ name: 'write_file', args: { path: 'never.txt', content: 'x' } }],
+      },
+    ]);
+    const notices: string[] = [];
+    runtime.onNotice((text) => notices.push(text));
+    const submission = await runtime.submit('write never.txt');
+    if (submission.kind !== 'started') throw new Error('the goal did not start');
+    await nextEvent(runtime, update('agent_turn_start'));
+    const task = await runtime.tasks.get(submission.task.id);
+
+    // As if this process had been paused past its lease and another worker had taken the task.
+    await runtime.store.tasks.takeOver(task!.id, {
+      from: task!.leaseOwner,
+      owner: 'other-worker',
+      leaseMs: 60_000,
+    });
+    const { result } = await submission.done;
+    expect(result).toMatchObject({ cancelled: true, leaseLost: true, status: 'stopped' });
+    expect(notices.join('\n')).toMatch(/another worker took over the task "write never.txt"/);
+    // Not closed here: the worker that holds it now finishes it.
+    expect(await runtime.tasks.get(task!.id)).toMatchObject({
+      status: 'in_progress',
+      leaseOwner: 'other-worker',
+    });
+    expect(await exists(path.join(runtime.workspace.root, 'never.txt'))).toBe(false);
+  });
 });

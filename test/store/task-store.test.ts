@@ -252,7 +252,11 @@ describe('TaskStore: leases', () => {
     expect(store.releaseExpiredLeases()).toEqual([]);
     expect(store.renewLease(task.id, 'someone-else', 1_000)).toBe(false);
 
+    // Expired, but nobody has taken it: its worker still holds it (a paused process goes on).
     clock.now += 100;
+    expect(store.renewLease(task.id, 'w1', 1_000)).toBe(true);
+    clock.now += 1_000;
+    expect(store.releaseExpiredLeases().map((released) => released.id)).toEqual([task.id]);
     expect(store.renewLease(task.id, 'w1', 1_000)).toBe(false);
   });
 
@@ -261,9 +265,6 @@ describe('TaskStore: leases', () => {
     const task = store.add({ title: 'a' });
     store.claimNext({ owner: 'slow', leaseMs: 1_000 });
     clock.now += 1_000;
-    expect(() => store.complete(task.id, 'late', { owner: 'slow' })).toThrow(
-      `Cannot complete task ${task.id}: the worker slow no longer holds its lease (held by slow); another worker may have taken it.`,
-    );
     store.claimNext({ owner: 'fast', leaseMs: LEASE_MS });
     expect(() => store.complete(task.id, 'late', { owner: 'slow' })).toThrow(
       /no longer holds its lease \(held by fast\)/,
@@ -584,13 +585,34 @@ describe('TaskStore: hand-off from one task to the next', () => {
     expect(store.get(a.id)).toMatchObject({ status: 'in_progress', leaseOwner: 'w1', resultSummary: null });
     expect(store.get(b.id)?.status).toBe('pending');
 
+    // The lease expires and another worker takes the task: the first one's hand-off is refused.
     clock.now += 1_000;
+    expect(store.claimNext({ owner: 'w2', leaseMs: LEASE_MS })).toMatchObject({ id: a.id, attempts: 2 });
     expect(() =>
       store.completeAndClaimNext({ id: a.id, resultSummary: 'too late', owner: 'w1', leaseMs: LEASE_MS }),
-    ).toThrow(/the worker w1 no longer holds its lease/);
-    // The refused hand-off claimed nothing; the expired task goes to the next worker.
+    ).toThrow(/the worker w1 no longer holds its lease \(held by w2\)/);
+    // The refused hand-off claimed nothing.
     expect(store.get(b.id)?.status).toBe('pending');
-    expect(store.claimNext({ owner: 'w2', leaseMs: LEASE_MS })).toMatchObject({ id: a.id, attempts: 2 });
+  });
+
+  it('lets a worker whose lease expired while nobody took the task finish it (a paused process)', async () => {
+    const { clock, store } = await setup();
+    const a = store.add({ title: 'a' });
+    const b = store.add({ title: 'b' });
+    store.claimNext({ owner: 'w1', leaseMs: 1_000 });
+    clock.now += 35_000;
+    const { completed, next } = store.completeAndClaimNext({
+      id: a.id,
+      resultSummary: 'done after a pause',
+      owner: 'w1',
+      leaseMs: LEASE_MS,
+    });
+    expect(completed).toMatchObject({
+      status: 'completed',
+      resultSummary: 'done after a pause',
+      attempts: 1,
+    });
+    expect(next).toMatchObject({ id: b.id, leaseOwner: 'w1' });
   });
 
   it('refuses a hand-off to another queue than the task is in, and rolls the completion back', async () => {
