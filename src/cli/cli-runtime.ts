@@ -37,7 +37,7 @@ export class CliRuntime {
           onPromptStart: () => this.renderer?.hold(),
           onPromptEnd: () => this.renderer?.release(),
         },
-        { input: true, plan: !options.yes, failure: true },
+        { input: true, plan: !options.yes, failure: true, approval: true },
       );
     }
     runtime.bus.subscribe((event) => this.show(event));
@@ -55,6 +55,7 @@ export class CliRuntime {
       input: interactive ? 'ask' : 'nobody',
       plan: options.yes ? 'approve' : interactive ? 'ask' : 'nobody',
       failure: interactive ? 'ask' : options.onFailure,
+      approval: interactive ? 'ask' : 'nobody',
     };
     const runtime = await Runtime.open({
       cwd: options.cwd,
@@ -67,6 +68,9 @@ export class CliRuntime {
       onFailure: options.onFailure,
       protocol: options.protocol,
       loop: options.loop,
+      approval: options.approval,
+      sandbox: options.sandbox,
+      network: options.network,
       inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
       policy,
     });

@@ -11,6 +11,7 @@ import type { Task } from '../store/schema.js';
 import type { Workspace } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
 import type { RunSettings } from './run-settings.js';
+import type { RuntimeSafety } from './runtime-safety.js';
 import { isDeadLocalWorker } from './worker-identity.js';
 
 /** How long a worker's claim on a task lasts without renewal; a dead worker's task returns to the queue after it. */
@@ -26,6 +27,8 @@ export interface WorkerContext {
   workspace: Workspace;
   model: ResolvedModel;
   settings: RunSettings;
+  /** Approval settings, sandbox, and each session's "always" answers. */
+  safety: RuntimeSafety;
   bus: EventBus;
   /** Something to tell the person watching (not an event: no run owns it). */
   notice(text: string): void;
@@ -64,6 +67,7 @@ function agentOptions(ctx: WorkerContext, sessionId: string): Omit<RunAgentOptio
     journal: new Journal({ sessionId, log: ctx.store.sessions, bus: ctx.bus }),
     store: ctx.store,
     control,
+    safety: ctx.safety.forSession(sessionId),
     maxSteps: ctx.settings.maxSteps,
     concurrency: ctx.settings.concurrency,
     onFailure: ctx.settings.onFailure,
