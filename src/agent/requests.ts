@@ -69,7 +69,7 @@ export class PendingRequests {
     if (entry.request.kind !== answer.kind) {
       return {
         ok: false,
-        error: `Request ${requestId} waits for a ${entry.request.kind} answer, not a ${answer.kind} answer.`,
+        error: `Request ${requestId} waits for ${withArticle(entry.request.kind)} answer, not ${withArticle(answer.kind)} answer.`,
       };
     }
     entry.resolve(answer);
@@ -80,4 +80,9 @@ export class PendingRequests {
   list(): PendingRequest[] {
     return [...this.waiting.values()].map((entry) => entry.request);
   }
+}
+
+/** `an approval`, `a plan`. */
+function withArticle(kind: RequestKind): string {
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT } from './exit-codes.js';
+import { addMcpCommand } from './mcp-command.js';
 import { addResumeCommand } from './resume-command.js';
 import { addRunCommand } from './run-command.js';
 import { addSessionsCommand } from './sessions-command.js';
@@ -27,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
   addWorkCommand(program, setExitCode);
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
+  addMcpCommand(program, setExitCode);
   try {
     await program.parseAsync(argv);
     return exitCode;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { APPROVAL_MODES } from '../tools/approval.js';
+import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { SANDBOX_MODES } from '../tools/sandbox-modes.js';
 import { ModelConfigError } from './types.js';
 
@@ -23,8 +24,6 @@ export const mcpServersSchema = z.record(
   z.string().regex(/^[A-Za-z0-9_-]+$/, 'an MCP server name has letters, digits, - and _ only'),
   z.union([stdioServerSchema, httpServerSchema]),
 );
-/** One configured MCP server. */
-export type McpServerConfig = z.infer<typeof stdioServerSchema> | z.infer<typeof httpServerSchema>;
 
 /** The config keys about safety: approval, sandbox, network, allow and deny lists, MCP servers. */
 export const safetyConfigShape = {

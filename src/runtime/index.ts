@@ -22,6 +22,7 @@ export { APPROVAL_MODES, type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../too
 export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';
 export { MAX_DEFAULT_TITLE_CHARS } from './defaults.js';
 export { RuntimeInputError } from './errors.js';
+export { listMcpServers, type McpServerListing } from './mcp-list.js';
 export { openWorkspaceStore } from './open-store.js';
 export type { DrainSummary, QueueTaskResult } from './queue-worker.js';
 export type { ResumeOutcome } from './resume.js';

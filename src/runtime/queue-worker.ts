@@ -8,6 +8,9 @@ import type { RunStatus } from '../events/registry.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
 import type { Task } from '../store/schema.js';
+import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
+import { startMcpServers } from '../tools/mcp/mcp-servers.js';
+import { coreTools } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
 import type { RunSettings } from './run-settings.js';
@@ -29,6 +32,8 @@ export interface WorkerContext {
   settings: RunSettings;
   /** Approval settings, sandbox, and each session's "always" answers. */
   safety: RuntimeSafety;
+  /** The MCP servers each run starts (the config's `mcp`). */
+  mcpServers: Record<string, McpServerConfig>;
   bus: EventBus;
   /** Something to tell the person watching (not an event: no run owns it). */
   notice(text: string): void;
@@ -54,26 +59,37 @@ export function outcomeText(result: Pick<QueueTaskResult, 'status' | 'finalAnswe
   return result.reason ? `${result.status}: ${result.reason}` : result.status;
 }
 
-/** Everything runAgent needs for one run in a session, with its control registered. */
-function agentOptions(ctx: WorkerContext, sessionId: string): Omit<RunAgentOptions, 'goal'> {
+/** Everything runAgent needs for one run in a session, and what stops its MCP servers after it. */
+async function agentOptions(
+  ctx: WorkerContext,
+  sessionId: string,
+): Promise<{ run: Omit<RunAgentOptions, 'goal'>; close: () => Promise<void> }> {
   const control = new RunControl({
     policy: ctx.settings.policy,
     inputTimeoutMs: ctx.settings.inputTimeoutMs,
   });
   if (ctx.stopRequested) control.stop();
-  return {
+  const safety = ctx.safety.forSession(sessionId);
+  // The configured MCP servers start with the run and stop when it ends.
+  const mcp =
+    Object.keys(ctx.mcpServers).length === 0
+      ? undefined
+      : await startMcpServers({ servers: ctx.mcpServers, workspaceRoot: ctx.workspace.root });
+  const run: Omit<RunAgentOptions, 'goal'> = {
     model: ctx.model,
     workspace: ctx.workspace,
     journal: new Journal({ sessionId, log: ctx.store.sessions, bus: ctx.bus }),
     store: ctx.store,
     control,
-    safety: ctx.safety.forSession(sessionId),
+    safety: { ...safety, notes: [...(safety.notes ?? []), ...(mcp?.failures ?? [])] },
+    tools: mcp ? [...coreTools, ...mcp.tools] : undefined,
     maxSteps: ctx.settings.maxSteps,
     concurrency: ctx.settings.concurrency,
     onFailure: ctx.settings.onFailure,
     protocol: ctx.settings.protocol,
     loop: ctx.settings.loop,
   };
+  return { run, close: async () => mcp?.close() };
 }
 
 /**
@@ -107,7 +123,7 @@ export async function runQueueTask(
     if (done)
       return { sessionId, status: 'completed', finalAnswer: done.finalAnswer ?? undefined, cancelled: false };
   }
-  const run = agentOptions(ctx, sessionId);
+  const { run, close } = await agentOptions(ctx, sessionId);
   const untrack = ctx.track(sessionId, run.control);
   let cancelled = false;
   let renewedAt = Date.now();
@@ -158,6 +174,7 @@ export async function runQueueTask(
   } finally {
     clearInterval(watch);
     untrack();
+    await close();
   }
 }
 
@@ -272,7 +289,14 @@ export async function releaseDeadWorkers(ctx: WorkerContext, queue: string): Pro
 }
 
 /** Starts a run in a session outside the queue (resume of a session with no queue task). */
-export function sessionRun(ctx: WorkerContext, sessionId: string) {
-  const run = agentOptions(ctx, sessionId);
-  return { run, untrack: ctx.track(sessionId, run.control) };
+export async function sessionRun(ctx: WorkerContext, sessionId: string) {
+  const { run, close } = await agentOptions(ctx, sessionId);
+  const untrack = ctx.track(sessionId, run.control);
+  return {
+    run,
+    end: async () => {
+      untrack();
+      await close();
+    },
+  };
 }

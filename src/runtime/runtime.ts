@@ -8,6 +8,7 @@ import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
 import { DEFAULT_QUEUE, type Task } from '../store/schema.js';
 import type { ApprovalMode } from '../tools/approval.js';
+import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
 import { RuntimeInputError } from './errors.js';
@@ -80,6 +81,7 @@ export class Runtime implements WorkerContext {
     readonly model: ResolvedModel,
     readonly settings: RunSettings,
     readonly safety: RuntimeSafety,
+    readonly mcpServers: Record<string, McpServerConfig>,
   ) {
     this.tasks = new TaskBoard(store);
     this.sessions = new SessionBook(store);
@@ -102,7 +104,15 @@ export class Runtime implements WorkerContext {
       workspace: opened,
     });
     const maxSteps = options.maxSteps ?? config.maxSteps ?? DEFAULT_MAX_STEPS;
-    return new Runtime(workspace, store, databasePath, model, { ...options, maxSteps }, safety);
+    return new Runtime(
+      workspace,
+      store,
+      databasePath,
+      model,
+      { ...options, maxSteps },
+      safety,
+      config.mcp ?? {},
+    );
   }
 
   /** When tool calls are asked now. */
