@@ -14,6 +14,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SessionApprovals } from '../src/agent/approval/session-approvals.js';
 import { RunControl } from '../src/agent/control.js';
 import { Journal } from '../src/agent/journal.js';
 import { runAgent } from '../src/agent/run-agent.js';
@@ -121,6 +122,14 @@ async function runAgentPlan(
     journal,
     store,
     control: new RunControl({ policy: { input: 'nobody', plan: 'approve', failure: 'abort' } }),
+    // The bench's tasks only write files: every call runs, as with --approval auto.
+    safety: {
+      approval: { mode: 'auto', allow: [], deny: [] },
+      remembered: new SessionApprovals(),
+      sandbox: { kind: 'none' },
+      sandboxMissing: false,
+      sandboxLabel: 'off',
+    },
     concurrency,
   });
   await store.close();

@@ -1,7 +1,7 @@
 import type { FailureDecision, FailureInfo } from '../plan/scheduler.js';
 import type { InputReply } from '../tools/types.js';
 import type { Emit } from './emit.js';
-import { type AnswerResult, PendingRequests, type RequestAnswer } from './requests.js';
+import { type AnswerResult, type ApprovalDecision, PendingRequests, type RequestAnswer } from './requests.js';
 
 /** How long a question waits for an answer by default before the agent goes on alone. */
 export const DEFAULT_INPUT_TIMEOUT_MS = 10 * 60_000;
@@ -17,6 +17,8 @@ export type PlanDecision = { decision: 'approve' } | { decision: 'reject'; feedb
  */
 export interface RequestPolicy {
   input: 'ask' | 'nobody';
+  /** Tool calls that need approval; like `input` when left out. */
+  approval?: 'ask' | 'nobody';
   plan: 'ask' | 'approve' | 'nobody';
   failure: 'ask' | 'abort' | 'skip';
 }
@@ -37,6 +39,24 @@ export interface QuestionOrigin {
   /** Ends the question when the asking task is stopped. */
   signal?: AbortSignal;
 }
+
+/** A tool call to approve: what the approval_requested event shows. */
+export interface ApprovalRequest {
+  callId: string;
+  name: string;
+  args: unknown;
+  /** The command, or the diff of a file change. */
+  preview: string;
+  /** The run's end reason when nobody can answer: names the flag that allows the call. */
+  unavailable: string;
+}
+
+/** The user's answer to an approval, or why there is none. */
+export type ApprovalReply =
+  | { status: 'answered'; decision: ApprovalDecision; reason?: string }
+  | { status: 'stopped' }
+  /** No one can answer (non-interactive): the run ends with needs_input. */
+  | { status: 'unavailable' };
 
 /**
  * What a front end holds over a run, through the runtime: stop it (at the next phase boundary;
@@ -141,6 +161,44 @@ export class RunControl {
     const content = reply.kind === 'input' ? reply.content : '';
     this.emit({ type: 'agent_update', update_type: 'agent_user_input', request_id: requestId, content });
     return { status: 'answered', answer: content };
+  }
+
+  /**
+   * Asks the user to approve a tool call (an approval_requested event) and waits, with no time
+   * limit, until a front end answers or the run or task stops. When nobody can answer, the event
+   * still goes out and the run is marked to end with needs_input, `request.unavailable` its reason.
+   */
+  async requestApproval(request: ApprovalRequest, origin: QuestionOrigin = {}): Promise<ApprovalReply> {
+    if (this.stopRequested || origin.signal?.aborted) return { status: 'stopped' };
+    const requestId = crypto.randomUUID();
+    const event = {
+      type: 'agent_update' as const,
+      update_type: 'approval_requested' as const,
+      request_id: requestId,
+      call_id: request.callId,
+      name: request.name,
+      args: request.args,
+      preview: request.preview,
+      task_id: origin.taskId,
+    };
+    if ((this.policy.approval ?? this.policy.input) === 'nobody') {
+      this.emit(event);
+      this.unanswered ??= request.unavailable;
+      return { status: 'unavailable' };
+    }
+    const signal = AbortSignal.any([this.signal, ...(origin.signal ? [origin.signal] : [])]);
+    const answer = this.requests.wait(
+      { requestId, kind: 'approval', taskId: origin.taskId, callId: request.callId },
+      signal,
+    );
+    this.emit(event);
+    const reply = await answer;
+    if (reply?.kind !== 'approval') return { status: 'stopped' };
+    return {
+      status: 'answered',
+      decision: reply.decision,
+      ...(reply.reason ? { reason: reply.reason } : {}),
+    };
   }
 
   /**

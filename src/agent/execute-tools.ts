@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ModelToolCall } from '../model/call-model.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext, ToolResult } from '../tools/types.js';
+import type { ApprovalGate } from './approval/approval-gate.js';
 import type { Emit } from './emit.js';
 import type { PathLocks } from './path-locks.js';
 
@@ -19,6 +20,8 @@ export interface ExecuteToolsOptions {
   step: number;
   taskId?: string;
   signal: AbortSignal;
+  /** Decides, before each call, whether it runs, is asked or is refused. */
+  approval: ApprovalGate;
   /** Per-path locks for writes (parallel tasks); none in a single loop. */
   locks?: PathLocks;
   workspaceRoot?: string;
@@ -26,13 +29,17 @@ export interface ExecuteToolsOptions {
 
 /**
  * Runs the tool calls of one model reply, in order. Consecutive read-only calls run together;
- * a call that writes runs alone. Once the run is stopped, the calls not yet started are not run.
+ * a call that writes runs alone, after its approval. Once the run is stopped, or a call waits
+ * for an approval nobody can give, the calls not yet started are not run.
  */
 export async function executeTools(options: ExecuteToolsOptions): Promise<ExecutedCall[]> {
   const executed: ExecutedCall[] = [];
   for (const batch of batches(options.calls, options.registry)) {
-    if (options.signal.aborted) {
-      for (const call of batch) executed.push(notRun(call));
+    if (options.signal.aborted || options.approval.blocked) {
+      const why = options.signal.aborted
+        ? 'the run was stopped by the user'
+        : 'an earlier call of this reply needs an approval no one can give now';
+      for (const call of batch) executed.push(notRun(call, why));
       continue;
     }
     executed.push(...(await Promise.all(batch.map((call) => executeOne(call, options)))));
@@ -58,15 +65,21 @@ function batches(calls: ModelToolCall[], registry: ToolRegistry): ModelToolCall[
 
 async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Promise<ExecutedCall> {
   const { emit, step, taskId, registry } = options;
-  emit({ type: 'tool_start', call_id: call.id, name: call.name, args: call.args, step, task_id: taskId });
   const tool = registry.get(call.name);
-  const result = tool
-    ? await runTool(tool, call, options)
-    : {
-        output: `There is no tool named "${call.name}". Available tools: ${registry.names().join(', ')}.`,
-        isError: true,
-        durationMs: 0,
-      };
+  const ctx = options.contextFor(call);
+  const gate = tool
+    ? await options.approval.check({ call, tool, ctx, step, taskId, signal: options.signal })
+    : ({ allowed: true } as const);
+  emit({ type: 'tool_start', call_id: call.id, name: call.name, args: call.args, step, task_id: taskId });
+  const result = !gate.allowed
+    ? { output: gate.output, display: gate.display, isError: true, durationMs: 0 }
+    : tool
+      ? await runTool(tool, call, ctx, options)
+      : {
+          output: `There is no tool named "${call.name}". Available tools: ${registry.names().join(', ')}.`,
+          isError: true,
+          durationMs: 0,
+        };
   const common = {
     call_id: call.id,
     name: call.name,
@@ -80,8 +93,8 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
 }
 
 /** Runs a tool; a write holds the lock of the file it targets while it runs. */
-function runTool(tool: Tool, call: ModelToolCall, options: ExecuteToolsOptions) {
-  const run = () => tool.run(call.args, options.contextFor(call));
+function runTool(tool: Tool, call: ModelToolCall, ctx: ToolContext, options: ExecuteToolsOptions) {
+  const run = () => tool.run(call.args, ctx);
   const lockKey = tool.readOnly ? undefined : writeLockKey(call.args, options.workspaceRoot);
   return lockKey && options.locks ? options.locks.withLock(lockKey, run) : run();
 }
@@ -93,9 +106,6 @@ function writeLockKey(args: unknown, workspaceRoot: string | undefined): string 
   return typeof target === 'string' ? path.resolve(workspaceRoot, target) : undefined;
 }
 
-function notRun(call: ModelToolCall): ExecutedCall {
-  return {
-    call,
-    result: { output: 'Not run: the run was stopped by the user.', isError: true, durationMs: 0 },
-  };
+function notRun(call: ModelToolCall, why: string): ExecutedCall {
+  return { call, result: { output: `Not run: ${why}.`, isError: true, durationMs: 0 } };
 }

@@ -78,6 +78,8 @@ export interface ProtocolTool {
   name: string;
   description: string;
   parameters: z.ZodType;
+  /** The parameters as JSON Schema when the tool came with one (MCP tools): shown as is. */
+  jsonSchema?: Record<string, unknown>;
 }
 
 export interface JsonProtocolInstructionsOptions {
@@ -135,6 +137,7 @@ function describeTool(tool: ProtocolTool): string {
 }
 
 function parametersSchema(tool: ProtocolTool): z.core.JSONSchema.JSONSchema {
+  if (tool.jsonSchema) return tool.jsonSchema as z.core.JSONSchema.JSONSchema;
   // The model writes the input side: fields with defaults are optional to it.
   return z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' });
 }

@@ -19,6 +19,10 @@ export function modelToolsFor(registry: ToolRegistry): Record<string, SdkTool> {
 }
 
 function definitionOf(entry: Tool): SdkTool {
+  // A tool that came with its JSON Schema (MCP) is described with it, unconverted.
+  if (entry.jsonSchema) {
+    return tool({ description: entry.description, inputSchema: jsonSchema(entry.jsonSchema as JSONSchema7) });
+  }
   let byDescription = definitionCache.get(entry.parameters);
   if (!byDescription) {
     byDescription = new Map();

@@ -1,14 +1,19 @@
 /** The decisions a run can wait for. */
-export type RequestKind = 'input' | 'plan' | 'failure';
+export type RequestKind = 'input' | 'plan' | 'failure' | 'approval';
 
 /** What the user chose for a failed task. */
 export type FailureChoice = 'retry' | 'skip' | 'revise' | 'abort';
+
+/** What the user said about a tool call that needs approval ("always": this and similar calls, this session). */
+export type ApprovalDecision = 'allow' | 'deny' | 'always';
 
 /** An answer to a request, as a front end gives it through the runtime. */
 export type RequestAnswer =
   | { kind: 'input'; content: string }
   | { kind: 'plan'; decision: 'approve' | 'reject'; feedback?: string }
-  | { kind: 'failure'; decision: FailureChoice; feedback?: string };
+  | { kind: 'failure'; decision: FailureChoice; feedback?: string }
+  /** `reason` (with deny) is passed to the model. */
+  | { kind: 'approval'; decision: ApprovalDecision; reason?: string };
 
 /** A request waiting for its answer. */
 export interface PendingRequest {
@@ -16,8 +21,10 @@ export interface PendingRequest {
   kind: RequestKind;
   /** The question (input requests). */
   question?: string;
-  /** The failed task (failure decisions). */
+  /** The failed task (failure decisions), or the task whose call is asked (approvals). */
   taskId?: string;
+  /** The tool call asked about (approvals). */
+  callId?: string;
 }
 
 /** Whether an answer was taken, and why not when it was not. */
@@ -62,7 +69,7 @@ export class PendingRequests {
     if (entry.request.kind !== answer.kind) {
       return {
         ok: false,
-        error: `Request ${requestId} waits for a ${entry.request.kind} answer, not a ${answer.kind} answer.`,
+        error: `Request ${requestId} waits for ${withArticle(entry.request.kind)} answer, not ${withArticle(answer.kind)} answer.`,
       };
     }
     entry.resolve(answer);
@@ -73,4 +80,9 @@ export class PendingRequests {
   list(): PendingRequest[] {
     return [...this.waiting.values()].map((entry) => entry.request);
   }
+}
+
+/** `an approval`, `a plan`. */
+function withArticle(kind: RequestKind): string {
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }

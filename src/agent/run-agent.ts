@@ -11,6 +11,8 @@ import { FileTracker } from '../tools/file-tracker.js';
 import { coreTools, ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
+import { ApprovalGate } from './approval/approval-gate.js';
+import type { RunSafety } from './approval/run-safety.js';
 import type { RunControl } from './control.js';
 import { decideRequestStep } from './decide-request.js';
 import { DEFAULT_MAX_STEPS } from './defaults.js';
@@ -40,6 +42,8 @@ export interface RunAgentOptions {
   /** The store the run records itself in (sessions, messages, plans, tasks). */
   store: Store;
   control: RunControl;
+  /** When calls are asked and how commands are confined. */
+  safety: RunSafety;
   maxSteps?: number;
   tools?: Tool[];
   /** Earlier messages of the conversation (when a session is continued). */
@@ -152,7 +156,11 @@ async function createRun(
   const records = new RunRecords(options.store, options.journal);
   const runId = await records.startRun(goal, mode);
   const journal = options.journal;
-  const tools = options.tools ?? coreTools;
+  const { safety } = options;
+  const offered = options.tools ?? coreTools;
+  // plan-only: the model is not offered what it may not use (the gate refuses it too).
+  const tools =
+    safety.approval.mode === 'plan-only' ? offered.filter((tool) => tool.changes === 'none') : offered;
   const run: RunContext = {
     runId,
     model: options.model,
@@ -161,6 +169,13 @@ async function createRun(
     workspace: options.workspace,
     files: new FileTracker(),
     control: options.control,
+    approval: new ApprovalGate({
+      settings: safety.approval,
+      remembered: safety.remembered,
+      sandboxMissing: safety.sandboxMissing,
+      control: options.control,
+    }),
+    sandbox: safety.sandbox,
     emit: (payload) => {
       journal.emit(runId, payload);
     },
@@ -186,7 +201,13 @@ async function createRun(
     loop: run.loop,
     model: options.model.id,
     goal,
+    approval: safety.approval.mode,
+    sandbox: safety.sandboxLabel,
+    network: safety.sandbox.kind === 'bwrap' ? safety.sandbox.network : undefined,
   });
+  for (const content of safety.notes ?? []) {
+    run.emit({ type: 'agent_update', update_type: 'agent_note', step: 0, content });
+  }
   return run;
 }
 

@@ -2,8 +2,10 @@ import type { TokenUsage } from '../model/call-model.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { FileTracker } from '../tools/file-tracker.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { CommandSandbox } from '../tools/sandbox.js';
 import type { Tool } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
+import type { ApprovalGate } from './approval/approval-gate.js';
 import type { RunControl } from './control.js';
 import type { Emit } from './emit.js';
 import type { LoopName } from './loop/loop-name.js';
@@ -32,6 +34,10 @@ export interface RunContext {
   workspace: Workspace;
   files: FileTracker;
   control: RunControl;
+  /** Stands before every tool call: runs, asks or refuses it by the approval rules. */
+  approval: ApprovalGate;
+  /** How run_command confines commands. */
+  sandbox: CommandSandbox;
   emit: Emit;
   maxSteps: number;
   /** Serialises writes to one file by tasks running at the same time. */

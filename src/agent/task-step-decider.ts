@@ -61,6 +61,7 @@ export function taskStepDecider(context: TaskStepContext): (step: Step) => Promi
       step: plan.run.steps,
       taskId: task.id,
       signal: context.signal,
+      approval: plan.run.approval,
     });
     if (check && !check.result.isError) return { kind: 'task_completed', summary };
     note(

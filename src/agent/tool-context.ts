@@ -26,6 +26,7 @@ export function toolContextFor(
     },
     files: options.files ?? run.files,
     callId: call.id,
+    sandbox: run.sandbox,
     progress: (content) =>
       run.emit({ type: 'tool_progress', call_id: call.id, name: call.name, content, task_id: taskId }),
     model: {

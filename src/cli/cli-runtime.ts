@@ -37,7 +37,7 @@ export class CliRuntime {
           onPromptStart: () => this.renderer?.hold(),
           onPromptEnd: () => this.renderer?.release(),
         },
-        { input: true, plan: !options.yes, failure: true },
+        { input: true, plan: !options.yes, failure: true, approval: true },
       );
     }
     runtime.bus.subscribe((event) => this.show(event));
@@ -55,6 +55,7 @@ export class CliRuntime {
       input: interactive ? 'ask' : 'nobody',
       plan: options.yes ? 'approve' : interactive ? 'ask' : 'nobody',
       failure: interactive ? 'ask' : options.onFailure,
+      approval: interactive ? 'ask' : 'nobody',
     };
     const runtime = await Runtime.open(runtimeOptions(options, policy));
     return new CliRuntime(runtime, options, interactive);
@@ -121,6 +122,9 @@ export function runtimeOptions(
     onFailure: options.onFailure,
     protocol: options.protocol,
     loop: options.loop,
+    approval: options.approval,
+    sandbox: options.sandbox,
+    network: options.network,
     inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
     policy,
   };

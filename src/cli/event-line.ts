@@ -65,6 +65,8 @@ function fullDetail(event: ServerEvent): string {
       return `step ${event.step} ${event.phase}: ${event.input_tokens} in / ${event.output_tokens} out tokens`;
     case 'agent_request_input':
       return `${event.request_id}: ${event.question}`;
+    case 'approval_requested':
+      return `${event.request_id}: ${event.name} ${event.preview.split('\n')[0] ?? ''}`;
     case 'agent_request_input_timeout':
       return event.request_id;
     case 'agent_user_input':

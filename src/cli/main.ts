@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../util/version.js';
 import { EXIT } from './exit-codes.js';
+import { addMcpCommand } from './mcp-command.js';
 import { addResumeCommand } from './resume-command.js';
 import { addRunCommand } from './run-command.js';
 import { addServeCommand } from './serve-command.js';
@@ -28,6 +29,7 @@ export async function main(argv: string[]): Promise<number> {
   addServeCommand(program, setExitCode);
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
+  addMcpCommand(program, setExitCode);
   try {
     await program.parseAsync(argv);
     return exitCode;

@@ -1,8 +1,12 @@
 import { type Command, Option } from 'commander';
 import {
+  APPROVAL_MODES,
+  type ApprovalMode,
   DEFAULT_INPUT_TIMEOUT_MS,
   DEFAULT_MAX_STEPS,
   DEFAULT_PLAN_CONCURRENCY,
+  SANDBOX_MODES,
+  type SandboxMode,
 } from '../runtime/defaults.js';
 import { parsePositiveInt } from './usage-error.js';
 
@@ -33,6 +37,9 @@ export interface AgentCliOptions extends StoreCliOptions {
   onFailure: 'abort' | 'skip';
   protocol: 'native' | 'json';
   loop: 'react' | 'roa';
+  approval?: ApprovalMode;
+  sandbox?: SandboxMode;
+  network?: boolean;
 }
 
 /** Options of `taskweave run`, as commander parses them. */
@@ -127,5 +134,18 @@ export function addRunOptions(command: Command): Command {
       )
         .choices(['react', 'roa'])
         .default('react'),
-    );
+    )
+    .addOption(
+      new Option(
+        '--approval <mode>',
+        'when tool calls are asked: ask (commands and file changes), edits (file changes run, commands are asked), auto (everything runs, commands in the sandbox), plan-only (read-only tools only) (default: the config, else ask)',
+      ).choices([...APPROVAL_MODES]),
+    )
+    .addOption(
+      new Option(
+        '--sandbox <mode>',
+        'how commands are confined (bubblewrap): workspace-write, read-only, off (default: the config, else workspace-write)',
+      ).choices([...SANDBOX_MODES]),
+    )
+    .option('--network', 'let sandboxed commands use the network (package installs need it)');
 }

@@ -71,7 +71,7 @@ export class HumanRenderer {
         this.loop = event.loop;
         this.line(
           s.dim(
-            `taskweave · ${event.model}${event.loop === 'roa' ? ' · roa' : ''} · up to ${event.max_steps} steps`,
+            `taskweave · ${event.model}${event.loop === 'roa' ? ' · roa' : ''} · up to ${event.max_steps} steps${safetyHeader(event)}`,
           ),
         );
         return;
@@ -113,6 +113,9 @@ export class HumanRenderer {
         return;
       case 'agent_request_input':
         this.line(s.cyan(`? ${event.question}`));
+        return;
+      case 'approval_requested':
+        this.line(`${s.cyan(`? ${event.name} needs your approval:`)}\n${indentPreview(event.preview)}`);
         return;
       case 'agent_request_input_timeout':
         this.line(s.yellow('! no answer in time; the agent goes on without one'));
@@ -261,4 +264,20 @@ export class HumanRenderer {
 function firstLine(text: string): string {
   const line = text.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
   return line.length <= MAX_RESULT_LINE_CHARS ? line : `${line.slice(0, MAX_RESULT_LINE_CHARS - 1)}…`;
+}
+
+/** ` · approval ask · sandbox workspace-write (no network)` for the header, when the run says. */
+function safetyHeader(event: { approval?: string; sandbox?: string; network?: boolean }): string {
+  const approval = event.approval ? ` · approval ${event.approval}` : '';
+  const network = event.network === undefined ? '' : event.network ? ' (network on)' : ' (no network)';
+  const sandbox = event.sandbox ? ` · sandbox ${event.sandbox}${network}` : '';
+  return approval + sandbox;
+}
+
+/** The command or diff of an approval, indented under its question. */
+function indentPreview(preview: string): string {
+  return preview
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
 }

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { ServerEvent } from '../events/registry.js';
-import type { RequestAnswer, Runtime } from '../runtime/index.js';
+import { alwaysPrefix, type RequestAnswer, type Runtime } from '../runtime/index.js';
 
 /** The terminal the questions go to, and what Ctrl-C at a prompt does (stop the run). */
 export interface Terminal {
@@ -18,6 +18,8 @@ export interface TerminalAnswers {
   input: boolean;
   plan: boolean;
   failure: boolean;
+  /** Tool calls that need approval (commands, file changes, MCP tools). */
+  approval?: boolean;
 }
 
 const FAILURE_CHOICES: Record<string, 'retry' | 'skip' | 'revise' | 'abort'> = {
@@ -36,7 +38,10 @@ const FAILURE_CHOICES: Record<string, 'retry' | 'skip' | 'revise' | 'abort'> = {
 export class TerminalResponder {
   private prompts: Promise<void> = Promise.resolve();
   /** Open and queued prompts by request id, with what ends them. */
-  private readonly open = new Map<string, { controller: AbortController; taskId?: string }>();
+  private readonly open = new Map<
+    string,
+    { controller: AbortController; taskId?: string; callId?: string }
+  >();
 
   constructor(
     private readonly runtime: Runtime,
@@ -50,8 +55,22 @@ export class TerminalResponder {
       this.closeAll();
       return;
     }
+    if (event.type === 'tool_start') {
+      // The call was approved or refused elsewhere (the web UI): its prompt here is void.
+      for (const [id, entry] of this.open) if (entry.callId === event.call_id) this.close(id);
+      return;
+    }
     if (event.type !== 'agent_update') return;
     switch (event.update_type) {
+      case 'approval_requested':
+        if (this.answers.approval)
+          this.enqueue(
+            event.request_id,
+            event.task_id,
+            (signal) => this.askApproval(event.request_id, approvalQuestion(event), signal),
+            event.call_id,
+          );
+        return;
       case 'agent_request_input':
         if (this.answers.input)
           this.enqueue(event.request_id, event.task_id, (signal) => this.askInput(event.request_id, signal));
@@ -108,9 +127,10 @@ export class TerminalResponder {
     requestId: string,
     taskId: string | undefined,
     ask: (signal: AbortSignal) => Promise<void>,
+    callId?: string,
   ) {
     const controller = new AbortController();
-    this.open.set(requestId, { controller, taskId });
+    this.open.set(requestId, { controller, taskId, callId });
     this.prompts = this.prompts.then(async () => {
       if (controller.signal.aborted) return;
       try {
@@ -162,6 +182,28 @@ export class TerminalResponder {
     }
   }
 
+  private async askApproval(requestId: string, question: string, signal: AbortSignal): Promise<void> {
+    let prompt = question;
+    for (;;) {
+      const answer = (await this.ask(prompt, signal)).trim();
+      const choice = answer.toLowerCase();
+      if (choice === '' || choice === 'y' || choice === 'yes') {
+        this.send(requestId, { kind: 'approval', decision: 'allow' });
+        return;
+      }
+      if (choice === 'a' || choice === 'always') {
+        this.send(requestId, { kind: 'approval', decision: 'always' });
+        return;
+      }
+      if (choice === 'n' || choice === 'no') {
+        const reason = (await this.ask('Why not? (the model reads this; Enter: no reason) ', signal)).trim();
+        this.send(requestId, { kind: 'approval', decision: 'deny', ...(reason ? { reason } : {}) });
+        return;
+      }
+      prompt = `"${answer}" is not one of the choices. Type y, n or a: `;
+    }
+  }
+
   /** Asks one question; Ctrl-C stops the run (the prompt then ends through its signal). */
   private async ask(question: string, signal: AbortSignal): Promise<string> {
     const { terminal } = this;
@@ -175,4 +217,22 @@ export class TerminalResponder {
       terminal.onPromptEnd?.();
     }
   }
+}
+
+/** The approval prompt, with what "always" would allow in this session. */
+function approvalQuestion(event: { name: string; args: unknown }): string {
+  const command =
+    event.name === 'run_command' && typeof event.args === 'object' && event.args !== null
+      ? (event.args as { command?: unknown }).command
+      : undefined;
+  const always =
+    typeof command === 'string'
+      ? (() => {
+          const prefix = alwaysPrefix(command);
+          return prefix ? `\`${prefix.join(' ')} …\` commands` : 'this exact command';
+        })()
+      : event.name === 'write_file' || event.name === 'edit_file'
+        ? 'file changes'
+        : event.name;
+  return `Allow? [Y]es · [n]o (then say why) · [a]lways allow ${always} in this session: `;
 }

@@ -45,6 +45,12 @@ export const eventPayloadSchema = z.union([
     loop: z.enum(['react', 'roa']),
     model: z.string(),
     goal: z.string(),
+    /** The approval mode (`ask`, `edits`, `auto`, `plan-only`). */
+    approval: z.string().optional(),
+    /** How commands are confined: `workspace-write`, `read-only`, `off`, or `unavailable` (no bubblewrap). */
+    sandbox: z.string().optional(),
+    /** Whether sandboxed commands have network access. */
+    network: z.boolean().optional(),
   }),
   agentUpdate('agent_turn_start', { step, task_id: taskId }),
   agentUpdate('agent_reason', { step, content: z.string(), task_id: taskId }),
@@ -76,6 +82,15 @@ export const eventPayloadSchema = z.union([
     reason: z.string(),
     blocked: z.array(z.string()),
     choices: z.array(z.enum(['retry', 'skip', 'revise', 'abort'])),
+  }),
+  /** A tool call waits for the user's approval (answered by request_id): the command or the diff. */
+  agentUpdate('approval_requested', {
+    request_id: z.string(),
+    call_id: z.string(),
+    name: z.string(),
+    args: z.unknown(),
+    preview: z.string(),
+    task_id: taskId,
   }),
   agentUpdate('agent_request_input_timeout', { request_id: z.string() }),
   agentUpdate('agent_user_input', { request_id: z.string(), content: z.string() }),

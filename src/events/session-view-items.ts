@@ -26,3 +26,19 @@ export function settleFailures(view: SessionView, runId: string): SessionView {
     item.kind === 'failure' && item.runId === runId && !item.settled ? { ...item, settled: true } : item,
   );
 }
+
+/** Settles the approvals of a run still waiting when it ended (nothing will answer them now). */
+export function settleApprovals(view: SessionView, runId: string): SessionView {
+  return updateItems(view, (item) =>
+    item.kind === 'approval' && item.runId === runId && !item.settled ? { ...item, settled: true } : item,
+  );
+}
+
+/** Settles the approval of a tool call once the call has a result (it ran, or was refused). */
+export function settleApprovalOf(view: SessionView, callId: string, outcome: string): SessionView {
+  return updateItems(view, (item) =>
+    item.kind === 'approval' && item.callId === callId && !item.settled
+      ? { ...item, settled: true, outcome }
+      : item,
+  );
+}

@@ -1,4 +1,5 @@
 import type {
+  ApprovalItem,
   FailureItem,
   PlanView,
   QuestionItem,
@@ -38,6 +39,13 @@ export function openQuestion(view: SessionView): QuestionItem | undefined {
 export function openFailure(view: SessionView): FailureItem | undefined {
   return view.items.findLast(
     (item): item is FailureItem => item.kind === 'failure' && !item.settled && runGoesOn(view, item.runId),
+  );
+}
+
+/** The tool calls waiting for the user's approval, oldest first (parallel plan tasks may each ask). */
+export function openApprovals(view: SessionView): ApprovalItem[] {
+  return view.items.filter(
+    (item): item is ApprovalItem => item.kind === 'approval' && !item.settled && runGoesOn(view, item.runId),
   );
 }
 

@@ -89,6 +89,24 @@ export interface FailureItem {
   settled: boolean;
 }
 
+/** A tool call waiting for the user's approval: the command or the diff it would apply. */
+export interface ApprovalItem {
+  kind: 'approval';
+  id: string;
+  runId: string;
+  requestId: string;
+  callId: string;
+  name: string;
+  args: unknown;
+  /** The command, or the diff of a file change. */
+  preview: string;
+  taskId?: string;
+  askedAt: number;
+  /** Once the call ran, was refused or the run ended: what became of it (`exit 0`, `denied: …`). */
+  outcome?: string;
+  settled: boolean;
+}
+
 /** Where a plan was proposed in the conversation (the plan itself is in `plans`). */
 export interface PlanItem {
   kind: 'plan';
@@ -135,6 +153,7 @@ export type TimelineItem =
   | GoalItem
   | StepItem
   | QuestionItem
+  | ApprovalItem
   | FailureItem
   | PlanItem
   | TaskEventItem

@@ -1,5 +1,11 @@
 import type { AgentUpdate, ServerEvent, TopLevelOf } from './registry.js';
-import { append, settleFailures, updateItems } from './session-view-items.js';
+import {
+  append,
+  settleApprovalOf,
+  settleApprovals,
+  settleFailures,
+  updateItems,
+} from './session-view-items.js';
 import { foldPlanUpdate, planTaskTitle } from './session-view-plan.js';
 import type { SessionView, StepItem, ToolCallView } from './session-view-types.js';
 
@@ -163,6 +169,20 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         ts: event.ts,
         settled: false,
       });
+    case 'approval_requested':
+      return append(view, {
+        kind: 'approval',
+        id: `${runId}:approval:${event.request_id}`,
+        runId,
+        requestId: event.request_id,
+        callId: event.call_id,
+        name: event.name,
+        args: event.args,
+        preview: event.preview,
+        taskId: event.task_id,
+        askedAt: event.ts,
+        settled: false,
+      });
     case 'agent_completion':
       return settleFailures(
         append(view, {
@@ -214,11 +234,12 @@ function foldTopLevel(view: SessionView, event: TopLevel): SessionView {
         progress: [...call.progress, event.content],
       }));
     case 'tool_complete':
+      return finishCall(settleApprovalOf(view, event.call_id, event.display ?? 'done'), event);
     case 'tool_error':
-      return finishCall(view, event);
+      return finishCall(settleApprovalOf(view, event.call_id, event.display ?? event.error), event);
     case 'response_complete':
       return {
-        ...settleFailures(view, runId),
+        ...settleApprovals(settleFailures(view, runId), runId),
         runningTools: 0,
         runs: view.runs.map((run) =>
           run.runId === runId ? { ...run, status: event.status, endedAt: event.ts } : run,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../util/describe-issues.js';
+import { mergeSafety, safetyConfigShape } from './safety-config.js';
 import { ModelConfigError } from './types.js';
 
 /** The settings a config file may hold; unknown keys are an error, so that typos are caught. */
@@ -12,6 +13,7 @@ export const taskweaveConfigSchema = z.strictObject({
   /** Base URL for providers that take one (openai, anthropic, openai-compatible). */
   baseUrl: z.url().optional(),
   maxSteps: z.number().int().positive().optional(),
+  ...safetyConfigShape,
 });
 
 /** The contents of a taskweave config file. */
@@ -33,29 +35,37 @@ export function configFilePaths(options: { cwd: string; env: NodeJS.ProcessEnv }
 /**
  * Reads the first config file that exists (see configFilePaths). No file at all gives an empty
  * config; a file that is not valid JSON or does not fit the schema is a ModelConfigError naming
- * the file and what is wrong.
+ * the file and what is wrong. The safety keys are merged from both files (see mergeSafety): the
+ * user's file is read for them even when the workspace has its own.
  */
 export async function loadConfigFile(options: {
   cwd: string;
   env: NodeJS.ProcessEnv;
 }): Promise<{ path?: string; config: TaskweaveConfig }> {
-  for (const filePath of configFilePaths(options)) {
-    const source = await readIfExists(filePath);
-    if (source === undefined) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(source);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ModelConfigError(`The config file ${filePath} is not valid JSON: ${reason}`);
-    }
-    const parsed = taskweaveConfigSchema.safeParse(value);
-    if (!parsed.success) {
-      throw new ModelConfigError(`The config file ${filePath} is not valid: ${describeIssues(parsed.error)}`);
-    }
-    return { path: filePath, config: parsed.data };
+  const [workspacePath, userPath] = configFilePaths(options);
+  const workspace = workspacePath === undefined ? undefined : await readConfig(workspacePath);
+  const user = userPath === undefined ? undefined : await readConfig(userPath);
+  const first = workspace ?? user;
+  if (!first) return { config: {} };
+  const { approval, sandbox, network, allow, deny, mcp, ...modelKeys } = first.config;
+  return { path: first.path, config: { ...modelKeys, ...mergeSafety(workspace, user?.config) } };
+}
+
+async function readConfig(filePath: string): Promise<{ path: string; config: TaskweaveConfig } | undefined> {
+  const source = await readIfExists(filePath);
+  if (source === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ModelConfigError(`The config file ${filePath} is not valid JSON: ${reason}`);
   }
-  return { config: {} };
+  const parsed = taskweaveConfigSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new ModelConfigError(`The config file ${filePath} is not valid: ${describeIssues(parsed.error)}`);
+  }
+  return { path: filePath, config: parsed.data };
 }
 
 async function readIfExists(filePath: string): Promise<string | undefined> {

@@ -2,16 +2,27 @@
  * What front ends may use: the runtime and the types its API speaks. Front ends import this
  * folder (and event types, pure plan helpers), never `agent` or `store`.
  */
+
+export { alwaysPrefix } from '../agent/approval/command-line.js';
 export type { RequestPolicy } from '../agent/control.js';
 export { DEFAULT_INPUT_TIMEOUT_MS } from '../agent/control.js';
-export type { AnswerResult, FailureChoice, PendingRequest, RequestAnswer } from '../agent/requests.js';
+export type {
+  AnswerResult,
+  ApprovalDecision,
+  FailureChoice,
+  PendingRequest,
+  RequestAnswer,
+} from '../agent/requests.js';
 export { DEFAULT_MAX_STEPS, type PlanMode } from '../agent/run-agent.js';
 export type { ProtocolName } from '../agent/wire-protocol.js';
 export { DEFAULT_QUEUE, type Run, type Session, type Task, type TaskStatus } from '../store/schema.js';
 export type { StoredMessage } from '../store/session-store.js';
 export { DEFAULT_SESSION_LIST_LIMIT } from '../store/session-store.js';
+export { APPROVAL_MODES, type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../tools/approval.js';
+export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';
 export { MAX_DEFAULT_TITLE_CHARS } from './defaults.js';
 export { RuntimeInputError } from './errors.js';
+export { listMcpServers, type McpServerListing } from './mcp-list.js';
 export { openWorkspaceStore } from './open-store.js';
 export type { DrainSummary, QueueTaskResult } from './queue-worker.js';
 export type { ResumeOutcome } from './resume.js';
@@ -24,6 +35,7 @@ export {
   type SubmitOutcome,
   type WorkOutcome,
 } from './runtime.js';
+export { DEFAULT_SANDBOX_MODE, RuntimeSafety, type SafetyChoices } from './runtime-safety.js';
 export { LAST_SESSION, SessionBook, type SessionDetail, type SessionSummary } from './session-book.js';
 export { MANUAL_COMPLETION_SUMMARY, TaskBoard, type TaskTreeNode, taskTree } from './task-board.js';
 export { apiPlan, apiRun, apiSession, apiTask } from './wire-shapes.js';

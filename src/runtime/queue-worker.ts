@@ -8,9 +8,13 @@ import type { RunStatus } from '../events/registry.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
 import type { Task } from '../store/schema.js';
+import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
+import { startMcpServers } from '../tools/mcp/mcp-servers.js';
+import { coreTools } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
 import type { RunSettings } from './run-settings.js';
+import type { RuntimeSafety } from './runtime-safety.js';
 import { isDeadLocalWorker } from './worker-identity.js';
 
 /** How long a worker's claim on a task lasts without renewal; a dead worker's task returns to the queue after it. */
@@ -28,6 +32,10 @@ export interface WorkerContext {
   settings: RunSettings;
   /** The settings a queue task runs with: the runtime's, with what its submitter chose for it. */
   settingsFor(taskId: string | undefined): RunSettings;
+  /** Approval settings, sandbox, and each session's "always" answers. */
+  safety: RuntimeSafety;
+  /** The MCP servers each run starts (the config's `mcp`). */
+  mcpServers: Record<string, McpServerConfig>;
   bus: EventBus;
   /** Something to tell the person watching (not an event: no run owns it). */
   notice(text: string): void;
@@ -55,29 +63,38 @@ export function outcomeText(result: Pick<QueueTaskResult, 'status' | 'finalAnswe
   return result.reason ? `${result.status}: ${result.reason}` : result.status;
 }
 
-/** Everything runAgent needs for one run in a session, with its control registered. */
-function agentOptions(
+/** Everything runAgent needs for one run in a session, and what stops its MCP servers after it. */
+async function agentOptions(
   ctx: WorkerContext,
   sessionId: string,
   settings: RunSettings,
-): Omit<RunAgentOptions, 'goal'> {
+): Promise<{ run: Omit<RunAgentOptions, 'goal'>; close: () => Promise<void> }> {
   const control = new RunControl({
     policy: settings.policy,
     inputTimeoutMs: settings.inputTimeoutMs,
   });
   if (ctx.stopRequested) control.stop();
-  return {
+  const safety = ctx.safety.forSession(sessionId);
+  // The configured MCP servers start with the run and stop when it ends.
+  const mcp =
+    Object.keys(ctx.mcpServers).length === 0
+      ? undefined
+      : await startMcpServers({ servers: ctx.mcpServers, workspaceRoot: ctx.workspace.root });
+  const run: Omit<RunAgentOptions, 'goal'> = {
     model: ctx.model,
     workspace: ctx.workspace,
     journal: new Journal({ sessionId, log: ctx.store.sessions, bus: ctx.bus }),
     store: ctx.store,
     control,
+    safety: { ...safety, notes: [...(safety.notes ?? []), ...(mcp?.failures ?? [])] },
+    tools: mcp ? [...coreTools, ...mcp.tools] : undefined,
     maxSteps: settings.maxSteps,
     concurrency: settings.concurrency,
     onFailure: settings.onFailure,
     protocol: settings.protocol,
     loop: settings.loop,
   };
+  return { run, close: async () => mcp?.close() };
 }
 
 /**
@@ -112,7 +129,7 @@ export async function runQueueTask(
       return { sessionId, status: 'completed', finalAnswer: done.finalAnswer ?? undefined, cancelled: false };
   }
   const settings = ctx.settingsFor(task.id);
-  const run = agentOptions(ctx, sessionId, settings);
+  const { run, close } = await agentOptions(ctx, sessionId, settings);
   const untrack = ctx.track(sessionId, run.control);
   let cancelled = false;
   let leaseLost = false;
@@ -175,6 +192,7 @@ export async function runQueueTask(
   } finally {
     clearInterval(watch);
     untrack();
+    await close();
   }
 }
 
@@ -295,7 +313,14 @@ export async function releaseDeadWorkers(ctx: WorkerContext, queue: string): Pro
 }
 
 /** Starts a run in a session outside the queue (resume of a session with no queue task). */
-export function sessionRun(ctx: WorkerContext, sessionId: string) {
-  const run = agentOptions(ctx, sessionId, ctx.settings);
-  return { run, untrack: ctx.track(sessionId, run.control) };
+export async function sessionRun(ctx: WorkerContext, sessionId: string) {
+  const { run, close } = await agentOptions(ctx, sessionId, ctx.settings);
+  const untrack = ctx.track(sessionId, run.control);
+  return {
+    run,
+    end: async () => {
+      untrack();
+      await close();
+    },
+  };
 }

@@ -69,7 +69,7 @@ export async function resumeSession(
     }
     return { kind: 'resumed', result };
   }
-  const { run, untrack } = sessionRun(ctx, session.id);
+  const { run, end } = await sessionRun(ctx, session.id);
   try {
     const result = await continueSession(ctx, { sessionId: session.id, goal: session.goal, run });
     return {
@@ -83,6 +83,6 @@ export async function resumeSession(
       },
     };
   } finally {
-    untrack();
+    await end();
   }
 }

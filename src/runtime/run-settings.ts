@@ -2,6 +2,8 @@ import type { RequestPolicy } from '../agent/control.js';
 import type { LoopName } from '../agent/loop/loop-name.js';
 import type { PlanMode } from '../agent/run-agent.js';
 import type { ProtocolName } from '../agent/wire-protocol.js';
+import type { ApprovalMode } from '../tools/approval.js';
+import type { SandboxMode } from '../tools/sandbox-modes.js';
 
 /** How the runs of a runtime go: the same for every goal it runs. */
 export interface RunSettings {
@@ -16,4 +18,10 @@ export interface RunSettings {
   inputTimeoutMs?: number;
   /** Who answers the runs' requests: a front end, or the non-interactive rules. */
   policy: RequestPolicy;
+  /** When tool calls are asked; the config's `approval`, else `ask`, when left out. */
+  approval?: ApprovalMode;
+  /** How commands are confined; the config's `sandbox`, else `workspace-write`, when left out. */
+  sandbox?: SandboxMode;
+  /** Network access for sandboxed commands; the config's `network`, else off, when left out. */
+  network?: boolean;
 }

@@ -7,6 +7,8 @@ import { resolveModel } from '../model/resolve-model.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
 import { DEFAULT_QUEUE, type Task } from '../store/schema.js';
+import type { ApprovalMode } from '../tools/approval.js';
+import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
 import { RuntimeInputError } from './errors.js';
@@ -23,6 +25,7 @@ import {
 } from './queue-worker.js';
 import { type ResumeOutcome, resumeSession } from './resume.js';
 import type { RunSettings } from './run-settings.js';
+import { RuntimeSafety } from './runtime-safety.js';
 import { SessionBook } from './session-book.js';
 import { subscribeToSession } from './subscription.js';
 import { TaskBoard } from './task-board.js';
@@ -84,6 +87,8 @@ export class Runtime implements WorkerContext {
     readonly databasePath: string,
     readonly model: ResolvedModel,
     readonly settings: RunSettings,
+    readonly safety: RuntimeSafety,
+    readonly mcpServers: Record<string, McpServerConfig>,
   ) {
     this.tasks = new TaskBoard(store);
     this.sessions = new SessionBook(store);
@@ -93,18 +98,38 @@ export class Runtime implements WorkerContext {
   static async open(options: RuntimeOptions): Promise<Runtime> {
     // The model first: bad configuration fails before anything is written to the workspace.
     const opened = await Workspace.open(options.cwd);
+    const env = options.env ?? process.env;
     const { config, ...model } = await resolveModel({
       model: options.model,
       baseUrl: options.baseUrl,
       cwd: opened.root,
-      env: options.env ?? process.env,
+      env,
     });
+    const safety = await RuntimeSafety.resolve({ choices: options, config, env });
     const { workspace, store, databasePath } = await openWorkspaceStore(options, {
       create: true,
       workspace: opened,
     });
     const maxSteps = options.maxSteps ?? config.maxSteps ?? DEFAULT_MAX_STEPS;
-    return new Runtime(workspace, store, databasePath, model, { ...options, maxSteps });
+    return new Runtime(
+      workspace,
+      store,
+      databasePath,
+      model,
+      { ...options, maxSteps },
+      safety,
+      config.mcp ?? {},
+    );
+  }
+
+  /** When tool calls are asked now. */
+  get approvalMode(): ApprovalMode {
+    return this.safety.approval.mode;
+  }
+
+  /** Switches the approval mode; runs going on apply it from their next tool call. */
+  setApprovalMode(mode: ApprovalMode): void {
+    this.safety.approval.mode = mode;
   }
 
   /** The user asked this process to stop: runs stop at their next phase boundary, workers end. */

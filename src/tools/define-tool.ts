@@ -15,6 +15,18 @@ export function defineTool<Params extends z.ZodType>(spec: ToolSpec<Params>): To
     description,
     parameters: spec.parameters,
     readOnly: spec.readOnly,
+    changes: spec.changes ?? 'none',
+    async preview(rawArgs: unknown, ctx: ToolContext) {
+      const parsed = spec.parameters.safeParse(rawArgs);
+      if (!parsed.success) return undefined;
+      if (!spec.preview) return JSON.stringify(parsed.data, null, 2);
+      try {
+        return truncateMiddle(await spec.preview(parsed.data, ctx));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return `(no preview: ${message})`;
+      }
+    },
     async run(rawArgs: unknown, ctx: ToolContext) {
       const started = performance.now();
       const { effect, ...result } = await execute(spec, rawArgs, ctx);

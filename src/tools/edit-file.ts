@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { defineTool } from './define-tool.js';
+import { fileDiff } from './file-diff.js';
 import { refuse } from './refusal.js';
 import { statIfExists } from './stat-if-exists.js';
 import { countLines, decodeUtf8, lineNumberAt, pluralize, splitLines } from './text-lines.js';
@@ -46,6 +47,16 @@ export const editFileTool = defineTool({
     'have not read yet in this run (read it first).',
   parameters,
   readOnly: false,
+  changes: 'files',
+  async preview(args, ctx) {
+    const absolute = await ctx.workspace.resolveForWrite(args.path);
+    const shown = ctx.workspace.relative(absolute);
+    const original = decodeUtf8(await readFile(absolute));
+    if (original === undefined) return `${shown}: not UTF-8 text (the edit will be refused)`;
+    const applied = applyEdits(original, args.edits, shown);
+    if ('error' in applied) return `${shown}: ${applied.error} (the edit will be refused)`;
+    return fileDiff({ path: shown, before: original, after: applied.content });
+  },
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(absolute);

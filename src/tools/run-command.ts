@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { LineProgress } from './line-progress.js';
 import { type CommandEnd, type CommandOutcome, runShellCommand } from './run-shell-command.js';
+import { bwrapArguments, SANDBOX_ENV } from './sandbox.js';
+import { sandboxNotes } from './sandbox-notes.js';
 import type { ToolResult } from './types.js';
 
 /** How long a command may run when the call does not say. */
@@ -72,6 +74,10 @@ export const runCommandTool = defineTool({
     'flags such as --yes instead.',
   parameters,
   readOnly: false,
+  changes: 'command',
+  async preview(args) {
+    return args.working_dir === undefined ? args.command : `(in ${args.working_dir}) ${args.command}`;
+  },
   async execute(args, ctx) {
     const timeoutMs = args.timeout_ms ?? DEFAULT_COMMAND_TIMEOUT_MS;
     const cwd =
@@ -87,10 +93,18 @@ export const runCommandTool = defineTool({
     }
     const stdoutProgress = new LineProgress(ctx.progress);
     const stderrProgress = new LineProgress(ctx.progress);
+    const { sandbox } = ctx;
+    const confined = sandbox.kind === 'bwrap';
     const outcome = await runShellCommand({
       command: args.command,
       cwd,
-      env: commandEnvironment(),
+      env: confined ? { ...commandEnvironment(), ...SANDBOX_ENV } : commandEnvironment(),
+      wrapper: confined
+        ? {
+            program: sandbox.bwrap,
+            args: bwrapArguments({ sandbox, workspaceRoot: ctx.workspace.root, cwd }),
+          }
+        : undefined,
       timeoutMs,
       signal: ctx.signal,
       maxOutputCharsPerStream: MAX_STREAM_OUTPUT_CHARS,
@@ -100,7 +114,9 @@ export const runCommandTool = defineTool({
       stdoutProgress.flush();
       stderrProgress.flush();
     });
-    return report(outcome, { timeoutMs, continueOnError: args.continue_on_error ?? false });
+    const result = report(outcome, { timeoutMs, continueOnError: args.continue_on_error ?? false });
+    const notes = result.isError && confined ? sandboxNotes(outcome, sandbox) : [];
+    return notes.length === 0 ? result : { ...result, output: `${result.output}\n${notes.join('\n')}` };
   },
 });
 

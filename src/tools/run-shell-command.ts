@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
+import { findOnPath } from './find-on-path.js';
 import { HeadTailCapture } from './head-tail-capture.js';
 
 /** After SIGTERM, how long a process group has to exit before it gets SIGKILL. */
@@ -37,6 +36,8 @@ export interface RunShellCommandOptions {
   maxOutputCharsPerStream: number;
   onStdout?: (chunk: string) => void;
   onStderr?: (chunk: string) => void;
+  /** A program the shell runs under, with its arguments (the sandbox: `bwrap …`); `--` follows them. */
+  wrapper?: { program: string; args: string[] };
 }
 
 /**
@@ -80,12 +81,17 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
     let settled = false;
     let drainTimer: NodeJS.Timeout | undefined;
 
-    const child = spawn(shellPath(), ['-c', options.command], {
+    const shell = shellPath();
+    const shellArgs = ['-c', options.command];
+    const spawnOptions = {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+      stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
+    };
+    const child = options.wrapper
+      ? spawn(options.wrapper.program, [...options.wrapper.args, '--', shell, ...shellArgs], spawnOptions)
+      : spawn(shell, shellArgs, spawnOptions);
     const group = child.pid;
     if (group !== undefined) trackGroup(group);
     child.stdout.setEncoding('utf8');
@@ -171,18 +177,4 @@ let cachedShell: string | undefined;
 function shellPath(): string {
   cachedShell ??= findOnPath('bash') ?? '/bin/sh';
   return cachedShell;
-}
-
-function findOnPath(program: string): string | undefined {
-  for (const folder of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (folder === '') continue;
-    const candidate = path.join(folder, program);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not in this folder; try the next.
-    }
-  }
-  return undefined;
 }

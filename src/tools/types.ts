@@ -1,6 +1,8 @@
 import type { z } from 'zod';
+import type { ChangeKind } from './approval.js';
 import type { ControlEffect } from './control-effect.js';
 import type { FileTracker } from './file-tracker.js';
+import type { CommandSandbox } from './sandbox.js';
 import type { Workspace } from './workspace.js';
 
 /** What the user said when a tool asked, or why nobody could answer. */
@@ -35,6 +37,8 @@ export interface ToolContext {
   /** Progress lines for the UI while a long tool runs. */
   progress: (message: string) => void;
   callId: string;
+  /** How run_command confines its commands (bubblewrap, or none). */
+  sandbox: CommandSandbox;
 }
 
 /**
@@ -58,6 +62,10 @@ export interface ToolSpec<Params extends z.ZodType> {
   parameters: Params;
   /** Read-only tools of one reply run together; the others run one at a time. */
   readOnly: boolean;
+  /** What a call may change, for the approval rules; `none` when left out. */
+  changes?: ChangeKind;
+  /** What the user is shown when the call is asked: the command, or the diff of a file change. */
+  preview?(args: z.infer<Params>, ctx: ToolContext): Promise<string>;
   execute(args: z.infer<Params>, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -68,6 +76,18 @@ export interface Tool {
   description: string;
   parameters: z.ZodType;
   readOnly: boolean;
+  /** What a call may change, for the approval rules. */
+  changes: ChangeKind;
+  /**
+   * The preview of a call for its approval (the command, the diff); undefined when the
+   * arguments are invalid (the call then fails without being asked). Never throws.
+   */
+  preview(rawArgs: unknown, ctx: ToolContext): Promise<string | undefined>;
+  /**
+   * The parameters as JSON Schema, when the tool was given one (MCP tools); the model is shown
+   * it as is instead of a conversion of `parameters`.
+   */
+  jsonSchema?: Record<string, unknown>;
   /** Runs with raw (unvalidated) arguments; never throws. */
   run(rawArgs: unknown, ctx: ToolContext): Promise<ToolResult & { durationMs: number }>;
 }

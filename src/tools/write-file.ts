@@ -1,10 +1,11 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { defineTool } from './define-tool.js';
+import { fileDiff } from './file-diff.js';
 import { statIfExists } from './stat-if-exists.js';
-import { countLines, pluralize } from './text-lines.js';
+import { countLines, decodeUtf8, pluralize } from './text-lines.js';
 
 const parameters = z.object({
   path: z.string().min(1).describe('The file to write, relative to the workspace root.'),
@@ -25,6 +26,16 @@ export const writeFileTool = defineTool({
     'is and cannot drop content by accident. Not for deleting or moving files (use run_command).',
   parameters,
   readOnly: false,
+  changes: 'files',
+  async preview(args, ctx) {
+    const absolute = await ctx.workspace.resolveForWrite(args.path);
+    const shown = ctx.workspace.relative(absolute);
+    const existing = await statIfExists(absolute);
+    if (existing !== null && !existing.isFile()) return `${shown}: not a file (the write will be refused)`;
+    const before = existing === null ? '' : decodeUtf8(await readFile(absolute));
+    if (before === undefined) return `${shown}: replaces a file that is not UTF-8 text`;
+    return fileDiff({ path: shown, before, after: args.content, created: existing === null });
+  },
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(absolute);

@@ -65,7 +65,21 @@ describe('crash safety (kill -9 in the middle of a plan, then taskweave resume)'
     // First process: killed with SIGKILL once task 3 has done its work and waits for the model.
     const first = spawn(
       process.execPath,
-      [CLI_PATH, 'run', '--model', model, '--cwd', workspace, '--plan', 'always', '--yes', '--json', goal],
+      [
+        CLI_PATH,
+        'run',
+        '--approval',
+        'auto',
+        '--model',
+        model,
+        '--cwd',
+        workspace,
+        '--plan',
+        'always',
+        '--yes',
+        '--json',
+        goal,
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, NO_COLOR: '1' },
@@ -86,7 +100,17 @@ describe('crash safety (kill -9 in the middle of a plan, then taskweave resume)'
     expect(beforeKill.filter((kind) => kind === 'task_completed')).toHaveLength(2);
 
     // Second process: resume.
-    const resumed = await runCli(['resume', '--model', model, '--cwd', workspace, '--yes', '--json']);
+    const resumed = await runCli([
+      'resume',
+      '--approval',
+      'auto',
+      '--model',
+      model,
+      '--cwd',
+      workspace,
+      '--yes',
+      '--json',
+    ]);
     expect(resumed.code, resumed.stderr).toBe(0);
     const events = parseJsonLines(resumed.stdout);
     const completedNow = events.flatMap((event) =>
@@ -136,7 +160,7 @@ describe('crash safety (kill -9 in the middle of a plan, then taskweave resume)'
     const workspace = await tempWorkspaceRoot('taskweave-crash-');
     const scripts = await tempWorkspaceRoot('taskweave-script-');
     const model = `script:${await writeScript(scripts, { turns: [{ text: 'unused' }] })}`;
-    const run = await runCli(['resume', '--model', model, '--cwd', workspace]);
+    const run = await runCli(['resume', '--approval', 'auto', '--model', model, '--cwd', workspace]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Nothing to resume');
   });
@@ -157,7 +181,7 @@ describe('crash safety (kill -9 in the middle of a plan, then taskweave resume)'
     })}`;
     const first = spawn(
       process.execPath,
-      [CLI_PATH, 'run', '--model', model, '--cwd', workspace, '--json', 'tidy up'],
+      [CLI_PATH, 'run', '--approval', 'auto', '--model', model, '--cwd', workspace, '--json', 'tidy up'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -169,7 +193,7 @@ describe('crash safety (kill -9 in the middle of a plan, then taskweave resume)'
     });
     await new Promise((resolve) => first.on('close', resolve));
 
-    const resumed = await runCli(['resume', '--model', model, '--cwd', workspace]);
+    const resumed = await runCli(['resume', '--approval', 'auto', '--model', model, '--cwd', workspace]);
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('Finished after the interruption.');
     expect(await readFile(path.join(workspace, 'done.txt'), 'utf8')).toBe('ok');
@@ -184,6 +208,8 @@ describe('crash safety (kill -9 in the middle of a plan, then taskweave resume)'
       [
         CLI_PATH,
         'run',
+        '--approval',
+        'auto',
         '--model',
         model,
         '--cwd',
@@ -204,7 +230,16 @@ describe('crash safety (kill -9 in the middle of a plan, then taskweave resume)'
     });
     await new Promise((resolve) => first.on('close', resolve));
 
-    const worker = await runCli(['work', '--model', model, '--cwd', workspace, '--yes']);
+    const worker = await runCli([
+      'work',
+      '--approval',
+      'auto',
+      '--model',
+      model,
+      '--cwd',
+      workspace,
+      '--yes',
+    ]);
     expect(worker.code, worker.stdout + worker.stderr).toBe(0);
     expect(worker.stdout).toContain('2 of 6 tasks already completed');
     expect(worker.stdout).toMatch(/Tasks:\n(\s+✓ \[t\d\] Step t\d completed\n){6}/);
@@ -234,10 +269,21 @@ describe('crash safety (kill -9 in the middle of a plan, then taskweave resume)'
         { toolCalls: [{ name: 'final_answer', args: { answer: 'Wrote a.txt.' } }] },
       ],
     })}`;
-    const waiting = await runCli(['run', '--model', model, '--cwd', workspace, 'write a']);
+    const waiting = await runCli([
+      'run',
+      '--approval',
+      'auto',
+      '--model',
+      model,
+      '--cwd',
+      workspace,
+      'write a',
+    ]);
     expect(waiting.code).toBe(4);
     const continued = await runCli([
       'run',
+      '--approval',
+      'auto',
       '--model',
       model,
       '--cwd',

@@ -13,6 +13,8 @@ describe('taskweave run in complex mode (CLI, the webapp example)', () => {
     const workspace = await tempWorkspaceRoot('taskweave-webapp-');
     const run = await runCli([
       'run',
+      '--approval',
+      'auto',
       '--model',
       `script:${EXAMPLE}`,
       '--cwd',
@@ -36,7 +38,17 @@ describe('taskweave run in complex mode (CLI, the webapp example)', () => {
 
   it('shows the plan in layers and the final task list to people', async () => {
     const workspace = await tempWorkspaceRoot('taskweave-webapp-');
-    const run = await runCli(['run', '--model', `script:${EXAMPLE}`, '--cwd', workspace, '--yes', GOAL]);
+    const run = await runCli([
+      'run',
+      '--approval',
+      'auto',
+      '--model',
+      `script:${EXAMPLE}`,
+      '--cwd',
+      workspace,
+      '--yes',
+      GOAL,
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Step 2 (2 in parallel)');
     expect(run.stdout).toMatch(/! final answer refused: 2 task\(s\) remain/);
@@ -45,7 +57,17 @@ describe('taskweave run in complex mode (CLI, the webapp example)', () => {
 
   it('without --yes and without a terminal, ends after plan_proposed with exit 4 and changes nothing', async () => {
     const workspace = await tempWorkspaceRoot('taskweave-webapp-');
-    const run = await runCli(['run', '--model', `script:${EXAMPLE}`, '--cwd', workspace, '--json', GOAL]);
+    const run = await runCli([
+      'run',
+      '--approval',
+      'auto',
+      '--model',
+      `script:${EXAMPLE}`,
+      '--cwd',
+      workspace,
+      '--json',
+      GOAL,
+    ]);
     expect(run.code).toBe(4);
     const kinds = eventKinds(parseJsonLines(run.stdout));
     expect(kinds).toContain('plan_proposed');
@@ -54,7 +76,7 @@ describe('taskweave run in complex mode (CLI, the webapp example)', () => {
   });
 
   it('rejects unknown option values with exit 2', async () => {
-    const run = await runCli(['run', '--plan', 'sometimes', 'go']);
+    const run = await runCli(['run', '--approval', 'auto', '--plan', 'sometimes', 'go']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('sometimes');
   });

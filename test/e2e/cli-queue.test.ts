@@ -50,7 +50,7 @@ describe('the task queue', () => {
     for (const name of ['alpha', 'beta', 'gamma']) {
       expect((await runCli(['tasks', 'add', '--cwd', workspace, `write ${name}.txt`])).code).toBe(0);
     }
-    const work = await runCli(['work', '--model', model, '--cwd', workspace]);
+    const work = await runCli(['work', '--approval', 'auto', '--model', model, '--cwd', workspace]);
     expect(work.code, work.stderr).toBe(0);
     expect(work.stdout).toMatch(
       /▶ task 1 of 3: write alpha\.txt[\s\S]*▶ task 2 of 3: write beta\.txt[\s\S]*▶ task 3 of 3: write gamma\.txt/,
@@ -69,7 +69,7 @@ describe('the task queue', () => {
       ['completed', 'Wrote gamma.txt.'],
     ]);
 
-    const empty = await runCli(['work', '--model', model, '--cwd', workspace]);
+    const empty = await runCli(['work', '--approval', 'auto', '--model', model, '--cwd', workspace]);
     expect(empty.code).toBe(0);
     expect(empty.stdout).toContain('The queue is empty');
   });
@@ -88,12 +88,21 @@ describe('the task queue', () => {
       { text: 'Second done.' },
     ]);
     const first = startCli(
-      ['run', '--model', model, '--cwd', workspace, '--json', 'write the first file'],
+      ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, '--json', 'write the first file'],
       /"tool_start"/,
     );
     await first.ready;
     const emptyScript = `script:${await writeScript(await tempWorkspaceRoot(), { turns: [{ error: { status: 400, message: 'the queued run must not call its model' } }] })}`;
-    const second = await runCli(['run', '--model', emptyScript, '--cwd', workspace, 'write the second file']);
+    const second = await runCli([
+      'run',
+      '--approval',
+      'auto',
+      '--model',
+      emptyScript,
+      '--cwd',
+      workspace,
+      'write the second file',
+    ]);
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/queued as #2/);
 
@@ -119,7 +128,7 @@ describe('the task queue', () => {
     ]);
     const started = Date.now();
     const first = startCli(
-      ['run', '--model', model, '--cwd', workspace, '--json', 'a long job'],
+      ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, '--json', 'a long job'],
       /"tool_start"/,
     );
     await first.ready;
@@ -129,6 +138,8 @@ describe('the task queue', () => {
     ]);
     const urgent = await runCli([
       'run',
+      '--approval',
+      'auto',
       '--model',
       urgentModel,
       '--cwd',
@@ -151,7 +162,10 @@ describe('the task queue', () => {
       { toolCalls: [{ name: 'write_file', args: { path: 'late.txt', content: 'picked up' } }] },
       { text: 'Done.' },
     ]);
-    const worker = startCli(['work', '--model', model, '--cwd', workspace, '--watch'], /waiting for tasks/);
+    const worker = startCli(
+      ['work', '--approval', 'auto', '--model', model, '--cwd', workspace, '--watch'],
+      /waiting for tasks/,
+    );
     await worker.ready;
     const added = Date.now();
     expect((await runCli(['tasks', 'add', '--cwd', workspace, 'write late.txt'])).code).toBe(0);
@@ -177,7 +191,7 @@ describe('the task queue', () => {
     expect((await runCli(['tasks', 'add', '--cwd', workspace, 'a slow task'])).code).toBe(0);
     const child = spawn(
       process.execPath,
-      [CLI_PATH, 'work', '--model', model, '--cwd', workspace, '--json'],
+      [CLI_PATH, 'work', '--approval', 'auto', '--model', model, '--cwd', workspace, '--json'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },

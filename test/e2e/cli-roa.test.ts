@@ -28,6 +28,8 @@ describe('taskweave run --loop roa (CLI, script model)', () => {
     });
     const run = await runCli([
       'run',
+      '--approval',
+      'auto',
       '--loop',
       'roa',
       '--model',
@@ -64,6 +66,8 @@ describe('taskweave run --loop roa (CLI, script model)', () => {
     const workspace = await tempWorkspaceRoot('taskweave-e2e-');
     const run = await runCli([
       'run',
+      '--approval',
+      'auto',
       '--loop',
       'roa',
       '--model',
@@ -82,7 +86,16 @@ describe('taskweave run --loop roa (CLI, script model)', () => {
 
   it('rejects an unknown loop with exit 2', async () => {
     const workspace = await tempWorkspaceRoot('taskweave-e2e-');
-    const run = await runCli(['run', '--loop', 'plan-and-pray', '--cwd', workspace, 'anything']);
+    const run = await runCli([
+      'run',
+      '--approval',
+      'auto',
+      '--loop',
+      'plan-and-pray',
+      '--cwd',
+      workspace,
+      'anything',
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--loop/);
   });

@@ -23,7 +23,17 @@ describe('taskweave run (CLI, script model)', () => {
         { text: 'Wrote out/hello.txt.' },
       ],
     });
-    const run = await runCli(['run', '--model', model, '--cwd', workspace, '--json', 'write a greeting']);
+    const run = await runCli([
+      'run',
+      '--approval',
+      'auto',
+      '--model',
+      model,
+      '--cwd',
+      workspace,
+      '--json',
+      'write a greeting',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(await readFile(path.join(workspace, 'out/hello.txt'), 'utf8')).toBe('hello\n');
@@ -65,7 +75,7 @@ describe('taskweave run (CLI, script model)', () => {
         { text: 'Done.' },
       ],
     });
-    const run = await runCli(['run', '--model', model, '--cwd', workspace, 'try it']);
+    const run = await runCli(['run', '--approval', 'auto', '--model', model, '--cwd', workspace, 'try it']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/→ run_command\("exit 2"\) ✗ exit 2/);
     expect(run.stdout).toMatch(/→ write_file\("a\.txt"\) ✓/);
@@ -79,7 +89,17 @@ describe('taskweave run (CLI, script model)', () => {
     const { workspace, model } = await setup({
       turns: [{ error: { status: 400, message: 'bad request: unknown field' } }],
     });
-    const run = await runCli(['run', '--model', model, '--cwd', workspace, '--json', 'anything']);
+    const run = await runCli([
+      'run',
+      '--approval',
+      'auto',
+      '--model',
+      model,
+      '--cwd',
+      workspace,
+      '--json',
+      'anything',
+    ]);
     expect(run.code).toBe(1);
     const last = parseJsonLines(run.stdout).find(
       (event) => event.type === 'agent_update' && event.update_type === 'agent_completion',
@@ -92,7 +112,17 @@ describe('taskweave run (CLI, script model)', () => {
     const { workspace, model } = await setup({
       turns: [{ error: { status: 429, message: 'rate limited' } }, { text: 'Fine after a retry.' }],
     });
-    const run = await runCli(['run', '--model', model, '--cwd', workspace, '--json', 'anything']);
+    const run = await runCli([
+      'run',
+      '--approval',
+      'auto',
+      '--model',
+      model,
+      '--cwd',
+      workspace,
+      '--json',
+      'anything',
+    ]);
     expect(run.code).toBe(0);
     expect(eventKinds(parseJsonLines(run.stdout))).toContain('agent_retry');
   });
@@ -106,6 +136,8 @@ describe('taskweave run (CLI, script model)', () => {
     });
     const run = await runCli([
       'run',
+      '--approval',
+      'auto',
       '--model',
       model,
       '--cwd',
@@ -127,13 +159,16 @@ describe('taskweave run (CLI, script model)', () => {
       turns: [{ toolCalls: [{ name: 'run_command', args: { command: 'sleep 30' } }] }, { text: 'unreached' }],
     });
     const started = Date.now();
-    const run = await runCli(['run', '--model', model, '--cwd', workspace, '--json', 'go'], {
-      onSpawn: (child) => {
-        child.stdout?.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('"tool_start"')) child.kill('SIGINT');
-        });
+    const run = await runCli(
+      ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, '--json', 'go'],
+      {
+        onSpawn: (child) => {
+          child.stdout?.on('data', (chunk: Buffer) => {
+            if (chunk.toString().includes('"tool_start"')) child.kill('SIGINT');
+          });
+        },
       },
-    });
+    );
     expect(run.code).toBe(3);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(parseJsonLines(run.stdout).at(-1)).toMatchObject({ type: 'response_complete', status: 'stopped' });
@@ -143,7 +178,17 @@ describe('taskweave run (CLI, script model)', () => {
     const { workspace, model } = await setup({
       turns: [{ toolCalls: [{ name: 'request_input', args: { question: 'Which database should I use?' } }] }],
     });
-    const run = await runCli(['run', '--model', model, '--cwd', workspace, '--json', 'set up storage']);
+    const run = await runCli([
+      'run',
+      '--approval',
+      'auto',
+      '--model',
+      model,
+      '--cwd',
+      workspace,
+      '--json',
+      'set up storage',
+    ]);
     expect(run.code).toBe(4);
     const events = parseJsonLines(run.stdout);
     expect(
@@ -165,23 +210,35 @@ describe('taskweave run (CLI, script model)', () => {
       HOME: workspace,
       XDG_CONFIG_HOME: path.join(workspace, 'xdg'),
     };
-    const noModel = await runCli(['run', '--cwd', workspace, 'do it'], { env });
+    const noModel = await runCli(['run', '--approval', 'auto', '--cwd', workspace, 'do it'], { env });
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toMatch(/--model/);
     expect(noModel.stderr).toMatch(/OPENAI_API_KEY/);
 
-    const missingScript = await runCli(['run', '--model', 'script:nope.json', '--cwd', workspace, 'do it'], {
-      env,
-    });
+    const missingScript = await runCli(
+      ['run', '--approval', 'auto', '--model', 'script:nope.json', '--cwd', workspace, 'do it'],
+      {
+        env,
+      },
+    );
     expect(missingScript.code).toBe(2);
     expect(missingScript.stderr).toContain('nope.json');
 
-    const badSteps = await runCli(['run', '--max-steps', 'many', 'do it'], { env });
+    const badSteps = await runCli(['run', '--approval', 'auto', '--max-steps', 'many', 'do it'], { env });
     expect(badSteps.code).toBe(2);
     expect(badSteps.stderr).toContain('positive whole number');
 
     const badCwd = await runCli(
-      ['run', '--model', 'script:x.json', '--cwd', path.join(workspace, 'absent'), 'go'],
+      [
+        'run',
+        '--approval',
+        'auto',
+        '--model',
+        'script:x.json',
+        '--cwd',
+        path.join(workspace, 'absent'),
+        'go',
+      ],
       { env },
     );
     expect(badCwd.code).toBe(2);
@@ -191,7 +248,7 @@ describe('taskweave run (CLI, script model)', () => {
     await import('node:fs/promises').then((fs) =>
       fs.writeFile(path.join(workspace, '.taskweave/config.json'), '{ not json'),
     );
-    const brokenConfig = await runCli(['run', '--cwd', workspace, 'do it'], { env });
+    const brokenConfig = await runCli(['run', '--approval', 'auto', '--cwd', workspace, 'do it'], { env });
     expect(brokenConfig.code).toBe(2);
     expect(brokenConfig.stderr).toContain('config.json');
   });
@@ -202,7 +259,17 @@ describe('the bundled fix-build example', () => {
     const workspace = await tempWorkspaceRoot('taskweave-example-');
     const example = path.resolve('examples/fix-build.json');
     const run = await runCli(
-      ['run', '--model', `script:${example}`, '--cwd', workspace, 'run npm run build and fix any errors'],
+      [
+        'run',
+        '--approval',
+        'auto',
+        '--network',
+        '--model',
+        `script:${example}`,
+        '--cwd',
+        workspace,
+        'run npm run build and fix any errors',
+      ],
       {
         timeoutMs: 240_000,
       },

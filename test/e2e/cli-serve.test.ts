@@ -65,7 +65,7 @@ describe('taskweave serve as a process', () => {
       },
       'cli.json',
     );
-    const serve = await startServe(workspace, ['--model', `script:${serverScript}`]);
+    const serve = await startServe(workspace, ['--model', `script:${serverScript}`, '--approval', 'auto']);
     const lines = serve.stdout().split('\n');
     expect(lines[0]).toBe(`taskweave serve · workspace ${workspace} · model script:${serverScript}`);
     expect(lines[1]).toMatch(/^Open http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
@@ -92,6 +92,8 @@ describe('taskweave serve as a process', () => {
       workspace,
       '--model',
       `script:${cliScript}`,
+      '--approval',
+      'auto',
     ]).then((result) => {
       cliExitedAt = Date.now();
       return result;

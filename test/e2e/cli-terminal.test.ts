@@ -38,7 +38,7 @@ describe('on a terminal', () => {
       { toolCalls: [{ name: 'final_answer', args: { answer: 'Wrote a and b.' } }] },
     ]);
     const run = await runInTerminal(
-      ['run', '--model', model, '--cwd', workspace, 'write the files'],
+      ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, 'write the files'],
       [
         { after: 'Approve this plan?', type: 'also write b' },
         { after: 'Approve this plan?', type: 'y' },
@@ -57,7 +57,7 @@ describe('on a terminal', () => {
       { text: 'Configured port 8080.' },
     ]);
     const run = await runInTerminal(
-      ['run', '--model', model, '--cwd', workspace, 'configure the server'],
+      ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, 'configure the server'],
       [{ after: 'answer ›', type: '8080' }],
     );
     expect(run.code, run.output).toBe(0);
@@ -79,7 +79,7 @@ describe('on a terminal', () => {
       { toolCalls: [{ name: 'final_answer', args: { answer: 'Done after a retry.' } }] },
     ]);
     const run = await runInTerminal(
-      ['run', '--model', model, '--cwd', workspace, '--yes', 'write a'],
+      ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, '--yes', 'write a'],
       [{ after: '[r]etry, [s]kip, re[v]ise the plan, or [a]bort?', type: 'r' }],
     );
     expect(run.code, run.output).toBe(0);
@@ -90,7 +90,7 @@ describe('on a terminal', () => {
   it('Ctrl-C at a prompt stops the run (exit 3), whether it asks for approval or an answer', async () => {
     const approval = await setup([{ toolCalls: [plan(['a'])] }]);
     const atApproval = await runInTerminal(
-      ['run', '--model', approval.model, '--cwd', approval.workspace, 'plan it'],
+      ['run', '--approval', 'auto', '--model', approval.model, '--cwd', approval.workspace, 'plan it'],
       [{ after: 'Approve this plan?', type: '\u0003' }],
     );
     expect(atApproval.code, atApproval.output).toBe(3);
@@ -100,7 +100,7 @@ describe('on a terminal', () => {
       { toolCalls: [{ name: 'request_input', args: { question: 'Which port should the server use?' } }] },
     ]);
     const atQuestion = await runInTerminal(
-      ['run', '--model', question.model, '--cwd', question.workspace, 'ask me'],
+      ['run', '--approval', 'auto', '--model', question.model, '--cwd', question.workspace, 'ask me'],
       [{ after: 'answer ›', type: '\u0003' }],
     );
     expect(atQuestion.code, atQuestion.output).toBe(3);
@@ -120,7 +120,7 @@ describe('on a terminal', () => {
       { toolCalls: [{ name: 'final_answer', args: { answer: 'Both done.' } }] },
     ]);
     const run = await runInTerminal(
-      ['run', '--model', model, '--cwd', workspace, '--yes', 'two things'],
+      ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, '--yes', 'two things'],
       [{ after: 'answer ›', type: 'Ada', delayMs: 1000 }],
     );
     expect(run.code, run.output).toBe(0);

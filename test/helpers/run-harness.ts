@@ -1,8 +1,10 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { RunSafety } from '../../src/agent/approval/run-safety.js';
 import { type PlanDecision, type RequestPolicy, RunControl } from '../../src/agent/control.js';
 import { Journal } from '../../src/agent/journal.js';
+import type { RequestAnswer } from '../../src/agent/requests.js';
 import { type RunAgentOptions, type RunResult, runAgent } from '../../src/agent/run-agent.js';
 import { EventBus } from '../../src/events/bus.js';
 import type { ServerEvent } from '../../src/events/registry.js';
@@ -12,6 +14,7 @@ import type { Store } from '../../src/store/ports.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { Tool } from '../../src/tools/types.js';
 import { Workspace } from '../../src/tools/workspace.js';
+import { runsEverything } from './safety.js';
 
 /** A test's stand-in for a person answering questions (answered through the run's control). */
 export type InputProvider = (request: { requestId: string; question: string }) => Promise<string | null>;
@@ -46,6 +49,10 @@ export interface HarnessOptions {
   loop?: RunAgentOptions['loop'];
   ownTaskId?: string;
   workspaceRoot?: string;
+  /** When calls are asked and how commands run; everything runs unasked and unconfined when left out. */
+  safety?: RunSafety;
+  /** Answers approvals (by request id, as a front end does); none: approvals end the run (needs_input). */
+  approver?: (request: { requestId: string; name: string; preview: string }) => Promise<RequestAnswer>;
   /** Called with each event as it is announced (e.g. to stop the run at a given moment). */
   onEvent?: (event: ServerEvent, control: RunControl) => void;
 }
@@ -76,6 +83,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     input: options.inputProvider ? 'ask' : 'nobody',
     plan: options.planApprover === autoApprove ? 'approve' : options.planApprover ? 'ask' : 'nobody',
     failure: options.failureChooser ? 'ask' : (options.onFailure ?? 'abort'),
+    approval: options.approver ? 'ask' : 'nobody',
   };
   const control = new RunControl({ policy, inputTimeoutMs: options.inputTimeoutMs });
   const store = options.store ?? openSqliteStore({ path: ':memory:' });
@@ -97,6 +105,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     journal: new Journal({ sessionId, log: store.sessions, bus }),
     store,
     control,
+    safety: options.safety ?? runsEverything(),
     maxSteps: options.maxSteps,
     tools: options.tools,
     plan: options.plan,
@@ -112,7 +121,11 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
 /** Answers the requests an event carries with the test's responders. */
 function respond(event: ServerEvent, control: RunControl, options: HarnessOptions): void {
   if (event.type !== 'agent_update') return;
-  const { inputProvider, planApprover, failureChooser } = options;
+  const { inputProvider, planApprover, failureChooser, approver } = options;
+  if (event.update_type === 'approval_requested' && approver) {
+    const request = { requestId: event.request_id, name: event.name, preview: event.preview };
+    void approver(request).then((answer) => control.answer(event.request_id, answer));
+  }
   if (event.update_type === 'agent_request_input' && inputProvider) {
     void inputProvider({ requestId: event.request_id, question: event.question }).then((content) => {
       if (content === null) control.stop();

@@ -36,6 +36,9 @@ export async function openRuntime(turns: unknown[], options: Partial<RuntimeOpti
     onFailure: 'abort',
     protocol: 'native',
     policy: APPROVE_PLANS,
+    // These tests are about the runtime: every call runs unasked, commands unconfined.
+    approval: 'auto',
+    sandbox: 'off',
     env: {},
     ...options,
   });

@@ -35,10 +35,17 @@ export interface ServeProcess {
 
 /**
  * Starts the real `taskweave serve --model script:<file> --port 0` in a new temporary workspace,
- * with the script written there; resolves with the URL it prints.
+ * with the script written there; resolves with the URL it prints. Tool calls run unasked
+ * (`--approval auto`) unless the test passes its own `--approval`.
  */
-export async function startServe(options: { script: unknown; args?: string[] }): Promise<ServeProcess> {
+export async function startServe(options: {
+  script: unknown;
+  args?: string[];
+  /** Writes the files the workspace starts with. */
+  files?: (workspace: string) => Promise<void>;
+}): Promise<ServeProcess> {
   const workspace = await mkdtemp(path.join(tmpdir(), 'taskweave-web-'));
+  await options.files?.(workspace);
   const scriptFile = path.join(workspace, '..', `${path.basename(workspace)}-script.json`);
   await writeFile(scriptFile, JSON.stringify(options.script, null, 2));
   const child = spawn(
@@ -52,6 +59,7 @@ export async function startServe(options: { script: unknown; args?: string[] }):
       '0',
       '-C',
       workspace,
+      ...(options.args?.includes('--approval') ? [] : ['--approval', 'auto']),
       ...(options.args ?? []),
     ],
     {

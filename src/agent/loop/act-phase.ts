@@ -71,6 +71,7 @@ export async function runActPhase(
     step,
     taskId,
     signal,
+    approval: run.approval,
     locks: run.pathLocks,
     workspaceRoot: run.workspace.root,
   });

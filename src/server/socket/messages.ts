@@ -56,9 +56,10 @@ export async function handleMessage(connection: ClientConnection, message: Clien
         ...(message.feedback === undefined ? {} : { feedback: message.feedback }),
       });
     case 'approval_decision':
-      // taskweave asks no approval for tool calls yet: no such request can be waiting.
-      throw new RuntimeInputError(`No approval request ${message.request_id} is waiting for an answer.`, {
-        code: 'not_found',
+      return answer(connection, message.request_id, {
+        kind: 'approval',
+        decision: message.decision,
+        ...(message.reason === undefined ? {} : { reason: message.reason }),
       });
   }
 }

@@ -12,6 +12,7 @@ import type { ModelScriptInput } from '../../../src/model/script-schema.js';
 import { openSqliteStore } from '../../../src/store/sqlite-store.js';
 import { Workspace } from '../../../src/tools/workspace.js';
 import { autoApprove, eventKinds, runWithHarness, tempWorkspaceRoot } from '../../helpers/run-harness.js';
+import { runsEverything } from '../../helpers/safety.js';
 import { updatesOf } from './roa-test-turns.js';
 
 const reason = (plan: string) => ({
@@ -127,6 +128,7 @@ describe('roa inside a plan', () => {
         journal: new Journal({ sessionId: session.id, log: store.sessions, bus }),
         store,
         control: new RunControl(),
+        safety: runsEverything(),
         loop: 'roa',
       },
       await loadStoredPlan(store, plan.id),

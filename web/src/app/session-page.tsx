@@ -4,10 +4,12 @@ import {
   itemsOfTask,
   latestPlan,
   latestRun,
+  openApprovals,
   openFailure,
   openQuestion,
   planAwaitingDecision,
 } from '../../../src/events/session-view-select.js';
+import { ApprovalRequest } from '../chat/approval-request.js';
 import { Composer } from '../chat/composer.js';
 import { FailureDecision } from '../chat/failure-decision.js';
 import { formatTokens } from '../chat/format.js';
@@ -45,6 +47,7 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
   const running = view ? isRunning(view) : false;
   const question = view && openQuestion(view);
   const failure = view && openFailure(view);
+  const approval = view && openApprovals(view)[0];
   const plan = view && latestPlan(view);
   const awaiting = view && planAwaitingDecision(view);
   const queuedBehind = sessionId ? state.queued[sessionId] : undefined;
@@ -57,15 +60,21 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
   useAttention(
     question
       ? { key: question.requestId, title: 'taskweave asks you', body: question.question }
-      : failure
-        ? { key: failure.requestId, title: 'A task failed', body: `${failure.title}: ${failure.reason}` }
-        : awaiting
-          ? {
-              key: awaiting.planId,
-              title: 'A plan waits for approval',
-              body: `${awaiting.tasks.length} tasks`,
-            }
-          : undefined,
+      : approval
+        ? {
+            key: approval.requestId,
+            title: 'Approve a tool call?',
+            body: approval.preview.split('\n')[0] ?? '',
+          }
+        : failure
+          ? { key: failure.requestId, title: 'A task failed', body: `${failure.title}: ${failure.reason}` }
+          : awaiting
+            ? {
+                key: awaiting.planId,
+                title: 'A plan waits for approval',
+                body: `${awaiting.tasks.length} tasks`,
+              }
+            : undefined,
   );
 
   useEffect(() => {
@@ -130,6 +139,13 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
             key={question.requestId}
             question={question}
             onAnswer={(content) => store.answer(question.requestId, content)}
+          />
+        )}
+        {approval && (
+          <ApprovalRequest
+            key={approval.requestId}
+            approval={approval}
+            onDecide={(decision, reason) => store.decideApproval(approval.requestId, decision, reason)}
           />
         )}
         {failure && (

@@ -63,6 +63,13 @@ function Item({
           {item.timedOut && <p className="warning">No answer in time; the agent went on without one.</p>}
         </div>
       );
+    case 'approval':
+      return (
+        <div className="card approval-item">
+          {item.name === 'run_command' ? 'Command' : item.name} asked for approval
+          {item.settled ? (item.outcome ? `: ${item.outcome}` : '') : ' — waiting for your decision.'}
+        </div>
+      );
     case 'failure':
       return (
         <div className="card failure-item">

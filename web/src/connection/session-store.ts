@@ -110,6 +110,10 @@ export class SessionStore {
     this.socket.send({ type: 'failure_decision', request_id: requestId, decision, feedback });
   }
 
+  decideApproval(requestId: string, decision: 'allow' | 'deny' | 'always', reason?: string): void {
+    this.socket.send({ type: 'approval_decision', request_id: requestId, decision, reason });
+  }
+
   /** Sends any client message (for what has no method of its own). */
   send(message: ClientMessageInput): void {
     this.socket.send(message);

@@ -1,0 +1,154 @@
+import type { ModelToolCall } from '../../model/call-model.js';
+import type { ApprovalMode } from '../../tools/approval.js';
+import type { Tool, ToolContext } from '../../tools/types.js';
+import type { RunControl } from '../control.js';
+import { decideApproval } from './approval-rules.js';
+import { parseSimpleCommand } from './command-line.js';
+import type { SessionApprovals } from './session-approvals.js';
+
+/**
+ * The approval settings of a runtime: one object shared by its runs, so that a mode switched
+ * while a run goes on (interactive session, web UI) applies to its next call.
+ */
+export interface ApprovalSettings {
+  mode: ApprovalMode;
+  /** Commands (and MCP tools) that run without asking. */
+  allow: readonly string[];
+  /** Commands (and MCP tools) that never run. */
+  deny: readonly string[];
+}
+
+/** Whether a call may run; when not, the result the model gets instead. */
+export type GateResult = { allowed: true } | { allowed: false; output: string; display: string };
+
+/** Where a call is asked from. */
+export interface GateOrigin {
+  call: ModelToolCall;
+  tool: Tool;
+  ctx: ToolContext;
+  step: number;
+  taskId?: string;
+  signal: AbortSignal;
+}
+
+/**
+ * Stands before every tool call of a run: the approval rules decide, and a call that must be
+ * asked goes to the user as a request (approval_requested) answered through the runtime.
+ */
+export class ApprovalGate {
+  private unanswered = false;
+
+  constructor(
+    private readonly options: {
+      settings: ApprovalSettings;
+      remembered: SessionApprovals;
+      /** The sandbox was wanted but cannot be used here: commands are asked even in `auto`. */
+      sandboxMissing: boolean;
+      control: RunControl;
+    },
+  ) {}
+
+  /** A call was not run because it needed approval nobody could give: the run ends (needs_input). */
+  get blocked(): boolean {
+    return this.unanswered;
+  }
+
+  /** The current approval mode. */
+  get mode(): ApprovalMode {
+    return this.options.settings.mode;
+  }
+
+  /** Decides, asking the user when the rules say so. Never throws. */
+  async check(origin: GateOrigin): Promise<GateResult> {
+    const { call, tool } = origin;
+    const { settings, remembered, sandboxMissing, control } = this.options;
+    const command = commandOf(tool, call.args);
+    const subject = { toolName: tool.name, changes: tool.changes, command };
+    const verdict = decideApproval({
+      ...subject,
+      mode: settings.mode,
+      allow: settings.allow,
+      deny: settings.deny,
+      sandboxMissing,
+      remembered,
+    });
+    if (verdict.kind === 'run') return { allowed: true };
+    if (verdict.kind === 'refuse') return { allowed: false, output: verdict.message, display: 'refused' };
+    const preview = await tool.preview(call.args, origin.ctx);
+    // Invalid arguments: nothing would run; the wrapper reports them to the model.
+    if (preview === undefined) return { allowed: true };
+    const reply = await control.requestApproval(
+      {
+        callId: call.id,
+        name: tool.name,
+        args: call.args,
+        preview,
+        unavailable: unavailableReason({ tool, command, preview, allowedBy: verdict.allowedBy }),
+      },
+      { step: origin.step, taskId: origin.taskId, signal: origin.signal },
+    );
+    switch (reply.status) {
+      case 'stopped':
+        return { allowed: false, output: 'Not run: the run was stopped by the user.', display: 'stopped' };
+      case 'unavailable':
+        this.unanswered = true;
+        return {
+          allowed: false,
+          output: "Not run: this call needs the user's approval and no one can give it now.",
+          display: 'needs approval',
+        };
+      case 'answered':
+        if (reply.decision === 'deny') {
+          const reason = reply.reason?.trim();
+          return {
+            allowed: false,
+            output: `The user did not allow this call${reason ? `. Their reason: ${reason}` : ' (no reason given)'}. Do not repeat it as is; take their reason into account or choose another way.`,
+            display: reason ? `denied: ${reason}` : 'denied',
+          };
+        }
+        if (reply.decision === 'always') remembered.remember(subject);
+        return { allowed: true };
+    }
+  }
+}
+
+/** The command line of a `command` call (run_command's `command`), when it has one. */
+function commandOf(tool: Tool, args: unknown): string | undefined {
+  if (tool.changes !== 'command' || args === null || typeof args !== 'object') return undefined;
+  const command = (args as Record<string, unknown>).command;
+  return typeof command === 'string' ? command : undefined;
+}
+
+/** Why a run ends when nobody can approve a call: the call, and the flag or config entry that allows it. */
+function unavailableReason(options: {
+  tool: Tool;
+  command: string | undefined;
+  preview: string;
+  allowedBy: string;
+}): string {
+  const { tool, command, allowedBy } = options;
+  const what =
+    command !== undefined
+      ? `The command \`${command}\``
+      : tool.changes === 'files'
+        ? `The file change by ${tool.name} (${firstLine(options.preview)})`
+        : `The call of ${tool.name}`;
+  const listable =
+    tool.changes === 'external'
+      ? ` or add "${tool.name}" to "allow" in the taskweave config`
+      : command !== undefined && parseSimpleCommand(command).simple
+        ? ` or add "${command}" to "allow" in the taskweave config`
+        : '';
+  return `${what} needs approval and no one can give it here (no terminal). Run with ${allowedBy}${listable}.`;
+}
+
+function firstLine(text: string): string {
+  return (
+    text
+      .split('\n')
+      .find((line) => line.startsWith('+++ '))
+      ?.slice('+++ b/'.length) ??
+    text.split('\n')[0] ??
+    ''
+  );
+}

@@ -1,0 +1,18 @@
+import type { CommandSandbox } from '../../tools/sandbox.js';
+import type { ApprovalSettings } from './approval-gate.js';
+import type { SessionApprovals } from './session-approvals.js';
+
+/** What keeps a run safe: when calls are asked, and how commands are confined. */
+export interface RunSafety {
+  /** Shared with the runtime: a mode switched meanwhile applies to the next call. */
+  approval: ApprovalSettings;
+  /** The "always" answers of the run's session. */
+  remembered: SessionApprovals;
+  sandbox: CommandSandbox;
+  /** The sandbox was wanted but bubblewrap cannot be used here: commands are asked instead. */
+  sandboxMissing: boolean;
+  /** The sandbox as the header shows it: a mode, `off`, or `unavailable`. */
+  sandboxLabel: string;
+  /** Notes shown as the run starts (no bubblewrap here, an MCP server that failed to start). */
+  notes?: string[];
+}

@@ -1,0 +1,79 @@
+import type { ApprovalSettings } from '../agent/approval/approval-gate.js';
+import type { RunSafety } from '../agent/approval/run-safety.js';
+import { SessionApprovals } from '../agent/approval/session-approvals.js';
+import type { TaskweaveConfig } from '../model/config-file.js';
+import { type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../tools/approval.js';
+import type { CommandSandbox } from '../tools/sandbox.js';
+import type { SandboxMode } from '../tools/sandbox-modes.js';
+import { probeSandbox } from '../tools/sandbox-probe.js';
+
+/** The sandbox mode when neither a flag nor the config names one. */
+export const DEFAULT_SANDBOX_MODE: SandboxMode = 'workspace-write';
+
+/** The safety choices of the command line (each wins over the config file). */
+export interface SafetyChoices {
+  approval?: ApprovalMode;
+  sandbox?: SandboxMode;
+  network?: boolean;
+}
+
+/**
+ * The safety of a runtime's runs: the approval settings its runs share (switchable while they
+ * go on), the sandbox found at start-up, and the "always" answers of each session.
+ */
+export class RuntimeSafety {
+  private unavailableToldOnce = false;
+  private readonly sessions = new Map<string, SessionApprovals>();
+
+  private constructor(
+    readonly approval: ApprovalSettings,
+    readonly sandbox: CommandSandbox,
+    /** Why the wanted sandbox cannot be used here; undefined when it can, or is off. */
+    readonly sandboxUnavailable: string | undefined,
+    readonly sandboxLabel: string,
+  ) {}
+
+  /** Resolves flags over the config over the defaults, and probes bubblewrap unless the sandbox is off. */
+  static async resolve(options: {
+    choices: SafetyChoices;
+    config: TaskweaveConfig;
+    env: NodeJS.ProcessEnv;
+  }): Promise<RuntimeSafety> {
+    const { choices, config } = options;
+    const approval: ApprovalSettings = {
+      mode: choices.approval ?? config.approval ?? DEFAULT_APPROVAL_MODE,
+      allow: config.allow ?? [],
+      deny: config.deny ?? [],
+    };
+    const mode = choices.sandbox ?? config.sandbox ?? DEFAULT_SANDBOX_MODE;
+    const network = choices.network ?? config.network ?? false;
+    if (mode === 'off') return new RuntimeSafety(approval, { kind: 'none' }, undefined, 'off');
+    const found = await probeSandbox(options.env);
+    if (!found.available) return new RuntimeSafety(approval, { kind: 'none' }, found.reason, 'unavailable');
+    return new RuntimeSafety(approval, { kind: 'bwrap', bwrap: found.bwrap, mode, network }, undefined, mode);
+  }
+
+  /** The safety of the next run of a session; the first run of the process is told when the sandbox is missing. */
+  forSession(sessionId: string): RunSafety {
+    let remembered = this.sessions.get(sessionId);
+    if (!remembered) {
+      remembered = new SessionApprovals();
+      this.sessions.set(sessionId, remembered);
+    }
+    const notes: string[] = [];
+    if (this.sandboxUnavailable !== undefined && !this.unavailableToldOnce) {
+      this.unavailableToldOnce = true;
+      notes.push(
+        `Commands cannot be sandboxed: ${this.sandboxUnavailable}. Each command is asked before it runs (also with --approval auto), and runs unconfined; --sandbox off runs them without this fallback.`,
+      );
+    }
+    return {
+      approval: this.approval,
+      remembered,
+      sandbox: this.sandbox,
+      sandboxMissing: this.sandboxUnavailable !== undefined,
+      sandboxLabel: this.sandboxLabel,
+      notes,
+    };
+  }
+}

@@ -1,0 +1,35 @@
+/** One content block of an MCP tool result, as far as taskweave reads it. */
+interface ContentBlock {
+  type: string;
+  text?: string;
+  mimeType?: string;
+  uri?: string;
+  name?: string;
+  resource?: { uri?: string; text?: string; mimeType?: string };
+}
+
+/**
+ * An MCP tool result as text for the model: text blocks as they are, embedded text resources
+ * with their URI, other blocks (images, audio, binary resources) named but not inlined;
+ * structured content as JSON when there is no text.
+ */
+export function mcpResultText(result: { content?: unknown; structuredContent?: unknown }): string {
+  const blocks = Array.isArray(result.content) ? (result.content as ContentBlock[]) : [];
+  const parts = blocks.map((block) => {
+    switch (block.type) {
+      case 'text':
+        return block.text ?? '';
+      case 'resource':
+        return block.resource?.text !== undefined
+          ? `[resource ${block.resource.uri ?? ''}]\n${block.resource.text}`
+          : `[binary resource ${block.resource?.uri ?? ''} (${block.resource?.mimeType ?? 'unknown type'}), not shown]`;
+      case 'resource_link':
+        return `[resource link ${block.name ?? ''} ${block.uri ?? ''}]`;
+      default:
+        return `[${block.type}${block.mimeType ? ` (${block.mimeType})` : ''}, not shown]`;
+    }
+  });
+  if (parts.length === 0 && result.structuredContent !== undefined)
+    return JSON.stringify(result.structuredContent, null, 2);
+  return parts.join('\n') || '(no content)';
+}

@@ -1,0 +1,78 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  openApp,
+  type ServeProcess,
+  screenshot,
+  sendGoal,
+  startServe,
+} from './serve-harness.js';
+
+let browser: Browser;
+const servers: ServeProcess[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(servers.map((server) => server.stop()));
+});
+
+describe('approvals in the web UI (chromium against taskweave serve --approval ask)', {
+  timeout: 60_000,
+}, () => {
+  it('asks before a command and an edit, showing the command and the diff; a denial carries its reason to the model', async () => {
+    const server = await startServe({
+      args: ['--approval', 'ask', '--sandbox', 'off'],
+      files: (workspace) => writeFile(path.join(workspace, 'notes.txt'), 'colour: red\n'),
+      script: {
+        turns: [
+          { toolCalls: [{ name: 'run_command', args: { command: 'rm -rf build' } }] },
+          {
+            when: 'Their reason: keep the build folder',
+            toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }],
+          },
+          {
+            when: 'colour: red',
+            toolCalls: [
+              { name: 'edit_file', args: { path: 'notes.txt', edits: [{ find: 'red', replace: 'teal' }] } },
+            ],
+          },
+          { when: 'teal', text: 'Changed the colour to teal; the build folder is kept.' },
+        ],
+      },
+    });
+    servers.push(server);
+    const { page, context } = await openApp(browser, server);
+    await sendGoal(page, 'clean up and change the colour');
+
+    const banner = page.getByRole('alert', { name: 'A tool call waits for your approval' });
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('Run this command?');
+    expect(await banner.textContent()).toContain('rm -rf build');
+    await banner.getByRole('textbox', { name: 'Why not (for Deny)' }).fill('keep the build folder');
+    await screenshot(page, 'approval-command');
+    await banner.getByRole('button', { name: 'Deny' }).click();
+
+    // The edit is asked next, with its diff coloured.
+    await expect
+      .poll(async () => (await banner.textContent()) ?? '', { timeout: 15_000 })
+      .toContain('Allow edit_file?');
+    expect(await banner.locator('.diff-remove').first().textContent()).toContain('red');
+    expect(await banner.locator('.diff-add').first().textContent()).toContain('teal');
+    await screenshot(page, 'approval-diff');
+    await banner.getByRole('button', { name: 'Allow' }).click();
+
+    const result = page.getByRole('region', { name: 'Run result' });
+    await result.waitFor({ timeout: 15_000 });
+    expect(await result.textContent()).toContain('Changed the colour to teal');
+    expect(await banner.count()).toBe(0);
+    expect(await page.getByText('Command asked for approval: denied: keep the build folder').count()).toBe(1);
+    expect(await readFile(path.join(server.workspace, 'notes.txt'), 'utf8')).toBe('colour: teal\n');
+    await context.close();
+  });
+});
