@@ -4,6 +4,7 @@ import { type RequestPolicy, Runtime } from '../runtime/index.js';
 import { EXIT } from './exit-codes.js';
 import type { AgentCliOptions } from './options.js';
 import { HumanRenderer } from './render.js';
+import { STILL_RUNNING_ENV } from './still-running.js';
 import { styleFor } from './terminal.js';
 import { TerminalResponder } from './terminal-responder.js';
 
@@ -26,7 +27,11 @@ export class CliRuntime {
     private readonly options: AgentCliOptions,
     interactive: boolean,
   ) {
-    if (!options.json) this.renderer = new HumanRenderer(process.stdout, styleFor(process.stdout));
+    if (!options.json)
+      this.renderer = new HumanRenderer(process.stdout, styleFor(process.stdout), {
+        verbose: options.verbose,
+        stillRunningMs: stillRunningInterval(),
+      });
     if (interactive) {
       this.responder = new TerminalResponder(
         runtime,
@@ -125,4 +130,10 @@ export class CliRuntime {
 function scriptPathFromShell(model: string | undefined): string | undefined {
   if (!model?.startsWith('script:')) return model;
   return `script:${path.resolve(process.cwd(), model.slice('script:'.length))}`;
+}
+
+/** The still-running interval set in the environment (for tests and very quiet logs), if any. */
+function stillRunningInterval(): number | undefined {
+  const value = Number(process.env[STILL_RUNNING_ENV]);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
 }

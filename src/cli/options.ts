@@ -33,6 +33,7 @@ export interface AgentCliOptions extends StoreCliOptions {
   onFailure: 'abort' | 'skip';
   protocol: 'native' | 'json';
   loop: 'react' | 'roa';
+  verbose?: boolean;
 }
 
 /** Options of `taskweave run`, as commander parses them. */
@@ -73,6 +74,7 @@ export function addAgentOptions(command: Command): Command {
       parsePositiveInt,
     )
     .option('--json', 'print the event stream, one JSON object per line (implies --non-interactive)')
+    .option('-v, --verbose', "show every line of commands' output and whole diffs")
     .option('--non-interactive', 'never ask on the terminal; a question ends the run with exit code 4')
     .option(
       '--input-timeout <seconds>',
