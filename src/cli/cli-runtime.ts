@@ -3,6 +3,7 @@ import type { ServerEvent } from '../events/registry.js';
 import { type RequestPolicy, Runtime } from '../runtime/index.js';
 import { EXIT } from './exit-codes.js';
 import type { AgentCliOptions } from './options.js';
+import { onOutputClosed } from './output-closed.js';
 import { HumanRenderer } from './render.js';
 import { STILL_RUNNING_ENV } from './still-running.js';
 import { styleFor } from './terminal.js';
@@ -17,6 +18,7 @@ export class CliRuntime {
   private readonly renderer: HumanRenderer | undefined;
   private readonly responder: TerminalResponder | undefined;
   private interrupts = 0;
+  private readonly offOutputClosed: () => void;
   private readonly onSigint = () => this.interrupt();
   private readonly onSigterm = () => {
     if (this.interrupts === 0) this.interrupt();
@@ -45,6 +47,12 @@ export class CliRuntime {
         { input: true, plan: !options.yes, failure: true },
       );
     }
+    // The reader of stdout went away (`| head`): the run stops quietly at its next step boundary.
+    this.offOutputClosed = onOutputClosed(() => {
+      this.renderer?.close();
+      this.responder?.closeAll();
+      this.runtime.stop();
+    });
     runtime.bus.subscribe((event) => this.show(event));
     runtime.onNotice((text) => this.say(text));
     process.on('SIGINT', this.onSigint);
@@ -95,6 +103,7 @@ export class CliRuntime {
 
   async close(): Promise<void> {
     this.renderer?.close();
+    this.offOutputClosed();
     process.off('SIGINT', this.onSigint);
     process.off('SIGTERM', this.onSigterm);
     await this.runtime.close();

@@ -4,7 +4,7 @@ import {
   DEFAULT_MAX_STEPS,
   DEFAULT_PLAN_CONCURRENCY,
 } from '../runtime/defaults.js';
-import { parsePositiveInt } from './usage-error.js';
+import { parseHttpUrl, parsePositiveInt } from './usage-error.js';
 
 /*
  * The options of the commands, defined without loading what runs them: `taskweave --help`
@@ -67,7 +67,11 @@ export function addAgentOptions(command: Command): Command {
       '-m, --model <provider:model>',
       'the model, e.g. openai:gpt-4.1 or script:examples/fix-build.json',
     )
-    .option('--base-url <url>', 'the API base URL (openai-compatible servers: vLLM, LM Studio, llama.cpp…)')
+    .option(
+      '--base-url <url>',
+      'the API base URL (openai-compatible servers: vLLM, LM Studio, llama.cpp…)',
+      parseHttpUrl,
+    )
     .option(
       '--max-steps <n>',
       `the most model steps before a run ends (default ${DEFAULT_MAX_STEPS})`,

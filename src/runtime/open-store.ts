@@ -44,8 +44,27 @@ export async function openWorkspaceStore(
     };
   } catch (error) {
     if (error instanceof StoreVersionError) throw new RuntimeInputError(error.message, { cause: error });
+    const unusable = unusableDatabase(error, databasePath);
+    if (unusable !== undefined) throw new RuntimeInputError(unusable, { cause: error });
     throw error;
   }
+}
+
+/** SQLite's codes for a file that cannot be the database: it is something else, or cannot be opened. */
+const UNUSABLE_DATABASE_CODES: Record<string, string> = {
+  SQLITE_NOTADB: 'is not an SQLite database',
+  SQLITE_CORRUPT: 'is a damaged SQLite database',
+  SQLITE_CANTOPEN: 'cannot be opened (is its folder missing, or is it a folder?)',
+  SQLITE_READONLY: 'is read-only',
+  SQLITE_PERM: 'may not be written (permissions)',
+};
+
+/** The message for a database file the user pointed at that cannot be used, naming it. */
+function unusableDatabase(error: unknown, databasePath: string): string | undefined {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  const reason = UNUSABLE_DATABASE_CODES[code];
+  if (reason === undefined) return undefined;
+  return `The database file ${databasePath} ${reason}. Point --db at a taskweave database (or at a new file), or leave --db out to use <workspace>/.taskweave/taskweave.db.`;
 }
 
 /** Runs a store call, turning the store's refusals (unknown id, a change not allowed) into RuntimeInputErrors. */
