@@ -101,7 +101,7 @@ export class HumanRenderer {
         this.loop = event.loop;
         this.line(
           s.dim(
-            `taskweave · ${event.model}${event.loop === 'roa' ? ' · roa' : ''} · up to ${event.max_steps} steps`,
+            `taskweave · ${event.model}${event.loop === 'roa' ? ' · roa' : ''} · up to ${plural(event.max_steps, 'step')}`,
           ),
         );
         return;

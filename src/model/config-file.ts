@@ -30,32 +30,56 @@ export function configFilePaths(options: { cwd: string; env: NodeJS.ProcessEnv }
   ];
 }
 
+/** The settings of every config file found, merged, and which file each setting came from. */
+export interface LoadedConfig {
+  /** Project settings over user settings, key by key. */
+  config: TaskweaveConfig;
+  /** The file each setting was taken from. */
+  sources: { [K in keyof TaskweaveConfig]?: string };
+  /** The files that were read, project first. */
+  paths: string[];
+}
+
 /**
- * Reads the first config file that exists (see configFilePaths). No file at all gives an empty
- * config; a file that is not valid JSON or does not fit the schema is a ModelConfigError naming
- * the file and what is wrong.
+ * Reads every config file that exists (see configFilePaths) and merges them key by key: a
+ * project file with one key overrides that key only, the user's other settings still apply.
+ * No file at all gives an empty config; a file that is not valid JSON or does not fit the
+ * schema is a ModelConfigError naming the file and what is wrong.
  */
 export async function loadConfigFile(options: {
   cwd: string;
   env: NodeJS.ProcessEnv;
-}): Promise<{ path?: string; config: TaskweaveConfig }> {
-  for (const filePath of configFilePaths(options)) {
-    const source = await readIfExists(filePath);
-    if (source === undefined) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(source);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ModelConfigError(`The config file ${filePath} is not valid JSON: ${reason}`);
+}): Promise<LoadedConfig> {
+  const loaded: LoadedConfig = { config: {}, sources: {}, paths: [] };
+  // The user file first, so that the project file's keys land on top of it.
+  for (const filePath of configFilePaths(options).reverse()) {
+    const config = await readConfigFile(filePath);
+    if (config === undefined) continue;
+    loaded.paths.unshift(filePath);
+    for (const key of Object.keys(config) as (keyof TaskweaveConfig)[]) {
+      if (config[key] === undefined) continue;
+      Object.assign(loaded.config, { [key]: config[key] });
+      loaded.sources[key] = filePath;
     }
-    const parsed = taskweaveConfigSchema.safeParse(value);
-    if (!parsed.success) {
-      throw new ModelConfigError(`The config file ${filePath} is not valid: ${describeIssues(parsed.error)}`);
-    }
-    return { path: filePath, config: parsed.data };
   }
-  return { config: {} };
+  return loaded;
+}
+
+async function readConfigFile(filePath: string): Promise<TaskweaveConfig | undefined> {
+  const source = await readIfExists(filePath);
+  if (source === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ModelConfigError(`The config file ${filePath} is not valid JSON: ${reason}`);
+  }
+  const parsed = taskweaveConfigSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new ModelConfigError(`The config file ${filePath} is not valid: ${describeIssues(parsed.error)}`);
+  }
+  return parsed.data;
 }
 
 async function readIfExists(filePath: string): Promise<string | undefined> {
