@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ServerEvent } from '../events/registry.js';
-import { type RequestPolicy, Runtime } from '../runtime/index.js';
+import { findInstructions, type RequestPolicy, Runtime } from '../runtime/index.js';
 import { EXIT } from './exit-codes.js';
 import type { AgentCliOptions } from './options.js';
 import { onOutputClosed } from './output-closed.js';
@@ -33,6 +33,8 @@ export class CliRuntime {
       this.renderer = new HumanRenderer(process.stdout, styleFor(process.stdout), {
         verbose: options.verbose,
         stillRunningMs: stillRunningInterval(),
+        instructionFiles: () =>
+          findInstructions({ workspace: runtime.workspace.root }).map((file) => file.label),
       });
     if (interactive) {
       this.responder = new TerminalResponder(

@@ -21,6 +21,8 @@ export interface RenderOptions {
   verbose?: boolean;
   /** On piped output, how often a long tool call says it is still running (ms). */
   stillRunningMs?: number;
+  /** The instruction files (AGENTS.md) the run's prompt holds, named under the header. */
+  instructionFiles?: () => string[];
 }
 
 interface PendingTool {
@@ -97,14 +99,13 @@ export class HumanRenderer {
   private renderUpdate(event: Extract<ServerEvent, { type: 'agent_update' }>): void {
     const s = this.style;
     switch (event.update_type) {
-      case 'agent_start':
+      case 'agent_start': {
         this.loop = event.loop;
-        this.line(
-          s.dim(
-            `taskweave · ${event.model}${event.loop === 'roa' ? ' · roa' : ''} · up to ${plural(event.max_steps, 'step')}`,
-          ),
-        );
+        const header = `taskweave · ${event.model}${event.loop === 'roa' ? ' · roa' : ''} · up to ${plural(event.max_steps, 'step')}`;
+        const files = this.options.instructionFiles?.() ?? [];
+        this.line(s.dim(files.length > 0 ? `${header}\ninstructions: ${files.join(', ')}` : header));
         return;
+      }
       case 'agent_reason':
       case 'agent_observe':
         // Under react, agent_reason repeats text that was already streamed.
