@@ -19,7 +19,10 @@ export class CliRuntime {
   private readonly responder: TerminalResponder | undefined;
   private interrupts = 0;
   private readonly offOutputClosed: () => void;
-  private readonly onSigint = () => this.interrupt();
+  /** What Ctrl-C does: stop the run, then exit (an interactive session replaces it). */
+  private interruptHandler = () => this.interrupt();
+  private readonly promptListeners = new Set<{ start: () => void; end: () => void }>();
+  private readonly onSigint = () => this.interruptHandler();
   private readonly onSigterm = () => {
     if (this.interrupts === 0) this.interrupt();
   };
@@ -42,9 +45,15 @@ export class CliRuntime {
         {
           input: process.stdin,
           output: process.stdout,
-          onInterrupt: () => this.interrupt(),
-          onPromptStart: () => this.renderer?.hold(),
-          onPromptEnd: () => this.renderer?.release(),
+          onInterrupt: () => this.interruptHandler(),
+          onPromptStart: () => {
+            for (const listener of this.promptListeners) listener.start();
+            this.renderer?.hold();
+          },
+          onPromptEnd: () => {
+            this.renderer?.release();
+            for (const listener of this.promptListeners) listener.end();
+          },
         },
         { input: true, plan: !options.yes, failure: true },
       );
@@ -91,6 +100,16 @@ export class CliRuntime {
   /** Whether the user pressed Ctrl-C (a loop over several runs stops then). */
   get stopRequested(): boolean {
     return this.interrupts > 0;
+  }
+
+  /** Replaces what Ctrl-C does (at a prompt and as SIGINT): the interactive session stops the run only. */
+  setInterruptHandler(handler: () => void): void {
+    this.interruptHandler = handler;
+  }
+
+  /** Calls `start` before a question prompt takes the terminal and `end` after it gave it back. */
+  onPrompt(listener: { start: () => void; end: () => void }): void {
+    this.promptListeners.add(listener);
   }
 
   /** Prints a line for people (not in --json mode, where stdout carries only events). */

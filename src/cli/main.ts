@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { addChatCommand } from './chat-command.js';
 import { EXIT } from './exit-codes.js';
 import { guardClosedOutput } from './output-closed.js';
 import { addResumeCommand } from './resume-command.js';
@@ -23,6 +24,7 @@ export async function main(argv: string[]): Promise<number> {
   const setExitCode = (code: number) => {
     exitCode = code;
   };
+  addChatCommand(program, setExitCode);
   addRunCommand(program, setExitCode);
   addResumeCommand(program, setExitCode);
   addWorkCommand(program, setExitCode);

@@ -100,6 +100,14 @@ export class Runtime implements WorkerContext {
     return new Runtime(workspace, store, databasePath, model, { ...options, maxSteps });
   }
 
+  /**
+   * Changes how the next runs go (an interactive session's /plan and /loop); a run already going
+   * keeps its settings.
+   */
+  configure(change: Partial<Pick<RunSettings, 'plan' | 'loop' | 'maxSteps'>>): void {
+    Object.assign(this.settings, change);
+  }
+
   /** The user asked this process to stop: runs stop at their next phase boundary, workers end. */
   get stopRequested(): boolean {
     return this.stopping;
