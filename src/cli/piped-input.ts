@@ -1,5 +1,7 @@
 import { fstatSync } from 'node:fs';
 
+/** After this long without the end of piped input, a note says what taskweave waits for. */
+export const PIPED_INPUT_NOTE_MS = 3_000;
 /** Piped text longer than this is cut in the middle (its head and tail are what explain a log). */
 export const MAX_PIPED_INPUT_CHARS = 100_000;
 
@@ -20,7 +22,18 @@ export async function readPipedInput(stdin: NodeJS.ReadStream = process.stdin): 
   }
   if (!piped) return undefined;
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  // A parent that leaves stdin open without writing would make taskweave wait without a word.
+  const note = setTimeout(() => {
+    process.stderr.write(
+      'taskweave is reading the input piped into it and waits for its end (run it with </dev/null when nothing is piped).\n',
+    );
+  }, PIPED_INPUT_NOTE_MS);
+  note.unref();
+  try {
+    for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  } finally {
+    clearTimeout(note);
+  }
   const text = Buffer.concat(chunks).toString('utf8');
   return text.trim() === '' ? undefined : text;
 }

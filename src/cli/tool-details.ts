@@ -46,7 +46,9 @@ function commandDetail(call: EndedToolCall, options: ToolDetailOptions): string[
     ...(hidden > 0
       ? [`${DETAIL_INDENT}${style.dim(`… ${plural(hidden, 'more line')} (--verbose shows all)`)}`]
       : []),
-    ...shown.map((line) => `${DETAIL_INDENT}${bar}${detailText(line)}`),
+    ...shown.map((line) =>
+      line.trim() === '' ? `${DETAIL_INDENT}${style.dim('│')}` : `${DETAIL_INDENT}${bar}${detailText(line)}`,
+    ),
   ];
 }
 

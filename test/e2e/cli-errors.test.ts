@@ -17,6 +17,8 @@ function pipeIntoHead(
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', `${quoted} 2>"$ERR" | head -1; echo "\${PIPESTATUS[0]}" > "$CODE"`], {
       env: { ...process.env, NO_COLOR: '1', ERR: `${codeFile}.err`, CODE: codeFile },
+      // Not an open pipe: taskweave would wait for piped input on it.
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let head = '';
     child.stdout.on('data', (chunk) => {

@@ -3,10 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { CLI_PATH, runCli, writeScript } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 
-/** `printf … | taskweave <args>`: the CLI with text on a pipe as its stdin. */
+/**
+ * `printf … | taskweave <args>`: the CLI with text on a pipe as its stdin, written at once, or
+ * once stderr shows `writeAfter`.
+ */
 function runWithStdin(
   args: string[],
   input: string,
+  writeAfter?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI_PATH, ...args], {
@@ -20,9 +24,11 @@ function runWithStdin(
     });
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
+      if (writeAfter !== undefined && stderr.includes(writeAfter) && child.stdin.writable)
+        child.stdin.end(input);
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
+    if (writeAfter === undefined) child.stdin.end(input);
   });
 }
 
@@ -57,5 +63,20 @@ describe('piped input', () => {
     expect(run.code, run.stderr).toBe(0);
     const shown = await runCli(['sessions', 'show', 'last', '--json', '--cwd', workspace]);
     expect(JSON.parse(shown.stdout).goal).toBe('say hi');
+  });
+
+  it('says what it waits for when the pipe stays open, and goes on once it ends', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-stdin-');
+    const script = await writeScript(await tempWorkspaceRoot('taskweave-script-'), {
+      turns: [{ when: 'late text', text: 'Got it.' }],
+    });
+    const run = await runWithStdin(
+      ['run', '--model', `script:${script}`, '--cwd', workspace, 'read this'],
+      'late text\n',
+      'waits for its end',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('run it with </dev/null when nothing is piped');
+    expect(run.stdout).toContain('Got it.');
   });
 });
