@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { addChatCommand } from './chat-command.js';
+import { addCompletionCommand } from './completion-command.js';
 import { EXIT } from './exit-codes.js';
 import { guardClosedOutput } from './output-closed.js';
 import { addResumeCommand } from './resume-command.js';
@@ -20,7 +21,17 @@ export async function main(argv: string[]): Promise<number> {
     .description('A coding agent that finishes multi-step work.')
     .version(VERSION)
     .exitOverride()
-    .showHelpAfterError('(run taskweave --help for usage)');
+    .showHelpAfterError('(run taskweave --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  taskweave                                   an interactive session in this folder
+  taskweave run "run the tests and fix what fails"
+  cat build.log | taskweave run "explain this error"
+  taskweave run --plan always -y "add a CLI flag --dry-run, with tests and docs"
+  taskweave sessions show last --events       what the last session did`,
+    );
   const setExitCode = (code: number) => {
     exitCode = code;
   };
@@ -30,6 +41,7 @@ export async function main(argv: string[]): Promise<number> {
   addWorkCommand(program, setExitCode);
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
+  addCompletionCommand(program, setExitCode);
   guardClosedOutput();
   // Under --json a failure before the first event is still a line a script can read.
   const json = argv.includes('--json');
