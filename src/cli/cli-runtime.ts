@@ -1,9 +1,11 @@
 import path from 'node:path';
 import type { ServerEvent } from '../events/registry.js';
-import { type RequestPolicy, Runtime, type RuntimeOptions } from '../runtime/index.js';
+import { findInstructions, type RequestPolicy, Runtime, type RuntimeOptions } from '../runtime/index.js';
 import { EXIT } from './exit-codes.js';
 import type { AgentCliOptions } from './options.js';
+import { onOutputClosed } from './output-closed.js';
 import { HumanRenderer } from './render.js';
+import { STILL_RUNNING_ENV } from './still-running.js';
 import { styleFor } from './terminal.js';
 import { TerminalResponder } from './terminal-responder.js';
 
@@ -16,7 +18,11 @@ export class CliRuntime {
   private readonly renderer: HumanRenderer | undefined;
   private readonly responder: TerminalResponder | undefined;
   private interrupts = 0;
-  private readonly onSigint = () => this.interrupt();
+  private readonly offOutputClosed: () => void;
+  /** What Ctrl-C does: stop the run, then exit (an interactive session replaces it). */
+  private interruptHandler = () => this.interrupt();
+  private readonly promptListeners = new Set<{ start: () => void; end: () => void }>();
+  private readonly onSigint = () => this.interruptHandler();
   private readonly onSigterm = () => {
     if (this.interrupts === 0) this.interrupt();
   };
@@ -26,20 +32,38 @@ export class CliRuntime {
     private readonly options: AgentCliOptions,
     interactive: boolean,
   ) {
-    if (!options.json) this.renderer = new HumanRenderer(process.stdout, styleFor(process.stdout));
+    if (!options.json)
+      this.renderer = new HumanRenderer(process.stdout, styleFor(process.stdout), {
+        verbose: options.verbose,
+        stillRunningMs: stillRunningInterval(),
+        instructionFiles: () =>
+          findInstructions({ workspace: runtime.workspace.root }).map((file) => file.label),
+      });
     if (interactive) {
       this.responder = new TerminalResponder(
         runtime,
         {
           input: process.stdin,
           output: process.stdout,
-          onInterrupt: () => this.interrupt(),
-          onPromptStart: () => this.renderer?.hold(),
-          onPromptEnd: () => this.renderer?.release(),
+          onInterrupt: () => this.interruptHandler(),
+          onPromptStart: () => {
+            for (const listener of this.promptListeners) listener.start();
+            this.renderer?.hold();
+          },
+          onPromptEnd: () => {
+            this.renderer?.release();
+            for (const listener of this.promptListeners) listener.end();
+          },
         },
         { input: true, plan: !options.yes, failure: true, approval: true },
       );
     }
+    // The reader of stdout went away (`| head`): the run stops quietly at its next step boundary.
+    this.offOutputClosed = onOutputClosed(() => {
+      this.renderer?.close();
+      this.responder?.closeAll();
+      this.runtime.stop();
+    });
     runtime.bus.subscribe((event) => this.show(event));
     runtime.onNotice((text) => this.say(text));
     process.on('SIGINT', this.onSigint);
@@ -66,6 +90,16 @@ export class CliRuntime {
     return this.interrupts > 0;
   }
 
+  /** Replaces what Ctrl-C does (at a prompt and as SIGINT): the interactive session stops the run only. */
+  setInterruptHandler(handler: () => void): void {
+    this.interruptHandler = handler;
+  }
+
+  /** Calls `start` before a question prompt takes the terminal and `end` after it gave it back. */
+  onPrompt(listener: { start: () => void; end: () => void }): void {
+    this.promptListeners.add(listener);
+  }
+
   /** Prints a line for people (not in --json mode, where stdout carries only events). */
   say(text: string): void {
     if (this.renderer) {
@@ -78,6 +112,7 @@ export class CliRuntime {
 
   async close(): Promise<void> {
     this.renderer?.close();
+    this.offOutputClosed();
     process.off('SIGINT', this.onSigint);
     process.off('SIGTERM', this.onSigterm);
     await this.runtime.close();
@@ -137,4 +172,10 @@ export function runtimeOptions(
 function scriptPathFromShell(model: string | undefined): string | undefined {
   if (!model?.startsWith('script:')) return model;
   return `script:${path.resolve(process.cwd(), model.slice('script:'.length))}`;
+}
+
+/** The still-running interval set in the environment (for tests and very quiet logs), if any. */
+function stillRunningInterval(): number | undefined {
+  const value = Number(process.env[STILL_RUNNING_ENV]);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
 }

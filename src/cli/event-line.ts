@@ -2,6 +2,7 @@ import type { ServerEvent } from '../events/registry.js';
 import { formatArgs } from '../util/format-args.js';
 import { formatDuration } from './relative-time.js';
 import { shortenLine } from './table.js';
+import { plural } from './text-wrap.js';
 
 /** The longest detail an event line shows; the whole event is in `--json`. */
 const EVENT_DETAIL_CHARS = 100;
@@ -11,24 +12,29 @@ export function eventKind(event: ServerEvent): string {
   return event.type === 'agent_update' ? `${event.type}/${event.update_type}` : event.type;
 }
 
-/** What an event says, on one line and shortened. */
-export function eventDetail(event: ServerEvent): string {
-  return shortenLine(fullDetail(event), EVENT_DETAIL_CHARS);
+/** What an event says, on one line and shortened; with `full`, all of it (tool results whole). */
+export function eventDetail(event: ServerEvent, { full = false } = {}): string {
+  return full ? fullDetail(event, true) : shortenLine(fullDetail(event, false), EVENT_DETAIL_CHARS);
 }
 
-/** Logged events one per line as `seq  kind  detail`, the columns aligned. */
-export function renderEventLines(events: readonly ServerEvent[]): string {
+/**
+ * Logged events one per line as `seq  kind  detail`, the columns aligned; with `full`, each
+ * detail whole, its further lines indented under the first.
+ */
+export function renderEventLines(events: readonly ServerEvent[], { full = false } = {}): string {
   const seqWidth = Math.max(0, ...events.map((event) => String(event.seq).length));
   const kindWidth = Math.max(0, ...events.map((event) => eventKind(event).length));
   return events
     .map((event) => {
-      const line = `${String(event.seq).padStart(seqWidth)}  ${eventKind(event).padEnd(kindWidth)}  ${eventDetail(event)}`;
+      const head = `${String(event.seq).padStart(seqWidth)}  ${eventKind(event).padEnd(kindWidth)}  `;
+      const detail = eventDetail(event, { full }).replace(/\n/g, `\n${' '.repeat(head.length)}`);
+      const line = `${head}${detail}`;
       return `${line.trimEnd()}\n`;
     })
     .join('');
 }
 
-function fullDetail(event: ServerEvent): string {
+function fullDetail(event: ServerEvent, whole: boolean): string {
   if (event.type !== 'agent_update') {
     switch (event.type) {
       case 'tool_start':
@@ -36,9 +42,19 @@ function fullDetail(event: ServerEvent): string {
       case 'tool_progress':
         return `${event.name}: ${event.content}`;
       case 'tool_complete':
-        return `${event.name} ✓ ${formatDuration(event.duration_ms)} ${event.display ?? event.result}`;
+        return toolEnd(
+          `${event.name} ✓ ${formatDuration(event.duration_ms)}`,
+          event.display,
+          event.result,
+          whole,
+        );
       case 'tool_error':
-        return `${event.name} ✗ ${formatDuration(event.duration_ms)} ${event.display ?? event.error}`;
+        return toolEnd(
+          `${event.name} ✗ ${formatDuration(event.duration_ms)}`,
+          event.display,
+          event.error,
+          whole,
+        );
       case 'response_complete':
         return withText(event.status, event.final_answer);
       case 'error':
@@ -74,7 +90,7 @@ function fullDetail(event: ServerEvent): string {
     case 'agent_stopped':
       return `at step ${event.step}`;
     case 'final_answer_refused':
-      return `step ${event.step}: ${event.remaining} task(s) remain`;
+      return `step ${event.step}: ${plural(event.remaining, 'task remains', 'tasks remain')}`;
     case 'plan_proposed':
       return `${event.plan_id}: ${event.tasks.map((task) => `[${task.id}] ${task.title}`).join(', ')}`;
     case 'plan_approved':
@@ -97,6 +113,12 @@ function fullDetail(event: ServerEvent): string {
     case 'agent_completion':
       return withText(`${event.status} after ${event.steps} steps`, event.final_answer ?? event.reason);
   }
+}
+
+/** A tool's end: its short display (or its result); `whole` adds the entire result below. */
+function toolEnd(head: string, display: string | undefined, result: string, whole: boolean): string {
+  if (!whole) return `${head} ${display ?? result}`;
+  return `${head}${display ? ` ${display}` : ''}\n${result}`;
 }
 
 function withText(head: string, text: string | undefined): string {

@@ -1,7 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../util/version.js';
+import { addChatCommand } from './chat-command.js';
+import { addCompletionCommand } from './completion-command.js';
 import { EXIT } from './exit-codes.js';
 import { addMcpCommand } from './mcp-command.js';
+import { guardClosedOutput } from './output-closed.js';
 import { addResumeCommand } from './resume-command.js';
 import { addRunCommand } from './run-command.js';
 import { addServeCommand } from './serve-command.js';
@@ -19,10 +22,21 @@ export async function main(argv: string[]): Promise<number> {
     .description('A coding agent that finishes multi-step work.')
     .version(VERSION)
     .exitOverride()
-    .showHelpAfterError('(run taskweave --help for usage)');
+    .showHelpAfterError('(run taskweave --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  taskweave                                   an interactive session in this folder
+  taskweave run "run the tests and fix what fails"
+  cat build.log | taskweave run "explain this error"
+  taskweave run --plan always -y "add a CLI flag --dry-run, with tests and docs"
+  taskweave sessions show last --events       what the last session did`,
+    );
   const setExitCode = (code: number) => {
     exitCode = code;
   };
+  addChatCommand(program, setExitCode);
   addRunCommand(program, setExitCode);
   addResumeCommand(program, setExitCode);
   addWorkCommand(program, setExitCode);
@@ -30,22 +44,41 @@ export async function main(argv: string[]): Promise<number> {
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
   addMcpCommand(program, setExitCode);
+  addCompletionCommand(program, setExitCode);
+  guardClosedOutput();
+  // Under --json a failure before the first event is still a line a script can read.
+  const json = argv.includes('--json');
   try {
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? EXIT.completed : EXIT.usage;
+      if (error.exitCode === 0) return EXIT.completed;
+      if (json) writeJsonError('usage', error.message.replace(/^error: /, ''));
+      return EXIT.usage;
     }
     const style = styleFor(process.stderr);
     if (error instanceof UsageError || (await isConfigurationError(error))) {
-      process.stderr.write(`${style.red('error:')} ${(error as Error).message}\n`);
+      const message = (error as Error).message;
+      process.stderr.write(`${style.red('error:')} ${message}\n`);
+      if (json) writeJsonError('configuration', message);
       return EXIT.usage;
     }
     const { errorMessage } = await import('../util/error-message.js');
-    process.stderr.write(`${style.red('error:')} ${errorMessage(error)}\n`);
+    const message = errorMessage(error);
+    process.stderr.write(`${style.red('error:')} ${message}\n`);
+    if (json) writeJsonError('failed', message);
     return EXIT.failed;
   }
+}
+
+/**
+ * The protocol's `error` message on stdout, for a failure before any session exists (so its
+ * session_id and run_id are empty and its seq is 0).
+ */
+function writeJsonError(code: 'usage' | 'configuration' | 'failed', message: string): void {
+  const event = { type: 'error', code, message, session_id: '', run_id: '', seq: 0, ts: Date.now() };
+  process.stdout.write(`${JSON.stringify(event)}\n`);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   SANDBOX_MODES,
   type SandboxMode,
 } from '../runtime/defaults.js';
-import { parsePositiveInt } from './usage-error.js';
+import { parseHttpUrl, parsePositiveInt } from './usage-error.js';
 
 /*
  * The options of the commands, defined without loading what runs them: `taskweave --help`
@@ -40,6 +40,7 @@ export interface AgentCliOptions extends StoreCliOptions {
   approval?: ApprovalMode;
   sandbox?: SandboxMode;
   network?: boolean;
+  verbose?: boolean;
 }
 
 /** Options of `taskweave run`, as commander parses them. */
@@ -76,6 +77,7 @@ export function addStoreOptions(command: Command): Command {
 export function addAgentOptions(command: Command): Command {
   return addRunOptions(command)
     .option('--json', 'print the event stream, one JSON object per line (implies --non-interactive)')
+    .option('-v, --verbose', "show every line of commands' output and whole diffs")
     .option('--non-interactive', 'never ask on the terminal; a question ends the run with exit code 4');
 }
 
@@ -86,7 +88,11 @@ export function addRunOptions(command: Command): Command {
       '-m, --model <provider:model>',
       'the model, e.g. openai:gpt-4.1 or script:examples/fix-build.json',
     )
-    .option('--base-url <url>', 'the API base URL (openai-compatible servers: vLLM, LM Studio, llama.cpp…)')
+    .option(
+      '--base-url <url>',
+      'the API base URL (openai-compatible servers: vLLM, LM Studio, llama.cpp…)',
+      parseHttpUrl,
+    )
     .option(
       '--max-steps <n>',
       `the most model steps before a run ends (default ${DEFAULT_MAX_STEPS})`,

@@ -1,12 +1,38 @@
 import type { ServerEvent } from '../events/registry.js';
-import { renderPlanLayers } from '../plan/render.js';
-import { validatePlan } from '../plan/task-graph.js';
 import { formatArgs } from '../util/format-args.js';
+import { type PlanTaskState, proposedPlanLines, taskListLines } from './plan-lines.js';
+import { StillRunning } from './still-running.js';
 import { Spinner, type Style } from './terminal.js';
+import { plural } from './text-wrap.js';
+import { toolDetailLines } from './tool-details.js';
 
 const MAX_RESULT_LINE_CHARS = 100;
+/**
+ * Tools that steer the run rather than act: their effect has its own line (the plan, a task's
+ * summary, the final answer, a refusal), so a successful call prints nothing more.
+ */
+const CONTROL_TOOLS = new Set(['plan_actions', 'task_completed', 'fail_task', 'final_answer']);
 
 type Out = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+/** How the renderer shows things. */
+export interface RenderOptions {
+  /** Every line of a command's output and whole diffs (by default: a failed command's last lines). */
+  verbose?: boolean;
+  /** On piped output, how often a long tool call says it is still running (ms). */
+  stillRunningMs?: number;
+  /** The instruction files (AGENTS.md) the run's prompt holds, named under the header. */
+  instructionFiles?: () => string[];
+}
+
+interface PendingTool {
+  /** `name(args)` as shown. */
+  call: string;
+  name: string;
+  args: unknown;
+  /** `[task] ` for a call in a plan task, else empty. */
+  who: string;
+}
 
 /**
  * Renders the event stream for people: one line per tool call with its main argument and a
@@ -14,22 +40,27 @@ type Out = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
  */
 export class HumanRenderer {
   private readonly spinner: Spinner;
-  private readonly pendingTools = new Map<string, string>();
+  private readonly stillRunning: StillRunning | undefined;
+  private readonly pendingTools = new Map<string, PendingTool>();
   private textOpen = false;
   private textTask: string | undefined;
   private held: ServerEvent[] | undefined;
   /** The text streamed in the latest turn: a final answer already shown is not printed again. */
   private streamed = '';
   /** The tasks of the latest plan and their states, for the list shown at the end. */
-  private planTasks: { id: string; title: string; state: string }[] = [];
+  private planTasks: PlanTaskState[] = [];
   /** The run's loop: under `roa` the Reason and Observe phases are shown (they are not streamed). */
   private loop = 'react';
 
   constructor(
     private readonly out: Out,
     private readonly style: Style,
+    private readonly options: RenderOptions = {},
   ) {
     this.spinner = new Spinner(out);
+    // A terminal has the spinner; a log (CI) gets a line now and then instead.
+    if (!out.isTTY)
+      this.stillRunning = new StillRunning((text) => this.line(style.dim(text)), options.stillRunningMs);
   }
 
   /**
@@ -60,6 +91,7 @@ export class HumanRenderer {
 
   /** Stops the spinner (before the process prints something else or exits). */
   close(): void {
+    this.stillRunning?.clear();
     this.spinner.stop();
     this.endText();
   }
@@ -67,14 +99,13 @@ export class HumanRenderer {
   private renderUpdate(event: Extract<ServerEvent, { type: 'agent_update' }>): void {
     const s = this.style;
     switch (event.update_type) {
-      case 'agent_start':
+      case 'agent_start': {
         this.loop = event.loop;
-        this.line(
-          s.dim(
-            `taskweave · ${event.model}${event.loop === 'roa' ? ' · roa' : ''} · up to ${event.max_steps} steps${safetyHeader(event)}`,
-          ),
-        );
+        const header = `taskweave · ${event.model}${event.loop === 'roa' ? ' · roa' : ''} · up to ${plural(event.max_steps, 'step')}${safetyHeader(event)}`;
+        const files = this.options.instructionFiles?.() ?? [];
+        this.line(s.dim(files.length > 0 ? `${header}\ninstructions: ${files.join(', ')}` : header));
         return;
+      }
       case 'agent_reason':
       case 'agent_observe':
         // Under react, agent_reason repeats text that was already streamed.
@@ -124,15 +155,16 @@ export class HumanRenderer {
         this.line(s.yellow(`■ stopped at step ${event.step}`));
         return;
       case 'final_answer_refused':
-        this.line(s.yellow(`! final answer refused: ${event.remaining} task(s) remain`));
+        this.line(
+          s.yellow(
+            `! final answer refused: ${plural(event.remaining, 'task remains', 'tasks remain')}; the run goes on`,
+          ),
+        );
         return;
-      case 'plan_proposed': {
+      case 'plan_proposed':
         this.planTasks = event.tasks.map((task) => ({ id: task.id, title: task.title, state: 'pending' }));
-        const validation = validatePlan(event.tasks);
-        const layers = validation.ok ? renderPlanLayers(validation.graph) : '';
-        this.line(`${s.bold(`Proposed plan ${event.plan_id} (${event.tasks.length} tasks):`)}\n${layers}`);
+        this.line(proposedPlanLines(event, s, this.width()).join('\n'));
         return;
-      }
       case 'plan_resumed': {
         const done = new Set(event.completed);
         this.planTasks = event.tasks.map((task) => ({
@@ -151,6 +183,8 @@ export class HumanRenderer {
         this.line(s.green(`✓ plan ${event.plan_id} approved`));
         return;
       case 'plan_rejected':
+        // A rejected plan's tasks never run: they are not listed at the end as pending.
+        this.planTasks = [];
         this.line(s.yellow(`✗ plan ${event.plan_id} rejected${event.feedback ? `: ${event.feedback}` : ''}`));
         return;
       case 'task_started':
@@ -174,16 +208,19 @@ export class HumanRenderer {
         this.line(s.yellow(`⏸ [${event.task_id}] ${event.title} — ${event.reason}`));
         return;
       case 'agent_completion': {
+        const skipped = this.planTasks.filter((task) => task.state === 'skipped').length;
         const tokens = s.dim(
-          ` · ${event.steps} steps · ${event.input_tokens} in / ${event.output_tokens} out tokens`,
+          ` · ${plural(event.steps, 'step')} · ${event.input_tokens} in / ${event.output_tokens} out tokens`,
         );
         const label =
           event.status === 'completed'
-            ? s.green('✓ completed')
+            ? skipped > 0
+              ? s.yellow(`✓ completed, ${plural(skipped, 'task')} skipped`)
+              : s.green('✓ completed')
             : event.status === 'failed'
               ? s.red('✗ failed')
               : s.yellow(`■ ${event.status.replace('_', ' ')}`);
-        if (this.planTasks.length > 0) this.line(this.taskList());
+        if (this.planTasks.length > 0) this.line(taskListLines(this.planTasks, s).join('\n'));
         this.line(label + tokens);
         if (event.status !== 'completed' && event.reason) this.line(`  ${event.reason}`);
         if (event.final_answer && event.final_answer !== this.streamed.trim())
@@ -199,25 +236,29 @@ export class HumanRenderer {
     const s = this.style;
     switch (event.type) {
       case 'tool_start': {
-        const call = `${event.name}(${formatArgs(event.args)})`;
-        this.pendingTools.set(event.call_id, call);
+        const pending: PendingTool = {
+          call: `${event.name}(${formatArgs(event.args)})`,
+          name: event.name,
+          args: event.args,
+          who: event.task_id ? `[${event.task_id}] ` : '',
+        };
+        this.pendingTools.set(event.call_id, pending);
+        if (CONTROL_TOOLS.has(event.name)) return;
         this.endText();
-        this.spinner.start(`→ ${call}`);
+        this.spinner.start(`${pending.who}→ ${pending.call}`);
+        this.stillRunning?.start(event.call_id, `${pending.who}${pending.call}`);
         return;
       }
-      case 'tool_progress':
-        this.spinner.update(`→ ${this.pendingTools.get(event.call_id) ?? event.name} ${event.content}`);
+      case 'tool_progress': {
+        const pending = this.pendingTools.get(event.call_id);
+        this.spinner.update(`${pending?.who ?? ''}→ ${pending?.call ?? event.name} ${event.content}`);
+        this.stillRunning?.progress(event.call_id, event.content);
         return;
+      }
       case 'tool_complete':
-      case 'tool_error': {
-        const call = this.pendingTools.get(event.call_id) ?? event.name;
-        this.pendingTools.delete(event.call_id);
-        const ok = event.type === 'tool_complete';
-        const detail = event.display ?? (ok ? '' : firstLine(event.error));
-        const mark = ok ? s.green('✓') : s.red('✗');
-        this.line(`→ ${call} ${mark}${detail ? ` ${ok ? s.dim(detail) : detail}` : ''}`);
+      case 'tool_error':
+        this.renderToolEnd(event);
         return;
-      }
       case 'error':
         this.line(s.red(`error: ${event.message}`));
         return;
@@ -226,25 +267,37 @@ export class HumanRenderer {
     }
   }
 
+  private renderToolEnd(event: Extract<ServerEvent, { type: 'tool_complete' | 'tool_error' }>): void {
+    const s = this.style;
+    const pending = this.pendingTools.get(event.call_id);
+    this.pendingTools.delete(event.call_id);
+    this.stillRunning?.end(event.call_id);
+    const ok = event.type === 'tool_complete';
+    if (ok && CONTROL_TOOLS.has(event.name)) return;
+    const result = ok ? event.result : event.error;
+    const detail = event.display ?? (ok ? '' : firstLine(result));
+    const mark = ok ? s.green('✓') : s.red('✗');
+    const who = pending?.who ?? (event.task_id ? `[${event.task_id}] ` : '');
+    const lines = [
+      `${who}→ ${pending?.call ?? event.name} ${mark}${detail ? ` ${ok ? s.dim(detail) : detail}` : ''}`,
+    ];
+    lines.push(
+      ...toolDetailLines(
+        { name: event.name, args: pending?.args, ok, result },
+        { verbose: this.options.verbose ?? false, style: s },
+      ),
+    );
+    this.line(lines.join('\n'));
+  }
+
+  /** The terminal's width, or undefined when the output is piped (lines are then not cut). */
+  private width(): number | undefined {
+    return this.out.isTTY ? this.out.columns || 80 : undefined;
+  }
+
   private setTaskState(id: string, state: string): void {
     const task = this.planTasks.find((candidate) => candidate.id === id);
     if (task) task.state = state;
-  }
-
-  private taskList(): string {
-    const s = this.style;
-    const marks: Record<string, string> = {
-      completed: s.green('✓'),
-      failed: s.red('✗'),
-      blocked: s.yellow('⏸'),
-      skipped: s.yellow('↷'),
-      in_progress: s.yellow('…'),
-      pending: s.dim('·'),
-    };
-    const rows = this.planTasks.map(
-      (task) => `  ${marks[task.state] ?? '·'} [${task.id}] ${task.title} ${s.dim(task.state)}`,
-    );
-    return `Tasks:\n${rows.join('\n')}`;
   }
 
   private line(text: string): void {

@@ -2,9 +2,12 @@ import { type Runtime, RuntimeInputError } from '../runtime/index.js';
 import { CliRuntime } from './cli-runtime.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { RunCliOptions } from './options.js';
+import { goalWithPipedInput, readPipedInput } from './piped-input.js';
 
 /** `taskweave run`: submits the goal through the runtime and renders what happens. */
-export async function runGoal(goal: string, options: RunCliOptions): Promise<number> {
+export async function runGoal(typedGoal: string, options: RunCliOptions): Promise<number> {
+  const piped = await readPipedInput();
+  const goal = piped === undefined ? typedGoal : goalWithPipedInput(typedGoal, piped);
   const cli = await CliRuntime.open(options);
   try {
     const { runtime } = cli;

@@ -15,6 +15,15 @@ export function addRunCommand(program: Command, setExitCode: (code: number) => v
       '--interrupt',
       'stop the task running in this workspace (at its next step boundary) and run this goal next',
     )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  taskweave run "run npm test and fix what fails"
+  taskweave run -m openai:gpt-4.1 --plan always "add a --dry-run flag, with tests and docs"
+  cat build.log | taskweave run "explain this error"
+  taskweave run --json "list the TODO comments" | jq -c 'select(.type == "tool_start")'`,
+    )
     .action(async (goalWords: string[], options: RunCliOptions) => {
       const goal = goalWords.join(' ').trim();
       if (goal === '') throw new UsageError('The goal is empty: say what taskweave should do.');

@@ -26,7 +26,7 @@ const MESSAGE_CHARS = 100;
 const LAST_SESSION = 'last';
 
 type ListOptions = StoreCliOptions & { json?: boolean; limit: number };
-type ShowOptions = StoreCliOptions & { json?: boolean; events?: boolean };
+type ShowOptions = StoreCliOptions & { json?: boolean; events?: boolean; full?: boolean };
 
 /** Adds `taskweave sessions` (list, show) to the program. */
 export function addSessionsCommand(program: Command, setExitCode: (code: number) => void): void {
@@ -51,6 +51,7 @@ export function addSessionsCommand(program: Command, setExitCode: (code: number)
       .description('show a session: its goal, runs, messages and, with --events, its event log')
       .argument('<id>', `the session id (at least 4 characters of its start), or "${LAST_SESSION}"`)
       .option('--events', 'also list every logged event, one per line')
+      .option('--full', 'show messages and events whole (tool results included), not cut to one line')
       .option('--json', 'print the session as JSON, with its runs, messages (and events)'),
   ).action(async (id: string, options: ShowOptions) => {
     await withWorkspace(options, (access) => showSession(access, id, options));
@@ -145,7 +146,11 @@ async function showSession(access: WorkspaceAccess, input: string, options: Show
   const roleWidth = Math.max(0, ...messages.map((message) => message.role.length));
   for (const message of messages) {
     out.push(
-      `  ${style.cyan(message.role.padEnd(roleWidth))}  ${shortenLine(messageText(message.content), MESSAGE_CHARS)}`,
+      `  ${style.cyan(message.role.padEnd(roleWidth))}  ${
+        options.full
+          ? indent(messageText(message.content), ' '.repeat(roleWidth + 4))
+          : shortenLine(messageText(message.content), MESSAGE_CHARS)
+      }`,
     );
   }
 
@@ -154,7 +159,7 @@ async function showSession(access: WorkspaceAccess, input: string, options: Show
     if (events.length === 0) out.push(style.dim('  none logged'));
     else
       out.push(
-        ...renderEventLines(events)
+        ...renderEventLines(events, { full: options.full })
           .trimEnd()
           .split('\n')
           .map((line) => `  ${line}`),

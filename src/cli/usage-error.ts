@@ -20,3 +20,16 @@ export function parsePort(value: string): number {
     throw new InvalidArgumentError(`expected a port from 0 (any free one) to 65535, got "${value}"`);
   return parsed;
 }
+
+/** Parses a URL option (http or https), with an error commander shows as usage. */
+export function parseHttpUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`expected a URL such as http://127.0.0.1:8000/v1, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidArgumentError(`expected an http:// or https:// URL, got "${value}"`);
+  return value;
+}

@@ -32,26 +32,54 @@ export function configFilePaths(options: { cwd: string; env: NodeJS.ProcessEnv }
   ];
 }
 
+/** The settings of every config file found, merged, and which file each setting came from. */
+export interface LoadedConfig {
+  /** Project settings over user settings, key by key. */
+  config: TaskweaveConfig;
+  /** The file each setting was taken from. */
+  sources: { [K in keyof TaskweaveConfig]?: string };
+  /** The files that were read, project first. */
+  paths: string[];
+}
+
 /**
- * Reads the first config file that exists (see configFilePaths). No file at all gives an empty
- * config; a file that is not valid JSON or does not fit the schema is a ModelConfigError naming
- * the file and what is wrong. The safety keys are merged from both files (see mergeSafety): the
- * user's file is read for them even when the workspace has its own.
+ * Reads every config file that exists (see configFilePaths) and merges them key by key: a
+ * project file with one key overrides that key only, the user's other settings still apply.
+ * No file at all gives an empty config; a file that is not valid JSON or does not fit the
+ * schema is a ModelConfigError naming the file and what is wrong. The safety keys are merged
+ * differently (see mergeSafety): a project file may only tighten them.
  */
 export async function loadConfigFile(options: {
   cwd: string;
   env: NodeJS.ProcessEnv;
-}): Promise<{ path?: string; config: TaskweaveConfig }> {
-  const [workspacePath, userPath] = configFilePaths(options);
-  const workspace = workspacePath === undefined ? undefined : await readConfig(workspacePath);
-  const user = userPath === undefined ? undefined : await readConfig(userPath);
-  const first = workspace ?? user;
-  if (!first) return { config: {} };
-  const { approval, sandbox, network, allow, deny, mcp, ...modelKeys } = first.config;
-  return { path: first.path, config: { ...modelKeys, ...mergeSafety(workspace, user?.config) } };
+}): Promise<LoadedConfig> {
+  const loaded: LoadedConfig = { config: {}, sources: {}, paths: [] };
+  const [projectPath, userPath] = configFilePaths(options);
+  const project = projectPath === undefined ? undefined : await readConfigFile(projectPath);
+  const user = userPath === undefined ? undefined : await readConfigFile(userPath);
+  // The user file first, so that the project file's keys land on top of it.
+  for (const [filePath, config] of [
+    [userPath, user],
+    [projectPath, project],
+  ] as const) {
+    if (filePath === undefined || config === undefined) continue;
+    loaded.paths.unshift(filePath);
+    const { approval, sandbox, network, allow, deny, mcp, ...settings } = config;
+    for (const key of Object.keys(settings) as (keyof typeof settings)[]) {
+      if (settings[key] === undefined) continue;
+      Object.assign(loaded.config, { [key]: settings[key] });
+      loaded.sources[key] = filePath;
+    }
+  }
+  const safety = mergeSafety(
+    project === undefined || projectPath === undefined ? undefined : { path: projectPath, config: project },
+    user,
+  );
+  Object.assign(loaded.config, safety);
+  return loaded;
 }
 
-async function readConfig(filePath: string): Promise<{ path: string; config: TaskweaveConfig } | undefined> {
+async function readConfigFile(filePath: string): Promise<TaskweaveConfig | undefined> {
   const source = await readIfExists(filePath);
   if (source === undefined) return undefined;
   let value: unknown;
@@ -65,7 +93,7 @@ async function readConfig(filePath: string): Promise<{ path: string; config: Tas
   if (!parsed.success) {
     throw new ModelConfigError(`The config file ${filePath} is not valid: ${describeIssues(parsed.error)}`);
   }
-  return { path: filePath, config: parsed.data };
+  return parsed.data;
 }
 
 async function readIfExists(filePath: string): Promise<string | undefined> {

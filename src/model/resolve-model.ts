@@ -34,8 +34,8 @@ const API_KEY_DEFAULTS: readonly { variables: string[]; model: string }[] = [
 export async function resolveModel(
   options: ResolveModelOptions,
 ): Promise<ResolvedModel & { source: ModelSource; config: TaskweaveConfig }> {
-  const { path: configPath, config } = await loadConfigFile(options);
-  const choice = chooseModelName(options, config.model, configPath);
+  const { config, sources } = await loadConfigFile(options);
+  const choice = chooseModelName(options, config.model, sources.model);
   const separator = choice.name.indexOf(':');
   const providerName = separator === -1 ? '' : choice.name.slice(0, separator);
   const modelName = separator === -1 ? '' : choice.name.slice(separator + 1).trim();
@@ -54,9 +54,10 @@ export async function resolveModel(
   }
   // The config file's baseUrl goes with the config file's model, or with openai-compatible (whose
   // key is its own): a workspace file must not send a well-known API key from the environment,
-  // for a model chosen elsewhere, to the server it names.
+  // for a model chosen elsewhere (another file included), to the server it names.
+  const baseUrlGoesWithModel = choice.source === 'config' && sources.baseUrl === sources.model;
   const configBaseUrl =
-    choice.source === 'config' || providerName === 'openai-compatible' ? config.baseUrl : undefined;
+    baseUrlGoesWithModel || providerName === 'openai-compatible' ? config.baseUrl : undefined;
   const model = await provider.create(modelName, {
     baseUrl: options.baseUrl ?? configBaseUrl,
     cwd: options.cwd,

@@ -1,4 +1,5 @@
 import type { Tool } from '../tools/types.js';
+import { findInstructions, instructionsSection } from './project-instructions.js';
 import { fillTemplate, loadTemplate } from './template.js';
 
 /** Which loop the system prompt is for. */
@@ -25,13 +26,26 @@ const TODO_GUIDANCE = `
 - Use todo_add for work the user wants done later and for follow-up work you find outside the current request; check todo_list first so nothing is added twice.
 - todo_complete only when that task's objective is met and verified; todo_fail with the reason when it cannot be done. The request you are working on now closes by itself when you finish.`;
 
-/** The system prompt of the tool-first loop. */
-export function buildSystemPrompt(options: { workspace: string; tools: Tool[]; mode: PromptMode }): string {
+/**
+ * The system prompt of the tool-first loop, ending with the AGENTS.md instructions that apply to
+ * the workspace (read when the prompt is built, so an edited file counts from the next run or task).
+ */
+export function buildSystemPrompt(options: {
+  workspace: string;
+  tools: Tool[];
+  mode: PromptMode;
+  /** Where HOME and XDG_CONFIG_HOME are read (the user's AGENTS.md); the process's by default. */
+  env?: NodeJS.ProcessEnv;
+}): string {
   const toolList = options.tools.map((entry) => `- ${entry.name}: ${entry.description.split('\n')[0]}`);
-  return fillTemplate(loadTemplate('system'), {
+  const prompt = fillTemplate(loadTemplate('system'), {
     workspace: options.workspace,
     finishing: FINISHING[options.mode],
     todo: options.tools.some((entry) => entry.name === 'todo_add') ? TODO_GUIDANCE : '',
     tools: `# Tools\n${toolList.join('\n')}`,
   }).trim();
+  const instructions = instructionsSection(
+    findInstructions({ workspace: options.workspace, env: options.env }),
+  );
+  return instructions === '' ? prompt : `${prompt}\n\n${instructions}`;
 }

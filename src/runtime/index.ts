@@ -15,6 +15,7 @@ export type {
 } from '../agent/requests.js';
 export { DEFAULT_MAX_STEPS, type PlanMode } from '../agent/run-agent.js';
 export type { ProtocolName } from '../agent/wire-protocol.js';
+export { findInstructions, type InstructionsFile } from '../prompts/project-instructions.js';
 export { DEFAULT_QUEUE, type Run, type Session, type Task, type TaskStatus } from '../store/schema.js';
 export type { StoredMessage } from '../store/session-store.js';
 export { DEFAULT_SESSION_LIST_LIMIT } from '../store/session-store.js';

@@ -22,7 +22,9 @@ export async function listMcpServers(options: { cwd: string; env?: NodeJS.Proces
   servers: McpServerListing[];
 }> {
   const workspace = await Workspace.open(options.cwd);
-  const { path, config } = await loadConfigFile({ cwd: workspace.root, env: options.env ?? process.env });
+  const { paths, config } = await loadConfigFile({ cwd: workspace.root, env: options.env ?? process.env });
+  // `mcp` is read from the user's own config only (a workspace config may not add servers).
+  const path = paths.at(-1);
   const configured = config.mcp ?? {};
   const listings: McpServerListing[] = [];
   for (const [name, server] of Object.entries(configured)) {

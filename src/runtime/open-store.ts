@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defaultDatabasePath, StoreVersionError } from '../store/database.js';
 import { IdLookupError } from '../store/id-lookup.js';
@@ -37,15 +38,49 @@ export async function openWorkspaceStore(
       ? defaultDatabasePath(workspace.root)
       : path.resolve(process.cwd(), location.db);
   try {
-    return {
-      workspace,
-      databasePath,
-      store: openSqliteStore({ path: databasePath, create: options.create }),
-    };
+    const store = openSqliteStore({ path: databasePath, create: options.create });
+    if (options.create && location.db === undefined) await ignoreOwnFolder(path.dirname(databasePath));
+    return { workspace, databasePath, store };
   } catch (error) {
     if (error instanceof StoreVersionError) throw new RuntimeInputError(error.message, { cause: error });
+    const unusable = unusableDatabase(error, databasePath);
+    if (unusable !== undefined) throw new RuntimeInputError(unusable, { cause: error });
     throw error;
   }
+}
+
+/**
+ * What `.taskweave/.gitignore` holds: everything in the folder (the database, its journal files,
+ * this file) stays out of the user's `git status`, except a project config (`config.json`),
+ * which can be committed.
+ */
+export const OWN_FOLDER_GITIGNORE =
+  '# taskweave keeps its database here; only the project config is meant for git.\n*\n!config.json\n';
+
+/** Writes `.taskweave/.gitignore` unless one is there (the user may have their own). */
+async function ignoreOwnFolder(folder: string): Promise<void> {
+  try {
+    await writeFile(path.join(folder, '.gitignore'), OWN_FOLDER_GITIGNORE, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/** SQLite's codes for a file that cannot be the database: it is something else, or cannot be opened. */
+const UNUSABLE_DATABASE_CODES: Record<string, string> = {
+  SQLITE_NOTADB: 'is not an SQLite database',
+  SQLITE_CORRUPT: 'is a damaged SQLite database',
+  SQLITE_CANTOPEN: 'cannot be opened (is its folder missing, or is it a folder?)',
+  SQLITE_READONLY: 'is read-only',
+  SQLITE_PERM: 'may not be written (permissions)',
+};
+
+/** The message for a database file the user pointed at that cannot be used, naming it. */
+function unusableDatabase(error: unknown, databasePath: string): string | undefined {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  const reason = UNUSABLE_DATABASE_CODES[code];
+  if (reason === undefined) return undefined;
+  return `The database file ${databasePath} ${reason}. Point --db at a taskweave database (or at a new file), or leave --db out to use <workspace>/.taskweave/taskweave.db.`;
 }
 
 /** Runs a store call, turning the store's refusals (unknown id, a change not allowed) into RuntimeInputErrors. */

@@ -132,6 +132,14 @@ export class Runtime implements WorkerContext {
     this.safety.approval.mode = mode;
   }
 
+  /**
+   * Changes how the next runs go (an interactive session's /plan and /loop); a run already going
+   * keeps its settings.
+   */
+  configure(change: Partial<Pick<RunSettings, 'plan' | 'loop' | 'maxSteps'>>): void {
+    Object.assign(this.settings, change);
+  }
+
   /** The user asked this process to stop: runs stop at their next phase boundary, workers end. */
   get stopRequested(): boolean {
     return this.stopping;

@@ -272,7 +272,7 @@ describe('taskweave tasks (CLI)', () => {
     ]);
   });
 
-  it('exits 2 for a missing workspace folder or a database of a newer taskweave, 1 for a file that is not a database', async () => {
+  it('exits 2 for a missing workspace folder, a database of a newer taskweave, or a file that is not a database', async () => {
     const workspace = await tempWorkspace();
     const missing = await tasksCli(path.join(workspace, 'nope'), ['list']);
     expect(missing.code).toBe(2);
@@ -291,7 +291,7 @@ describe('taskweave tasks (CLI)', () => {
     await mkdir(path.dirname(garbage), { recursive: true });
     await writeFile(garbage, 'this is not a database, just words. '.repeat(200));
     const unreadable = await tasksCli(workspace, ['list', '--db', garbage]);
-    expect(unreadable.code).toBe(1);
-    expect(unreadable.stderr).toMatch(/error: .*not a database/);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toContain(`error: The database file ${garbage} is not an SQLite database`);
   });
 });

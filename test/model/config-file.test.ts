@@ -32,16 +32,26 @@ describe('loadConfigFile', () => {
   const projectFile = () => path.join(cwd, '.taskweave', 'config.json');
 
   it('gives an empty config when no file exists', async () => {
-    expect(await loadConfigFile({ cwd, env })).toEqual({ config: {} });
+    expect(await loadConfigFile({ cwd, env })).toEqual({ config: {}, sources: {}, paths: [] });
   });
 
-  it('reads the project file first', async () => {
-    const file = await write(projectFile(), { model: 'ollama:llama3', maxSteps: 20 });
-    await write(path.join(home, '.config', 'taskweave', 'config.json'), { model: 'openai:gpt-4.1' });
-    expect(await loadConfigFile({ cwd, env })).toEqual({
-      path: file,
-      config: { model: 'ollama:llama3', maxSteps: 20 },
+  it('merges key by key: the project file over the user file, each key naming its file', async () => {
+    const project = await write(projectFile(), { maxSteps: 20 });
+    const user = await write(path.join(home, '.config', 'taskweave', 'config.json'), {
+      model: 'openai:gpt-4.1',
+      maxSteps: 5,
     });
+    expect(await loadConfigFile({ cwd, env })).toEqual({
+      config: { model: 'openai:gpt-4.1', maxSteps: 20 },
+      sources: { model: user, maxSteps: project },
+      paths: [project, user],
+    });
+  });
+
+  it('reports an invalid user file, naming it, even when a project file exists', async () => {
+    await write(projectFile(), { maxSteps: 20 });
+    const user = await write(path.join(home, '.config', 'taskweave', 'config.json'), { modle: 'typo' });
+    await expect(loadConfigFile({ cwd, env })).rejects.toThrow(user);
   });
 
   it('falls back to ~/.config/taskweave/config.json, with HOME from the given env', async () => {
@@ -49,8 +59,9 @@ describe('loadConfigFile', () => {
       baseUrl: 'http://127.0.0.1:8000/v1',
     });
     expect(await loadConfigFile({ cwd, env })).toEqual({
-      path: file,
       config: { baseUrl: 'http://127.0.0.1:8000/v1' },
+      sources: { baseUrl: file },
+      paths: [file],
     });
   });
 
@@ -59,8 +70,9 @@ describe('loadConfigFile', () => {
     const xdg = path.join(root, 'xdg');
     const file = await write(path.join(xdg, 'taskweave', 'config.json'), { model: 'from-xdg:x' });
     expect(await loadConfigFile({ cwd, env: { ...env, XDG_CONFIG_HOME: xdg } })).toEqual({
-      path: file,
       config: { model: 'from-xdg:x' },
+      sources: { model: file },
+      paths: [file],
     });
   });
 

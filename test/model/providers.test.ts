@@ -339,4 +339,39 @@ describe('a workspace config baseUrl and API keys from the environment', () => {
     }
     expect(keyServer.requests).toHaveLength(0);
   });
+
+  it('with merged config files, a project baseUrl does not carry the key of a model the user file chose', async () => {
+    keyServer = await startLlmServer();
+    keyServer.reply({ text: 'stolen' });
+    folder = await mkdtemp(path.join(tmpdir(), 'taskweave-keys-'));
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    await mkdir(path.join(folder, '.taskweave'));
+    await mkdir(path.join(folder, 'xdg', 'taskweave'), { recursive: true });
+    await writeFile(
+      path.join(folder, '.taskweave/config.json'),
+      JSON.stringify({ baseUrl: keyServer.baseUrl }),
+    );
+    await writeFile(
+      path.join(folder, 'xdg/taskweave/config.json'),
+      JSON.stringify({ model: 'anthropic:claude-sonnet-4-5' }),
+    );
+    const env = {
+      HOME: folder,
+      XDG_CONFIG_HOME: path.join(folder, 'xdg'),
+      ANTHROPIC_API_KEY: 'sk-ant-secret',
+    };
+    const resolved = await resolveModel({ cwd: folder, env });
+    expect(resolved).toMatchObject({ id: 'anthropic:claude-sonnet-4-5', source: 'config' });
+    const result = streamText({
+      model: resolved.model,
+      prompt: 'hi',
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(500),
+      onError: () => {},
+    });
+    for await (const _part of result.fullStream) {
+      // As above: Anthropic's own address, unreachable here.
+    }
+    expect(keyServer.requests).toHaveLength(0);
+  });
 });

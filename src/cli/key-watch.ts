@@ -1,0 +1,48 @@
+import { emitKeypressEvents } from 'node:readline';
+
+/** What the keys do while a run goes on. */
+export interface KeyActions {
+  /** Esc. */
+  onEscape: () => void;
+  /** Ctrl-C (the terminal sends no SIGINT in raw mode). */
+  onInterrupt: () => void;
+}
+
+/**
+ * Listens for Esc and Ctrl-C on a terminal while a run goes on, in raw mode so that a key acts
+ * at once without Enter and nothing typed is echoed over the run's output. Paused while a
+ * question prompt reads the terminal (the prompt has the keys then).
+ */
+export class KeyWatch {
+  private active = false;
+  private readonly onKey = (
+    _text: string | undefined,
+    key: { name?: string; ctrl?: boolean } | undefined,
+  ) => {
+    if (key?.name === 'escape') this.actions.onEscape();
+    else if (key?.ctrl && key.name === 'c') this.actions.onInterrupt();
+  };
+
+  constructor(
+    private readonly input: NodeJS.ReadStream,
+    private readonly actions: KeyActions,
+  ) {
+    emitKeypressEvents(input);
+  }
+
+  start(): void {
+    if (this.active || !this.input.isTTY) return;
+    this.active = true;
+    this.input.setRawMode(true);
+    this.input.on('keypress', this.onKey);
+    this.input.resume();
+  }
+
+  stop(): void {
+    if (!this.active) return;
+    this.active = false;
+    this.input.off('keypress', this.onKey);
+    this.input.setRawMode(false);
+    this.input.pause();
+  }
+}

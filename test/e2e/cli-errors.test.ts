@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serverEventSchema } from '../../src/events/registry.js';
+import { CLI_PATH, runCli, writeScript } from '../helpers/cli.js';
+import { tempWorkspaceRoot } from '../helpers/run-harness.js';
+
+/** Runs `taskweave <args> | head -1` in bash; resolves with taskweave's exit code and stderr. */
+function pipeIntoHead(
+  args: string[],
+  codeFile: string,
+): Promise<{ code: number; stderr: string; head: string }> {
+  const quoted = [process.execPath, CLI_PATH, ...args]
+    .map((arg) => `'${arg.replaceAll("'", "'\\''")}'`)
+    .join(' ');
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', `${quoted} 2>"$ERR" | head -1; echo "\${PIPESTATUS[0]}" > "$CODE"`], {
+      env: { ...process.env, NO_COLOR: '1', ERR: `${codeFile}.err`, CODE: codeFile },
+      // Not an open pipe: taskweave would wait for piped input on it.
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let head = '';
+    child.stdout.on('data', (chunk) => {
+      head += chunk;
+    });
+    child.on('close', async () => {
+      resolve({
+        code: Number((await readFile(codeFile, 'utf8')).trim()),
+        stderr: await readFile(`${codeFile}.err`, 'utf8'),
+        head,
+      });
+    });
+  });
+}
+
+describe('errors a new user meets', () => {
+  it('piping a run into head ends it quietly (no EPIPE stack trace); the session is left stopped', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-epipe-');
+    const codeFile = path.join(workspace, '..', `${path.basename(workspace)}.code`);
+    const script = await writeScript(await tempWorkspaceRoot('taskweave-script-'), {
+      turns: [
+        { text: 'Counting.', toolCalls: [{ name: 'run_command', args: { command: 'sleep 0.5; seq 1 5' } }] },
+        { text: 'Again.', toolCalls: [{ name: 'run_command', args: { command: 'sleep 0.5; seq 1 5' } }] },
+        { text: 'Done.' },
+      ],
+    });
+    const piped = await pipeIntoHead(
+      ['run', '--model', `script:${script}`, '--cwd', workspace, 'count'],
+      codeFile,
+    );
+    expect(piped.head).toMatch(/^taskweave · /);
+    expect(piped.stderr).not.toContain('EPIPE');
+    expect(piped.stderr).not.toContain('    at ');
+    expect(piped.code).toBe(3);
+    const sessions = await runCli(['sessions', 'list', '--json', '--cwd', workspace]);
+    expect(JSON.parse(sessions.stdout)[0].last_run_status).toBe('stopped');
+
+    const listed = await pipeIntoHead(
+      ['sessions', 'show', 'last', '--events', '--full', '--cwd', workspace],
+      codeFile,
+    );
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+  });
+
+  it('--json prints the protocol error message when the run cannot start', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-json-');
+    for (const [args, code] of [
+      [['--model', 'nope:x'], 'configuration'],
+      [['--bogus'], 'usage'],
+    ] as const) {
+      const run = await runCli(['run', '--json', ...args, '--cwd', workspace, 'goal']);
+      expect(run.code).toBe(2);
+      const lines = run.stdout.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      const event = serverEventSchema.parse(JSON.parse(lines[0] ?? ''));
+      expect(event).toMatchObject({ type: 'error', code });
+    }
+  });
+
+  it('--base-url not-a-url and --db on a file that is not a database are configuration errors (exit 2) naming the value', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-config-');
+    const badUrl = await runCli([
+      'run',
+      '--base-url',
+      'not-a-url',
+      '--model',
+      'openai:gpt-4.1',
+      '--cwd',
+      workspace,
+      'x',
+    ]);
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toContain('"not-a-url"');
+    const notADatabase = path.join(workspace, 'notadb');
+    await writeFile(notADatabase, 'this is not a database\n'.repeat(100));
+    for (const args of [
+      ['run', '--model', `script:${await writeScript(workspace, { turns: [{ text: 'hi' }] })}`, 'x'],
+      ['sessions', 'list'],
+      ['tasks', 'list'],
+    ]) {
+      const run = await runCli([...args, '--db', notADatabase, '--cwd', workspace]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(`The database file ${notADatabase} is not an SQLite database`);
+    }
+  });
+});
