@@ -75,6 +75,7 @@ function agentOptions(
     onFailure: settings.onFailure,
     protocol: settings.protocol,
     loop: settings.loop,
+    taskTracking: settings.taskTracking,
   };
 }
 

@@ -44,6 +44,7 @@ export interface HarnessOptions {
   store?: Store;
   sessionId?: string;
   loop?: RunAgentOptions['loop'];
+  taskTracking?: RunAgentOptions['taskTracking'];
   ownTaskId?: string;
   workspaceRoot?: string;
   /** Called with each event as it is announced (e.g. to stop the run at a given moment). */
@@ -104,6 +105,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     onFailure: options.onFailure,
     protocol: options.protocol,
     loop: options.loop,
+    taskTracking: options.taskTracking,
     ownTaskId: options.ownTaskId,
   });
   return { result, events, workspace, control, store, sessionId };
