@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../util/version.js';
+import { addEvalCommand } from './eval-command.js';
 import { EXIT } from './exit-codes.js';
 import { addResumeCommand } from './resume-command.js';
 import { addRunCommand } from './run-command.js';
@@ -28,6 +29,7 @@ export async function main(argv: string[]): Promise<number> {
   addServeCommand(program, setExitCode);
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
+  addEvalCommand(program, setExitCode);
   try {
     await program.parseAsync(argv);
     return exitCode;

@@ -12,6 +12,10 @@ export const taskweaveConfigSchema = z.strictObject({
   /** Base URL for providers that take one (openai, anthropic, openai-compatible). */
   baseUrl: z.url().optional(),
   maxSteps: z.number().int().positive().optional(),
+  /** US dollars per million tokens, by `provider:model`: what `taskweave eval` reports as cost. */
+  prices: z
+    .record(z.string(), z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }))
+    .optional(),
 });
 
 /** The contents of a taskweave config file. */
