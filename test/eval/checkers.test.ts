@@ -15,6 +15,10 @@ afterAll(async () => {
 });
 
 describe('scenario checkers against their oracles', () => {
+  it('ships at least 8 scenarios', () => {
+    expect(names.length).toBeGreaterThanOrEqual(8);
+  });
+
   describe.concurrent.each(names)('%s', (name) => {
     it('fails the start state and passes the oracle end state', { timeout: 60_000 }, async () => {
       const scenario = await loadScenario(`${SCENARIOS_DIR}${name}`);
