@@ -1,12 +1,14 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfigFile } from '../model/config-file.js';
+import { RuntimeInputError } from '../runtime/index.js';
 import { VERSION } from '../util/version.js';
 import type { Ablation } from './ablation.js';
 import { type EvalPlan, runEval } from './eval-run.js';
 import { markdownReport } from './markdown-report.js';
 import { costOf } from './prices.js';
 import { type EvalResults, RESULTS_FORMAT } from './results-file.js';
+import { scriptKind } from './run-scenario.js';
 import { loadScenarios } from './scenario.js';
 import { type SummaryRow, summarize } from './summary.js';
 
@@ -39,6 +41,11 @@ export interface Evaluation {
  */
 export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
   const env = options.env ?? process.env;
+  const scripted = options.models.filter((model) => scriptKind(model) !== undefined);
+  if (scripted.length > 0 && (options.loop === 'roa' || options.protocol === 'json'))
+    throw new RuntimeInputError(
+      `${scripted.join(' and ')} play the default loop and protocol only (native tool calls, react): leave out --loop roa and --protocol json.`,
+    );
   const scenarios = await loadScenarios({ dir: options.scenariosDir, names: options.scenarios });
   const { config } = await loadConfigFile({ cwd: options.cwd, env });
   const projectConfig = path.join(options.cwd, '.taskweave', 'config.json');

@@ -118,6 +118,7 @@ describe('taskweave eval (the built CLI)', () => {
       [['-m', 'nope:model'], /unknown provider "nope"/],
       [['--ablation', 'fast'], /expected one of none, no-tracking, no-plans/],
       [['--compare', 'A/results.json'], /--compare takes two results files/],
+      [['-m', 'script:oracle', '--loop', 'roa'], /script:oracle play the default loop and protocol only/],
       [
         ['--compare', 'A/report.md', 'A/results.json'],
         /report.md: Unexpected token|is not valid JSON|Cannot read the eval results/,
