@@ -62,88 +62,103 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   const { scenario, ablation } = options;
   const folder = await prepareRunFolder({ scenario, projectConfig: options.projectConfig });
   const started = Date.now();
-  const counter = new MetricsCounter();
-  const base = { model: options.model, scenario: scenario.name, ablation, repeat: options.repeat };
   try {
     const model = await modelFor(options, folder.root);
-    const policy: RequestPolicy = {
-      input: scenario.input ? 'ask' : 'nobody',
-      plan: 'approve',
-      failure: 'abort',
-    };
-    const runtime = await Runtime.open({
-      cwd: folder.workspace,
-      model,
-      baseUrl: options.baseUrl,
-      maxSteps: scenario.budget.maxSteps,
-      ...ablationSettings(ablation),
-      onFailure: 'abort',
-      protocol: options.protocol ?? 'native',
-      loop: options.loop,
-      policy,
-      env: options.env,
-    });
-    let overBudget: ScenarioRunResult['overBudget'];
-    let status: ScenarioRunResult['status'];
-    let failure: string | undefined;
-    const stop = (budget?: ScenarioRunResult['overBudget']) => {
-      overBudget ??= budget;
-      runtime.stop();
-    };
-    const timer = setTimeout(() => stop('time'), (scenario.budget.maxSeconds ?? DEFAULT_RUN_SECONDS) * 1000);
-    const onAbort = () => stop();
-    options.signal?.addEventListener('abort', onAbort);
-    runtime.bus.subscribe((event) => {
-      counter.add(event);
-      if (counter.tokens > scenario.budget.maxTokens) stop('tokens');
-      const answer = scenario.input?.answer;
-      if (
-        event.type === 'agent_update' &&
-        event.update_type === 'agent_request_input' &&
-        answer !== undefined
-      )
-        queueMicrotask(() => runtime.answer(event.request_id, { kind: 'input', content: answer }));
-    });
-    try {
-      if (options.signal?.aborted) stop();
-      const submission = await runtime.submit(scenario.goal);
-      if (submission.kind !== 'started') throw new Error('the fresh workspace already had a task running');
-      const { result } = await submission.done;
-      status = result.status;
-      if (status === 'max_steps') overBudget ??= 'steps';
-      if (status === 'failed') failure = result.reason;
-    } catch (error) {
-      status = 'error';
-      failure = errorMessage(error);
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      await runtime.close();
-    }
+    const outcome = await runGoal({ ...options, model, workspace: folder.workspace });
     const wallMs = Date.now() - started;
     const check = await runChecker(scenario, folder.workspace);
-    const budgetText = overBudget && budgetReason(overBudget, scenario, counter.tokens);
+    const { status, failure, overBudget, metrics } = outcome;
+    const ended = status === 'completed' ? '' : `the run ended ${status}${failure ? `: ${failure}` : ''}`;
+    const budgetText =
+      overBudget && budgetReason(overBudget, scenario, metrics.inputTokens + metrics.outputTokens);
     return {
-      ...base,
-      ...counter.metrics,
+      model: options.model,
+      scenario: scenario.name,
+      ablation,
+      repeat: options.repeat,
+      ...metrics,
       passed: check.passed && overBudget === undefined && status !== 'error',
       status,
       reason:
         status === 'error'
           ? `taskweave failed: ${failure}`
-          : [
-              budgetText,
-              check.reason,
-              status === 'completed' ? '' : `the run ended ${status}${failure ? `: ${failure}` : ''}`,
-            ]
-              .filter(Boolean)
-              .join(' · '),
+          : [budgetText, check.reason, ended].filter(Boolean).join(' · '),
       ...(overBudget ? { overBudget } : {}),
       wallMs,
       ...(options.keep ? { folder: folder.root } : {}),
     };
   } finally {
     if (!options.keep) await folder.dispose();
+  }
+}
+
+/** How the agent's run of a scenario ended, and what it spent. */
+interface GoalOutcome {
+  status: ScenarioRunResult['status'];
+  /** Why the run failed (or what went wrong in taskweave). */
+  failure?: string;
+  overBudget?: ScenarioRunResult['overBudget'];
+  metrics: RunMetrics;
+}
+
+/**
+ * Runs the scenario's goal in the workspace over a runtime of its own, answering its question
+ * with the scenario's answer and stopping it (at the next step boundary) when it goes over its
+ * token or time budget or the eval is stopped.
+ */
+async function runGoal(options: ScenarioRunOptions & { workspace: string }): Promise<GoalOutcome> {
+  const { scenario } = options;
+  const policy: RequestPolicy = {
+    input: scenario.input ? 'ask' : 'nobody',
+    plan: 'approve',
+    failure: 'abort',
+  };
+  const runtime = await Runtime.open({
+    cwd: options.workspace,
+    model: options.model,
+    baseUrl: options.baseUrl,
+    maxSteps: scenario.budget.maxSteps,
+    ...ablationSettings(options.ablation),
+    onFailure: 'abort',
+    protocol: options.protocol ?? 'native',
+    loop: options.loop,
+    policy,
+    env: options.env,
+  });
+  const counter = new MetricsCounter();
+  let overBudget: GoalOutcome['overBudget'];
+  const stop = (budget?: GoalOutcome['overBudget']) => {
+    overBudget ??= budget;
+    runtime.stop();
+  };
+  const timer = setTimeout(() => stop('time'), (scenario.budget.maxSeconds ?? DEFAULT_RUN_SECONDS) * 1000);
+  const onAbort = () => stop();
+  options.signal?.addEventListener('abort', onAbort);
+  const answer = scenario.input?.answer;
+  runtime.bus.subscribe((event) => {
+    counter.add(event);
+    if (counter.tokens > scenario.budget.maxTokens) stop('tokens');
+    if (event.type === 'agent_update' && event.update_type === 'agent_request_input' && answer !== undefined)
+      queueMicrotask(() => runtime.answer(event.request_id, { kind: 'input', content: answer }));
+  });
+  try {
+    if (options.signal?.aborted) stop();
+    const submission = await runtime.submit(scenario.goal);
+    if (submission.kind !== 'started') throw new Error('the fresh workspace already had a task running');
+    const { result } = await submission.done;
+    if (result.status === 'max_steps') overBudget ??= 'steps';
+    return {
+      status: result.status,
+      ...(result.status === 'failed' ? { failure: result.reason } : {}),
+      overBudget,
+      metrics: counter.metrics,
+    };
+  } catch (error) {
+    return { status: 'error', failure: errorMessage(error), overBudget, metrics: counter.metrics };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    await runtime.close();
   }
 }
 
