@@ -6,9 +6,9 @@ import { VERSION } from '../util/version.js';
 import type { Ablation } from './ablation.js';
 import { type EvalPlan, runEval } from './eval-run.js';
 import { markdownReport } from './markdown-report.js';
+import { scriptKind } from './oracle-script.js';
 import { costOf } from './prices.js';
 import { type EvalResults, RESULTS_FORMAT } from './results-file.js';
-import { scriptKind } from './run-scenario.js';
 import { loadScenarios } from './scenario.js';
 import { type SummaryRow, summarize } from './summary.js';
 

@@ -15,6 +15,12 @@ export const SCRIPT_KINDS = ['oracle', 'stop-early'] as const;
 /** One of SCRIPT_KINDS. */
 export type ScriptKind = (typeof SCRIPT_KINDS)[number];
 
+/** The script kind a model name means (`script:oracle`, `script:stop-early`), if any. */
+export function scriptKind(model: string): ScriptKind | undefined {
+  const name = model.startsWith('script:') ? model.slice('script:'.length) : '';
+  return SCRIPT_KINDS.find((kind) => kind === name);
+}
+
 /** Matches the prompt of the call that asks for a plan's final answer (orchestrator.ts). */
 const FINAL_ANSWER_PROMPT = 'tasks are done. Call final_answer';
 

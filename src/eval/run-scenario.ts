@@ -6,7 +6,7 @@ import { errorMessage } from '../util/error-message.js';
 import { type Ablation, ablationSettings } from './ablation.js';
 import { runChecker } from './checker.js';
 import { loadOracle } from './oracle.js';
-import { oracleScript, SCRIPT_KINDS, type ScriptKind } from './oracle-script.js';
+import { oracleScript, scriptKind } from './oracle-script.js';
 import { MetricsCounter, type RunMetrics } from './run-metrics.js';
 import type { Scenario } from './scenario.js';
 import { prepareRunFolder } from './workspace.js';
@@ -190,10 +190,4 @@ async function modelFor(options: ScenarioRunOptions, root: string): Promise<stri
   const file = path.join(root, `${kind}.json`);
   await writeFile(file, `${JSON.stringify(script, null, 2)}\n`);
   return `script:${file}`;
-}
-
-/** The script kind a model name means (`script:oracle`, `script:stop-early`), if any. */
-export function scriptKind(model: string): ScriptKind | undefined {
-  const name = model.startsWith('script:') ? model.slice('script:'.length) : '';
-  return SCRIPT_KINDS.find((kind) => kind === name);
 }
