@@ -4,6 +4,10 @@ import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
 import type { RunContext } from './run-state.js';
 
+/** What the model is told when it keeps track of an approved plan itself (no orchestrator). */
+export const MODEL_TRACKED_APPROVAL =
+  'The user approved the plan. Work through its tasks yourself, in this conversation; when every task is done, reply without tool calls with a short summary. That reply ends the run.';
+
 /**
  * `plan_actions`: the model proposes a plan; taskweave validates it (errors go back to the
  * model to fix), shows it to the user and waits for approval before anything runs.
@@ -53,6 +57,11 @@ export function planActionsTool(run: RunContext): Tool {
         };
       }
       await run.records.decidePlan(run.runId, planId, 'approved');
+      if (run.taskTracking === 'model') {
+        // Nothing will run the plan's tasks: closed at once, so that no resume picks them up.
+        await run.records.endPlan(planId, 'aborted');
+        return { output: MODEL_TRACKED_APPROVAL, isError: false };
+      }
       return {
         output: `The user approved the plan. taskweave now runs its ${graph.tasks.length} tasks and gives you one task at a time.`,
         isError: false,

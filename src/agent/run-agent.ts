@@ -25,6 +25,7 @@ import { PathLocks } from './path-locks.js';
 import { planActionsTool } from './plan-tool.js';
 import { planEventTasks, RunRecords } from './run-records.js';
 import type { Conversation, RunContext } from './run-state.js';
+import { DEFAULT_TASK_TRACKING, type TaskTracking } from './task-tracking.js';
 import { todoTools } from './todo-tools.js';
 import { type ProtocolName, wireProtocol } from './wire-protocol.js';
 
@@ -58,6 +59,8 @@ export interface RunAgentOptions {
   loop?: LoopName;
   /** The queue task of this request, when it came through the queue (the to-do tools leave it alone). */
   ownTaskId?: string;
+  /** Who tracks an approved plan's tasks (default: the orchestrator). */
+  taskTracking?: TaskTracking;
 }
 
 /** How a run ended. */
@@ -187,6 +190,7 @@ async function createRun(
     },
     protocol: wireProtocol(options.protocol ?? 'native'),
     loop: options.loop ?? DEFAULT_LOOP,
+    taskTracking: options.taskTracking ?? DEFAULT_TASK_TRACKING,
     records,
     finalAnswerRefusals: 0,
     steps: 0,

@@ -11,6 +11,7 @@ import type { Emit } from './emit.js';
 import type { LoopName } from './loop/loop-name.js';
 import type { PathLocks } from './path-locks.js';
 import type { RunRecords } from './run-records.js';
+import type { TaskTracking } from './task-tracking.js';
 import type { WireProtocol } from './wire-protocol.js';
 
 /** What every part of one run shares: who to call, where to work, what has been spent. */
@@ -27,6 +28,8 @@ export interface RunContext {
   protocol: WireProtocol;
   /** How the run's work loops produce their steps: `react` or `roa`. */
   loop: LoopName;
+  /** Who tracks an approved plan's tasks: the orchestrator, or the model in its own conversation. */
+  taskTracking: TaskTracking;
   /** Where the run is recorded: every state change and event goes through its journal. */
   records: RunRecords;
   /** final_answer calls refused in this run because tasks remained. */

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../util/version.js';
 import { addChatCommand } from './chat-command.js';
 import { addCompletionCommand } from './completion-command.js';
+import { addEvalCommand } from './eval-command.js';
 import { EXIT } from './exit-codes.js';
 import { addMcpCommand } from './mcp-command.js';
 import { guardClosedOutput } from './output-closed.js';
@@ -44,6 +45,7 @@ Examples:
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
   addMcpCommand(program, setExitCode);
+  addEvalCommand(program, setExitCode);
   addCompletionCommand(program, setExitCode);
   guardClosedOutput();
   // Under --json a failure before the first event is still a line a script can read.

@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import type { Ablation } from '../eval/ablation.js';
 import {
   APPROVAL_MODES,
   type ApprovalMode,
@@ -64,6 +65,24 @@ export interface ServeCliOptions extends Omit<AgentCliOptions, 'json' | 'nonInte
 /** Options of `taskweave resume`, as commander parses them. */
 export interface ResumeCliOptions extends AgentCliOptions {
   session?: string;
+}
+
+/** Options of `taskweave eval`, as commander parses them. */
+export interface EvalCliOptions {
+  cwd: string;
+  model: string[];
+  baseUrl?: string;
+  scenario: string[];
+  repeat: number;
+  concurrency: number;
+  ablation: Ablation[];
+  out?: string;
+  json?: boolean;
+  compare?: string[];
+  list?: boolean;
+  keep?: boolean;
+  protocol: 'native' | 'json';
+  loop: 'react' | 'roa';
 }
 
 /** Adds `-C, --cwd <dir>` and `--db <file>` to a command. */

@@ -14,6 +14,10 @@ export const taskweaveConfigSchema = z.strictObject({
   baseUrl: z.url().optional(),
   maxSteps: z.number().int().positive().optional(),
   ...safetyConfigShape,
+  /** US dollars per million tokens, by `provider:model`: what `taskweave eval` reports as cost. */
+  prices: z
+    .record(z.string(), z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }))
+    .optional(),
 });
 
 /** The contents of a taskweave config file. */

@@ -93,6 +93,7 @@ async function agentOptions(
     onFailure: settings.onFailure,
     protocol: settings.protocol,
     loop: settings.loop,
+    taskTracking: settings.taskTracking,
   };
   return { run, close: async () => mcp?.close() };
 }

@@ -1,6 +1,7 @@
 import type { RequestPolicy } from '../agent/control.js';
 import type { LoopName } from '../agent/loop/loop-name.js';
 import type { PlanMode } from '../agent/run-agent.js';
+import type { TaskTracking } from '../agent/task-tracking.js';
 import type { ProtocolName } from '../agent/wire-protocol.js';
 import type { ApprovalMode } from '../tools/approval.js';
 import type { SandboxMode } from '../tools/sandbox-modes.js';
@@ -16,6 +17,8 @@ export interface RunSettings {
   /** How each step runs: `react`, or `roa` (reason → act → observe). */
   loop?: LoopName;
   inputTimeoutMs?: number;
+  /** Who tracks an approved plan's tasks: the orchestrator (default), or the model alone. */
+  taskTracking?: TaskTracking;
   /** Who answers the runs' requests: a front end, or the non-interactive rules. */
   policy: RequestPolicy;
   /** When tool calls are asked; the config's `approval`, else `ask`, when left out. */

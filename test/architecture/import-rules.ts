@@ -23,7 +23,8 @@ export interface ImportViolation {
   message: string;
 }
 
-const FRONT_ENDS = ['cli', 'server'];
+// `eval` runs the agent the way a front end does: through the runtime.
+const FRONT_ENDS = ['cli', 'server', 'eval'];
 const STORE = 'store';
 
 interface LayerRule {

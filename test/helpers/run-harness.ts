@@ -47,6 +47,7 @@ export interface HarnessOptions {
   store?: Store;
   sessionId?: string;
   loop?: RunAgentOptions['loop'];
+  taskTracking?: RunAgentOptions['taskTracking'];
   ownTaskId?: string;
   workspaceRoot?: string;
   /** When calls are asked and how commands run; everything runs unasked and unconfined when left out. */
@@ -113,6 +114,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     onFailure: options.onFailure,
     protocol: options.protocol,
     loop: options.loop,
+    taskTracking: options.taskTracking,
     ownTaskId: options.ownTaskId,
   });
   return { result, events, workspace, control, store, sessionId };

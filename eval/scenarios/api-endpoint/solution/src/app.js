@@ -1,0 +1,11 @@
+import Fastify from 'fastify';
+import { healthRoutes } from './routes/health.js';
+import { todoRoutes } from './routes/todos.js';
+
+/** Builds the app without listening, so that tests can inject requests. */
+export function buildApp() {
+  const app = Fastify();
+  app.register(healthRoutes);
+  app.register(todoRoutes);
+  return app;
+}

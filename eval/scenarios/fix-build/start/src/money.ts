@@ -1,0 +1,4 @@
+/** A price in cents, shown as euros with two decimals: 1234 → "12.34 EUR". */
+export function formatPrice(cents: number): number {
+  return `${(cents / 100).toFixed(2)} EUR`;
+}

@@ -1,0 +1,2 @@
+/** The version this build reports. */
+export const VERSION = '1.2.0';

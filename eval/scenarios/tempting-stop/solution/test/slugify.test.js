@@ -1,0 +1,6 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { slugify } from '../src/slugify.js';
+
+test('slugify joins words with dashes', () => assert.equal(slugify('Hello, World!'), 'hello-world'));
+test('slugify drops everything else', () => assert.equal(slugify('  --Rock & Roll 2--  '), 'rock-roll-2'));

@@ -1,0 +1,26 @@
+import type { PlanMode, RunSettings } from '../runtime/index.js';
+
+/**
+ * The ways eval runs the agent: `none` (taskweave as it is), `no-tracking` (plans, but the model
+ * keeps track of them itself: no task list, no refused final answers) and `no-plans`
+ * (`--plan never`).
+ */
+export const ABLATIONS = ['none', 'no-tracking', 'no-plans'] as const;
+
+/** One of ABLATIONS. */
+export type Ablation = (typeof ABLATIONS)[number];
+
+/** The run settings of an ablation. */
+export function ablationSettings(ablation: Ablation): {
+  plan: PlanMode;
+  taskTracking: NonNullable<RunSettings['taskTracking']>;
+} {
+  switch (ablation) {
+    case 'none':
+      return { plan: 'auto', taskTracking: 'orchestrator' };
+    case 'no-tracking':
+      return { plan: 'auto', taskTracking: 'model' };
+    case 'no-plans':
+      return { plan: 'never', taskTracking: 'orchestrator' };
+  }
+}

@@ -1,0 +1,196 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RunStatus } from '../events/registry.js';
+import { type RequestPolicy, Runtime } from '../runtime/index.js';
+import { errorMessage } from '../util/error-message.js';
+import { type Ablation, ablationSettings } from './ablation.js';
+import { runChecker } from './checker.js';
+import { loadOracle } from './oracle.js';
+import { oracleScript, scriptKind } from './oracle-script.js';
+import { MetricsCounter, type RunMetrics } from './run-metrics.js';
+import type { Scenario } from './scenario.js';
+import { prepareRunFolder } from './workspace.js';
+
+/** A run's wall-clock limit when its scenario sets none. */
+export const DEFAULT_RUN_SECONDS = 15 * 60;
+
+/** What one run of a scenario needs. */
+export interface ScenarioRunOptions {
+  scenario: Scenario;
+  /** `provider:model`, or `script:oracle` / `script:stop-early` (built from the scenario's oracle). */
+  model: string;
+  baseUrl?: string;
+  ablation: Ablation;
+  /** Which repetition this is (1-based). */
+  repeat: number;
+  protocol?: 'native' | 'json';
+  loop?: 'react' | 'roa';
+  /** The project's `.taskweave/config.json`, copied into the workspace. */
+  projectConfig?: string;
+  /** Keep the run's folder (its path is in the result). */
+  keep?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** Aborted when the whole eval is stopped. */
+  signal?: AbortSignal;
+}
+
+/** How one run went: the checker's verdict, how the run ended and what it spent. */
+export interface ScenarioRunResult extends RunMetrics {
+  model: string;
+  scenario: string;
+  ablation: Ablation;
+  repeat: number;
+  /** The checker passed and the run stayed within its budget. */
+  passed: boolean;
+  /** How the agent's run ended (`error`: taskweave itself failed). */
+  status: RunStatus | 'error';
+  /** Why it failed, or what the checker confirmed. */
+  reason: string;
+  /** The budget the run went over, if any. */
+  overBudget?: 'steps' | 'tokens' | 'time';
+  wallMs: number;
+  /** The run's folder, when kept. */
+  folder?: string;
+}
+
+/**
+ * Runs one scenario once: a fresh workspace from its start files, the agent over the runtime
+ * with the ablation's settings and the scenario's budget, non-interactively (plans approved,
+ * questions answered by the scenario or by nobody, a failed task aborts), then the checker.
+ */
+export async function runScenario(options: ScenarioRunOptions): Promise<ScenarioRunResult> {
+  const { scenario, ablation } = options;
+  const folder = await prepareRunFolder({ scenario, projectConfig: options.projectConfig });
+  const started = Date.now();
+  try {
+    const model = await modelFor(options, folder.root);
+    const outcome = await runGoal({ ...options, model, workspace: folder.workspace });
+    const wallMs = Date.now() - started;
+    const check = await runChecker(scenario, folder.workspace);
+    const { status, failure, overBudget, metrics } = outcome;
+    const ended = status === 'completed' ? '' : `the run ended ${status}${failure ? `: ${failure}` : ''}`;
+    const budgetText =
+      overBudget && budgetReason(overBudget, scenario, metrics.inputTokens + metrics.outputTokens);
+    return {
+      model: options.model,
+      scenario: scenario.name,
+      ablation,
+      repeat: options.repeat,
+      ...metrics,
+      passed: check.passed && overBudget === undefined && status !== 'error',
+      status,
+      reason:
+        status === 'error'
+          ? `taskweave failed: ${failure}`
+          : [budgetText, check.reason, ended].filter(Boolean).join(' · '),
+      ...(overBudget ? { overBudget } : {}),
+      wallMs,
+      ...(options.keep ? { folder: folder.root } : {}),
+    };
+  } finally {
+    if (!options.keep) await folder.dispose();
+  }
+}
+
+/** How the agent's run of a scenario ended, and what it spent. */
+interface GoalOutcome {
+  status: ScenarioRunResult['status'];
+  /** Why the run failed (or what went wrong in taskweave). */
+  failure?: string;
+  overBudget?: ScenarioRunResult['overBudget'];
+  metrics: RunMetrics;
+}
+
+/**
+ * Runs the scenario's goal in the workspace over a runtime of its own, answering its question
+ * with the scenario's answer and stopping it (at the next step boundary) when it goes over its
+ * token or time budget or the eval is stopped.
+ */
+async function runGoal(options: ScenarioRunOptions & { workspace: string }): Promise<GoalOutcome> {
+  const { scenario } = options;
+  const policy: RequestPolicy = {
+    input: scenario.input ? 'ask' : 'nobody',
+    plan: 'approve',
+    failure: 'abort',
+  };
+  const runtime = await Runtime.open({
+    cwd: options.workspace,
+    model: options.model,
+    baseUrl: options.baseUrl,
+    maxSteps: scenario.budget.maxSteps,
+    ...ablationSettings(options.ablation),
+    onFailure: 'abort',
+    protocol: options.protocol ?? 'native',
+    loop: options.loop,
+    // Nobody is there to approve: every call runs, commands inside the sandbox (network off).
+    approval: 'auto',
+    sandbox: 'workspace-write',
+    policy,
+    env: options.env,
+  });
+  const counter = new MetricsCounter();
+  let overBudget: GoalOutcome['overBudget'];
+  const stop = (budget?: GoalOutcome['overBudget']) => {
+    overBudget ??= budget;
+    runtime.stop();
+  };
+  const timer = setTimeout(() => stop('time'), (scenario.budget.maxSeconds ?? DEFAULT_RUN_SECONDS) * 1000);
+  const onAbort = () => stop();
+  options.signal?.addEventListener('abort', onAbort);
+  const answer = scenario.input?.answer;
+  runtime.bus.subscribe((event) => {
+    counter.add(event);
+    if (counter.tokens > scenario.budget.maxTokens) stop('tokens');
+    if (event.type === 'agent_update' && event.update_type === 'agent_request_input' && answer !== undefined)
+      queueMicrotask(() => runtime.answer(event.request_id, { kind: 'input', content: answer }));
+  });
+  try {
+    if (options.signal?.aborted) stop();
+    const submission = await runtime.submit(scenario.goal);
+    if (submission.kind !== 'started') throw new Error('the fresh workspace already had a task running');
+    const { result } = await submission.done;
+    if (result.status === 'max_steps') overBudget ??= 'steps';
+    return {
+      status: result.status,
+      ...(result.status === 'failed' ? { failure: result.reason } : {}),
+      overBudget,
+      metrics: counter.metrics,
+    };
+  } catch (error) {
+    return { status: 'error', failure: errorMessage(error), overBudget, metrics: counter.metrics };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    await runtime.close();
+  }
+}
+
+function budgetReason(
+  budget: NonNullable<ScenarioRunResult['overBudget']>,
+  scenario: Scenario,
+  tokens: number,
+) {
+  const { maxSteps, maxTokens, maxSeconds } = scenario.budget;
+  switch (budget) {
+    case 'steps':
+      return `over the step budget (${maxSteps} steps)`;
+    case 'tokens':
+      return `over the token budget (${tokens} > ${maxTokens} tokens)`;
+    case 'time':
+      return `over the time budget (${maxSeconds ?? DEFAULT_RUN_SECONDS} s)`;
+  }
+}
+
+/** The model name the runtime gets: eval's script kinds become a script file beside the workspace. */
+async function modelFor(options: ScenarioRunOptions, root: string): Promise<string> {
+  const kind = scriptKind(options.model);
+  if (kind === undefined) return options.model;
+  const script = oracleScript({
+    oracle: await loadOracle(options.scenario),
+    ablation: options.ablation,
+    kind,
+  });
+  const file = path.join(root, `${kind}.json`);
+  await writeFile(file, `${JSON.stringify(script, null, 2)}\n`);
+  return `script:${file}`;
+}
