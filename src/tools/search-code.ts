@@ -51,7 +51,8 @@ export const searchCodeTool = defineTool({
   },
 });
 
-function ripgrepArguments(pattern: string, filePattern: string | undefined): string[] {
+/** The ripgrep command line of one search (exported for bench/search, which runs it raw). */
+export function ripgrepArguments(pattern: string, filePattern: string | undefined): string[] {
   return [
     '--no-config',
     '--no-require-git',
