@@ -11,7 +11,7 @@ const FAIL_TASK_PARAMETERS = z.object({
   reason: z.string().min(1).describe('Why the task cannot be done, concretely.'),
 });
 const FINAL_ANSWER_PARAMETERS = z.object({
-  answer: z.string().min(1).describe('The answer for the user: what was done, what was verified.'),
+  answer: z.string().min(1).describe('The answer for the user.'),
 });
 
 /**
@@ -24,11 +24,9 @@ const FINAL_ANSWER_PARAMETERS = z.object({
 export function taskCompletedTool(): Tool {
   return defineTool({
     name: 'task_completed',
-    description: 'Marks the current task as done, with a summary of what was done and verified.',
-    whenToUse:
-      'When the objective of the current task is met and verified. You may call it together with your last tool calls; they run first, then the task closes.',
-    whenNotToUse:
-      'Not before the work is actually done and checked, and not for other tasks than the current one. Not to end the whole request (that is final_answer, once all tasks are done).',
+    description: 'Closes the current task with a summary of what was done and verified.',
+    whenToUse: 'Its objective is met and verified; it may come with your last tool calls (they run first).',
+    whenNotToUse: 'Before the work is checked, for another task, or to end the request (final_answer).',
     readOnly: true,
     parameters: TASK_COMPLETED_PARAMETERS,
     async execute({ summary }) {
@@ -46,11 +44,9 @@ export function taskCompletedTool(): Tool {
 export function failTaskTool(): Tool {
   return defineTool({
     name: 'fail_task',
-    description:
-      'Gives up on the current task and says why; the user then decides to retry, skip, revise the plan or abort.',
-    whenToUse:
-      'When the current task cannot be done: something it needs is missing or impossible, and trying other approaches did not help.',
-    whenNotToUse: 'Not for an error you can still fix (fix it), and not because the task is long.',
+    description: 'Gives up on the current task; the user then chooses retry, skip, revise or abort.',
+    whenToUse: 'The task cannot be done (something needed is missing or impossible) and other ways failed.',
+    whenNotToUse: 'An error you can still fix (fix it), or a task that is merely long.',
     readOnly: true,
     parameters: FAIL_TASK_PARAMETERS,
     async execute({ reason }) {
@@ -71,9 +67,8 @@ export function finalAnswerTool(decide: (answer: string) => { accepted: boolean;
   return defineTool({
     name: 'final_answer',
     description: 'Ends the whole request with the answer for the user.',
-    whenToUse: 'Only when ALL tasks of the plan are done: the answer summarises what was done.',
-    whenNotToUse:
-      'Never while tasks remain: it is refused then. To close the current task, call task_completed.',
+    whenToUse: 'Only when ALL tasks of the plan are done, to summarise them.',
+    whenNotToUse: 'While tasks remain: it is refused (close a task with task_completed).',
     readOnly: true,
     parameters: FINAL_ANSWER_PARAMETERS,
     async execute({ answer }) {

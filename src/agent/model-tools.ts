@@ -32,13 +32,26 @@ function definitionOf(entry: Tool): SdkTool {
   if (!definition) {
     // Converted to JSON Schema once: the SDK would convert a zod schema again on every call.
     // Arguments are validated by the tool wrapper (defineTool), not by the SDK.
-    const schema = z.toJSONSchema(entry.parameters, {
-      target: 'draft-7',
-      io: 'input',
-      unrepresentable: 'any',
-    });
+    const schema = leanSchema(
+      z.toJSONSchema(entry.parameters, { target: 'draft-7', io: 'input', unrepresentable: 'any' }),
+    );
     definition = tool({ description: entry.description, inputSchema: jsonSchema(schema as JSONSchema7) });
     byDescription.set(entry.description, definition);
   }
   return definition;
+}
+
+/**
+ * The schema without what tells the model nothing and is sent with every request: the `$schema`
+ * URI, the bound zod puts on every integer (Number.MAX_SAFE_INTEGER) and `minLength: 1` (a
+ * required text is not sent empty; if it is, the tool wrapper, which validates against the full
+ * zod schema, says so).
+ */
+export function leanSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _uri, ...rest } = schema;
+  return JSON.parse(JSON.stringify(rest), (key, value) =>
+    (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minLength' && value === 1)
+      ? undefined
+      : value,
+  ) as Record<string, unknown>;
 }

@@ -120,7 +120,7 @@ export async function finalAnswer(
   ]);
   const summaries = completed.map((task) => `- Task ${task.id} (${task.title}): ${task.summary}`).join('\n');
   const conversation: Conversation = {
-    system: buildSystemPrompt({ workspace: run.workspace.root, tools: registry.list(), mode: 'final' }),
+    system: buildSystemPrompt({ workspace: run.workspace.root, mode: 'final' }),
     messages: [
       {
         role: 'user',
@@ -164,7 +164,7 @@ export async function revisePlan(
   });
   const done = previous.completed.map((task) => `- ${task.id}: ${task.summary}`).join('\n') || '(none)';
   const conversation: Conversation = {
-    system: buildSystemPrompt({ workspace: run.workspace.root, tools: registry.list(), mode: 'planning' }),
+    system: buildSystemPrompt({ workspace: run.workspace.root, mode: 'planning' }),
     messages: [
       {
         role: 'user',

@@ -16,11 +16,11 @@ export function planActionsTool(run: RunContext): Tool {
   return defineTool({
     name: 'plan_actions',
     description:
-      'Proposes a plan for a multi-step request: a graph of tasks with dependencies. The user approves it, then taskweave runs the tasks (independent ones in parallel) and gives you one task at a time.',
+      'Proposes a plan: a graph of tasks with dependencies. Once the user approves it, taskweave runs the tasks (independent ones in parallel) and gives you one at a time.',
     whenToUse:
-      'When the request has several distinct parts or steps (create a project AND write files AND build it; fix several separate problems). Each task is one objective that may take many tool calls. Give tasks that do not depend on each other no dependency so they can run in parallel.',
+      'The request has several distinct parts or steps (create a project AND write files AND build it; fix several separate problems). One objective per task, which may take many tool calls; tasks that do not depend on each other get no dependency.',
     whenNotToUse:
-      'Not for a direct request that one short sequence of tool calls settles (read a file and answer, one small edit, one command).',
+      'A direct request that one short sequence of tool calls settles (read a file and answer, one small edit, one command).',
     readOnly: true,
     parameters: planTasksSchema,
     async execute({ tasks }) {

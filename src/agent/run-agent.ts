@@ -96,7 +96,6 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const conversation: Conversation = {
     system: buildSystemPrompt({
       workspace: options.workspace.root,
-      tools: run.registry.list(),
       mode: planMode === 'never' ? 'simple' : 'planning',
     }),
     messages: [...history, { role: 'user', content: options.goal }],

@@ -30,7 +30,7 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
   const saved = await plan.takeSavedConversation(task.id);
   const toolResults: TaskToolResult[] = toolResultsIn(saved);
   const conversation: Conversation = {
-    system: buildSystemPrompt({ workspace: run.workspace.root, tools: registry.list(), mode: 'task' }),
+    system: buildSystemPrompt({ workspace: run.workspace.root, mode: 'task' }),
     // The first message is the task prompt, rebuilt before every step and never stored.
     messages: [{ role: 'user', content: '' }, ...saved],
     saved: 1 + saved.length,

@@ -27,11 +27,11 @@ export function todoTools(context: TodoContext): Tool[] {
     defineTool({
       name: 'todo_add',
       description:
-        'Adds a task to the persistent to-do list of this workspace; it is worked later, in order.',
+        "Adds a task to this workspace's persistent to-do list (it outlives this run); tasks are worked later, in order.",
       whenToUse:
-        'When the user asks for something to be done later or queued, or when you find follow-up work outside the current request that should not be lost.',
+        'The user asks for something to be done later, or you find follow-up work outside the current request that must not be lost.',
       whenNotToUse:
-        'Not for the steps of the current request (do them now, or plan them with plan_actions), and not for work that is already on the list (check todo_list).',
+        'Steps of the current request (do them, or plan them), or work already on the list (check todo_list).',
       readOnly: false,
       parameters: z.object({
         description: z
@@ -58,10 +58,9 @@ export function todoTools(context: TodoContext): Tool[] {
     }),
     defineTool({
       name: 'todo_list',
-      description:
-        'Lists the open tasks of the persistent to-do list (pending and in progress), in the order they run.',
-      whenToUse: 'Before adding a task (to avoid duplicates), and to see what is left to do.',
-      whenNotToUse: 'Not for the tasks of an approved plan: taskweave tracks those and shows them to you.',
+      description: 'Lists the open tasks of the to-do list (pending, in progress) in the order they run.',
+      whenToUse: 'Before todo_add (no duplicates), and to see what is left.',
+      whenNotToUse: 'The tasks of an approved plan: taskweave tracks and shows those.',
       readOnly: true,
       parameters: z.object({}),
       async execute() {
@@ -78,19 +77,18 @@ export function todoTools(context: TodoContext): Tool[] {
     settleTool(context, {
       name: 'todo_complete',
       change: 'complete',
-      description: 'Marks a task of the to-do list as done, with a summary of the result.',
-      whenToUse: 'Only when the objective of that task is met and verified in this run.',
-      whenNotToUse:
-        'Not for a task you did not finish, and not for the request you are working on now (it closes when you finish).',
+      description: 'Marks a to-do task done, with a summary of the result.',
+      whenToUse: "Only when that task's objective is met and verified in this run.",
+      whenNotToUse: 'An unfinished task, or the request you are working on now (it closes when you finish).',
       textField: 'result_summary',
       textDescription: 'What was done and how it was verified.',
     }),
     settleTool(context, {
       name: 'todo_fail',
       change: 'fail',
-      description: 'Marks a task of the to-do list as failed, with the reason.',
-      whenToUse: 'When a task on the list cannot be done: something it needs is missing or impossible.',
-      whenNotToUse: 'Not for a task you can still do, and not for the request you are working on now.',
+      description: 'Marks a to-do task failed, with the reason.',
+      whenToUse: 'A task on the list cannot be done: something it needs is missing or impossible.',
+      whenNotToUse: 'A task you can still do, or the request you are working on now.',
       textField: 'reason',
       textDescription: 'Why the task cannot be done.',
     }),

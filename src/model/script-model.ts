@@ -176,7 +176,8 @@ export class ScriptModel implements LanguageModelV3 {
       turnNumber: index + 1,
       text,
       toolCalls,
-      usage: usage(estimateTokens(prompt.length), estimateTokens(outputChars)),
+      // The tool definitions go with every request and count like the prompt does.
+      usage: usage(estimateTokens(prompt.length + toolDefinitionChars(options)), estimateTokens(outputChars)),
       finishReason: { unified: finish, raw: finish },
     };
   }
@@ -229,6 +230,11 @@ function turnMatches(turn: ScriptTurn, tag: { taskId?: string; phase?: string },
 /** Word-sized pieces (each word with the space after it) that join back to `text`. */
 function wordChunks(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [text];
+}
+
+/** The characters of the call's tool definitions (name, description, schema), as sent. */
+function toolDefinitionChars(options: LanguageModelV3CallOptions): number {
+  return options.tools === undefined || options.tools.length === 0 ? 0 : JSON.stringify(options.tools).length;
 }
 
 function estimateTokens(chars: number): number {

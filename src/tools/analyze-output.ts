@@ -18,22 +18,17 @@ export const ANALYZE_OUTPUT_SYSTEM_PROMPT = [
 ].join('\n');
 
 const parameters = z.object({
-  output: z.string().min(1).describe('The command output or error text to analyse, as it was printed.'),
+  output: z.string().min(1).describe('The output or error text, as printed.'),
   question: z.string().min(1).describe('What you want to know, e.g. "Why does the build fail?"'),
 });
 
 /** analyze_output: a focused model call that explains output or an error and proposes the fix. */
 export const analyzeOutputTool = defineTool({
   name: 'analyze_output',
-  description:
-    'Asks a separate, focused model call to explain a command output or an error: the root cause, ' +
-    'the file and line if any, and the concrete fix. Returns that explanation.',
+  description: 'A focused model call that explains an output or error: root cause, file and line, fix.',
   whenToUse:
-    'When output is long or confusing (a stack trace, a compiler error cascade, a failing test log) ' +
-    'and the cause is not obvious at a glance, or after the same fix attempt failed twice.',
-  whenNotToUse:
-    'Not when the error is already clear (fix it directly), and not to read files or run commands: ' +
-    'it only sees the text you pass in.',
+    'Long or confusing output (a stack trace, an error cascade, failing tests) whose cause is not obvious, or after the same fix failed twice.',
+  whenNotToUse: 'An error that is already clear (fix it); it sees only the text you pass in.',
   parameters,
   readOnly: true,
   async execute(args, ctx) {

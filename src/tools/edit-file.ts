@@ -21,30 +21,23 @@ const editSchema = z.object({
   find: z
     .string()
     .min(1)
-    .describe('Exact text to replace, whitespace included; it must occur exactly once in the file.'),
+    .describe('Exact text to replace, whitespace included, occurring exactly once in the file.'),
   replace: z.string().describe('The text to put in its place (empty to delete it).'),
 });
 
 const parameters = z.object({
-  path: z.string().min(1).describe('The file to edit, relative to the workspace root.'),
-  edits: z.array(editSchema).min(1).describe('Replacements applied in order; either all apply or none does.'),
+  path: z.string().min(1).describe('The file, relative to the workspace root.'),
+  edits: z.array(editSchema).min(1).describe('The replacements, applied in order.'),
 });
 
 /** edit_file: exact find-and-replace edits to a file read in this run, all or nothing. */
 export const editFileTool = defineTool({
   name: 'edit_file',
   description:
-    'Changes part of an existing file by exact find-and-replace. Each edit replaces one occurrence ' +
-    'of `find` (which must occur exactly once, whitespace included) with `replace`; edits apply in ' +
-    'order and either all of them apply or none does. The file must have been read with read_file ' +
-    'in this run and not changed on disk since. Returns the changed lines.',
+    'Exact find-and-replace in a file read with read_file in this run (and unchanged since); edits apply in order, all or none. Returns the changed lines.',
   whenToUse:
-    'To change, insert or delete lines in an existing file: fix a bug, add an import, rename within ' +
-    'a file. Copy `find` from read_file output without the line numbers, with enough surrounding ' +
-    'lines to be unique. Group several changes to one file into one call.',
-  whenNotToUse:
-    'Not for creating a file or replacing nearly all of it (use write_file), and not for a file you ' +
-    'have not read yet in this run (read it first).',
+    'Changing lines of an existing file. Copy `find` from read_file output without the line numbers, with enough context to be unique; one call per file.',
+  whenNotToUse: 'Creating a file or replacing most of it (use write_file).',
   parameters,
   readOnly: false,
   changes: 'files',

@@ -33,17 +33,10 @@ const parameters = z.object({
 /** read_file: returns a text file's lines, numbered, and records it as read for edit_file. */
 export const readFileTool = defineTool({
   name: 'read_file',
-  description:
-    'Reads a text file in the workspace and returns its lines numbered (number, tab, line). ' +
-    `At most ${MAX_READ_LINES} lines per call; a longer file says which lines were shown and ` +
-    'how to read the rest with start_line and end_line. Reading a file is required before edit_file may change it.',
+  description: `Returns a text file's lines, numbered (number, tab, line), at most ${MAX_READ_LINES} per call.`,
   whenToUse:
-    'Before editing a file (always), to understand code you found with search_code, or to check a ' +
-    'file you wrote. For a large file, read the part you need with start_line/end_line (search_code ' +
-    'gives line numbers).',
-  whenNotToUse:
-    'Not for folders (list them with run_command: ls or find), not for finding where something is ' +
-    'defined across many files (use search_code), and not for binary files such as images or archives.',
+    'Before editing a file (edit_file requires it), to understand code found with search_code, to check a file you wrote; of a large file, only the lines you need.',
+  whenNotToUse: 'Folders (run_command: ls, find), searching across files (search_code), binary files.',
   parameters,
   readOnly: true,
   async execute(args, ctx) {

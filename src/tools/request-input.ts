@@ -12,16 +12,10 @@ const parameters = z.object({
 /** request_input: asks the user a question and waits for the answer (or a timeout). */
 export const requestInputTool = defineTool({
   name: 'request_input',
-  description:
-    'Asks the user a question and waits for the answer. The run pauses until the user answers or ' +
-    'a timeout passes; in a run nobody watches, no answer can come.',
+  description: 'Asks the user a question and waits for the answer or a timeout.',
   whenToUse:
-    'When the goal is ambiguous in a way that changes the result and no file or command can settle ' +
-    'it, when an action is destructive or irreversible and was not asked for, or when the same ' +
-    'action keeps failing and you need a decision.',
-  whenNotToUse:
-    'Not for things you can find out yourself (read the files, run the command), not to ask ' +
-    'permission for ordinary steps of the task, and not to report progress or results.',
+    'An ambiguity that changes the result and that nothing in the workspace settles; a destructive step nobody asked for; a repeated failure that needs a decision.',
+  whenNotToUse: 'What you can find out yourself, permission for ordinary steps, progress reports.',
   parameters,
   readOnly: true,
   async execute(args, ctx) {

@@ -32,46 +32,33 @@ const NON_INTERACTIVE_ENV = {
 };
 
 const parameters = z.object({
-  command: z.string().min(1).describe('The command line, run with `bash -c` (pipes, &&, redirections work).'),
+  command: z.string().min(1).describe('The command line, run with `bash -c`.'),
   working_dir: z
     .string()
     .optional()
-    .describe('Folder to run in, relative to the workspace root (default: the workspace root).'),
+    .describe('Folder to run in, relative to the workspace root (default: the root).'),
   timeout_ms: z
     .number()
     .int()
     .positive()
     .max(MAX_COMMAND_TIMEOUT_MS)
     .optional()
-    .describe(
-      `Time limit in milliseconds (default ${DEFAULT_COMMAND_TIMEOUT_MS}, at most ${MAX_COMMAND_TIMEOUT_MS}).`,
-    ),
+    .describe(`Time limit in ms (default ${DEFAULT_COMMAND_TIMEOUT_MS}, at most ${MAX_COMMAND_TIMEOUT_MS}).`),
   continue_on_error: z
     .boolean()
     .optional()
-    .describe(
-      'Report a non-zero exit code as a normal result, for commands where it is expected (grep, diff, test).',
-    ),
+    .describe('A non-zero exit code is a normal result (grep, diff, test).'),
 });
 
 /** run_command: runs a shell command in the workspace and reports exit code, stdout and stderr. */
 export const runCommandTool = defineTool({
   name: 'run_command',
   description:
-    'Runs a shell command (bash -c) in the workspace and returns its exit code, stdout, stderr and ' +
-    'duration. stdin is closed and the environment is non-interactive (CI=true, no pager, no git ' +
-    'prompts); each output stream is cut in the middle when long. On timeout or stop the command ' +
-    'and every process it started are killed.',
+    'Runs `bash -c <command>` in the workspace; returns the exit code, stdout and stderr (long output cut in the middle). Non-interactive (stdin closed, CI=true); killed with its children on timeout or stop.',
   whenToUse:
-    'To build, test, lint, type-check, install dependencies, run scripts, use git, list folders ' +
-    '(ls, find) or check what a program does. Run the project tests after changing code. For a ' +
-    'server that must keep running, start it in the background with its output redirected, e.g. ' +
-    '`nohup npm start > server.log 2>&1 &`, then check it with curl.',
+    'Build, test, lint, install, git, scripts, listing folders. A server that must keep running: start it in the background (`nohup npm start > server.log 2>&1 &`), then curl it.',
   whenNotToUse:
-    'Not for reading files (use read_file), searching code (use search_code), or creating and ' +
-    'changing files (use write_file and edit_file: cat > file, sed -i and heredocs bypass the ' +
-    'read-before-edit check). Not for interactive programs that wait for keyboard input: pass ' +
-    'flags such as --yes instead.',
+    'Reading, searching or changing files (cat >, sed -i and heredocs skip the read-before-edit check); programs waiting for keyboard input (pass --yes).',
   parameters,
   readOnly: false,
   changes: 'command',

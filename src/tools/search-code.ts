@@ -22,31 +22,22 @@ export const SEARCH_TIMEOUT_MS = 60_000;
 const EXCLUDED_FOLDERS = ['.git', '.taskweave'];
 
 const parameters = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe('Regular expression (Rust/ripgrep syntax) to find; (?i) makes it case-insensitive.'),
+  pattern: z.string().min(1).describe('Regular expression (Rust syntax); (?i) for case-insensitive.'),
   file_pattern: z
     .string()
     .min(1)
     .optional()
-    .describe('Glob limiting which files are searched, e.g. "*.ts", "src/**/*.py", "!*.test.ts".'),
+    .describe('Glob of the files to search, e.g. "*.ts", "!*.test.ts".'),
 });
 
 /** search_code: ripgrep over the workspace, honouring .gitignore, returning `path:line: text`. */
 export const searchCodeTool = defineTool({
   name: 'search_code',
-  description:
-    'Searches the text of the workspace files with a regular expression (ripgrep) and returns ' +
-    `matching lines as \`path:line: text\`, at most ${MAX_SEARCH_MATCHES}. Files ignored by ` +
-    '.gitignore, and the .git folder, are not searched; hidden files are.',
+  description: `Regex search (ripgrep) of the workspace; returns up to ${MAX_SEARCH_MATCHES} \`path:line: text\` lines. Skips .git and files ignored by .gitignore.`,
   whenToUse:
-    'To find where something is defined or used (a function, a class, an error message, a config ' +
-    'key) before reading or editing, and to locate the files a change touches. Narrow with ' +
-    'file_pattern, then read_file the hits with start_line near the line numbers given.',
+    'Finding where something is defined or used, or which files a change touches; narrow with file_pattern, then read_file near the lines given.',
   whenNotToUse:
-    'Not to read a file you already know (use read_file), not to list the files of a folder (use ' +
-    'run_command with ls or find), and not for files ignored by .gitignore such as node_modules.',
+    'Reading a known file (read_file), listing a folder (run_command), ignored files such as node_modules.',
   parameters,
   readOnly: true,
   async execute(args, ctx) {
@@ -60,7 +51,8 @@ export const searchCodeTool = defineTool({
   },
 });
 
-function ripgrepArguments(pattern: string, filePattern: string | undefined): string[] {
+/** The ripgrep command line of one search (exported for bench/search, which runs it raw). */
+export function ripgrepArguments(pattern: string, filePattern: string | undefined): string[] {
   return [
     '--no-config',
     '--no-require-git',

@@ -8,22 +8,18 @@ import { statIfExists } from './stat-if-exists.js';
 import { countLines, decodeUtf8, pluralize } from './text-lines.js';
 
 const parameters = z.object({
-  path: z.string().min(1).describe('The file to write, relative to the workspace root.'),
+  path: z.string().min(1).describe('The file, relative to the workspace root.'),
   content: z.string().describe('The complete new content of the file.'),
 });
 
 /** write_file: creates or replaces a whole file, atomically, creating missing folders. */
 export const writeFileTool = defineTool({
   name: 'write_file',
-  description:
-    'Writes the complete content of a file in the workspace, creating it and any missing parent ' +
-    'folders, or replacing it if it exists. The write is atomic: the file never holds half of the content.',
+  description: 'Writes a whole file atomically, creating it (and missing folders) or replacing it.',
   whenToUse:
-    'To create a new file, or to rewrite a short file almost entirely. After write_file the file ' +
-    'counts as read, so edit_file can change it next.',
+    'A new file, or a short file rewritten almost entirely. The file then counts as read for edit_file.',
   whenNotToUse:
-    'Not for changing part of an existing file: use edit_file, which keeps the rest exactly as it ' +
-    'is and cannot drop content by accident. Not for deleting or moving files (use run_command).',
+    'Changing part of an existing file (edit_file keeps the rest as it is), deleting or moving files (run_command).',
   parameters,
   readOnly: false,
   changes: 'files',

@@ -41,7 +41,7 @@ async function startServe(cwd: string, args: string[]): Promise<ServeProcess> {
   return { child, stdout: () => stdout, stderr: () => stderr, target, exited };
 }
 
-describe('taskweave serve as a process', () => {
+describe('taskweave serve as a process', { timeout: 60_000 }, () => {
   it('prints where to open it, runs queued work, shows a CLI run of another process live, and stops cleanly on SIGTERM', async () => {
     const workspace = await tempWorkspaceRoot('taskweave-serve-');
     const serverScript = await writeScript(
@@ -57,7 +57,9 @@ describe('taskweave serve as a process', () => {
     const cliScript = await writeScript(
       workspace,
       {
-        latencyMs: 250,
+        // Slow enough that the subscriber (polling REST for the session, then subscribing) is in
+        // time to see the run live even on a loaded machine.
+        latencyMs: 800,
         turns: [
           { toolCalls: [{ name: 'run_command', args: { command: 'echo from the cli' } }] },
           { text: 'The CLI run is done.' },

@@ -157,6 +157,27 @@ describe('ScriptModel replies', () => {
   });
 });
 
+describe('ScriptModel token estimate', () => {
+  it('counts the tool definitions sent with a call, not only the messages', async () => {
+    const model = ScriptModel.fromScript({ turns: [{ text: 'a' }, { text: 'b' }] });
+    const bare = await model.doGenerate(callOptions({ phase: 'act' }));
+    const withTools = await model.doGenerate({
+      ...callOptions({ phase: 'act' }),
+      tools: [
+        {
+          type: 'function',
+          name: 'read_file',
+          description: 'Reads a file. '.repeat(40),
+          inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      ],
+    });
+    const extra = (withTools.usage.inputTokens.total ?? 0) - (bare.usage.inputTokens.total ?? 0);
+    // 560 characters of description alone: about 140 tokens at four characters a token.
+    expect(extra).toBeGreaterThan(140);
+  });
+});
+
 describe('ScriptModel turn matching', () => {
   it('takes the first unused turn that matches, skipping turns for other tasks', async () => {
     const model = ScriptModel.fromScript({

@@ -29,7 +29,7 @@ describe('AGENTS.md instructions', () => {
       '../../AGENTS.md',
       'AGENTS.md',
     ]);
-    const prompt = buildSystemPrompt({ workspace, tools: [], mode: 'simple', env });
+    const prompt = buildSystemPrompt({ workspace, mode: 'simple', env });
     const order = ['Be brief.', 'Run npm test before finishing.', 'Use tabs in this package.'].map((text) =>
       prompt.indexOf(text),
     );
@@ -43,9 +43,7 @@ describe('AGENTS.md instructions', () => {
     const workspace = path.join(root, 'work');
     const env = { HOME: path.join(root, 'home') };
     await mkdir(workspace, { recursive: true });
-    expect(buildSystemPrompt({ workspace, tools: [], mode: 'simple', env })).not.toContain(
-      '# Project instructions',
-    );
+    expect(buildSystemPrompt({ workspace, mode: 'simple', env })).not.toContain('# Project instructions');
     await write(path.join(root, 'AGENTS.md'), 'A stray parent file.');
     await write(path.join(workspace, 'AGENTS.md'), `Start. ${'x'.repeat(MAX_INSTRUCTIONS_CHARS * 2)}`);
     const [only, ...rest] = findInstructions({ workspace, env });

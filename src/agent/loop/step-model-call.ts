@@ -2,6 +2,7 @@ import type { ModelMessage, Tool as SdkTool, ToolChoice } from 'ai';
 import { callModel, type ModelReply } from '../../model/call-model.js';
 import type { ModelPhase } from '../../model/types.js';
 import { errorMessage } from '../../util/error-message.js';
+import { maskOldToolOutputs } from '../mask-outputs.js';
 import { recordUsage } from '../usage.js';
 import type { LoopContext } from './loop-context.js';
 import type { Interruption } from './step.js';
@@ -35,7 +36,10 @@ export async function callModelForStep(ctx: LoopContext, request: StepModelReque
     reply = await callModel({
       model: run.model,
       system: request.system,
-      messages: request.messages,
+      // Old tool outputs go as stubs; the conversation keeps them whole.
+      messages: maskOldToolOutputs(request.messages, {
+        isReadOnly: (name) => ctx.registry.get(name)?.readOnly ?? false,
+      }),
       tools: request.tools,
       toolChoice: request.toolChoice,
       tag: { runId: run.runId, taskId, phase },
