@@ -60,10 +60,14 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function startServer(workspace: string, script: string) {
-  const child = spawn(process.execPath, [CLI, 'serve', '-C', workspace, '--model', `script:${script}`], {
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '-C', workspace, '--model', `script:${script}`, '--approval', 'auto'],
+    {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<URL>((resolve, reject) => {
     lines.on('line', (line) => {
@@ -114,7 +118,18 @@ async function cliBaseline(workspace: string, script: string): Promise<number[]>
   for (let index = 0; index < SESSIONS; index += 1) {
     const child: ChildProcess = spawn(
       process.execPath,
-      [CLI, 'run', `session ${index}: say hello`, '--json', '-C', workspace, '--model', `script:${script}`],
+      [
+        CLI,
+        'run',
+        `session ${index}: say hello`,
+        '--json',
+        '-C',
+        workspace,
+        '--model',
+        `script:${script}`,
+        '--approval',
+        'auto',
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const lines = createInterface({ input: child.stdout! });
