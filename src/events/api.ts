@@ -26,6 +26,8 @@ export interface ApiHealth {
   version: string;
   workspace: string;
   model: string;
+  /** The model's price in US dollars per million tokens (the config's `prices`); null when unknown. */
+  price: { input: number; output: number } | null;
   /** The run settings a chat message may override. */
   defaults: { max_steps: number; loop: 'react' | 'roa'; plan: 'auto' | 'always' | 'never' };
 }

@@ -89,6 +89,8 @@ export class Runtime implements WorkerContext {
     readonly settings: RunSettings,
     readonly safety: RuntimeSafety,
     readonly mcpServers: Record<string, McpServerConfig>,
+    /** The model's price in US dollars per million tokens (the config's `prices`), when known. */
+    readonly price: { input: number; output: number } | undefined,
   ) {
     this.tasks = new TaskBoard(store);
     this.sessions = new SessionBook(store);
@@ -119,6 +121,7 @@ export class Runtime implements WorkerContext {
       { ...options, maxSteps },
       safety,
       config.mcp ?? {},
+      config.prices?.[model.id],
     );
   }
 

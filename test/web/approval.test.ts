@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +28,16 @@ describe('approvals in the web UI (chromium against taskweave serve --approval a
   it('asks before a command and an edit, showing the command and the diff; a denial carries its reason to the model', async () => {
     const server = await startServe({
       args: ['--approval', 'ask', '--sandbox', 'off'],
-      files: (workspace) => writeFile(path.join(workspace, 'notes.txt'), 'colour: red\n'),
+      files: async (workspace) => {
+        await writeFile(path.join(workspace, 'notes.txt'), 'colour: red\n');
+        // A price for the script model (its id is its file's path): the header shows the cost.
+        const model = `script:${path.join(workspace, '..', `${path.basename(workspace)}-script.json`)}`;
+        await mkdir(path.join(workspace, '.taskweave'));
+        await writeFile(
+          path.join(workspace, '.taskweave', 'config.json'),
+          JSON.stringify({ prices: { [model]: { input: 2, output: 8 } } }),
+        );
+      },
       script: {
         turns: [
           { toolCalls: [{ name: 'run_command', args: { command: 'rm -rf build' } }] },
@@ -71,6 +80,11 @@ describe('approvals in the web UI (chromium against taskweave serve --approval a
     await result.waitFor({ timeout: 15_000 });
     expect(await result.textContent()).toContain('Changed the colour to teal');
     expect(await banner.count()).toBe(0);
+    // Tokens and what they cost at the configured price ($2 / $8 per million).
+    const header = (await page.locator('.session-header').textContent()) ?? '';
+    const [, input, output, cost] = /([\d,]+) in \/ ([\d,]+) out tokens · \$(\d+\.\d+)/.exec(header) ?? [];
+    const tokens = (text?: string) => Number(text?.replace(/,/g, ''));
+    expect(Number(cost)).toBeCloseTo((tokens(input) * 2 + tokens(output) * 8) / 1_000_000, 4);
     expect(await page.getByText('Command asked for approval: denied: keep the build folder').count()).toBe(1);
     expect(await readFile(path.join(server.workspace, 'notes.txt'), 'utf8')).toBe('colour: teal\n');
     await context.close();

@@ -12,6 +12,7 @@ export function healthRoutes(app: FastifyInstance, runtime: Runtime): void {
       version: VERSION,
       workspace: runtime.workspace.root,
       model: runtime.model.id,
+      price: runtime.price ?? null,
       defaults: { max_steps: settings.maxSteps, loop: settings.loop ?? 'react', plan: settings.plan },
     };
   });

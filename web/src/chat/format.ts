@@ -7,6 +7,12 @@ export function formatTokens(usage: TokenCount): string {
   return `${numbers.format(usage.input)} in / ${numbers.format(usage.output)} out tokens`;
 }
 
+/** What the tokens cost at a price in US dollars per million tokens: `$0.0123`. */
+export function formatCost(usage: TokenCount, price: { input: number; output: number }): string {
+  const dollars = (usage.input * price.input + usage.output * price.output) / 1_000_000;
+  return `$${dollars < 1 ? dollars.toFixed(4) : dollars.toFixed(2)}`;
+}
+
 /** `2.4 s`, `1 min 5 s`. */
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, ms) / 1000;
