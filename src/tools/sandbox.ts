@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { SandboxMode } from './sandbox-modes.js';
 import { TASKWEAVE_FOLDER } from './workspace.js';
 
@@ -18,6 +19,9 @@ export type CommandSandbox =
  */
 export const READ_ONLY_IN_WORKSPACE = [TASKWEAVE_FOLDER, '.git/hooks', '.git/config'];
 
+/** taskweave's own installation (`src/tools/` or `dist/tools/` is two folders down). */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
 /**
  * The bwrap arguments (before `--`) that confine one command: the whole file system read-only,
  * a private /tmp, fresh /dev and /proc, the workspace writable (in workspace-write) except
@@ -32,7 +36,10 @@ export function bwrapArguments(options: {
 }): string[] {
   const { sandbox, workspaceRoot } = options;
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  // Binds come after the private /tmp: a workspace under /tmp is mounted back on top of it.
+  // Binds come after the private /tmp: a workspace under /tmp is mounted back on top of it, and
+  // so is taskweave's own installation (read-only) when it lives there: the packages it ships
+  // (which `taskweave eval`'s scenarios use) stay readable, as they are from anywhere else.
+  if (isUnder(PACKAGE_ROOT, '/tmp')) args.push('--ro-bind', PACKAGE_ROOT, PACKAGE_ROOT);
   args.push(sandbox.mode === 'workspace-write' ? '--bind' : '--ro-bind', workspaceRoot, workspaceRoot);
   if (sandbox.mode === 'workspace-write') {
     for (const relative of READ_ONLY_IN_WORKSPACE) {
@@ -43,6 +50,11 @@ export function bwrapArguments(options: {
   if (!sandbox.network) args.push('--unshare-net');
   args.push('--die-with-parent', '--chdir', options.cwd);
   return args;
+}
+
+function isUnder(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 /**
