@@ -110,6 +110,7 @@ class InteractiveSession {
       if (expanded.files.length > 0) this.cli.say(this.style.dim(`with ${expanded.files.join(', ')}`));
       await this.runGoal(expanded.goal);
     }
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
     return EXIT.completed;
   }
 
@@ -131,8 +132,20 @@ class InteractiveSession {
       await submission.done;
     } finally {
       this.keys.stop();
+      this.holdKeys();
       this.running = undefined;
     }
+  }
+
+  /**
+   * Keeps the terminal in raw mode between prompts (readline and the key watch each leave it
+   * cooked when they stop). In cooked mode the terminal would echo what is typed ahead and turn
+   * its Ctrl-U and Enter into line editing of its own, so a line typed while the last one is
+   * still being handled would reach the next prompt mangled; in raw mode the keys wait, unechoed,
+   * for the next prompt.
+   */
+  private holdKeys(): void {
+    if (process.stdin.isTTY) process.stdin.setRawMode(true);
   }
 
   private stopRun(key: string): void {
@@ -169,6 +182,7 @@ class InteractiveSession {
         if (done) return;
         done = true;
         prompt.close();
+        this.holdKeys();
         if (value !== undefined && value.trim() !== '' && this.history[0] !== value)
           this.history = [value, ...this.history].slice(0, HISTORY_SIZE);
         resolve(value);
