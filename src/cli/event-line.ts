@@ -63,6 +63,8 @@ function fullDetail(event: ServerEvent, whole: boolean): string {
         return event.position === 0
           ? `task ${event.task_id} started`
           : `task ${event.task_id} queued as #${event.position}`;
+      case 'approval_mode':
+        return `approval ${event.mode} · sandbox ${event.sandbox}`;
     }
   }
   switch (event.update_type) {

@@ -4,6 +4,7 @@ import { EXIT } from './exit-codes.js';
 import { expandFileReferences } from './file-references.js';
 import { KeyWatch } from './key-watch.js';
 import type { AgentCliOptions } from './options.js';
+import { safetyLine } from './safety-line.js';
 import { runSlashCommand, type SessionState } from './slash-commands.js';
 import { styleFor } from './terminal.js';
 
@@ -11,6 +12,7 @@ import { styleFor } from './terminal.js';
 const QUIT_WINDOW_MS = 2_000;
 /** How many goals the up arrow goes back through. */
 const HISTORY_SIZE = 500;
+/** The prompt, after the approval mode (`ask › `): what the next tool call will need is always in view. */
 const PROMPT = '› ';
 
 /** Options of the interactive session, as commander parses them. */
@@ -85,6 +87,7 @@ class InteractiveSession {
     }
     this.cli.say(
       `${this.style.bold('taskweave')} ${this.style.dim(`· ${runtime.model.id} · ${runtime.workspace.root}`)}\n` +
+        `${this.style.dim(`${safetyLine(runtime)} · /approval switches`)}\n` +
         this.style.dim(
           'Type a goal and press Enter · /help lists the commands · Esc stops a run · Ctrl-C twice quits',
         ),
@@ -175,7 +178,7 @@ class InteractiveSession {
         history: [...this.history],
         historySize: HISTORY_SIZE,
         removeHistoryDuplicates: true,
-        prompt: PROMPT,
+        prompt: `${this.style.dim(this.cli.runtime.approvalMode)} ${PROMPT}`,
       });
       let done = false;
       const finish = (value: string | undefined) => {

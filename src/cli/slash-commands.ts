@@ -1,5 +1,6 @@
-import type { Runtime } from '../runtime/index.js';
+import { APPROVAL_MODES, type ApprovalMode, type Runtime } from '../runtime/index.js';
 import { relativeTime } from './relative-time.js';
+import { safetyLine } from './safety-line.js';
 import { shortenLine } from './table.js';
 import { renderTaskTable } from './task-output.js';
 import type { Style } from './terminal.js';
@@ -54,6 +55,11 @@ export const SLASH_COMMANDS: Record<string, SlashCommand> = {
     usage: '/loop [react|roa]',
     help: 'show or set how each step runs (roa: reason → act → observe)',
     run: (state, argument) => choose(state, 'loop', argument, LOOPS),
+  },
+  approval: {
+    usage: '/approval [ask|edits|auto|plan-only]',
+    help: 'show or switch when tool calls are asked (from the next call on, also in a running goal)',
+    run: (state, argument) => switchApproval(state, argument),
   },
   tasks: {
     usage: '/tasks',
@@ -145,6 +151,35 @@ function choose<K extends 'plan' | 'loop'>(
   state.runtime.configure({ [setting]: argument });
   state.say(`${setting}: ${argument} (from the next goal on)`);
 }
+
+function switchApproval(state: SessionState, argument: string): void {
+  const { runtime, style } = state;
+  if (argument === '') {
+    state.say(`${safetyLine(runtime)} ${style.dim(`(choices: ${APPROVAL_MODES.join(', ')})`)}`);
+    return;
+  }
+  const mode = APPROVAL_MODES.find((choice) => choice === argument.toLowerCase());
+  if (mode === undefined) {
+    state.say(style.yellow(`"${argument}" is not an approval mode: ${APPROVAL_MODES.join(', ')}.`));
+    return;
+  }
+  runtime.setApprovalMode(mode);
+  state.say(`approval: ${mode} — ${APPROVAL_EFFECTS[mode]} (from the next tool call on)`);
+  if (mode === 'auto' && runtime.safety.sandboxUnavailable !== undefined)
+    state.say(
+      style.yellow(
+        'Commands are still asked: they cannot be sandboxed here (--sandbox off runs them unasked).',
+      ),
+    );
+}
+
+/** What each mode means, in the words of the README's table. */
+const APPROVAL_EFFECTS: Record<ApprovalMode, string> = {
+  ask: 'commands, file changes and MCP tools are asked',
+  edits: 'file changes run, commands and MCP tools are asked',
+  auto: 'everything runs, commands inside the sandbox',
+  'plan-only': 'only reading tools run, nothing changes',
+};
 
 function helpText(style: Style): string {
   const width = Math.max(...Object.values(SLASH_COMMANDS).map((command) => command.usage.length));

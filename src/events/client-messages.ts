@@ -10,6 +10,11 @@ export const MAX_CLIENT_FRAME_BYTES = 1024 * 1024;
 
 const sessionId = z.string().min(1);
 
+/** The approval modes a client may switch to (`--approval`; README, "Approval modes"). */
+export const approvalModeSchema = z.enum(['ask', 'edits', 'auto', 'plan-only']);
+/** An approval mode as the wire names it. */
+export type ApprovalModeChoice = z.infer<typeof approvalModeSchema>;
+
 /** Starts a goal in a new session, or continues `session_id`; it goes through the queue like `taskweave run`. */
 export const chatMessageSchema = z.strictObject({
   type: z.literal('chat'),
@@ -51,6 +56,11 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     request_id: z.string().min(1),
     decision: z.enum(['allow', 'deny', 'always']),
     reason: z.string().optional(),
+  }),
+  /** Switches the server's approval mode for every run (from its next tool call); answered with `approval_mode`. */
+  z.strictObject({
+    type: z.literal('set_approval_mode'),
+    mode: approvalModeSchema,
   }),
   z.strictObject({
     type: z.literal('subscribe'),

@@ -145,6 +145,11 @@ export const eventPayloadSchema = z.union([
    * now). Sent to the client that asked, not logged: its seq is 0, like `error`'s.
    */
   topLevel('chat_accepted', { task_id: z.string(), position: z.number().int().nonnegative() }),
+  /**
+   * The server's approval mode, and how its commands are confined: sent to each WebSocket client
+   * when it connects and to all of them when a client switches the mode. Not logged (seq 0).
+   */
+  topLevel('approval_mode', { mode: z.string(), sandbox: z.string(), network: z.boolean() }),
 ]);
 
 /** An event as the agent emits it, before the bus stamps the envelope. */

@@ -249,7 +249,8 @@ function foldTopLevel(view: SessionView, event: TopLevel): SessionView {
         ),
       };
     case 'chat_accepted':
-      // The answer to a chat (where its goal waits in the queue) is not part of the conversation.
+    case 'approval_mode':
+      // Answers of the server to one connection (where a goal waits, the approval mode) are not part of the conversation.
       return view;
     case 'error':
       return append(view, {

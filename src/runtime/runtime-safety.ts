@@ -24,6 +24,7 @@ export interface SafetyChoices {
 export class RuntimeSafety {
   private unavailableToldOnce = false;
   private readonly sessions = new Map<string, SessionApprovals>();
+  private readonly modeListeners = new Set<(mode: ApprovalMode) => void>();
 
   private constructor(
     readonly approval: ApprovalSettings,
@@ -51,6 +52,23 @@ export class RuntimeSafety {
     const found = await probeSandbox(options.env);
     if (!found.available) return new RuntimeSafety(approval, { kind: 'none' }, found.reason, 'unavailable');
     return new RuntimeSafety(approval, { kind: 'bwrap', bwrap: found.bwrap, mode, network }, undefined, mode);
+  }
+
+  /** Switches the approval mode of every run (from its next call) and tells the listeners. */
+  setApprovalMode(mode: ApprovalMode): void {
+    this.approval.mode = mode;
+    for (const listener of this.modeListeners) listener(mode);
+  }
+
+  /** Listens to approval mode switches (a server tells its clients); returns the way to stop. */
+  onApprovalModeChange(listener: (mode: ApprovalMode) => void): () => void {
+    this.modeListeners.add(listener);
+    return () => this.modeListeners.delete(listener);
+  }
+
+  /** Whether sandboxed commands may reach the network. */
+  get network(): boolean {
+    return this.sandbox.kind === 'bwrap' && this.sandbox.network;
   }
 
   /** The safety of the next run of a session; the first run of the process is told when the sandbox is missing. */

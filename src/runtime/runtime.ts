@@ -132,7 +132,7 @@ export class Runtime implements WorkerContext {
 
   /** Switches the approval mode; runs going on apply it from their next tool call. */
   setApprovalMode(mode: ApprovalMode): void {
-    this.safety.approval.mode = mode;
+    this.safety.setApprovalMode(mode);
   }
 
   /**

@@ -117,7 +117,9 @@ describe('taskweave serve as a process', { timeout: 60_000 }, () => {
     expect(done).toMatchObject({ status: 'completed', final_answer: 'The CLI run is done.' });
     expect((await cliRun).code).toBe(0);
     expect(seenAt).toBeLessThan(cliExitedAt);
-    const seqs = subscriber.messages.map((message: ServerEvent) => message.seq);
+    const seqs = subscriber.messages
+      .filter((message: ServerEvent) => message.session_id === sessionId)
+      .map((message: ServerEvent) => message.seq);
     expect(seqs).toEqual(seqs.map((_, index) => index + 1));
 
     // SIGTERM mid-tool: the session stops at once and the server exits 0.

@@ -89,4 +89,50 @@ describe('approvals in the web UI (chromium against taskweave serve --approval a
     expect(await readFile(path.join(server.workspace, 'notes.txt'), 'utf8')).toBe('colour: teal\n');
     await context.close();
   });
+
+  it('the approval mode in the header switches the server for every open page; the next call follows it', async () => {
+    const server = await startServe({
+      args: ['--approval', 'ask', '--sandbox', 'off'],
+      script: {
+        turns: [
+          { when: 'first', toolCalls: [{ name: 'write_file', args: { path: 'asked.txt', content: 'a\n' } }] },
+          { when: 'first', text: 'Wrote asked.txt.' },
+          {
+            when: 'second',
+            toolCalls: [{ name: 'write_file', args: { path: 'unasked.txt', content: 'u\n' } }],
+          },
+          { when: 'second', text: 'Wrote unasked.txt.' },
+        ],
+      },
+    });
+    servers.push(server);
+    const first = await openApp(browser, server);
+    const second = await openApp(browser, server);
+    const modeOf = (page: typeof first.page) => page.getByRole('combobox', { name: 'Approval mode' });
+    for (const { page } of [first, second])
+      await expect.poll(() => modeOf(page).inputValue(), { timeout: 10_000 }).toBe('ask');
+    expect(await first.page.locator('.approval-mode').textContent()).toContain('sandbox off');
+
+    await sendGoal(first.page, 'first file');
+    const banner = first.page.getByRole('alert', { name: 'A tool call waits for your approval' });
+    await banner.waitFor();
+    // Switched on the other page while the call waits: both pages show the server's new mode.
+    await modeOf(second.page).selectOption('edits');
+    await expect.poll(() => modeOf(first.page).inputValue(), { timeout: 10_000 }).toBe('edits');
+    await screenshot(first.page, 'approval-mode-header');
+    await banner.getByRole('button', { name: 'Allow' }).click();
+    const result = first.page.getByRole('region', { name: 'Run result' });
+    await result.waitFor({ timeout: 15_000 });
+    expect(await result.textContent()).toContain('Wrote asked.txt.');
+
+    // The next file change runs unasked, in edits mode.
+    await sendGoal(first.page, 'second file');
+    await expect
+      .poll(async () => (await first.page.locator('main').textContent()) ?? '', { timeout: 15_000 })
+      .toContain('Wrote unasked.txt.');
+    expect(await banner.count()).toBe(0);
+    expect(await readFile(path.join(server.workspace, 'unasked.txt'), 'utf8')).toBe('u\n');
+    await first.context.close();
+    await second.context.close();
+  });
 });

@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import type { ServerEvent } from '../../events/registry.js';
 import type { Runtime } from '../../runtime/index.js';
 import { parseFrame } from './frames.js';
-import { type ClientConnection, handleMessage } from './messages.js';
+import { approvalModeEvent, type ClientConnection, handleMessage } from './messages.js';
 
 /** The limits of one WebSocket connection. */
 export interface SocketLimits {
@@ -22,6 +22,7 @@ export const SLOW_CLIENT_GRACE_MS = 2_000;
 /** One client's connection: what it follows and how to reach it. */
 export class Connection implements ClientConnection {
   private readonly subscriptions = new Map<string, () => void>();
+  private offApprovalMode: (() => void) | undefined;
   activeSession: string | undefined;
   private closed = false;
 
@@ -60,6 +61,11 @@ export class Connection implements ClientConnection {
       clearInterval(heartbeat);
       this.close();
     });
+    // The client learns the approval mode at once, and every switch of it, whoever made it.
+    this.send(approvalModeEvent(this.runtime));
+    this.offApprovalMode = this.runtime.safety.onApprovalModeChange(() =>
+      this.send(approvalModeEvent(this.runtime)),
+    );
   }
 
   /** Follows a session from `afterSeq` (a second subscribe to it starts over from its own seq). */
@@ -96,6 +102,7 @@ export class Connection implements ClientConnection {
 
   private close(): void {
     this.closed = true;
+    this.offApprovalMode?.();
     for (const unsubscribe of this.subscriptions.values()) unsubscribe();
     this.subscriptions.clear();
   }

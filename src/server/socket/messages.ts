@@ -55,6 +55,10 @@ export async function handleMessage(connection: ClientConnection, message: Clien
         decision: message.decision,
         ...(message.feedback === undefined ? {} : { feedback: message.feedback }),
       });
+    case 'set_approval_mode':
+      // Every client hears of it through the runtime's listener (approvalModeEvent), this one too.
+      connection.runtime.setApprovalMode(message.mode);
+      return;
     case 'approval_decision':
       return answer(connection, message.request_id, {
         kind: 'approval',
@@ -62,6 +66,21 @@ export async function handleMessage(connection: ClientConnection, message: Clien
         ...(message.reason === undefined ? {} : { reason: message.reason }),
       });
   }
+}
+
+/** The `approval_mode` event: the runtime's approval mode and sandbox now (not logged: seq 0). */
+export function approvalModeEvent(runtime: Runtime): ServerEvent {
+  const { safety } = runtime;
+  return {
+    type: 'approval_mode',
+    mode: runtime.approvalMode,
+    sandbox: safety.sandboxLabel,
+    network: safety.network,
+    session_id: '',
+    run_id: '',
+    seq: 0,
+    ts: Date.now(),
+  };
 }
 
 async function chat(connection: ClientConnection, message: ClientMessageOf<'chat'>): Promise<void> {

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { ApprovalModeControl } from '../controls/approval-mode.js';
 import { SessionList } from '../sessions/session-list.js';
 import { TaskBoard } from '../task-board/task-board.js';
 import { SessionPage } from './session-page.js';
@@ -43,6 +44,7 @@ export function App({ model }: { model: string | undefined }) {
         </nav>
         <span className="spacer" />
         {model && <span className="muted small model-name">{model}</span>}
+        <ApprovalModeControl />
         <NotificationToggle />
         <span
           className={`connection connection-${state.connection}`}

@@ -1,4 +1,4 @@
-import type { ClientMessageInput } from '../../../src/events/client-messages.js';
+import type { ApprovalModeChoice, ClientMessageInput } from '../../../src/events/client-messages.js';
 import type { ServerEvent, TopLevelOf } from '../../../src/events/registry.js';
 import { emptySessionView, foldSessionEvent, type SessionView } from '../../../src/events/session-view.js';
 import { type ConnectionState, ServerSocket } from './socket.js';
@@ -18,6 +18,8 @@ export interface StoreState {
   queued: Readonly<Record<string, number>>;
   /** Errors the server sent outside any session (a message it could not take). */
   errors: readonly string[];
+  /** The server's approval mode and sandbox, as its last `approval_mode` said (undefined before it did). */
+  safety?: TopLevelOf<'approval_mode'>;
 }
 
 /** How long events are gathered before the page renders them (a run streams word by word). */
@@ -110,6 +112,11 @@ export class SessionStore {
     this.socket.send({ type: 'failure_decision', request_id: requestId, decision, feedback });
   }
 
+  /** Switches the server's approval mode; every client (this one too) hears it back as `approval_mode`. */
+  setApprovalMode(mode: ApprovalModeChoice): void {
+    this.socket.send({ type: 'set_approval_mode', mode });
+  }
+
   decideApproval(requestId: string, decision: 'allow' | 'deny' | 'always', reason?: string): void {
     this.socket.send({ type: 'approval_decision', request_id: requestId, decision, reason });
   }
@@ -131,6 +138,11 @@ export class SessionStore {
   private receive(event: ServerEvent): void {
     if (event.type === 'chat_accepted') {
       this.accepted(event);
+      return;
+    }
+    if (event.type === 'approval_mode') {
+      const { mode, sandbox, network } = event;
+      this.update({ ...this.state, safety: { type: 'approval_mode', mode, sandbox, network } });
       return;
     }
     const id = event.session_id;
