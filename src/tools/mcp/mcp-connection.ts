@@ -7,6 +7,8 @@ import type { McpServerConfig } from './mcp-config.js';
 
 /** How much of a stdio server's stderr is kept, to explain why it stopped. */
 const STDERR_TAIL_CHARS = 2_000;
+/** How long the end of an HTTP server's session (its DELETE) may hold up the end of a run. */
+const SESSION_END_TIMEOUT_MS = 2_000;
 
 /** A tool as an MCP server lists it. */
 export interface McpToolInfo {
@@ -28,6 +30,8 @@ export class McpConnection {
     readonly name: string,
     private readonly client: Client,
     private readonly stdio: StdioClientTransport | undefined,
+    /** A server reached over HTTP: its URL and transport. */
+    private readonly http: { url: string; transport: StreamableHTTPClientTransport } | undefined,
   ) {}
 
   /** The stdio server's process id, while it runs. */
@@ -46,10 +50,13 @@ export class McpConnection {
     const client = new Client({ name: 'taskweave', version: '0.1.0' });
     let transport: Transport;
     let stdio: StdioClientTransport | undefined;
+    let http: { url: string; transport: StreamableHTTPClientTransport } | undefined;
     if ('url' in config) {
-      transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      const httpTransport = new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: config.headers ? { headers: config.headers } : undefined,
       });
+      http = { url: config.url, transport: httpTransport };
+      transport = httpTransport;
     } else {
       stdio = new StdioClientTransport({
         command: config.command,
@@ -60,14 +67,14 @@ export class McpConnection {
       });
       transport = stdio;
     }
-    const connection = new McpConnection(options.name, client, stdio);
+    const connection = new McpConnection(options.name, client, stdio, http);
     stdio?.stderr?.on('data', (chunk: Buffer) => connection.keepStderr(chunk.toString()));
     client.onclose = () => connection.closedByItself();
     try {
       await client.connect(transport, { signal: options.signal });
     } catch (error) {
       await client.close().catch(() => {});
-      throw new Error(connection.withStderr(error instanceof Error ? error.message : String(error)));
+      throw new Error(connection.withStderr(errorText(error)));
     }
     return connection;
   }
@@ -104,16 +111,30 @@ export class McpConnection {
         timeout: options.timeoutMs,
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      // An HTTP server that no longer answers is gone for this run, like a stdio server that exited.
+      if (this.http !== undefined && isUnreachable(error) && !this.stoppedBecause)
+        this.stoppedBecause = `${this.http.url} cannot be reached any more: ${errorText(error)}`;
       throw new Error(
-        this.stoppedBecause ? `the server stopped during the call (${this.stoppedBecause})` : message,
+        this.stoppedBecause
+          ? `the server stopped during the call (${this.stoppedBecause})`
+          : errorText(error),
       );
     }
   }
 
-  /** Ends the server (stdio: its process) and the connection. */
+  /** Ends the server (stdio: its process; HTTP: its session, with a DELETE) and the connection. */
   async close(): Promise<void> {
     this.closing = true;
+    if (this.http && !this.stoppedBecause) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.http.transport.terminateSession().catch(() => {}),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, SESSION_END_TIMEOUT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
     await this.client.close().catch(() => {});
   }
 
@@ -130,4 +151,16 @@ export class McpConnection {
     const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
     return tail ? `${message}; its last output: ${tail}` : message;
   }
+}
+
+/** A failed `fetch`: nothing answers at the URL (refused, reset, unknown host, timed out). */
+function isUnreachable(error: unknown): boolean {
+  return error instanceof TypeError && error.message === 'fetch failed';
+}
+
+/** An error's message, with its cause (`fetch failed` alone does not say what failed). */
+function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause && !error.message.includes(cause) ? `${error.message} (${cause})` : error.message;
 }

@@ -32,13 +32,7 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool {
       return `${name} ${JSON.stringify(args, null, 2)}`;
     },
     async execute(args, ctx) {
-      if (connection.stopped) {
-        return {
-          output: `The MCP server "${connection.name}" is not running any more (${connection.stopped}); its tools are unavailable for the rest of this run. Go on without them.`,
-          display: 'server stopped',
-          isError: true,
-        };
-      }
+      if (connection.stopped) return stoppedResult(connection);
       let result: Awaited<ReturnType<McpConnection['callTool']>>;
       try {
         result = await connection.callTool({
@@ -48,6 +42,7 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool {
           timeoutMs: MCP_CALL_TIMEOUT_MS,
         });
       } catch (error) {
+        if (connection.stopped) return stoppedResult(connection);
         const message = error instanceof Error ? error.message : String(error);
         return { output: `The MCP tool ${name} failed: ${message}`, display: 'failed', isError: true };
       }
@@ -58,6 +53,14 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool {
     },
   });
   return { ...tool, jsonSchema: info.inputSchema };
+}
+
+function stoppedResult(connection: McpConnection) {
+  return {
+    output: `The MCP server "${connection.name}" is not running any more (${connection.stopped}); its tools are unavailable for the rest of this run. Go on without them.`,
+    display: 'server stopped',
+    isError: true,
+  };
 }
 
 function schemaOf(inputSchema: Record<string, unknown>): z.ZodType {
