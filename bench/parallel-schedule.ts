@@ -29,20 +29,19 @@ export function idealWaves(graph: TaskGraph, concurrency: number): number {
   return waves;
 }
 
-/** One task's model call as the bench saw it. */
+/** One task as the bench saw it (ms, performance clock). */
 export interface TaskCall {
-  /** When the agent called the model for the task (ms, performance clock). */
+  /** When the agent called the model for the task. */
   start: number;
-  /** When the model's reply (which closes the task) was handed back. */
-  reply: number;
+  /** When the task was done: its reply came back, or the orchestrator recorded it completed. */
+  end: number;
 }
 
 /**
- * When each task could have started: its last dependency's reply came back (the plan's approval
- * for a task without dependencies) and a run slot was free, a slot being held from a task's
- * model call to its reply. The time from then to the task's own model call is the dispatch
- * latency: persisting the dependency's completion, scheduling, recording the start, building
- * the prompt.
+ * When each task could have started: its last dependency ended (the plan's approval for a task
+ * without dependencies) and a run slot was free. A slot is held from a task's start to its end,
+ * and the tasks that started earlier are ahead in line for it (a task waiting behind them was
+ * not ready yet). The time from then to the task's own model call is its dispatch latency.
  */
 export function readyTimes(options: {
   graph: TaskGraph;
@@ -56,19 +55,19 @@ export function readyTimes(options: {
     if (found === undefined) throw new Error(`no model call was seen for task ${id}`);
     return found;
   };
+  const byStart = graph.tasks.map((task) => task.id).sort((a, b) => call(a).start - call(b).start);
   const ready = new Map<string, number>();
-  for (const task of graph.tasks) {
+  byStart.forEach((id, position) => {
     const dependenciesDone = Math.max(
       approvedAt,
-      ...graph.dependenciesOf(task.id).map((id) => call(id).reply),
+      ...graph.dependenciesOf(id).map((dependency) => call(dependency).end),
     );
-    const others = graph.tasks.filter((other) => other.id !== task.id).map((other) => call(other.id));
-    const busyAt = (time: number) =>
-      others.filter((other) => other.start <= time && time < other.reply).length;
-    const candidates = [dependenciesDone, ...others.map((other) => other.reply)]
+    const ahead = byStart.slice(0, position).map(call);
+    const busyAt = (time: number) => ahead.filter((other) => other.end > time).length;
+    const candidates = [dependenciesDone, ...ahead.map((other) => other.end)]
       .filter((time) => time >= dependenciesDone)
       .sort((a, b) => a - b);
-    ready.set(task.id, candidates.find((time) => busyAt(time) < concurrency) ?? dependenciesDone);
-  }
+    ready.set(id, candidates.find((time) => busyAt(time) < concurrency) ?? dependenciesDone);
+  });
   return ready;
 }

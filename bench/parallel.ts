@@ -11,8 +11,10 @@
  *   arithmetic (the critical path when the widest layer fits in the limit), nothing measured;
  * - wall = from the plan's approval being announced to the last task_completed being announced
  *   (both are published only once committed);
- * - dispatch latency = from a task becoming able to start (its last dependency's model reply
- *   came back, or the approval for a first task, and a run slot was free) to its own model call.
+ * - dispatch latency = from a task becoming ready (the orchestrator recorded its last dependency
+ *   completed, or the plan approved, and a run slot was free) to its own model call;
+ * - hand-over = the same from the dependency's model reply instead: what the dependency's last
+ *   step adds (saving its conversation, running task_completed, recording it) is in it too.
  *
  * Run: npx tsx bench/parallel.ts   (exit code 1 when a target is missed)
  */
@@ -88,7 +90,7 @@ function timedModel(model: LanguageModelV3, calls: Map<string, TaskCall>): Langu
       const taskId = taskOf(options);
       const start = performance.now();
       const result = await model.doStream(options);
-      if (taskId !== undefined && !calls.has(taskId)) calls.set(taskId, { start, reply: performance.now() });
+      if (taskId !== undefined && !calls.has(taskId)) calls.set(taskId, { start, end: performance.now() });
       return result;
     },
   };
@@ -97,6 +99,17 @@ function timedModel(model: LanguageModelV3, calls: Map<string, TaskCall>): Langu
 interface PlanRunResult {
   wallMs: number;
   dispatchMs: number[];
+  handOverMs: number[];
+}
+
+/** Notes when the orchestrator records each task completed (before it is written and announced). */
+function watchCompletions(journal: Journal, completedAt: Map<string, number>): void {
+  const record = journal.record.bind(journal);
+  journal.record = (runId, change, event) => {
+    if (typeof event === 'object' && event.type === 'agent_update' && event.update_type === 'task_completed')
+      completedAt.set(event.task_id, performance.now());
+    return record(runId, change, event);
+  };
 }
 
 /** Runs the plan through the whole agent on a fresh workspace and store. */
@@ -128,7 +141,9 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
     await store.sessions.createSession({ title: 'bench', goal: 'bench', workspace: folder, model: 'script' })
   ).id;
   const bus = new EventBus();
-  const journal = new Journal({ sessionId, log: store.sessions, bus });
+  const journal = new Journal({ sessionId, store, bus });
+  const completedAt = new Map<string, number>();
+  watchCompletions(journal, completedAt);
   let approvedAt = Number.NaN;
   let lastCompletedAt = Number.NaN;
   bus.subscribe((event) => {
@@ -159,9 +174,14 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
     await store.close();
     await rm(folder, { recursive: true, force: true });
   }
-  const ready = readyTimes({ graph, calls, approvedAt, concurrency: DEFAULT_PLAN_CONCURRENCY });
-  const dispatchMs = graph.tasks.map((planTask) => calls.get(planTask.id)!.start - ready.get(planTask.id)!);
-  return { wallMs: lastCompletedAt - approvedAt, dispatchMs };
+  const recorded = new Map(
+    [...calls].map(([id, call]) => [id, { start: call.start, end: completedAt.get(id) ?? Number.NaN }]),
+  );
+  const latency = (ended: ReadonlyMap<string, TaskCall>) => {
+    const ready = readyTimes({ graph, calls: ended, approvedAt, concurrency: DEFAULT_PLAN_CONCURRENCY });
+    return graph.tasks.map((planTask) => calls.get(planTask.id)!.start - ready.get(planTask.id)!);
+  };
+  return { wallMs: lastCompletedAt - approvedAt, dispatchMs: latency(recorded), handOverMs: latency(calls) };
 }
 
 function median(values: number[]): number {
@@ -186,6 +206,8 @@ interface Row {
   ratioToIdeal: number;
   dispatchP50: number;
   dispatchP99: number;
+  handOverP50: number;
+  handOverP99: number;
 }
 
 async function measure(shape: Shape, latencyMs: number): Promise<Row> {
@@ -196,11 +218,13 @@ async function measure(shape: Shape, latencyMs: number): Promise<Row> {
   const idealMs = waves * latencyMs;
   const walls: number[] = [];
   const dispatch: number[] = [];
+  const handOver: number[] = [];
   await runPlan(shape, graph, latencyMs); // warm-up: the first run pays for JIT compilation
   for (let repetition = 0; repetition < REPETITIONS; repetition++) {
     const run = await runPlan(shape, graph, latencyMs);
     walls.push(run.wallMs);
     dispatch.push(...run.dispatchMs);
+    handOver.push(...run.handOverMs);
   }
   const wall = { min: Math.min(...walls), median: median(walls), max: Math.max(...walls) };
   return {
@@ -213,6 +237,8 @@ async function measure(shape: Shape, latencyMs: number): Promise<Row> {
     ratioToIdeal: idealMs / wall.median,
     dispatchP50: percentile(dispatch, 50),
     dispatchP99: percentile(dispatch, 99),
+    handOverP50: percentile(handOver, 50),
+    handOverP99: percentile(handOver, 99),
   };
 }
 
@@ -228,6 +254,7 @@ function printTable(rows: Row[]): void {
     'overhead ms',
     'dispatch p50 ms',
     'dispatch p99 ms',
+    'hand-over p50/p99 ms',
   ];
   const cells = rows.map((row) => [
     row.shape,
@@ -240,10 +267,11 @@ function printTable(rows: Row[]): void {
     (row.wallMs.median - row.idealMs).toFixed(1),
     row.dispatchP50.toFixed(3),
     row.dispatchP99.toFixed(3),
+    `${row.handOverP50.toFixed(2)}/${row.handOverP99.toFixed(2)}`,
   ]);
   console.log(
     `Whole agent, CLI persistence (SQLite file, WAL, synchronous=${DEFAULT_SYNCHRONOUS}), concurrency ${DEFAULT_PLAN_CONCURRENCY}, ` +
-      `${REPETITIONS} runs per row after a warm-up; ideal = waves × latency; dispatch = able to start → own model call`,
+      `${REPETITIONS} runs per row after a warm-up; ideal = waves × latency; dispatch = ready → own model call; hand-over = dependency's reply → own model call`,
   );
   process.stdout.write(
     renderTable({

@@ -84,7 +84,7 @@ async function withJournal<T>(work: (context: { store: Store; journal: Journal }
         workspace: folder,
         model: 'script:bench',
       });
-      const journal = new Journal({ sessionId: session.id, log: store.sessions, bus: new EventBus() });
+      const journal = new Journal({ sessionId: session.id, store, bus: new EventBus() });
       return await work({ store, journal });
     } finally {
       await store.close();
