@@ -115,7 +115,7 @@ const result = await runAgent({
   goal: GOAL,
   model: { id: 'script:bench-prompt', model },
   workspace,
-  journal: new Journal({ sessionId, log: store.sessions, bus: new EventBus() }),
+  journal: new Journal({ sessionId, store, bus: new EventBus() }),
   store,
   control: new RunControl({ policy: { input: 'nobody', plan: 'approve', failure: 'abort' } }),
   // Every call runs unasked, unsandboxed: only the requests' bytes are measured.

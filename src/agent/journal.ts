@@ -1,13 +1,27 @@
 import type { EventBus } from '../events/bus.js';
 import type { EventPayload, ServerEvent } from '../events/registry.js';
-import type { SessionLog } from '../store/ports.js';
+import type { Store } from '../store/ports.js';
 import { errorMessage } from '../util/error-message.js';
+import { isStreamedEvent, STREAMED_FLUSH_MS } from './streamed-events.js';
 
 export interface JournalOptions {
   sessionId: string;
-  log: SessionLog;
+  /** The store: its session log, and its transactions (one commit for a group of writes). */
+  store: Pick<Store, 'sessions' | 'transaction'>;
   bus: EventBus;
   now?: () => number;
+}
+
+interface QueuedWrite {
+  work: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+interface HeldEvent {
+  runId: string;
+  payload: EventPayload;
+  ts: number;
 }
 
 /**
@@ -16,18 +30,31 @@ export interface JournalOptions {
  * seq inside the write) and only then published; a state change is written before the event
  * that reports it. A failed write is remembered: the run ends as failed with the reason instead
  * of reporting work nobody can find again.
+ *
+ * Writes are grouped: those queued while the last group was being written (the ten task starts
+ * of one dispatch, a state change and its event) commit in one transaction, and their events
+ * are published once it has committed. Streamed events (text deltas, tool progress) are held for
+ * at most STREAMED_FLUSH_MS and written with the next write, or on their own when that time is
+ * up: a crash may lose the held ones, which a resumed run does not need.
  */
 export class Journal {
   readonly sessionId: string;
-  private readonly log: SessionLog;
+  private readonly store: JournalOptions['store'];
   private readonly bus: EventBus;
   private readonly now: () => number;
-  private tail: Promise<unknown> = Promise.resolve();
   private firstFailure: Error | undefined;
+  private queued: QueuedWrite[] = [];
+  private writing = false;
+  private held: HeldEvent[] = [];
+  private heldWritten: Promise<undefined> | undefined;
+  private releaseHeld: (() => void) | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** Events of the group being written, published once it commits. */
+  private outbox: ServerEvent[] = [];
 
   constructor(options: JournalOptions) {
     this.sessionId = options.sessionId;
-    this.log = options.log;
+    this.store = options.store;
     this.bus = options.bus;
     this.now = options.now ?? Date.now;
   }
@@ -38,11 +65,14 @@ export class Journal {
   }
 
   /**
-   * Logs an event and then announces it. Never rejects: callers on the hot path (streamed text,
-   * tool progress) do not wait; a failure is kept in `failure`, which ends the run.
+   * Logs an event and then announces it; resolves with the logged event (undefined for a
+   * streamed event, held and written with others). Never rejects: callers on the hot path do
+   * not wait; a failure is kept in `failure`, which ends the run.
    */
   emit(runId: string, payload: EventPayload): Promise<ServerEvent | undefined> {
-    return this.write(() => this.append(runId, payload)).catch(() => undefined);
+    const ts = this.now();
+    if (isStreamedEvent(payload)) return this.hold({ runId, payload, ts });
+    return this.write(() => this.append(runId, payload, ts)).catch(() => undefined);
   }
 
   /**
@@ -50,36 +80,113 @@ export class Journal {
    * change's result when a function). Rejects when the write fails.
    */
   record<T>(runId: string, change: () => Promise<T>, event?: EventPayload | ((value: T) => EventPayload)) {
+    const ts = this.now();
     return this.write(async () => {
       const value = await change();
-      if (event !== undefined) await this.append(runId, typeof event === 'function' ? event(value) : event);
+      if (event !== undefined)
+        await this.append(runId, typeof event === 'function' ? event(value) : event, ts);
       return value;
     });
   }
 
-  /** Runs one write after every write queued before it; rejects when it fails. */
+  /**
+   * Runs one write after every write queued before it (the held streamed events included);
+   * resolves once its group has committed, rejects when it fails. The work should only call the
+   * store: its group's transaction is open while it runs.
+   */
   write<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(work).catch((error: unknown) => {
-      this.firstFailure ??= new Error(`The store failed: ${errorMessage(error)}`, { cause: error });
-      throw error;
-    });
-    this.tail = result.catch(() => undefined);
-    return result;
+    this.flushHeld();
+    return this.enqueue(work);
   }
 
-  /** Resolves once every write queued so far is done (whether it succeeded or not). */
+  /** Resolves once every write queued so far (held events included) is done, whether it succeeded or not. */
   async settled(): Promise<void> {
-    await this.tail;
+    await this.write(async () => {}).catch(() => undefined);
   }
 
-  private async append(runId: string, payload: EventPayload): Promise<ServerEvent> {
-    const event = await this.log.appendEvent({
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const written = new Promise<unknown>((resolve, reject) => {
+      this.queued.push({ work, resolve, reject });
+      if (!this.writing) {
+        this.writing = true;
+        // A microtask later, so that writes queued in the same turn (a dispatch) join the group.
+        queueMicrotask(() => void this.writeGroups());
+      }
+    });
+    return written.then(
+      (value) => value as T,
+      (error: unknown) => {
+        this.firstFailure ??= new Error(`The store failed: ${errorMessage(error)}`, { cause: error });
+        throw error;
+      },
+    );
+  }
+
+  private async writeGroups(): Promise<void> {
+    while (this.queued.length > 0) {
+      const group = this.queued;
+      this.queued = [];
+      const outcomes: { ok: boolean; value: unknown }[] = [];
+      const outbox: ServerEvent[] = [];
+      try {
+        await this.store.transaction(async () => {
+          this.outbox = outbox;
+          for (const write of group) {
+            try {
+              outcomes.push({ ok: true, value: await write.work() });
+            } catch (error) {
+              outcomes.push({ ok: false, value: error });
+            }
+          }
+        });
+      } catch (error) {
+        // Nothing of the group was kept, so none of its events is announced.
+        for (const write of group) write.reject(error);
+        continue;
+      }
+      for (const event of outbox) this.bus.publish(event);
+      group.forEach((write, index) => {
+        const outcome = outcomes[index]!;
+        if (outcome.ok) write.resolve(outcome.value);
+        else write.reject(outcome.value);
+      });
+    }
+    this.writing = false;
+  }
+
+  private hold(event: HeldEvent): Promise<undefined> {
+    this.held.push(event);
+    if (this.heldWritten === undefined) {
+      this.heldWritten = new Promise((resolve) => {
+        this.releaseHeld = () => resolve(undefined);
+      });
+      this.flushTimer = setTimeout(() => this.flushHeld(), STREAMED_FLUSH_MS);
+    }
+    return this.heldWritten;
+  }
+
+  /** Queues the held streamed events as one write, ahead of whatever comes next. */
+  private flushHeld(): void {
+    if (this.held.length === 0) return;
+    clearTimeout(this.flushTimer);
+    const events = this.held;
+    const release = this.releaseHeld;
+    this.held = [];
+    this.heldWritten = undefined;
+    this.releaseHeld = undefined;
+    this.enqueue(async () => {
+      for (const event of events) await this.append(event.runId, event.payload, event.ts);
+    }).then(release, release);
+  }
+
+  private async append(runId: string, payload: EventPayload, ts: number): Promise<ServerEvent> {
+    const event = await this.store.sessions.appendEvent({
       ...payload,
       session_id: this.sessionId,
       run_id: runId,
-      ts: this.now(),
+      ts,
     });
-    this.bus.publish(event);
+    this.outbox.push(event);
     return event;
   }
 }

@@ -83,7 +83,7 @@ async function agentOptions(
   const run: Omit<RunAgentOptions, 'goal'> = {
     model: ctx.model,
     workspace: ctx.workspace,
-    journal: new Journal({ sessionId, log: ctx.store.sessions, bus: ctx.bus }),
+    journal: new Journal({ sessionId, store: ctx.store, bus: ctx.bus }),
     store: ctx.store,
     control,
     safety: { ...safety, notes: [...(safety.notes ?? []), ...(mcp?.failures ?? [])] },

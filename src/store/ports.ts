@@ -79,5 +79,12 @@ export interface Store {
   sessions: SessionLog;
   /** Where the data lives, for messages (a file path, `:memory:`, or a server URL). */
   location: string;
+  /**
+   * Runs `work` in one write transaction: what the ports write while it runs commits together
+   * (one fsync), or not at all when it throws. Transactions run one at a time; a method's own
+   * transaction inside it is a savepoint. For grouped writes (a run's journal): the work should
+   * only call the store.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

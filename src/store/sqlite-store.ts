@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { openDatabase, type Synchronous } from './database.js';
 import type { Async, Store } from './ports.js';
 import { SessionStore } from './session-store.js';
+import { sqliteTransactionRunner } from './sqlite-transaction.js';
 import { TaskStore } from './task-store.js';
 
 export interface OpenSqliteStoreOptions {
@@ -29,6 +30,7 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     plans: asyncPort(tasks),
     sessions: asyncPort(sessions),
     location: options.path,
+    transaction: sqliteTransactionRunner(db.sqlite),
     close: async () => db.close(),
   };
 }

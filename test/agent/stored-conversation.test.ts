@@ -12,9 +12,10 @@ const call = (id: string, path: string) => ({
 });
 
 async function setup() {
-  const { sessions } = openSqliteStore({ path: ':memory:' });
+  const store = openSqliteStore({ path: ':memory:' });
+  const { sessions } = store;
   const sessionId = (await sessions.createSession({ title: 't', goal: 'g', workspace: '/w', model: 'm' })).id;
-  const journal = new Journal({ sessionId, log: sessions, bus: new EventBus() });
+  const journal = new Journal({ sessionId, store, bus: new EventBus() });
   return { sessions, sessionId, journal };
 }
 

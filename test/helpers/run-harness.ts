@@ -103,7 +103,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     goal: options.goal ?? 'do the thing',
     model: options.model,
     workspace,
-    journal: new Journal({ sessionId, log: store.sessions, bus }),
+    journal: new Journal({ sessionId, store, bus }),
     store,
     control,
     safety: options.safety ?? runsEverything(),

@@ -78,7 +78,7 @@ describe('Runtime.subscribe', () => {
       goal: 'shared log',
       mode: 'simple',
     });
-    const ours = new Journal({ sessionId: session.id, log: runtime.store.sessions, bus: runtime.bus });
+    const ours = new Journal({ sessionId: session.id, store: runtime.store, bus: runtime.bus });
     const note = (content: string, step: number) =>
       ours.emit(run.id, { type: 'agent_update', update_type: 'agent_note', step, content });
     for (let index = 1; index <= 5; index++) await note(`before ${index}`, index);

@@ -125,7 +125,7 @@ describe('roa inside a plan', () => {
       {
         model: { id: 'script:resume', model },
         workspace: await Workspace.open(await tempWorkspaceRoot()),
-        journal: new Journal({ sessionId: session.id, log: store.sessions, bus }),
+        journal: new Journal({ sessionId: session.id, store, bus }),
         store,
         control: new RunControl(),
         safety: runsEverything(),
