@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { ServerEvent } from '../events/registry.js';
 import { alwaysPrefix, type RequestAnswer, type Runtime } from '../runtime/index.js';
+import { wrapWords } from './text-wrap.js';
 
 /** The terminal the questions go to, and what Ctrl-C at a prompt does (stop the run). */
 export interface Terminal {
@@ -211,7 +212,7 @@ export class TerminalResponder {
     const prompt = createInterface({ input: terminal.input, output: terminal.output, terminal: true });
     prompt.on('SIGINT', terminal.onInterrupt);
     try {
-      return await prompt.question(question, { signal });
+      return await prompt.question(fitQuestion(question, terminal.output), { signal });
     } finally {
       prompt.close();
       terminal.onPromptEnd?.();
@@ -235,4 +236,18 @@ function approvalQuestion(event: { name: string; args: unknown }): string {
         ? 'file changes'
         : event.name;
   return `Allow? [Y]es · [n]o (then say why) · [a]lways allow ${always} in this session: `;
+}
+
+/**
+ * A question wrapped at word boundaries to the terminal's width (readline lets a long prompt
+ * run on and the terminal breaks it mid-word); one trailing space stays before the cursor.
+ */
+function fitQuestion(question: string, output: NodeJS.WritableStream): string {
+  const columns = (output as Partial<NodeJS.WriteStream>).columns;
+  if (!columns) return question;
+  const rows = question
+    .trimEnd()
+    .split('\n')
+    .flatMap((line) => wrapWords(line, columns - 1));
+  return `${rows.join('\n')} `;
 }

@@ -99,7 +99,8 @@ describe('approvals in the interactive session on an 80×24 terminal', () => {
     expect(await session.exited).toBe(0);
     const text = session.text();
     expect(text).toContain('? run_command needs your approval:\n    npm run lint');
-    expect(text).toContain('[a]lways allow `npm test …` commands in this session');
+    // The question wraps at a word boundary, not mid-word where the terminal would cut it.
+    expect(text).toContain('[a]lways allow `npm test …` commands in\nthis session: a');
     expect(text).toMatch(/run_command\("npm test -- --verbose"\) ✓/);
     expect(text).toMatch(/run_command\("rm -rf build"\) ✗ denied: the build folder is mine/);
     expect(text.match(/Allow\? /g)).toHaveLength(3);
