@@ -4,11 +4,14 @@
  *
  * One goal runs 400 steps in simple mode through the runtime, as `taskweave run` does: the script
  * model (zero latency) reads the workspace's files one after another (every fifth step writes
- * one), the CLI's persistence writes every message and event to a real SQLite file. The bench
- * reports the wall time per step by tenth of the run, the input tokens of the model calls (the
- * script model's estimate: prompt and tool definitions, 4 characters a token) and the process's
- * peak RSS, and ends with one line comparing the last tenth to the first (target ≤ 1.5×: both
- * measured in the same run, so the figure holds on a loaded machine).
+ * one), the CLI's persistence writes every message and event to a real SQLite file. The model's
+ * context window is set to CONTEXT_WINDOW tokens in the workspace's config file, so that the
+ * conversation is compacted (the script answers the `compact` calls) as a real model's would be.
+ * The bench reports the wall time per step by tenth of the run, the input tokens of the tool
+ * steps' model calls (the script model's estimate: prompt and tool definitions, 4 characters a
+ * token), the compactions and the process's peak RSS, and ends with one line comparing the last
+ * tenth to the first (target ≤ 1.5×: both measured in the same run, so the figure holds on a
+ * loaded machine).
  *
  * Run: npx tsx bench/long-run.ts [steps]   (exit code 1 when the target is missed)
  */
@@ -29,6 +32,10 @@ const SOURCE_FILES = 40;
 const SOURCE_LINES = 80;
 /** Every this many steps the script writes a file instead of reading one. */
 const WRITE_EVERY = 5;
+/** A small window (tokens), so that 400 steps need several compactions. */
+const CONTEXT_WINDOW = 16_000;
+/** More summaries than the run can need: unused turns are left over. */
+const COMPACT_TURNS = 100;
 
 function sourceFile(index: number): string {
   const lines = Array.from(
@@ -45,9 +52,15 @@ function script(steps: number): ModelScriptInput {
       step % WRITE_EVERY === 0
         ? { name: 'write_file', args: { path: `out/note-${step}.txt`, content: `Step ${step} noted.\n` } }
         : { name: 'read_file', args: { path: `src/module-${step % SOURCE_FILES}.ts` } };
-    turns.push({ text: `Step ${step}: going on.`, toolCalls: [call] });
+    turns.push({ phase: 'act', text: `Step ${step}: going on.`, toolCalls: [call] });
   }
-  turns.push({ text: 'All files are read and the notes written.' });
+  turns.push({ phase: 'act', text: 'All files are read and the notes written.' });
+  for (let index = 0; index < COMPACT_TURNS; index++) {
+    turns.push({
+      phase: 'compact',
+      text: 'Done: read the modules in turn, noted progress in out/.\nFindings: each module exports constants.\nLeft to do: the remaining modules.\nOpen questions: none.',
+    });
+  }
   return { description: 'bench/long-run', latencyMs: 0, turns };
 }
 
@@ -56,6 +69,11 @@ await mkdir(path.join(root, 'src'));
 for (let index = 0; index < SOURCE_FILES; index++) {
   await writeFile(path.join(root, 'src', `module-${index}.ts`), sourceFile(index));
 }
+await mkdir(path.join(root, '.taskweave'));
+await writeFile(
+  path.join(root, '.taskweave', 'config.json'),
+  JSON.stringify({ context: { script: { window: CONTEXT_WINDOW } } }),
+);
 const scriptPath = path.join(root, 'long-run.json');
 await writeFile(scriptPath, JSON.stringify(script(STEPS)));
 
@@ -75,10 +93,13 @@ const runtime = await Runtime.open({
 
 const stepStarts: number[] = [];
 const inputTokens: number[] = [];
+const compactions: { step: number; saved: number }[] = [];
 runtime.bus.subscribe((event) => {
   if (event.type !== 'agent_update') return;
   if (event.update_type === 'agent_turn_start') stepStarts.push(performance.now());
-  if (event.update_type === 'model_usage') inputTokens.push(event.input_tokens);
+  if (event.update_type === 'model_usage' && event.phase === 'act') inputTokens.push(event.input_tokens);
+  if (event.update_type === 'context_compacted')
+    compactions.push({ step: event.step, saved: event.tokens_saved });
 });
 
 const started = performance.now();
@@ -126,8 +147,14 @@ process.stdout.write(
 );
 const peakRssMb = process.resourceUsage().maxRSS / 1024;
 console.log(
-  `input tokens per call: first ${inputTokens[0]}, median ${median(inputTokens)}, last ${inputTokens.at(-1)} ` +
+  `input tokens per tool-step call: first ${inputTokens[0]}, median ${median(inputTokens)}, last ${inputTokens.at(-1)} ` +
     `(${inputTokens.length} calls, ${inputTokens.reduce((sum, value) => sum + value, 0)} in all)`,
+);
+console.log(
+  compactions.length === 0
+    ? 'compactions: none'
+    : `compactions: ${compactions.length}, at steps ${compactions.map((entry) => entry.step).join(', ')}; ` +
+        `~${Math.round(mean(compactions.map((entry) => entry.saved)))} tokens saved per call by each`,
 );
 console.log(`whole run ${((ended - started) / 1000).toFixed(1)} s, peak RSS ${peakRssMb.toFixed(0)} MB`);
 const first = mean(tenths[0]!.slice);
