@@ -10,7 +10,7 @@ import { loadConversation } from '../../src/agent/stored-conversation.js';
 import type { AgentUpdateOf, ServerEvent } from '../../src/events/registry.js';
 import type { ResolvedModel } from '../../src/model/types.js';
 import { type MockTurn, streamPartsFor } from '../helpers/mock-model.js';
-import { runWithHarness, tempWorkspaceRoot } from '../helpers/run-harness.js';
+import { autoApprove, runWithHarness, tempWorkspaceRoot } from '../helpers/run-harness.js';
 
 const GOAL = 'Document every module in NOTES.md, then add a changelog entry. Keep the public API unchanged.';
 const SUMMARY =
@@ -192,5 +192,40 @@ describe('compaction', () => {
     const [, first] = act[0]!.prompt;
     expect(textOf([first!])).toContain('=== EARLIER CONVERSATION, COMPACTED ===');
     expect(textOf(act[0]!.prompt)).not.toContain('Reading module 1.');
+  });
+
+  it("keeps a plan task's prompt first and current, and compacts the task's own steps after it", async () => {
+    const task = {
+      id: 'docs',
+      title: 'Document the modules',
+      description: 'Read each module.',
+      depends_on: [],
+    };
+    const { model, act, compact } = compactingModel([
+      { toolCalls: [{ name: 'plan_actions', args: { tasks: [task] } }] },
+      ...TURNS.slice(3, -1),
+      { toolCalls: [{ name: 'task_completed', args: { summary: 'All modules read.' } }] },
+      { toolCalls: [{ name: 'final_answer', args: { answer: 'Documented.' } }] },
+    ]);
+    const { result, events } = await runWithHarness({
+      model,
+      goal: GOAL,
+      plan: 'always',
+      planApprover: autoApprove,
+      workspaceRoot: await workspaceWithModules(),
+    });
+    expect(result.status).toBe('completed');
+    const [event] = compactions(events);
+    expect(event?.task_id).toBe('docs');
+    expect((compact[0]?.providerOptions?.taskweave as { taskId?: string } | undefined)?.taskId).toBe('docs');
+    const after = act.find(
+      (call, index) => index > 0 && textOf(call.prompt).includes('=== EARLIER CONVERSATION, COMPACTED ==='),
+    )!;
+    const [, taskPrompt, summary, next] = after.prompt;
+    expect(textOf([taskPrompt!])).toMatch(/^=== USER REQUEST ===/);
+    expect(textOf([taskPrompt!])).toContain('Document the modules');
+    expect(textOf([summary!])).toContain(GOAL);
+    expect(textOf([summary!])).toContain('first message');
+    expect(next?.role).toBe('assistant');
   });
 });
