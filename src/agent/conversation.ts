@@ -6,6 +6,8 @@ export interface Conversation {
   messages: ModelMessage[];
   /** How many messages are already in the store (a task's prompt, rebuilt each step, never is). */
   saved?: number;
+  /** The user's request it works on: kept word for word when the conversation is compacted. */
+  goal?: string;
   /** For a task's conversation: the plan and the task it belongs to. */
   planId?: string;
   taskId?: string;

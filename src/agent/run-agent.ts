@@ -100,6 +100,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     }),
     messages: [...history, { role: 'user', content: options.goal }],
     saved: history.length,
+    goal: options.goal,
   };
   await run.records.saveMessages(run.runId, conversation);
   const first = await runStepLoop({

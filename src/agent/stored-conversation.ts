@@ -1,5 +1,6 @@
 import { type ModelMessage, modelMessageSchema, type ToolResultPart } from 'ai';
 import type { SessionLog } from '../store/ports.js';
+import { compactionRecordOf } from './compaction-record.js';
 
 /** What a call whose result was never recorded anywhere gets as its result. */
 export const UNKNOWN_RESULT =
@@ -7,7 +8,7 @@ export const UNKNOWN_RESULT =
 
 /**
  * Loads a stored conversation (a session's top level, or one task's) so that it can be
- * continued. A process that died between running tool calls and saving their results leaves
+ * continued: from its last compaction when it was compacted. A process that died between running tool calls and saving their results leaves
  * calls without results, which providers refuse: each gets its result back from the event log
  * (written before every tool_complete is announced) or is marked as of unknown effect. A repair
  * at the end is stored at once, so that later messages follow it in order.
@@ -17,10 +18,15 @@ export async function loadConversation(
   sessionId: string,
   taskId: string | null,
 ): Promise<ModelMessage[]> {
-  const stored = await sessions.messages(sessionId, { taskId });
-  const messages = stored.map((message) =>
+  const all = await sessions.messages(sessionId, { taskId });
+  const parsed = all.map((message) =>
     modelMessageSchema.parse({ role: message.role, content: message.content }),
   );
+  // After a compaction, the conversation goes on from its summary message (stored after the
+  // messages it replaced, with the recent ones again after it).
+  const from = lastCompaction(parsed);
+  const stored = all.slice(from);
+  const messages = parsed.slice(from);
   const logged = await loggedResults(sessions, sessionId);
   const repaired: ModelMessage[] = [];
   for (const [index, message] of messages.entries()) {
@@ -46,6 +52,13 @@ export async function loadConversation(
     }
   }
   return repaired;
+}
+
+function lastCompaction(messages: ModelMessage[]): number {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (compactionRecordOf(messages[index]) !== undefined) return index;
+  }
+  return 0;
 }
 
 function answers(message: ModelMessage | undefined, toolCallId: string): boolean {

@@ -34,6 +34,7 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     // The first message is the task prompt, rebuilt before every step and never stored.
     messages: [{ role: 'user', content: '' }, ...saved],
     saved: 1 + saved.length,
+    goal: plan.goal,
     planId: plan.planId,
     taskId: task.id,
   };

@@ -1,3 +1,4 @@
+import { compactionText } from '../events/compaction-text.js';
 import type { ServerEvent } from '../events/registry.js';
 import { formatArgs } from '../util/format-args.js';
 import { formatDuration } from './relative-time.js';
@@ -79,6 +80,8 @@ function fullDetail(event: ServerEvent, whole: boolean): string {
       return `step ${event.step}: ${event.content}`;
     case 'agent_retry':
       return `attempt ${event.attempt} in ${formatDuration(event.delay_ms)}: ${event.error}`;
+    case 'context_compacted':
+      return `step ${event.step}: ${compactionText(event)}`;
     case 'model_usage':
       return `step ${event.step} ${event.phase}: ${event.input_tokens} in / ${event.output_tokens} out tokens`;
     case 'agent_request_input':

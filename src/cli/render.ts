@@ -1,3 +1,4 @@
+import { compactionText } from '../events/compaction-text.js';
 import type { ServerEvent } from '../events/registry.js';
 import { formatArgs } from '../util/format-args.js';
 import { type PlanTaskState, proposedPlanLines, taskListLines } from './plan-lines.js';
@@ -132,6 +133,9 @@ export class HumanRenderer {
         return;
       case 'agent_note':
         this.line(s.yellow(`! ${event.content}`));
+        return;
+      case 'context_compacted':
+        this.line(s.dim(`⋯ ${compactionText(event)}`));
         return;
       case 'agent_retry':
         // The step streams again from the start; what it streamed so far is void.

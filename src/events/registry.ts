@@ -74,6 +74,19 @@ export const eventPayloadSchema = z.union([
     input_tokens: tokens,
     output_tokens: tokens,
   }),
+  /**
+   * The older part of a conversation was replaced by a summary (one `compact` model call): the
+   * context's estimated size before and after, and what that saves on every later call.
+   */
+  agentUpdate('context_compacted', {
+    step,
+    task_id: taskId,
+    messages_before: z.number().int(),
+    messages_after: z.number().int(),
+    tokens_before: tokens,
+    tokens_after: tokens,
+    tokens_saved: tokens,
+  }),
   agentUpdate('agent_request_input', { step, request_id: z.string(), question: z.string(), task_id: taskId }),
   /** A plan task failed: the run waits for retry, skip, revise or abort (answered by request_id). */
   agentUpdate('failure_decision_requested', {

@@ -1,3 +1,4 @@
+import { compactionText } from './compaction-text.js';
 import type { AgentUpdate, ServerEvent, TopLevelOf } from './registry.js';
 import {
   append,
@@ -99,6 +100,11 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
       return upsertStep(view, { runId, step: event.step, taskId: event.task_id, ts: event.ts }, (step) => ({
         ...step,
         notes: [...step.notes, event.content],
+      }));
+    case 'context_compacted':
+      return upsertStep(view, { runId, step: event.step, taskId: event.task_id, ts: event.ts }, (step) => ({
+        ...step,
+        notes: [...step.notes, compactionText(event)],
       }));
     case 'agent_retry':
       return upsertStep(view, { runId, step: event.step, ts: event.ts }, (step) => ({

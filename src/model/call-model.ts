@@ -1,4 +1,5 @@
 import { type ModelMessage, type Tool as SdkTool, streamText, type ToolChoice } from 'ai';
+import { PROMPT_PLACEHOLDER, preparePrompt, withPreparedPrompt } from './prepared-prompt.js';
 import { withRetry } from './retry.js';
 import type { CallTag, ResolvedModel } from './types.js';
 
@@ -45,10 +46,17 @@ export async function callModel(request: ModelCallRequest): Promise<ModelReply> 
 }
 
 async function streamOnce(request: ModelCallRequest): Promise<ModelReply> {
-  const result = streamText({
-    model: request.model.model,
+  const model = request.model.model;
+  // Validated and converted once per message, not the whole history on every call.
+  const prompt = await preparePrompt({
     system: request.system,
     messages: request.messages,
+    model,
+    signal: request.signal,
+  });
+  const result = streamText({
+    model: withPreparedPrompt(model, prompt),
+    prompt: PROMPT_PLACEHOLDER,
     tools: request.tools,
     toolChoice: request.toolChoice,
     abortSignal: request.signal,

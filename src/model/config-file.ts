@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../util/describe-issues.js';
+import { contextConfigSchema } from './context-limits.js';
 import { mergeSafety, safetyConfigShape } from './safety-config.js';
 import { ModelConfigError } from './types.js';
 
@@ -18,6 +19,8 @@ export const taskweaveConfigSchema = z.strictObject({
   prices: z
     .record(z.string(), z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }))
     .optional(),
+  /** Per `provider:model` (or provider): the context window and the fraction at which to compact. */
+  context: contextConfigSchema.optional(),
 });
 
 /** The contents of a taskweave config file. */

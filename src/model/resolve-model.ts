@@ -1,4 +1,5 @@
 import { configFilePaths, loadConfigFile, type TaskweaveConfig } from './config-file.js';
+import { contextLimitsFor } from './context-limits.js';
 import { describeProviders, envValue, PROVIDERS } from './providers.js';
 import { ModelConfigError, type ResolvedModel } from './types.js';
 
@@ -64,7 +65,8 @@ export async function resolveModel(
     env: options.env,
   });
   // The config file is returned too, so that callers need not read it a second time.
-  return { id: choice.name, model, source: choice.source, config };
+  const context = contextLimitsFor(choice.name, config.context);
+  return { id: choice.name, model, context, source: choice.source, config };
 }
 
 function chooseModelName(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describeIssues } from '../util/describe-issues.js';
 import { ModelConfigError } from './types.js';
 
-const phaseSchema = z.enum(['act', 'reason', 'observe', 'plan', 'analyze']);
+const phaseSchema = z.enum(['act', 'reason', 'observe', 'plan', 'analyze', 'compact']);
 
 const scriptToolCallSchema = z.strictObject({
   name: z.string().min(1),

@@ -1,7 +1,8 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ContextLimits } from './context-limits.js';
 
 /** What a model call is for; the script model matches turns on it. */
-export type ModelPhase = 'act' | 'reason' | 'observe' | 'plan' | 'analyze';
+export type ModelPhase = 'act' | 'reason' | 'observe' | 'plan' | 'analyze' | 'compact';
 
 /**
  * Passed on every call as `providerOptions.taskweave`, so that logs, token accounting and the
@@ -17,6 +18,8 @@ export interface CallTag {
 export interface ResolvedModel {
   id: string;
   model: LanguageModelV3;
+  /** Its context window and when to compact; contextLimitsFor(id) when left out. */
+  context?: ContextLimits;
 }
 
 /** The model configuration is missing or wrong; the CLI exits with code 2 and this message. */

@@ -54,6 +54,8 @@ export interface HarnessOptions {
   safety?: RunSafety;
   /** Answers approvals (by request id, as a front end does); none: approvals end the run (needs_input). */
   approver?: (request: { requestId: string; name: string; preview: string }) => Promise<RequestAnswer>;
+  /** Earlier messages of the session (a continued session). */
+  history?: RunAgentOptions['history'];
   /** Called with each event as it is announced (e.g. to stop the run at a given moment). */
   onEvent?: (event: ServerEvent, control: RunControl) => void;
 }
@@ -116,6 +118,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     loop: options.loop,
     taskTracking: options.taskTracking,
     ownTaskId: options.ownTaskId,
+    history: options.history,
   });
   return { result, events, workspace, control, store, sessionId };
 }

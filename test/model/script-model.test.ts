@@ -179,6 +179,17 @@ describe('ScriptModel token estimate', () => {
 });
 
 describe('ScriptModel turn matching', () => {
+  it('answers a compaction call with a compact turn only', async () => {
+    const model = ScriptModel.fromScript({
+      turns: [
+        { phase: 'compact', text: 'the summary' },
+        { phase: 'act', text: 'a step' },
+      ],
+    });
+    expect(await replyText(model, { phase: 'act' })).toBe('a step');
+    expect(await replyText(model, { phase: 'compact' })).toBe('the summary');
+  });
+
   it('takes the first unused turn that matches, skipping turns for other tasks', async () => {
     const model = ScriptModel.fromScript({
       turns: [{ task: 't2', text: 'for t2' }, { text: 'any 1' }, { text: 'any 2' }],

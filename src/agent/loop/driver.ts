@@ -2,6 +2,7 @@ import type { Tool as SdkTool, ToolChoice } from 'ai';
 import type { ModelPhase } from '../../model/types.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import { compactIfNeeded } from '../compact-conversation.js';
 import { RecoveryTracker } from '../recovery.js';
 import type { Conversation, RunContext } from '../run-state.js';
 import { type LoopContext, saveConversation } from './loop-context.js';
@@ -74,6 +75,8 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     options.refresh?.(conversation);
     run.steps += 1;
     run.emit({ type: 'agent_update', update_type: 'agent_turn_start', step: run.steps, task_id: taskId });
+    const compactionFailed = await compactIfNeeded(ctx, run.steps);
+    if (compactionFailed) return compactionFailed;
 
     const produced = await runStep(strategy, ctx, run.steps, recovery);
     if (produced.kind === 'unreadable') continue;
