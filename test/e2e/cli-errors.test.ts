@@ -45,8 +45,9 @@ describe('errors a new user meets', () => {
         { text: 'Done.' },
       ],
     });
+    // The commands run (auto approval), so the run is still going when head has gone.
     const piped = await pipeIntoHead(
-      ['run', '--model', `script:${script}`, '--cwd', workspace, 'count'],
+      ['run', '--approval', 'auto', '--model', `script:${script}`, '--cwd', workspace, 'count'],
       codeFile,
     );
     expect(piped.head).toMatch(/^taskweave · /);
