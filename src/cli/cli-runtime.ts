@@ -30,7 +30,8 @@ export class CliRuntime {
   private constructor(
     readonly runtime: Runtime,
     private readonly options: AgentCliOptions,
-    interactive: boolean,
+    /** Questions are asked on the terminal (stdin is one, and neither --json nor --non-interactive). */
+    readonly interactive: boolean,
   ) {
     if (!options.json)
       this.renderer = new HumanRenderer(process.stdout, styleFor(process.stdout), {

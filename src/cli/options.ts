@@ -65,6 +65,8 @@ export interface ServeCliOptions extends Omit<AgentCliOptions, 'json' | 'nonInte
 /** Options of `taskweave resume`, as commander parses them. */
 export interface ResumeCliOptions extends AgentCliOptions {
   session?: string;
+  /** The answer to the question the session waits for. */
+  answer?: string;
 }
 
 /** Options of `taskweave eval`, as commander parses them. */

@@ -3,6 +3,7 @@ import { CliRuntime } from './cli-runtime.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { RunCliOptions } from './options.js';
 import { goalWithPipedInput, readPipedInput } from './piped-input.js';
+import { endOfRun } from './resume-action.js';
 
 /** `taskweave run`: submits the goal through the runtime and renders what happens. */
 export async function runGoal(typedGoal: string, options: RunCliOptions): Promise<number> {
@@ -24,8 +25,8 @@ export async function runGoal(typedGoal: string, options: RunCliOptions): Promis
       return EXIT.completed;
     }
     const { result, drained } = await submission.done;
-    if (result.cancelled || drained?.stopped) return exitCodeFor('stopped');
-    return exitCodeFor(result.status);
+    if (drained?.stopped) return exitCodeFor('stopped');
+    return await endOfRun(cli, result, options);
   } finally {
     await cli.close();
   }

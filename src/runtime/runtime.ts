@@ -11,13 +11,14 @@ import type { ApprovalMode } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
+import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
+import { continueWaiting, type WaitingReply } from './continue-waiting.js';
 import { RuntimeInputError } from './errors.js';
 import { openWorkspaceStore, type StoreLocation } from './open-store.js';
 import {
   type DrainSummary,
   drainQueue,
   LEASE_MS,
-  outcomeText,
   type QueueTaskResult,
   releaseDeadWorkers,
   runQueueTask,
@@ -29,6 +30,7 @@ import { RuntimeSafety } from './runtime-safety.js';
 import { SessionBook } from './session-book.js';
 import { subscribeToSession } from './subscription.js';
 import { TaskBoard } from './task-board.js';
+import { latestWaitingSession, type WaitingSession, waitingFor } from './waiting-session.js';
 import { newWorkerId } from './worker-identity.js';
 
 /** Where the runtime works and which model it runs. */
@@ -238,18 +240,13 @@ export class Runtime implements WorkerContext {
       return { result };
     }
     // Work queued while this goal ran runs after it, here (older queued work is left to `work`).
-    const text = outcomeText(result);
     const olderWaiting = (await tasks.listActive(task.queue)).some((other) => other.sequence < task.sequence);
+    const handOff = { id: task.id, owner, queue: task.queue, leaseMs: LEASE_MS };
     if (olderWaiting) {
-      if (result.status === 'completed') await tasks.complete(task.id, text, { owner });
-      else await tasks.fail(task.id, text, { owner });
+      await closeGoalTask(tasks, handOff, result);
       return { result };
     }
-    const handOff = { id: task.id, owner, queue: task.queue, leaseMs: LEASE_MS };
-    const next =
-      result.status === 'completed'
-        ? (await tasks.completeAndClaimNext({ ...handOff, resultSummary: text })).next
-        : (await tasks.failAndClaimNext({ ...handOff, reason: text })).next;
+    const next = await closeGoalTaskAndClaimNext(tasks, handOff, result);
     if (!next) return { result };
     const drained = await drainQueue(this, {
       owner,
@@ -324,6 +321,21 @@ export class Runtime implements WorkerContext {
   /** Continues what a crash or a kill left unfinished (see resumeSession). */
   resume(options: { session?: string } = {}): Promise<ResumeOutcome> {
     return resumeSession(this, options);
+  }
+
+  /**
+   * The session that waits for the user (its last run ended with needs_input): the one named (id,
+   * unique prefix or "last"; undefined when it does not wait), else the latest such session
+   * unless a session with interrupted work is more recent.
+   */
+  async waitingSession(reference?: string): Promise<WaitingSession | undefined> {
+    if (reference === undefined) return latestWaitingSession(this.store);
+    return waitingFor(this.store, await this.sessions.find(reference));
+  }
+
+  /** Continues a session that waits for the user with their reply (see continueWaiting). */
+  continueWaiting(waiting: WaitingSession, reply: WaitingReply): Promise<QueueTaskResult> {
+    return continueWaiting(this, waiting, reply);
   }
 
   /** Answers a request of a run in this process (a question, a plan approval, a failure decision). */
