@@ -119,6 +119,15 @@ export class CliRuntime {
     await this.runtime.close();
   }
 
+  /**
+   * Shows an event of a run another process works (a queued request followed from the log):
+   * rendered or printed like this process's own, never answered from here.
+   */
+  follow(event: ServerEvent): void {
+    if (this.renderer) this.renderer.render(event);
+    else if (this.options.json) process.stdout.write(`${JSON.stringify(event)}\n`);
+  }
+
   private show(event: ServerEvent): void {
     if (this.renderer) this.renderer.render(event);
     else if (this.options.json) process.stdout.write(`${JSON.stringify(event)}\n`);

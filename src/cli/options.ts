@@ -48,6 +48,8 @@ export interface AgentCliOptions extends StoreCliOptions {
 export interface RunCliOptions extends AgentCliOptions {
   resume?: string;
   interrupt?: boolean;
+  /** false with `--no-wait`: a request queued behind a running task only stays queued. */
+  wait: boolean;
 }
 
 /** Options of `taskweave work`, as commander parses them. */

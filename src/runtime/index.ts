@@ -27,6 +27,7 @@ export { RuntimeInputError } from './errors.js';
 export { listMcpServers, type McpServerListing } from './mcp-list.js';
 export { openWorkspaceStore } from './open-store.js';
 export type { DrainSummary, QueueTaskResult } from './queue-worker.js';
+export type { QueuedGoalOutcome } from './queued-goal.js';
 export type { ResumeOutcome } from './resume.js';
 export type { RunSettings } from './run-settings.js';
 export {

@@ -24,6 +24,7 @@ import {
   runQueueTask,
   type WorkerContext,
 } from './queue-worker.js';
+import { awaitQueuedGoal, type QueuedGoalOutcome, queuedSuffix, waitingInQueue } from './queued-goal.js';
 import { type ResumeOutcome, resumeSession } from './resume.js';
 import type { RunSettings } from './run-settings.js';
 import { RuntimeSafety } from './runtime-safety.js';
@@ -48,7 +49,8 @@ export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan
 
 /** What became of a submitted goal. */
 export type Submission =
-  | { kind: 'queued'; task: Task; position: number; running?: Task }
+  /** `afterSeq`: the session's last event before the goal was queued (waitForTurn follows it from there). */
+  | { kind: 'queued'; task: Task; position: number; running?: Task; afterSeq: number }
   | { kind: 'started'; task: Task; sessionId: string; done: Promise<SubmitOutcome> };
 
 /** How a submitted goal ended, and the queue work this process ran after it. */
@@ -210,6 +212,7 @@ export class Runtime implements WorkerContext {
         })
       ).id;
     const owner = newWorkerId();
+    const afterSeq = await sessions.lastSeq(sessionId);
     await releaseDeadWorkers(this, DEFAULT_QUEUE);
     if (options.interrupt) await this.interruptRunning(DEFAULT_QUEUE);
     const { task, started } = await tasks.addAndStartIfIdle(
@@ -221,13 +224,29 @@ export class Runtime implements WorkerContext {
       const active = await tasks.listActive(task.queue);
       const running = active.find((other) => other.status === 'in_progress');
       const position = active.findIndex((other) => other.id === task.id) + 1;
-      return { kind: 'queued', task, position, ...(running ? { running } : {}) };
+      return { kind: 'queued', task, position, afterSeq, ...(running ? { running } : {}) };
     }
+    return { kind: 'started', task, sessionId, done: this.runStarted(task, owner) };
+  }
+
+  /**
+   * Waits for a queued goal's turn (see awaitQueuedGoal): its events go to `onEvent` while
+   * another process runs it; it runs here when the queue is free first.
+   */
+  waitForTurn(
+    submission: Extract<Submission, { kind: 'queued' }>,
+    onEvent: (event: ServerEvent) => void,
+  ): Promise<QueuedGoalOutcome<SubmitOutcome>> {
+    return awaitQueuedGoal(this, { task: submission.task, afterSeq: submission.afterSeq, onEvent });
+  }
+
+  /** Runs a goal whose task this process has started, with the queue work after it. */
+  runStarted(task: Task, owner: string): Promise<SubmitOutcome> {
     const done = this.runSubmitted(task, owner);
     this.inFlight.add(done);
     const forget = () => this.inFlight.delete(done);
     done.then(forget, forget);
-    return { kind: 'started', task, sessionId, done };
+    return done;
   }
 
   private async runSubmitted(task: Task, owner: string): Promise<SubmitOutcome> {
@@ -253,7 +272,11 @@ export class Runtime implements WorkerContext {
       queue: task.queue,
       first: next,
       announce: (queued) =>
-        this.notice(`▶ next in the queue (added while the last task ran): ${queued.title}`),
+        void waitingInQueue(this, task.queue).then((waiting) =>
+          this.notice(
+            `▶ next in the queue (added while the last task ran): ${queued.title}${queuedSuffix(waiting)}`,
+          ),
+        ),
     });
     return { result, drained };
   }
@@ -265,7 +288,10 @@ export class Runtime implements WorkerContext {
     );
     if (!running) return;
     await this.store.tasks.cancel(running.id);
-    this.notice(`Stopping the running task "${running.title}" at its next step boundary.`);
+    const waiting = await waitingInQueue(this, queue);
+    this.notice(
+      `Stopping the running task "${running.title}" at its next step boundary; your goal runs next${queuedSuffix(waiting)}.`,
+    );
   }
 
   /** Drains the queue, one task after another; with `watch`, waits for more until stopped. */
