@@ -30,7 +30,8 @@ export class CliRuntime {
   private constructor(
     readonly runtime: Runtime,
     private readonly options: AgentCliOptions,
-    interactive: boolean,
+    /** Questions are asked on the terminal (stdin is one, and neither --json nor --non-interactive). */
+    readonly interactive: boolean,
   ) {
     if (!options.json)
       this.renderer = new HumanRenderer(process.stdout, styleFor(process.stdout), {
@@ -116,6 +117,15 @@ export class CliRuntime {
     process.off('SIGINT', this.onSigint);
     process.off('SIGTERM', this.onSigterm);
     await this.runtime.close();
+  }
+
+  /**
+   * Shows an event of a run another process works (a queued request followed from the log):
+   * rendered or printed like this process's own, never answered from here.
+   */
+  follow(event: ServerEvent): void {
+    if (this.renderer) this.renderer.render(event);
+    else if (this.options.json) process.stdout.write(`${JSON.stringify(event)}\n`);
   }
 
   private show(event: ServerEvent): void {

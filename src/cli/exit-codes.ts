@@ -7,6 +7,8 @@ export const EXIT = {
   usage: 2,
   stopped: 3,
   needsInput: 4,
+  /** `run --no-wait`: the request was only queued behind a task that runs in the workspace. */
+  queued: 5,
 } as const;
 
 /** The exit code a run's status maps to. */

@@ -48,6 +48,8 @@ export interface AgentCliOptions extends StoreCliOptions {
 export interface RunCliOptions extends AgentCliOptions {
   resume?: string;
   interrupt?: boolean;
+  /** false with `--no-wait`: a request queued behind a running task only stays queued. */
+  wait: boolean;
 }
 
 /** Options of `taskweave work`, as commander parses them. */
@@ -65,6 +67,8 @@ export interface ServeCliOptions extends Omit<AgentCliOptions, 'json' | 'nonInte
 /** Options of `taskweave resume`, as commander parses them. */
 export interface ResumeCliOptions extends AgentCliOptions {
   session?: string;
+  /** The answer to the question the session waits for. */
+  answer?: string;
 }
 
 /** Options of `taskweave eval`, as commander parses them. */

@@ -1,6 +1,8 @@
 import { compactionText } from '../events/compaction-text.js';
 import type { ServerEvent } from '../events/registry.js';
 import { formatArgs } from '../util/format-args.js';
+import { renderMarkdown } from './markdown.js';
+import { MarkdownStream } from './markdown-stream.js';
 import { type PlanTaskState, proposedPlanLines, taskListLines } from './plan-lines.js';
 import { StillRunning } from './still-running.js';
 import { Spinner, type Style } from './terminal.js';
@@ -8,6 +10,8 @@ import { plural } from './text-wrap.js';
 import { toolDetailLines } from './tool-details.js';
 
 const MAX_RESULT_LINE_CHARS = 100;
+/** The width markdown is laid out for when the terminal does not say. */
+const DEFAULT_COLUMNS = 80;
 /**
  * Tools that steer the run rather than act: their effect has its own line (the plan, a task's
  * summary, the final answer, a refusal), so a successful call prints nothing more.
@@ -44,6 +48,8 @@ export class HumanRenderer {
   private readonly stillRunning: StillRunning | undefined;
   private readonly pendingTools = new Map<string, PendingTool>();
   private textOpen = false;
+  /** The streamed text as markdown, on a terminal (see rendersMarkdown). */
+  private markdown: MarkdownStream | undefined;
   private textTask: string | undefined;
   private held: ServerEvent[] | undefined;
   /** The text streamed in the latest turn: a final answer already shown is not printed again. */
@@ -113,7 +119,7 @@ export class HumanRenderer {
         if (this.loop === 'roa' && event.content !== '') {
           const who = event.task_id ? `[${event.task_id}] ` : '';
           const label = event.update_type === 'agent_reason' ? 'reason' : 'observe';
-          this.line(s.cyan(`${who}${label}: `) + event.content);
+          this.line(s.cyan(`${who}${label}: `) + this.modelText(event.content));
         }
         return;
       case 'agent_turn_start':
@@ -126,10 +132,12 @@ export class HumanRenderer {
         // Text of tasks running in parallel: each line says whose it is.
         if (this.textOpen && this.textTask !== event.task_id) this.endText();
         if (!this.textOpen && event.task_id) this.out.write(s.dim(`[${event.task_id}] `));
+        if (!this.textOpen && this.rendersMarkdown)
+          this.markdown = new MarkdownStream(s, () => this.out.columns || DEFAULT_COLUMNS);
         this.textOpen = true;
         this.textTask = event.task_id;
         this.streamed += event.content;
-        this.out.write(event.content);
+        this.out.write(this.markdown ? this.markdown.push(event.content) : event.content);
         return;
       case 'agent_note':
         this.line(s.yellow(`! ${event.content}`));
@@ -228,7 +236,7 @@ export class HumanRenderer {
         this.line(label + tokens);
         if (event.status !== 'completed' && event.reason) this.line(`  ${event.reason}`);
         if (event.final_answer && event.final_answer !== this.streamed.trim())
-          this.line(`\n${event.final_answer}`);
+          this.line(`\n${this.modelText(event.final_answer)}`);
         return;
       }
       default:
@@ -312,9 +320,22 @@ export class HumanRenderer {
 
   private endText(): void {
     if (this.textOpen) {
-      this.out.write('\n');
+      this.out.write(`${this.markdown?.flush() ?? ''}\n`);
+      this.markdown = undefined;
       this.textOpen = false;
     }
+  }
+
+  /** Markdown in the model's text is rendered on a terminal with colours; elsewhere it is left as written. */
+  private get rendersMarkdown(): boolean {
+    return this.style.enabled && !!this.out.isTTY;
+  }
+
+  /** A whole text of the model (a final answer, a reasoning), rendered when markdown is. */
+  private modelText(text: string): string {
+    return this.rendersMarkdown
+      ? renderMarkdown(text, this.style, this.out.columns || DEFAULT_COLUMNS)
+      : text;
   }
 }
 

@@ -15,6 +15,10 @@ export function addRunCommand(program: Command, setExitCode: (code: number) => v
       '--interrupt',
       'stop the task running in this workspace (at its next step boundary) and run this goal next',
     )
+    .option(
+      '--no-wait',
+      'when another task runs in this workspace, only queue the goal and exit (code 5) instead of waiting for its turn',
+    )
     .addHelpText(
       'after',
       `

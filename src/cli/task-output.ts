@@ -1,4 +1,4 @@
-import type { Task, TaskStatus } from '../runtime/index.js';
+import { NEEDS_INPUT_PREFIX, type Task, type TaskStatus, type TaskTreeNode } from '../runtime/index.js';
 import { shortId } from '../util/short-id.js';
 import { relativeTime } from './relative-time.js';
 import { renderTable, shortenLine } from './table.js';
@@ -26,7 +26,8 @@ export function paintStatus(status: TaskStatus, style: Style): (text: string) =>
 }
 
 export interface TaskTableOptions {
-  tasks: readonly Task[];
+  /** Goals with the tasks of their plans (shown indented under them), or plain tasks. */
+  tasks: readonly (Task | TaskTreeNode)[];
   style: Style;
   now?: number;
 }
@@ -39,18 +40,25 @@ export function renderTaskTable(options: TaskTableOptions): string {
   const { style } = options;
   const now = options.now ?? Date.now();
   let position = 0;
-  const rows = options.tasks.map((task) => {
-    const active = task.status === 'pending' || task.status === 'in_progress';
+  const row = (task: Task, child: boolean) => {
+    const active = !child && (task.status === 'pending' || task.status === 'in_progress');
     if (active) position += 1;
+    const title = child
+      ? `  └ ${shortenLine(task.title, TITLE_COLUMN_CHARS - 4)}`
+      : shortenLine(task.title, TITLE_COLUMN_CHARS);
     return [
       active ? String(position) : '',
       shortId(task.id, 'task'),
-      { text: task.status, paint: paintStatus(task.status, style) },
-      shortenLine(task.title, TITLE_COLUMN_CHARS),
+      { text: statusText(task), paint: paintStatus(task.status, style) },
+      title,
       String(task.attempts),
       relativeTime(task.updatedAt, now),
     ];
-  });
+  };
+  const rows = options.tasks.flatMap((task) => [
+    row(task, false),
+    ...('tasks' in task && task.tasks ? task.tasks.map((child) => row(child, true)) : []),
+  ]);
   return renderTable({
     columns: [
       { header: '#', align: 'right' },
@@ -63,4 +71,11 @@ export function renderTaskTable(options: TaskTableOptions): string {
     rows,
     paintHeader: style.dim,
   });
+}
+
+/** A task's status; a goal blocked while its session waits for the user says so. */
+function statusText(task: Task): string {
+  return task.status === 'blocked' && task.failReason?.startsWith(NEEDS_INPUT_PREFIX)
+    ? 'blocked (needs input)'
+    : task.status;
 }

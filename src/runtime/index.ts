@@ -21,11 +21,13 @@ export type { StoredMessage } from '../store/session-store.js';
 export { DEFAULT_SESSION_LIST_LIMIT } from '../store/session-store.js';
 export { APPROVAL_MODES, type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../tools/approval.js';
 export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';
+export { type WaitingReply, waitingText } from './continue-waiting.js';
 export { MAX_DEFAULT_TITLE_CHARS } from './defaults.js';
 export { RuntimeInputError } from './errors.js';
 export { listMcpServers, type McpServerListing } from './mcp-list.js';
 export { openWorkspaceStore } from './open-store.js';
 export type { DrainSummary, QueueTaskResult } from './queue-worker.js';
+export type { QueuedGoalOutcome } from './queued-goal.js';
 export type { ResumeOutcome } from './resume.js';
 export type { RunSettings } from './run-settings.js';
 export {
@@ -39,4 +41,5 @@ export {
 export { DEFAULT_SANDBOX_MODE, RuntimeSafety, type SafetyChoices } from './runtime-safety.js';
 export { LAST_SESSION, SessionBook, type SessionDetail, type SessionSummary } from './session-book.js';
 export { MANUAL_COMPLETION_SUMMARY, TaskBoard, type TaskTreeNode, taskTree } from './task-board.js';
+export { NEEDS_INPUT_PREFIX, type WaitingFor, type WaitingSession } from './waiting-session.js';
 export { apiPlan, apiRun, apiSession, apiTask } from './wire-shapes.js';

@@ -13,6 +13,7 @@ import { startMcpServers } from '../tools/mcp/mcp-servers.js';
 import { coreTools } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
+import { closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import type { RunSettings } from './run-settings.js';
 import type { RuntimeSafety } from './runtime-safety.js';
 import { isDeadLocalWorker } from './worker-identity.js';
@@ -57,11 +58,7 @@ export interface QueueTaskResult {
   leaseLost?: boolean;
 }
 
-/** The result summary (or failure reason) a queue task is closed with. */
-export function outcomeText(result: Pick<QueueTaskResult, 'status' | 'finalAnswer' | 'reason'>): string {
-  if (result.status === 'completed') return result.finalAnswer ?? 'completed';
-  return result.reason ? `${result.status}: ${result.reason}` : result.status;
-}
+export { outcomeText } from './close-goal-task.js';
 
 /** Everything runAgent needs for one run in a session, and what stops its MCP servers after it. */
 async function agentOptions(
@@ -108,10 +105,11 @@ export async function runQueueTask(
   ctx: WorkerContext,
   task: Task,
   owner: string,
-  options: { continuing?: boolean } = {},
+  /** `goal`: what the continued run is told instead of the task's goal (an answer the session waited for). */
+  options: { continuing?: boolean; goal?: string } = {},
 ): Promise<QueueTaskResult> {
   const { sessions, tasks } = ctx.store;
-  const goal = task.description || task.title;
+  const goal = options.goal ?? (task.description || task.title);
   let sessionId = task.sessionId;
   if (sessionId === null) {
     const session = await sessions.createSession({
@@ -245,13 +243,9 @@ export async function drainQueue(
       task = await tasks.claimNext({ queue: options.queue, owner: options.owner, leaseMs: LEASE_MS });
       continue;
     }
-    if (result.status === 'completed') {
-      summary.completed += 1;
-      task = (await tasks.completeAndClaimNext({ ...handOff, resultSummary: outcomeText(result) })).next;
-    } else {
-      summary.failed += 1;
-      task = (await tasks.failAndClaimNext({ ...handOff, reason: outcomeText(result) })).next;
-    }
+    if (result.status === 'completed') summary.completed += 1;
+    else summary.failed += 1;
+    task = await closeGoalTaskAndClaimNext(tasks, handOff, result);
   }
   return summary;
 }

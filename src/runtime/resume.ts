@@ -1,9 +1,9 @@
 import type { Session } from '../store/schema.js';
+import { closeGoalTask } from './close-goal-task.js';
 import { RuntimeInputError } from './errors.js';
 import {
   continueSession,
   LEASE_MS,
-  outcomeText,
   type QueueTaskResult,
   runQueueTask,
   sessionRun,
@@ -62,11 +62,12 @@ export async function resumeSession(
       throw new RuntimeInputError(`Session ${session.id} was just taken over by another process.`);
     }
     const result = await runQueueTask(ctx, goalTask, owner, { continuing: true });
-    if (!result.cancelled && !ctx.stopRequested) {
-      const text = outcomeText(result);
-      if (result.status === 'completed') await tasks.complete(goalTask.id, text, { owner });
-      else await tasks.fail(goalTask.id, text, { owner });
-    }
+    if (!result.cancelled && !ctx.stopRequested)
+      await closeGoalTask(
+        tasks,
+        { id: goalTask.id, owner, queue: goalTask.queue, leaseMs: LEASE_MS },
+        result,
+      );
     return { kind: 'resumed', result };
   }
   const { run, end } = await sessionRun(ctx, session.id);

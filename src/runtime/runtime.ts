@@ -11,24 +11,27 @@ import type { ApprovalMode } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
+import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
+import { continueWaiting, type WaitingReply } from './continue-waiting.js';
 import { RuntimeInputError } from './errors.js';
 import { openWorkspaceStore, type StoreLocation } from './open-store.js';
 import {
   type DrainSummary,
   drainQueue,
   LEASE_MS,
-  outcomeText,
   type QueueTaskResult,
   releaseDeadWorkers,
   runQueueTask,
   type WorkerContext,
 } from './queue-worker.js';
+import { awaitQueuedGoal, type QueuedGoalOutcome, queuedSuffix, waitingInQueue } from './queued-goal.js';
 import { type ResumeOutcome, resumeSession } from './resume.js';
 import type { RunSettings } from './run-settings.js';
 import { RuntimeSafety } from './runtime-safety.js';
 import { SessionBook } from './session-book.js';
 import { subscribeToSession } from './subscription.js';
 import { TaskBoard } from './task-board.js';
+import { latestWaitingSession, type WaitingSession, waitingFor } from './waiting-session.js';
 import { newWorkerId } from './worker-identity.js';
 
 /** Where the runtime works and which model it runs. */
@@ -46,7 +49,8 @@ export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan
 
 /** What became of a submitted goal. */
 export type Submission =
-  | { kind: 'queued'; task: Task; position: number; running?: Task }
+  /** `afterSeq`: the session's last event before the goal was queued (waitForTurn follows it from there). */
+  | { kind: 'queued'; task: Task; position: number; running?: Task; afterSeq: number }
   | { kind: 'started'; task: Task; sessionId: string; done: Promise<SubmitOutcome> };
 
 /** How a submitted goal ended, and the queue work this process ran after it. */
@@ -208,6 +212,7 @@ export class Runtime implements WorkerContext {
         })
       ).id;
     const owner = newWorkerId();
+    const afterSeq = await sessions.lastSeq(sessionId);
     await releaseDeadWorkers(this, DEFAULT_QUEUE);
     if (options.interrupt) await this.interruptRunning(DEFAULT_QUEUE);
     const { task, started } = await tasks.addAndStartIfIdle(
@@ -219,13 +224,29 @@ export class Runtime implements WorkerContext {
       const active = await tasks.listActive(task.queue);
       const running = active.find((other) => other.status === 'in_progress');
       const position = active.findIndex((other) => other.id === task.id) + 1;
-      return { kind: 'queued', task, position, ...(running ? { running } : {}) };
+      return { kind: 'queued', task, position, afterSeq, ...(running ? { running } : {}) };
     }
+    return { kind: 'started', task, sessionId, done: this.runStarted(task, owner) };
+  }
+
+  /**
+   * Waits for a queued goal's turn (see awaitQueuedGoal): its events go to `onEvent` while
+   * another process runs it; it runs here when the queue is free first.
+   */
+  waitForTurn(
+    submission: Extract<Submission, { kind: 'queued' }>,
+    onEvent: (event: ServerEvent) => void,
+  ): Promise<QueuedGoalOutcome<SubmitOutcome>> {
+    return awaitQueuedGoal(this, { task: submission.task, afterSeq: submission.afterSeq, onEvent });
+  }
+
+  /** Runs a goal whose task this process has started, with the queue work after it. */
+  runStarted(task: Task, owner: string): Promise<SubmitOutcome> {
     const done = this.runSubmitted(task, owner);
     this.inFlight.add(done);
     const forget = () => this.inFlight.delete(done);
     done.then(forget, forget);
-    return { kind: 'started', task, sessionId, done };
+    return done;
   }
 
   private async runSubmitted(task: Task, owner: string): Promise<SubmitOutcome> {
@@ -238,25 +259,24 @@ export class Runtime implements WorkerContext {
       return { result };
     }
     // Work queued while this goal ran runs after it, here (older queued work is left to `work`).
-    const text = outcomeText(result);
     const olderWaiting = (await tasks.listActive(task.queue)).some((other) => other.sequence < task.sequence);
+    const handOff = { id: task.id, owner, queue: task.queue, leaseMs: LEASE_MS };
     if (olderWaiting) {
-      if (result.status === 'completed') await tasks.complete(task.id, text, { owner });
-      else await tasks.fail(task.id, text, { owner });
+      await closeGoalTask(tasks, handOff, result);
       return { result };
     }
-    const handOff = { id: task.id, owner, queue: task.queue, leaseMs: LEASE_MS };
-    const next =
-      result.status === 'completed'
-        ? (await tasks.completeAndClaimNext({ ...handOff, resultSummary: text })).next
-        : (await tasks.failAndClaimNext({ ...handOff, reason: text })).next;
+    const next = await closeGoalTaskAndClaimNext(tasks, handOff, result);
     if (!next) return { result };
     const drained = await drainQueue(this, {
       owner,
       queue: task.queue,
       first: next,
       announce: (queued) =>
-        this.notice(`▶ next in the queue (added while the last task ran): ${queued.title}`),
+        void waitingInQueue(this, task.queue).then((waiting) =>
+          this.notice(
+            `▶ next in the queue (added while the last task ran): ${queued.title}${queuedSuffix(waiting)}`,
+          ),
+        ),
     });
     return { result, drained };
   }
@@ -268,7 +288,10 @@ export class Runtime implements WorkerContext {
     );
     if (!running) return;
     await this.store.tasks.cancel(running.id);
-    this.notice(`Stopping the running task "${running.title}" at its next step boundary.`);
+    const waiting = await waitingInQueue(this, queue);
+    this.notice(
+      `Stopping the running task "${running.title}" at its next step boundary; your goal runs next${queuedSuffix(waiting)}.`,
+    );
   }
 
   /** Drains the queue, one task after another; with `watch`, waits for more until stopped. */
@@ -324,6 +347,21 @@ export class Runtime implements WorkerContext {
   /** Continues what a crash or a kill left unfinished (see resumeSession). */
   resume(options: { session?: string } = {}): Promise<ResumeOutcome> {
     return resumeSession(this, options);
+  }
+
+  /**
+   * The session that waits for the user (its last run ended with needs_input): the one named (id,
+   * unique prefix or "last"; undefined when it does not wait), else the latest such session
+   * unless a session with interrupted work is more recent.
+   */
+  async waitingSession(reference?: string): Promise<WaitingSession | undefined> {
+    if (reference === undefined) return latestWaitingSession(this.store);
+    return waitingFor(this.store, await this.sessions.find(reference));
+  }
+
+  /** Continues a session that waits for the user with their reply (see continueWaiting). */
+  continueWaiting(waiting: WaitingSession, reply: WaitingReply): Promise<QueueTaskResult> {
+    return continueWaiting(this, waiting, reply);
   }
 
   /** Answers a request of a run in this process (a question, a plan approval, a failure decision). */

@@ -15,10 +15,20 @@ export const MANUAL_COMPLETION_SUMMARY = 'marked completed by hand';
 export class TaskBoard {
   constructor(private readonly store: Store) {}
 
-  /** The tasks still to do in the order they run, or every task with `all`. */
-  list(options: { queue?: string; all?: boolean } = {}): Promise<Task[]> {
+  /**
+   * The goals of a queue still to do (pending, in progress, or blocked while their session waits
+   * for the user) in the order they run, or every goal with `all`; each with the tasks of the
+   * plans it made under it (taskTree).
+   */
+  async list(options: { queue?: string; all?: boolean } = {}): Promise<TaskTreeNode[]> {
     const queue = options.queue ?? DEFAULT_QUEUE;
-    return options.all ? this.store.tasks.listAll({ queue }) : this.store.tasks.listActive(queue);
+    const tree = taskTree(await this.store.tasks.listAll());
+    return tree.filter(
+      (node) =>
+        (node.planId === null && node.queue === queue && (options.all || UNFINISHED.has(node.status))) ||
+        // A plan task whose goal is gone.
+        (node.planId !== null && options.all && queue === DEFAULT_QUEUE),
+    );
   }
 
   /** Every task of every queue: goals with the tasks of their plans. */
@@ -91,6 +101,9 @@ export class TaskBoard {
     return asUserError(() => this.store.tasks.delete(id));
   }
 }
+
+/** The statuses of goals a plain list shows: work not finished. */
+const UNFINISHED = new Set<Task['status']>(['pending', 'in_progress', 'blocked']);
 
 /** The first line with words in it, shortened to MAX_DEFAULT_TITLE_CHARS. */
 export function defaultTitle(description: string): string {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_PATH, parseJsonLines, runCli, writeScript } from '../helpers/cli.js';
@@ -74,11 +74,17 @@ describe('the task queue', () => {
     expect(empty.stdout).toContain('The queue is empty');
   });
 
-  it('queues a request made while a task runs, tells where, and runs it after the current task', async () => {
+  it('with --no-wait, queues a request made while a task runs, tells where (exit 5), and runs it after the current task', async () => {
     const { workspace, model } = await setup([
       {
         when: 'write the first file',
-        toolCalls: [{ name: 'run_command', args: { command: 'sleep 2 && echo one > one.txt' } }],
+        // Runs until the test lets it go on: a fixed sleep loses its race on a loaded machine.
+        toolCalls: [
+          {
+            name: 'run_command',
+            args: { command: 'while [ ! -f go ]; do sleep 0.1; done; echo one > one.txt' },
+          },
+        ],
       },
       { when: 'Exit code: 0', text: 'First done.' },
       {
@@ -101,10 +107,12 @@ describe('the task queue', () => {
       emptyScript,
       '--cwd',
       workspace,
+      '--no-wait',
       'write the second file',
     ]);
-    expect(second.code).toBe(0);
-    expect(second.stdout).toMatch(/queued as #2/);
+    expect(second.code, second.stdout + second.stderr).toBe(5);
+    expect(second.stdout).toMatch(/queued as #2 .*Follow it with: taskweave sessions show ses_\w+ --events/);
+    await writeFile(path.join(workspace, 'go'), '');
 
     const finished = await first.done;
     expect(finished.code, finished.stderr).toBe(0);

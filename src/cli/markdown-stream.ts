@@ -1,0 +1,67 @@
+import { renderMarkdown } from './markdown.js';
+import type { Style } from './terminal.js';
+
+/**
+ * The model's streamed text rendered as markdown block by block: a block is shown once the blank
+ * line after it arrives (a code block once its closing fence has), the rest when the text ends.
+ * A table or a code block is never drawn half-parsed.
+ */
+export class MarkdownStream {
+  private pending = '';
+  private shown = 0;
+
+  constructor(
+    private readonly style: Style,
+    private readonly width: () => number,
+  ) {}
+
+  /** Takes a piece of text; returns what can be shown now (rendered, with its line breaks). */
+  push(text: string): string {
+    this.pending += text;
+    const end = completeBlocksEnd(this.pending);
+    if (end === 0) return '';
+    const complete = this.pending.slice(0, end);
+    this.pending = this.pending.slice(end);
+    return this.render(complete);
+  }
+
+  /** The text is over: returns the rest, rendered. */
+  flush(): string {
+    const rest = this.pending;
+    this.pending = '';
+    return rest.trim() === '' ? '' : this.render(rest);
+  }
+
+  private render(markdown: string): string {
+    const rendered = renderMarkdown(markdown, this.style, this.width());
+    if (rendered === '') return '';
+    const separator = this.shown > 0 ? '\n\n' : '';
+    this.shown += 1;
+    return separator + rendered;
+  }
+}
+
+/** Where the complete blocks of a text end: after its last blank line outside a code fence (0: none). */
+function completeBlocksEnd(text: string): number {
+  let inFence = false;
+  let end = 0;
+  let offset = 0;
+  const lines = text.split('\n');
+  // The last piece has no newline yet: it is still being written.
+  for (let index = 0; index < lines.length - 1; index++) {
+    const line = lines[index] ?? '';
+    offset += line.length + 1;
+    if (/^\s{0,3}(```|~~~)/.test(line)) inFence = !inFence;
+    else if (!inFence && line.trim() === '' && !continuesList(lines[index + 1])) end = offset;
+  }
+  return end;
+}
+
+/**
+ * Whether the line after a blank one goes on a list or an indented block (a loose list's next
+ * item): the blank line does not end the block then. An empty next line is not known yet.
+ */
+function continuesList(next: string | undefined): boolean {
+  if (next === undefined || next === '') return true;
+  return /^(\s+\S|\s*([-*+]|\d+[.)])\s)/.test(next);
+}

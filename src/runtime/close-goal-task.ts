@@ -1,0 +1,56 @@
+import type { RunStatus } from '../events/registry.js';
+import type { TaskQueue } from '../store/ports.js';
+import type { Task } from '../store/schema.js';
+import { NEEDS_INPUT_PREFIX } from './waiting-session.js';
+
+/** How a goal's run ended. */
+export interface Outcome {
+  status: RunStatus;
+  finalAnswer?: string;
+  reason?: string;
+}
+
+/** The worker that closes a goal's queue task, the queue it hands over to and the lease it takes. */
+export interface HandOff {
+  id: string;
+  owner: string;
+  queue: string;
+  leaseMs: number;
+}
+
+/** The result summary (or failure reason) a queue task is closed with. */
+export function outcomeText(result: Outcome): string {
+  if (result.status === 'completed') return result.finalAnswer ?? 'completed';
+  return result.reason ? `${result.status}: ${result.reason}` : result.status;
+}
+
+/**
+ * Closes a goal's queue task as its run ended: completed, failed, or blocked while its session
+ * waits for the user (needs_input), so that the task list and the session list say the same and
+ * `taskweave resume` can take the task up again.
+ */
+export async function closeGoalTask(tasks: TaskQueue, handOff: HandOff, result: Outcome): Promise<void> {
+  const text = outcomeText(result);
+  if (result.status === 'completed') await tasks.complete(handOff.id, text, { owner: handOff.owner });
+  else if (result.status === 'needs_input') await tasks.block(handOff.id, blockedReason(result));
+  else await tasks.fail(handOff.id, text, { owner: handOff.owner });
+}
+
+/** closeGoalTask, then the next task of the queue claimed for the same worker (one hand-off). */
+export async function closeGoalTaskAndClaimNext(
+  tasks: TaskQueue,
+  handOff: HandOff,
+  result: Outcome,
+): Promise<Task | undefined> {
+  const text = outcomeText(result);
+  if (result.status === 'completed')
+    return (await tasks.completeAndClaimNext({ ...handOff, resultSummary: text })).next;
+  if (result.status !== 'needs_input')
+    return (await tasks.failAndClaimNext({ ...handOff, reason: text })).next;
+  await tasks.block(handOff.id, blockedReason(result));
+  return tasks.claimNext({ queue: handOff.queue, owner: handOff.owner, leaseMs: handOff.leaseMs });
+}
+
+function blockedReason(result: Outcome): string {
+  return result.reason ? `${NEEDS_INPUT_PREFIX}: ${result.reason}` : NEEDS_INPUT_PREFIX;
+}

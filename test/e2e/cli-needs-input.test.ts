@@ -1,0 +1,142 @@
+import { access, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, writeScript } from '../helpers/cli.js';
+import { PtyRun } from '../helpers/pty.js';
+import { tempWorkspaceRoot } from '../helpers/run-harness.js';
+
+const EXAMPLE = path.resolve('examples/webapp.json');
+
+async function setup(turns: unknown[]) {
+  const workspace = await tempWorkspaceRoot('taskweave-waiting-');
+  const script = await writeScript(await tempWorkspaceRoot('taskweave-script-'), { turns });
+  return { workspace, model: `script:${script}` };
+}
+
+/** The session list's and the task list's rows as JSON. */
+async function lists(workspace: string) {
+  const sessions = JSON.parse((await runCli(['sessions', 'list', '--json', '--cwd', workspace])).stdout);
+  const tasks = JSON.parse((await runCli(['tasks', 'list', '--json', '--cwd', workspace])).stdout);
+  return { sessions, tasks };
+}
+
+/** The `taskweave resume …` command a run printed after "prefix", as arguments. */
+function printedCommand(stdout: string, prefix: string): string[] {
+  const line = stdout.split('\n').find((candidate) => candidate.startsWith(prefix));
+  expect(line, stdout).toBeDefined();
+  return (line ?? '').slice(prefix.length).trim().split(' ');
+}
+
+describe('exit code 4 is not a dead end', () => {
+  it('a question: the run prints the command that answers it, both lists say it waits, resume --answer continues', async () => {
+    const { workspace, model } = await setup([
+      { when: 'The user answered: PostgreSQL', text: 'Using PostgreSQL, as you said.' },
+      { toolCalls: [{ name: 'request_input', args: { question: 'Which database should I use?' } }] },
+    ]);
+    const run = await runCli(['run', '--model', model, '--cwd', workspace, 'set up storage']);
+    expect(run.code, run.stdout + run.stderr).toBe(4);
+    const command = printedCommand(run.stdout, 'To answer and continue: ');
+    expect(command.slice(0, 3)).toEqual(['taskweave', 'resume', expect.stringMatching(/^ses_/)]);
+    expect(run.stdout).toMatch(/To answer and continue: .* --answer "<your answer>"\n/);
+    expect(command.slice(-3)).toEqual(['--answer', '"<your', 'answer>"']);
+
+    const waiting = await lists(workspace);
+    expect(waiting.sessions[0].last_run_status).toBe('needs_input');
+    expect(waiting.tasks).toHaveLength(1);
+    expect(waiting.tasks[0]).toMatchObject({
+      status: 'blocked',
+      session_id: command[2],
+      fail_reason: 'needs input: Which database should I use?',
+    });
+    const table = await runCli(['tasks', 'list', '--cwd', workspace]);
+    expect(table.stdout).toMatch(/blocked \(needs input\)\s+set up storage/);
+
+    // Without an answer and without a terminal, resume says what it waits for and how to give it.
+    const unanswered = await runCli(['resume', '--model', model, '--cwd', workspace]);
+    expect(unanswered.code).toBe(4);
+    expect(unanswered.stdout).toContain(
+      `Session ${command[2]} waits for an answer to: Which database should I use?`,
+    );
+    expect(unanswered.stdout).toContain('--answer "<your answer>"');
+
+    // The printed command, with the answer filled in, continues the session.
+    const args = [...command.slice(1, -2), 'PostgreSQL'];
+    const resumed = await runCli(args);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('Using PostgreSQL, as you said.');
+    const done = await lists(workspace);
+    expect(done.sessions[0]).toMatchObject({ last_run_status: 'completed', run_count: 2 });
+    expect(done.tasks).toEqual([]);
+    const all = JSON.parse((await runCli(['tasks', 'list', '--all', '--json', '--cwd', workspace])).stdout);
+    expect(all).toMatchObject([{ status: 'completed', attempts: 2 }]);
+  });
+
+  it('a plan waiting for approval: resume --yes approves and runs it; the plan tasks show under their goal', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-waiting-');
+    const model = `script:${EXAMPLE}`;
+    const run = await runCli(['run', '--approval', 'auto', '--model', model, '--cwd', workspace, 'build it']);
+    expect(run.code).toBe(4);
+    const command = printedCommand(run.stdout, 'To approve the plan and run it: ');
+    expect(command.at(-1)).toBe('--yes');
+    const { tasks } = await lists(workspace);
+    expect(tasks).toHaveLength(1);
+    expect(tasks[0].status).toBe('blocked');
+    expect(tasks[0].tasks.map((task: { title: string }) => task.title)).toEqual([
+      'Create the webapp project',
+      'Write src/index.ts',
+      'Write public/index.html',
+    ]);
+    const resumed = await runCli([...command.slice(1), '--approval', 'auto']);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/Tasks:\n {2}✓ \[project\].*\n {2}✓ \[index\].*\n {2}✓ \[html\]/);
+    await access(path.join(workspace, 'webapp/src/index.ts'));
+    const all = JSON.parse((await runCli(['tasks', 'list', '--all', '--json', '--cwd', workspace])).stdout);
+    expect(all[0].status).toBe('completed');
+    expect(all[0].tasks.map((task: { status: string }) => task.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+    ]);
+  });
+
+  it('a command waiting for approval: resume --approval auto continues and the command runs', async () => {
+    const { workspace, model } = await setup([
+      { when: 'needed an approval', toolCalls: [{ name: 'run_command', args: { command: 'rm a.txt' } }] },
+      { when: 'needed an approval', text: 'Removed a.txt.' },
+      { toolCalls: [{ name: 'run_command', args: { command: 'rm a.txt' } }] },
+    ]);
+    await writeFile(path.join(workspace, 'a.txt'), 'x\n');
+    const run = await runCli(['run', '--model', model, '--cwd', workspace, 'remove a.txt']);
+    expect(run.code).toBe(4);
+    const command = printedCommand(run.stdout, 'To allow it and continue: ');
+    expect(command.slice(-2)).toEqual(['--approval', 'auto']);
+    await access(path.join(workspace, 'a.txt'));
+    const resumed = await runCli([...command.slice(1), '--sandbox', 'off']);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('Removed a.txt.');
+    await expect(access(path.join(workspace, 'a.txt'))).rejects.toThrow();
+  });
+
+  it('--answer for a session that does not wait for one is refused (exit 2)', async () => {
+    const { workspace, model } = await setup([{ text: 'Done.' }]);
+    expect((await runCli(['run', '--model', model, '--cwd', workspace, 'go'])).code).toBe(0);
+    const resumed = await runCli(['resume', '--model', model, '--cwd', workspace, '--answer', 'x']);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stdout + resumed.stderr).toContain('No session in this workspace waits for an answer');
+  });
+
+  it('on a terminal, resume asks the waiting question and continues with the answer', async () => {
+    const { workspace, model } = await setup([
+      { when: 'The user answered: Redis', text: 'Redis it is.' },
+      { toolCalls: [{ name: 'request_input', args: { question: 'Which cache should I use?' } }] },
+    ]);
+    expect((await runCli(['run', '--model', model, '--cwd', workspace, 'add a cache'])).code).toBe(4);
+    const resume = PtyRun.start(['resume', '--model', model, '--cwd', workspace], { env: { NO_COLOR: '1' } });
+    await resume.waitFor('? Which cache should I use?');
+    await resume.waitFor('answer ›');
+    resume.type('Redis\r');
+    expect(await resume.exited).toBe(0);
+    expect(resume.text()).toContain('Redis it is.');
+    expect(resume.text()).toContain('✓ completed');
+  });
+});
