@@ -1,5 +1,6 @@
 import type { ServerEvent } from '../events/registry.js';
 import { formatArgs } from '../util/format-args.js';
+import { sanitizeForTerminal } from '../util/terminal-text.js';
 import { type PlanTaskState, proposedPlanLines, taskListLines } from './plan-lines.js';
 import { StillRunning } from './still-running.js';
 import { Spinner, type Style } from './terminal.js';
@@ -79,8 +80,9 @@ export class HumanRenderer {
     for (const event of queued) this.render(event);
   }
 
-  /** Renders one event. */
-  render(event: ServerEvent): void {
+  /** Renders one event; control sequences in what it carries are stripped (taskweave styles it itself). */
+  render(raw: ServerEvent): void {
+    const event = sanitizeForTerminal(raw);
     if (this.held) {
       this.held.push(event);
       return;

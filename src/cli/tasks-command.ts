@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_QUEUE, MAX_DEFAULT_TITLE_CHARS } from '../runtime/defaults.js';
 import type { Task } from '../runtime/index.js';
 import { apiTask } from '../runtime/wire-shapes.js';
+import { sanitizeForTerminal } from '../util/terminal-text.js';
 import { EXIT } from './exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from './options.js';
 import { renderTaskTable } from './task-output.js';
@@ -121,7 +122,7 @@ async function listTasks(access: WorkspaceAccess, options: ListOptions): Promise
     stdout.write(`${await emptyListMessage(access, options)}\n`);
     return;
   }
-  stdout.write(renderTaskTable({ tasks: listed, style: styleFor(stdout) }));
+  stdout.write(renderTaskTable({ tasks: sanitizeForTerminal(listed), style: styleFor(stdout) }));
 }
 
 async function emptyListMessage(access: WorkspaceAccess, options: ListOptions): Promise<string> {
