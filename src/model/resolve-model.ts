@@ -1,3 +1,4 @@
+import { heldProviderKeys } from '../util/provider-keys.js';
 import { configFilePaths, loadConfigFile, type TaskweaveConfig } from './config-file.js';
 import { describeProviders, envValue, PROVIDERS } from './providers.js';
 import { ModelConfigError, type ResolvedModel } from './types.js';
@@ -34,6 +35,8 @@ const API_KEY_DEFAULTS: readonly { variables: string[]; model: string }[] = [
 export async function resolveModel(
   options: ResolveModelOptions,
 ): Promise<ResolvedModel & { source: ModelSource; config: TaskweaveConfig }> {
+  // The keys the CLI took out of the process environment at start-up (see holdProviderKeys).
+  options = { ...options, env: { ...heldProviderKeys(), ...options.env } };
   const { config, sources } = await loadConfigFile(options);
   const choice = chooseModelName(options, config.model, sources.model);
   const separator = choice.name.indexOf(':');
