@@ -16,7 +16,8 @@ import type { WorkspaceAccess } from './workspace-access.js';
 /** Opens the workspace (loaded when a command runs, not for --help) and runs `work` with it. */
 async function withWorkspace<T>(options: StoreCliOptions, work: (access: WorkspaceAccess) => Promise<T>) {
   const access = await import('./workspace-access.js');
-  return access.withWorkspace(options, {}, work);
+  // Listing and showing only read: a write-protected database or folder still works.
+  return access.withWorkspace(options, { readOnly: true }, work);
 }
 
 /** The widest a goal gets in `sessions list`. */

@@ -12,7 +12,7 @@ import type { WorkspaceAccess } from './workspace-access.js';
 /** Opens the workspace (loaded when a command runs, not for --help) and runs `work` with it. */
 async function withWorkspace<T>(
   options: StoreCliOptions,
-  openOptions: { create?: boolean },
+  openOptions: { create?: boolean; readOnly?: boolean },
   work: (access: WorkspaceAccess) => Promise<T>,
 ): Promise<T> {
   const access = await import('./workspace-access.js');
@@ -44,7 +44,7 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
       .option('-q, --queue <name>', 'the queue', DEFAULT_QUEUE)
       .option('--json', 'print a JSON array of tasks'),
   ).action(async (options: ListOptions) => {
-    await withWorkspace(options, {}, (access) => listTasks(access, options));
+    await withWorkspace(options, { readOnly: true }, (access) => listTasks(access, options));
     setExitCode(EXIT.completed);
   });
 
