@@ -1,6 +1,7 @@
 import { compactionText } from '../events/compaction-text.js';
 import type { ServerEvent } from '../events/registry.js';
 import { formatArgs } from '../util/format-args.js';
+import { sanitizeForTerminal } from '../util/terminal-text.js';
 import { formatDuration } from './relative-time.js';
 import { shortenLine } from './table.js';
 import { plural } from './text-wrap.js';
@@ -25,7 +26,7 @@ export function eventDetail(event: ServerEvent, { full = false } = {}): string {
 export function renderEventLines(events: readonly ServerEvent[], { full = false } = {}): string {
   const seqWidth = Math.max(0, ...events.map((event) => String(event.seq).length));
   const kindWidth = Math.max(0, ...events.map((event) => eventKind(event).length));
-  return events
+  return sanitizeForTerminal(events)
     .map((event) => {
       const head = `${String(event.seq).padStart(seqWidth)}  ${eventKind(event).padEnd(kindWidth)}  `;
       const detail = eventDetail(event, { full }).replace(/\n/g, `\n${' '.repeat(head.length)}`);

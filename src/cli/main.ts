@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { holdProviderKeys } from '../util/provider-keys.js';
 import { VERSION } from '../util/version.js';
 import { addChatCommand } from './chat-command.js';
 import { addCompletionCommand } from './completion-command.js';
@@ -17,6 +18,8 @@ import { addWorkCommand } from './work-command.js';
 
 /** Runs the CLI with the given argv (as process.argv) and resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  // First: no command, MCP server or checker this process starts may see the providers' keys.
+  holdProviderKeys();
   let exitCode: number = EXIT.completed;
   const program = new Command()
     .name('taskweave')

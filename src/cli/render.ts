@@ -1,6 +1,7 @@
 import { compactionText } from '../events/compaction-text.js';
 import type { ServerEvent } from '../events/registry.js';
 import { formatArgs } from '../util/format-args.js';
+import { sanitizeForTerminal } from '../util/terminal-text.js';
 import { renderMarkdown } from './markdown.js';
 import { MarkdownStream } from './markdown-stream.js';
 import { type PlanTaskState, proposedPlanLines, taskListLines } from './plan-lines.js';
@@ -86,8 +87,9 @@ export class HumanRenderer {
     for (const event of queued) this.render(event);
   }
 
-  /** Renders one event. */
-  render(event: ServerEvent): void {
+  /** Renders one event; control sequences in what it carries are stripped (taskweave styles it itself). */
+  render(raw: ServerEvent): void {
+    const event = sanitizeForTerminal(raw);
     if (this.held) {
       this.held.push(event);
       return;

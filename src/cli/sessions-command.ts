@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../runtime/defaults.js';
 import { apiRun } from '../runtime/wire-shapes.js';
 import { shortId } from '../util/short-id.js';
+import { sanitizeForTerminal } from '../util/terminal-text.js';
 import { renderEventLines } from './event-line.js';
 import { EXIT } from './exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from './options.js';
@@ -15,7 +16,8 @@ import type { WorkspaceAccess } from './workspace-access.js';
 /** Opens the workspace (loaded when a command runs, not for --help) and runs `work` with it. */
 async function withWorkspace<T>(options: StoreCliOptions, work: (access: WorkspaceAccess) => Promise<T>) {
   const access = await import('./workspace-access.js');
-  return access.withWorkspace(options, {}, work);
+  // Listing and showing only read: a write-protected database or folder still works.
+  return access.withWorkspace(options, { readOnly: true }, work);
 }
 
 /** The widest a goal gets in `sessions list`. */
@@ -79,6 +81,7 @@ async function listSessions(access: WorkspaceAccess, options: ListOptions): Prom
   }
   const style = styleFor(stdout);
   const now = Date.now();
+  const safe = sanitizeForTerminal(shown);
   stdout.write(
     renderTable({
       columns: [
@@ -88,7 +91,7 @@ async function listSessions(access: WorkspaceAccess, options: ListOptions): Prom
         { header: 'goal' },
         { header: 'runs', align: 'right' },
       ],
-      rows: shown.map(({ session, runCount, status }) => [
+      rows: safe.map(({ session, runCount, status }) => [
         shortId(session.id, 'session'),
         relativeTime(session.createdAt, now),
         { text: status, paint: paintRunStatus(status, style) },
@@ -104,8 +107,10 @@ async function listSessions(access: WorkspaceAccess, options: ListOptions): Prom
 }
 
 async function showSession(access: WorkspaceAccess, input: string, options: ShowOptions): Promise<void> {
-  const { session, runs, messages, events } = await access.sessions.detail(input, { events: options.events });
+  const detail = await access.sessions.detail(input, { events: options.events });
   const stdout = process.stdout;
+  // JSON escapes control characters itself; the text below is for the terminal.
+  const { session, runs, messages, events } = options.json ? detail : sanitizeForTerminal(detail);
   if (options.json) {
     const json: SessionDetailJson = {
       ...sessionJson(session),

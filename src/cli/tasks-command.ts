@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_QUEUE, MAX_DEFAULT_TITLE_CHARS } from '../runtime/defaults.js';
 import type { Task } from '../runtime/index.js';
 import { apiTask } from '../runtime/wire-shapes.js';
+import { sanitizeForTerminal } from '../util/terminal-text.js';
 import { EXIT } from './exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from './options.js';
 import { renderTaskTable } from './task-output.js';
@@ -11,7 +12,7 @@ import type { WorkspaceAccess } from './workspace-access.js';
 /** Opens the workspace (loaded when a command runs, not for --help) and runs `work` with it. */
 async function withWorkspace<T>(
   options: StoreCliOptions,
-  openOptions: { create?: boolean },
+  openOptions: { create?: boolean; readOnly?: boolean },
   work: (access: WorkspaceAccess) => Promise<T>,
 ): Promise<T> {
   const access = await import('./workspace-access.js');
@@ -43,7 +44,7 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
       .option('-q, --queue <name>', 'the queue', DEFAULT_QUEUE)
       .option('--json', 'print a JSON array of tasks'),
   ).action(async (options: ListOptions) => {
-    await withWorkspace(options, {}, (access) => listTasks(access, options));
+    await withWorkspace(options, { readOnly: true }, (access) => listTasks(access, options));
     setExitCode(EXIT.completed);
   });
 
@@ -121,7 +122,7 @@ async function listTasks(access: WorkspaceAccess, options: ListOptions): Promise
     stdout.write(`${await emptyListMessage(access, options)}\n`);
     return;
   }
-  stdout.write(renderTaskTable({ tasks: listed, style: styleFor(stdout) }));
+  stdout.write(renderTaskTable({ tasks: sanitizeForTerminal(listed), style: styleFor(stdout) }));
 }
 
 async function emptyListMessage(access: WorkspaceAccess, options: ListOptions): Promise<string> {

@@ -14,11 +14,11 @@ export interface WorkspaceAccess {
 /**
  * Opens the workspace a command's `--cwd` and `--db` name, runs `work` with it and closes it,
  * also when `work` throws. Without `create`, a missing database reads as empty and nothing is
- * written to disk.
+ * written to disk; with `readOnly`, the database is opened for reading only.
  */
 export async function withWorkspace<T>(
   options: StoreCliOptions,
-  openOptions: { create?: boolean },
+  openOptions: { create?: boolean; readOnly?: boolean },
   work: (access: WorkspaceAccess) => T | Promise<T>,
 ): Promise<T> {
   const { workspace, store } = await openWorkspaceStore(options, openOptions);

@@ -14,6 +14,8 @@ export const taskweaveConfigSchema = z.strictObject({
   /** Base URL for providers that take one (openai, anthropic, openai-compatible). */
   baseUrl: z.url().optional(),
   maxSteps: z.number().int().positive().optional(),
+  /** Base URLs a workspace config may send an API key to; read from the user's own file only. */
+  trustedBaseUrls: z.array(z.url()).optional(),
   ...safetyConfigShape,
   /** US dollars per million tokens, by `provider:model`: what `taskweave eval` reports as cost. */
   prices: z

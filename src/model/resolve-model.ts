@@ -1,5 +1,7 @@
+import { heldProviderKeys } from '../util/provider-keys.js';
 import { configFilePaths, loadConfigFile, type TaskweaveConfig } from './config-file.js';
 import { contextLimitsFor } from './context-limits.js';
+import { checkEndpointTrust } from './endpoint-trust.js';
 import { describeProviders, envValue, PROVIDERS } from './providers.js';
 import { ModelConfigError, type ResolvedModel } from './types.js';
 
@@ -35,6 +37,8 @@ const API_KEY_DEFAULTS: readonly { variables: string[]; model: string }[] = [
 export async function resolveModel(
   options: ResolveModelOptions,
 ): Promise<ResolvedModel & { source: ModelSource; config: TaskweaveConfig }> {
+  // The keys the CLI took out of the process environment at start-up (see holdProviderKeys).
+  options = { ...options, env: { ...heldProviderKeys(), ...options.env } };
   const { config, sources } = await loadConfigFile(options);
   const choice = chooseModelName(options, config.model, sources.model);
   const separator = choice.name.indexOf(':');
@@ -59,6 +63,23 @@ export async function resolveModel(
   const baseUrlGoesWithModel = choice.source === 'config' && sources.baseUrl === sources.model;
   const configBaseUrl =
     baseUrlGoesWithModel || providerName === 'openai-compatible' ? config.baseUrl : undefined;
+  const [projectFile = '', userFile = ''] = configFilePaths(options);
+  if (sources.trustedBaseUrls === projectFile && config.trustedBaseUrls !== undefined) {
+    throw new ModelConfigError(
+      `The workspace config ${projectFile} sets "trustedBaseUrls"; only your own config ${userFile} may.`,
+    );
+  }
+  checkEndpointTrust({
+    provider: providerName,
+    workspaceBaseUrl:
+      options.baseUrl === undefined && configBaseUrl !== undefined && sources.baseUrl === projectFile
+        ? configBaseUrl
+        : undefined,
+    workspaceFile: projectFile,
+    userFile,
+    trusted: config.trustedBaseUrls ?? [],
+    env: options.env,
+  });
   const model = await provider.create(modelName, {
     baseUrl: options.baseUrl ?? configBaseUrl,
     cwd: options.cwd,

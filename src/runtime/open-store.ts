@@ -1,9 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { defaultDatabasePath, StoreVersionError } from '../store/database.js';
+import {
+  BUSY_TIMEOUT_MS,
+  defaultDatabasePath,
+  StoreReadOnlyError,
+  StoreVersionError,
+} from '../store/database.js';
 import { IdLookupError } from '../store/id-lookup.js';
 import type { Store } from '../store/ports.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openSqliteStore, StoreBusyError } from '../store/sqlite-store.js';
 import { TaskStoreError } from '../store/task-store.js';
 import { Workspace } from '../tools/workspace.js';
 import { RuntimeInputError } from './errors.js';
@@ -25,12 +30,14 @@ export interface OpenedWorkspace {
 
 /**
  * Opens the workspace folder (unless already open) and its store. With `create`, a missing database file is created;
- * without, a missing file reads as an empty store and nothing is written to disk. A database
+ * without, a missing file reads as an empty store and nothing is written to disk. With
+ * `readOnly` (commands that only list or show), nothing is ever written: a write-protected file
+ * or folder can be read. A database
  * written by a newer taskweave is a RuntimeInputError.
  */
 export async function openWorkspaceStore(
   location: StoreLocation,
-  options: { create?: boolean; workspace?: Workspace } = {},
+  options: { create?: boolean; readOnly?: boolean; workspace?: Workspace } = {},
 ): Promise<OpenedWorkspace> {
   const workspace = options.workspace ?? (await Workspace.open(location.cwd));
   const databasePath =
@@ -38,11 +45,18 @@ export async function openWorkspaceStore(
       ? defaultDatabasePath(workspace.root)
       : path.resolve(process.cwd(), location.db);
   try {
-    const store = openSqliteStore({ path: databasePath, create: options.create });
+    const store = openSqliteStore({ path: databasePath, create: options.create, readOnly: options.readOnly });
     if (options.create && location.db === undefined) await ignoreOwnFolder(path.dirname(databasePath));
     return { workspace, databasePath, store };
   } catch (error) {
-    if (error instanceof StoreVersionError) throw new RuntimeInputError(error.message, { cause: error });
+    if (error instanceof StoreVersionError || error instanceof StoreReadOnlyError)
+      throw new RuntimeInputError(error.message, { cause: error });
+    if (String((error as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY')) {
+      throw new StoreBusyError(
+        `The database ${databasePath} is locked by another process (waited ${BUSY_TIMEOUT_MS / 1000} s): another taskweave or a program holding it open. Try again once it is done.`,
+        { cause: error },
+      );
+    }
     const unusable = unusableDatabase(error, databasePath);
     if (unusable !== undefined) throw new RuntimeInputError(unusable, { cause: error });
     throw error;

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -38,6 +38,11 @@ export interface OpenDatabaseOptions {
   synchronous?: Synchronous;
   /** The migrations to apply; the package's own `drizzle` folder unless told (tests use others). */
   migrationsFolder?: string;
+  /**
+   * Open for reading only (listing commands): nothing is written, so a write-protected file or a
+   * read-only folder can still be read. The file must exist and be migrated by this version.
+   */
+  readOnly?: boolean;
 }
 
 /** An open, migrated taskweave database. */
@@ -65,6 +70,7 @@ export function defaultDatabasePath(workspaceRoot: string): string {
  * taskweave has migrated, before touching anything in it.
  */
 export function openDatabase(options: OpenDatabaseOptions): TaskweaveDb {
+  if (options.readOnly) return openReadOnly(options);
   const inMemory = options.path === ':memory:';
   if (!inMemory) mkdirSync(path.dirname(path.resolve(options.path)), { recursive: true });
   const sqlite = new Database(options.path);
@@ -86,17 +92,102 @@ export function openDatabase(options: OpenDatabaseOptions): TaskweaveDb {
     sqlite.close();
     throw error;
   }
+  return wrap(sqlite, options.path);
+}
+
+function wrap(sqlite: Database.Database, filePath: string): TaskweaveDb {
   const db = drizzle({ client: sqlite, schema });
   return {
-    path: options.path,
+    path: filePath,
     drizzle: db,
     sqlite,
     close() {
       if (!sqlite.open) return;
-      sqlite.pragma('optimize');
+      try {
+        if (!sqlite.readonly) sqlite.pragma('optimize');
+      } catch {
+        // Only an optimisation; a file damaged under the connection must not hide why (the run says).
+      }
       sqlite.close();
     },
   };
+}
+
+/** Bytes 18 and 19 of an SQLite file: its write and read format versions (2 = WAL, 1 = rollback journal). */
+const FORMAT_VERSION_BYTES = [18, 19] as const;
+
+/**
+ * Opens an existing database for reading. In WAL mode a reader needs the `-shm` file, which a
+ * read-only folder does not let it create (and this build of SQLite takes no `immutable=1` URI):
+ * the file is then read into memory and opened from there, as a snapshot. A WAL file left next
+ * to it (commits not yet in the file) cannot be read that way, and is said.
+ */
+function openReadOnly(options: OpenDatabaseOptions): TaskweaveDb {
+  let sqlite: Database.Database;
+  try {
+    sqlite = new Database(options.path, { readonly: true, fileMustExist: true });
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    sqlite.prepare('SELECT count(*) FROM sqlite_master').get();
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'SQLITE_CANTOPEN' || !existsSync(options.path)) throw error;
+    sqlite = openSnapshot(options.path);
+  }
+  try {
+    checkMigrated(
+      sqlite,
+      readMigrationFiles({ migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER }),
+    );
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  return wrap(sqlite, options.path);
+}
+
+function openSnapshot(filePath: string): Database.Database {
+  const wal = statSync(`${filePath}-wal`, { throwIfNoEntry: false });
+  if (wal !== undefined && wal.size > 0) {
+    throw new StoreReadOnlyError(
+      `The database ${filePath} cannot be read: its folder is read-only and its last changes are still in ${path.basename(filePath)}-wal, which only a writer can fold in. Open it once where it can be written.`,
+    );
+  }
+  const image = readFileSync(filePath);
+  // An in-memory copy cannot be in WAL mode; as a rollback-journal file it reads the same.
+  for (const offset of FORMAT_VERSION_BYTES)
+    if (image.length > offset && image[offset] === 2) image[offset] = 1;
+  return new Database(image, { readonly: true });
+}
+
+/** Throws unless the database holds exactly the migrations this version knows (it cannot migrate it read-only). */
+function checkMigrated(sqlite: Database.Database, migrations: MigrationMeta[]): void {
+  const table = sqlite
+    .prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?")
+    .get(MIGRATIONS_TABLE);
+  const applied =
+    table === undefined
+      ? []
+      : sqlite
+          .prepare<[], { hash: string; created_at: number | string }>(
+            `SELECT hash, created_at FROM "${MIGRATIONS_TABLE}" ORDER BY created_at`,
+          )
+          .all();
+  const knownTimes = new Set(migrations.map((migration) => migration.folderMillis));
+  const unknown = applied.find((row) => !knownTimes.has(Number(row.created_at)));
+  if (unknown !== undefined) {
+    throw new StoreVersionError(
+      `This database was written by a newer taskweave (migration ${Number(unknown.created_at)}, unknown); upgrade taskweave or use --db to choose another file.`,
+    );
+  }
+  if (applied.length < migrations.length) {
+    throw new StoreReadOnlyError(
+      'This database was written by an older taskweave and must be upgraded, which needs write access: run a taskweave command that changes it (tasks add, run) where the file can be written.',
+    );
+  }
+}
+
+/** A read-only database that would have to be changed (upgraded) before it can be read. */
+export class StoreReadOnlyError extends Error {
+  override name = 'StoreReadOnlyError';
 }
 
 /**

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { openDatabase, type Synchronous } from './database.js';
+import { BUSY_TIMEOUT_MS, openDatabase, type Synchronous } from './database.js';
 import type { Async, Store } from './ports.js';
 import { SessionStore } from './session-store.js';
 import { sqliteTransactionRunner } from './sqlite-transaction.js';
+import { StoreFileGuard, StoreGoneError } from './store-file-guard.js';
 import { TaskStore } from './task-store.js';
 
 export interface OpenSqliteStoreOptions {
@@ -15,6 +16,8 @@ export interface OpenSqliteStoreOptions {
    */
   create?: boolean;
   synchronous?: Synchronous;
+  /** Open an existing file for reading only (see OpenDatabaseOptions.readOnly); a missing one reads as empty. */
+  readOnly?: boolean;
   now?: () => number;
 }
 
@@ -22,16 +25,24 @@ export interface OpenSqliteStoreOptions {
 export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
   const file =
     options.path === ':memory:' || options.create || existsSync(options.path) ? options.path : ':memory:';
-  const db = openDatabase({ path: file, synchronous: options.synchronous });
+  const db = openDatabase({
+    path: file,
+    synchronous: options.synchronous,
+    readOnly: options.readOnly === true && file !== ':memory:',
+  });
   const tasks = new TaskStore(db, { now: options.now });
   const sessions = new SessionStore(db, { now: options.now });
+  const guard = file === ':memory:' || options.readOnly ? undefined : new StoreFileGuard(file);
   return {
-    tasks: asyncPort(tasks),
-    plans: asyncPort(tasks),
-    sessions: asyncPort(sessions),
+    tasks: asyncPort(tasks, guard),
+    plans: asyncPort(tasks, guard),
+    sessions: asyncPort(sessions, guard),
     location: options.path,
     transaction: sqliteTransactionRunner(db.sqlite),
-    close: async () => db.close(),
+    close: async () => {
+      guard?.close();
+      db.close();
+    },
   };
 }
 
@@ -39,12 +50,50 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
  * The synchronous store as an async port: each method's result (or thrown error) comes back as
  * a settled promise. The SQLite work itself still happens inside the call, in its transaction.
  */
-function asyncPort<T extends object>(target: T): Async<T> {
+function asyncPort<T extends object>(target: T, guard: StoreFileGuard | undefined): Async<T> {
   const port: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(target))) {
     const method: unknown = Reflect.get(target, name);
     if (name === 'constructor' || typeof method !== 'function') continue;
-    port[name] = async (...args) => method.apply(target, args);
+    port[name] = async (...args) => {
+      guard?.check();
+      try {
+        return method.apply(target, args);
+      } catch (error) {
+        throw storeError(error, guard);
+      }
+    };
   }
   return port as Async<T>;
 }
+
+/** A lock held by another process past the busy timeout, said plainly; other errors as they are. */
+function storeError(error: unknown, guard: StoreFileGuard | undefined): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
+    return new StoreBusyError(
+      `The database ${guard?.path ?? ''} is locked by another process (waited ${BUSY_TIMEOUT_MS / 1000} s): another taskweave or a program holding it open. Try again once it is done.`,
+      { cause: error },
+    );
+  }
+  if (
+    guard !== undefined &&
+    typeof code === 'string' &&
+    /^SQLITE_(CORRUPT|NOTADB|IOERR|READONLY)/.test(code)
+  ) {
+    // A file changed under the connection shows first as one of these: name the likely cause.
+    try {
+      guard.check();
+    } catch (gone) {
+      return gone;
+    }
+  }
+  return error;
+}
+
+/** The database stayed locked by another process for longer than the busy timeout. */
+export class StoreBusyError extends Error {
+  override name = 'StoreBusyError';
+}
+
+export { StoreGoneError };

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { describeIssues } from '../util/describe-issues.js';
+import { redactProviderKeys } from '../util/provider-keys.js';
 import { truncateMiddle } from './truncate.js';
 import type { Tool, ToolContext, ToolResult, ToolSpec } from './types.js';
 
@@ -21,7 +22,7 @@ export function defineTool<Params extends z.ZodType>(spec: ToolSpec<Params>): To
       if (!parsed.success) return undefined;
       if (!spec.preview) return JSON.stringify(parsed.data, null, 2);
       try {
-        return truncateMiddle(await spec.preview(parsed.data, ctx));
+        return truncateMiddle(redactProviderKeys(await spec.preview(parsed.data, ctx)));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         return `(no preview: ${message})`;
@@ -29,10 +30,16 @@ export function defineTool<Params extends z.ZodType>(spec: ToolSpec<Params>): To
     },
     async run(rawArgs: unknown, ctx: ToolContext) {
       const started = performance.now();
-      const { effect, ...result } = await execute(spec, rawArgs, ctx);
+      // A key a command printed or a file held is neither stored, shown nor sent to the model.
+      const redactingCtx: ToolContext = {
+        ...ctx,
+        progress: (message) => ctx.progress(redactProviderKeys(message)),
+      };
+      const { effect, ...result } = await execute(spec, rawArgs, redactingCtx);
       return {
         ...result,
-        output: truncateMiddle(result.output),
+        output: truncateMiddle(redactProviderKeys(result.output)),
+        ...(result.display === undefined ? {} : { display: redactProviderKeys(result.display) }),
         durationMs: Math.round(performance.now() - started),
         // A control effect counts only when the call succeeded.
         ...(effect && !result.isError ? { effect } : {}),

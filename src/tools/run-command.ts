@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { PROVIDER_KEY_VARIABLES } from '../util/provider-keys.js';
 import { defineTool } from './define-tool.js';
 import { LineProgress } from './line-progress.js';
 import { type CommandEnd, type CommandOutcome, runShellCommand } from './run-shell-command.js';
@@ -113,11 +114,7 @@ export const runCommandTool = defineTool({
  */
 export const WITHHELD_ENV = new Set([
   'FORCE_COLOR', // would override NO_COLOR in most tools (and Node warns when both are set)
-  'OPENAI_API_KEY',
-  'ANTHROPIC_API_KEY',
-  'GOOGLE_GENERATIVE_AI_API_KEY',
-  'GEMINI_API_KEY',
-  'OPENAI_COMPATIBLE_API_KEY',
+  ...PROVIDER_KEY_VARIABLES,
 ]);
 
 function commandEnvironment(): NodeJS.ProcessEnv {
