@@ -2,13 +2,23 @@ import type { ModelReply } from '../../model/call-model.js';
 import { type ExecutedCall, executeTools } from '../execute-tools.js';
 import { toolContextFor } from '../tool-context.js';
 import { type LoopContext, saveConversation } from './loop-context.js';
+import {
+  continueRequest,
+  NON_ANSWER_LIMIT,
+  type NonAnswerKind,
+  nonAnswerFailure,
+  nonAnswerOf,
+} from './non-answer.js';
 import type { Interruption } from './step.js';
 import { callModelForStep } from './step-model-call.js';
 
 /** The tool step's result: the reply and its executed calls, an unreadable reply, or the end. */
 export type ActResult =
   | { kind: 'acted'; reply: ModelReply; executed: ExecutedCall[] }
-  /** The reply could not be read (JSON protocol); the error went back to the model. */
+  /**
+   * The reply could not be read (JSON protocol), or was no answer (empty, cut off, reasoning
+   * only): what was wrong went back to the model and the loop goes on.
+   */
   | { kind: 'unreadable' }
   | { kind: 'end'; outcome: Interruption };
 
@@ -38,6 +48,9 @@ export async function runActPhase(
   ctx.toolChoice = undefined;
 
   const read = protocol.read(called.reply, registry);
+  const nonAnswer = nonAnswerOf(called.reply, read);
+  if (nonAnswer) return askToContinue(ctx, step, called.reply, nonAnswer);
+  ctx.nonAnswers = 0;
   conversation.messages.push(protocol.assistantMessage(called.reply, read));
   if (!read.ok) {
     run.emit({
@@ -81,4 +94,30 @@ export async function runActPhase(
   // that have no results (a continued session would be refused by the provider).
   await saveConversation(ctx);
   return { kind: 'acted', reply: read.reply, executed };
+}
+
+/**
+ * A reply that neither calls a tool nor answers: the model is asked to continue, up to
+ * NON_ANSWER_LIMIT such replies in a row; then the loop ends as failed with the reason.
+ */
+async function askToContinue(
+  ctx: LoopContext,
+  step: number,
+  raw: ModelReply,
+  kind: NonAnswerKind,
+): Promise<ActResult> {
+  const { run, conversation, taskId } = ctx;
+  ctx.nonAnswers += 1;
+  if (ctx.nonAnswers >= NON_ANSWER_LIMIT) {
+    const reason = nonAnswerFailure(kind);
+    run.emit({ type: 'agent_update', update_type: 'agent_note', step, content: reason, task_id: taskId });
+    return { kind: 'end', outcome: { kind: 'interruption', status: 'failed', reason } };
+  }
+  const request = continueRequest(kind);
+  run.emit({ type: 'agent_update', update_type: 'agent_note', step, content: request, task_id: taskId });
+  // An empty assistant turn is refused by some providers; a fragment stays so the model sees it.
+  if (raw.text.trim() !== '') conversation.messages.push({ role: 'assistant', content: raw.text });
+  conversation.messages.push({ role: 'user', content: `[taskweave] ${request}` });
+  await saveConversation(ctx);
+  return { kind: 'unreadable' };
 }
