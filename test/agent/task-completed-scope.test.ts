@@ -20,7 +20,8 @@ const completed = (summary: string, taskId?: string) => ({
 function summaries(events: ServerEvent[]): Record<string, string> {
   const found: Record<string, string> = {};
   for (const event of events) {
-    if (event.type === 'agent_update' && event.update_type === 'task_completed') found[event.task_id] = event.summary;
+    if (event.type === 'agent_update' && event.update_type === 'task_completed')
+      found[event.task_id] = event.summary;
   }
   return found;
 }

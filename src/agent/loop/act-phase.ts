@@ -1,5 +1,7 @@
-import type { ModelReply } from '../../model/call-model.js';
+import type { ModelReply, ModelToolCall } from '../../model/call-model.js';
 import { type ExecutedCall, executeTools } from '../execute-tools.js';
+import { addNote } from '../notes.js';
+import { REPETITION_FAIL_LIMIT } from '../recovery.js';
 import { toolContextFor } from '../tool-context.js';
 import { type LoopContext, saveConversation } from './loop-context.js';
 import {
@@ -9,6 +11,7 @@ import {
   nonAnswerFailure,
   nonAnswerOf,
 } from './non-answer.js';
+import { limitReplyCalls } from './reply-limits.js';
 import type { Interruption } from './step.js';
 import { callModelForStep } from './step-model-call.js';
 
@@ -51,8 +54,8 @@ export async function runActPhase(
   const nonAnswer = nonAnswerOf(called.reply, read);
   if (nonAnswer) return askToContinue(ctx, step, called.reply, nonAnswer);
   ctx.nonAnswers = 0;
-  conversation.messages.push(protocol.assistantMessage(called.reply, read));
   if (!read.ok) {
+    conversation.messages.push(protocol.assistantMessage(called.reply, read));
     run.emit({
       type: 'agent_update',
       update_type: 'agent_note',
@@ -64,6 +67,11 @@ export async function runActPhase(
     await saveConversation(ctx);
     return { kind: 'unreadable' };
   }
+  const limited = limitReplyCalls(read.reply.toolCalls);
+  const kept = limited.repeated ? [...limited.run, limited.repeated] : limited.run;
+  // Native calls are stored as the reply's own parts: only the kept ones, each with its result.
+  const raw = called.reply.toolCalls.length > 0 ? { ...called.reply, toolCalls: kept } : called.reply;
+  conversation.messages.push(protocol.assistantMessage(raw, read));
   // The calls are on record before they run: a crash in between leaves a call whose result a
   // resumed run recovers from the event log (or marks unknown) instead of losing it.
   await saveConversation(ctx);
@@ -77,7 +85,7 @@ export async function runActPhase(
     });
   }
   const executed = await executeTools({
-    calls: read.reply.toolCalls,
+    calls: limited.run,
     registry,
     contextFor: (call) => toolContextFor(run, { call, step, taskId, signal, files: ctx.files }),
     emit: run.emit,
@@ -88,12 +96,23 @@ export async function runActPhase(
     locks: run.pathLocks,
     workspaceRoot: run.workspace.root,
   });
+  if (limited.repeated) executed.push(notRunRepeated(ctx, step, limited.repeated));
   const results = protocol.resultsMessage(executed);
   if (results) conversation.messages.push(results);
+  if (limited.note) addNote(run, conversation, { step, taskId, content: limited.note });
   // Saved before any way out of the step, so that a stored conversation never ends with calls
   // that have no results (a continued session would be refused by the provider).
   await saveConversation(ctx);
-  return { kind: 'acted', reply: read.reply, executed };
+  return { kind: 'acted', reply: { ...read.reply, toolCalls: kept }, executed };
+}
+
+/** The repeated call of a reply, reported as not run (the repetition rule then ends the loop). */
+function notRunRepeated(ctx: LoopContext, step: number, call: ModelToolCall): ExecutedCall {
+  const output = `Not run: the same call ${REPETITION_FAIL_LIMIT} times in a row in one reply.`;
+  const common = { call_id: call.id, name: call.name, task_id: ctx.taskId };
+  ctx.run.emit({ type: 'tool_start', ...common, args: call.args, step });
+  ctx.run.emit({ type: 'tool_error', ...common, error: output, duration_ms: 0 });
+  return { call, result: { output, isError: true, durationMs: 0 } };
 }
 
 /**
