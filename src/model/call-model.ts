@@ -1,5 +1,6 @@
 import { type ModelMessage, type Tool as SdkTool, streamText, type ToolChoice } from 'ai';
 import { withRetry } from './retry.js';
+import { streamTimeoutsOf, withStreamTimeouts } from './stream-timeouts.js';
 import type { CallTag, ResolvedModel } from './types.js';
 
 /** One tool call as the model made it; `args` is unvalidated. */
@@ -37,7 +38,8 @@ export interface ModelCallRequest {
 }
 
 /**
- * Makes one streamed model call, retrying transient provider errors with backoff. Every call
+ * Makes one streamed model call, retrying transient provider errors with backoff; a call whose
+ * first part or next part is too long in coming (the model's stream timeouts) counts as one. Every call
  * carries `providerOptions.taskweave` so that calls can be told apart.
  */
 export async function callModel(request: ModelCallRequest): Promise<ModelReply> {
@@ -45,13 +47,31 @@ export async function callModel(request: ModelCallRequest): Promise<ModelReply> 
 }
 
 async function streamOnce(request: ModelCallRequest): Promise<ModelReply> {
+  // Each try has its own abort, so that a stalled stream is cut without stopping the run.
+  const attempt = new AbortController();
+  let timedOut: Error | undefined;
+  try {
+    return await readStream(request, AbortSignal.any([request.signal, attempt.signal]), (error) => {
+      timedOut = error;
+      attempt.abort(error);
+    });
+  } catch (error) {
+    throw timedOut && !request.signal.aborted ? timedOut : error;
+  }
+}
+
+async function readStream(
+  request: ModelCallRequest,
+  signal: AbortSignal,
+  onTimeout: (error: Error) => void,
+): Promise<ModelReply> {
   const result = streamText({
     model: request.model.model,
     system: request.system,
     messages: request.messages,
     tools: request.tools,
     toolChoice: request.toolChoice,
-    abortSignal: request.signal,
+    abortSignal: signal,
     maxRetries: 0,
     // Errors come back through fullStream and are rethrown there; the default handler would
     // also print each one (every retried 429) to stderr.
@@ -62,7 +82,8 @@ async function streamOnce(request: ModelCallRequest): Promise<ModelReply> {
   const toolCalls: ModelToolCall[] = [];
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let finishReason = 'unknown';
-  for await (const part of result.fullStream) {
+  const timeouts = streamTimeoutsOf(request.model.timeouts);
+  for await (const part of withStreamTimeouts(result.fullStream, { timeouts, onTimeout })) {
     switch (part.type) {
       case 'text-delta':
         text += part.text;
@@ -81,7 +102,7 @@ async function streamOnce(request: ModelCallRequest): Promise<ModelReply> {
       case 'error':
         throw part.error;
       case 'abort':
-        throw request.signal.reason ?? new Error('The model call was aborted.');
+        throw signal.reason ?? new Error('The model call was aborted.');
     }
   }
   return { text, toolCalls, usage, finishReason };

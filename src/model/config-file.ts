@@ -13,6 +13,10 @@ export const taskweaveConfigSchema = z.strictObject({
   /** Base URL for providers that take one (openai, anthropic, openai-compatible). */
   baseUrl: z.url().optional(),
   maxSteps: z.number().int().positive().optional(),
+  /** Milliseconds a model call may wait for the first part of its reply (stream-timeouts.ts). */
+  firstTokenTimeoutMs: z.number().int().positive().optional(),
+  /** Milliseconds a streamed reply may stall between two parts. */
+  streamIdleTimeoutMs: z.number().int().positive().optional(),
   ...safetyConfigShape,
   /** US dollars per million tokens, by `provider:model`: what `taskweave eval` reports as cost. */
   prices: z

@@ -64,7 +64,8 @@ export async function resolveModel(
     env: options.env,
   });
   // The config file is returned too, so that callers need not read it a second time.
-  return { id: choice.name, model, source: choice.source, config };
+  const timeouts = { firstTokenMs: config.firstTokenTimeoutMs, idleMs: config.streamIdleTimeoutMs };
+  return { id: choice.name, model, timeouts, source: choice.source, config };
 }
 
 function chooseModelName(

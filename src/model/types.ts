@@ -1,4 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { StreamTimeouts } from './stream-timeouts.js';
 
 /** What a model call is for; the script model matches turns on it. */
 export type ModelPhase = 'act' | 'reason' | 'observe' | 'plan' | 'analyze';
@@ -17,6 +18,8 @@ export interface CallTag {
 export interface ResolvedModel {
   id: string;
   model: LanguageModelV3;
+  /** How long its streamed replies may keep quiet; the defaults of stream-timeouts.ts when left out. */
+  timeouts?: Partial<StreamTimeouts>;
 }
 
 /** The model configuration is missing or wrong; the CLI exits with code 2 and this message. */
