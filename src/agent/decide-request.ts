@@ -26,5 +26,13 @@ export function decideRequestStep(
     return { kind: 'run_again' };
   }
   const answer = observe?.finalAnswer ?? (step.reply.text.trim() || (observe?.content ?? ''));
+  if (answer.trim() === '') {
+    // An Observe that ends the request with nothing to say is no answer; bounded by the step limit.
+    addNote(context.run, context.conversation, {
+      step: step.index,
+      content: 'You ended the request without an answer. Give your answer for the user (or go on working).',
+    });
+    return { kind: 'run_again' };
+  }
   return { kind: 'final', answer };
 }

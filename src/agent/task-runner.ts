@@ -21,7 +21,7 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
   const { run } = plan;
   const registry = new ToolRegistry([
     ...run.tools,
-    taskCompletedTool(),
+    taskCompletedTool({ current: task, planTaskIds: plan.graph.tasks.map((other) => other.id) }),
     failTaskTool(),
     finalAnswerTool((answer) => plan.considerFinalAnswer(answer, task.id)),
   ]);

@@ -7,6 +7,8 @@ import type { Tool } from '../tools/types.js';
 import { titleOf } from '../util/title.js';
 
 const MIN_ID_PREFIX = 4;
+/** The most tasks one run may add to the to-do list; further todo_add calls are refused. */
+export const MAX_TODO_ADDITIONS_PER_RUN = 20;
 
 /** What the to-do tools work on: the workspace's persistent queue. */
 export interface TodoContext {
@@ -17,12 +19,15 @@ export interface TodoContext {
 }
 
 /**
- * The persistent to-do list as agent tools: todo_add, todo_list, todo_complete and todo_fail (named
+ * The persistent to-do list as agent tools (one set per run; at most MAX_TODO_ADDITIONS_PER_RUN
+ * additions): todo_add, todo_list, todo_complete and todo_fail (named
  * apart from the plan's control tools, task_completed and fail_task, which close the current task).
  * The list lives in SQLite and outlives the process; `taskweave work` (or the next run) works it.
  */
 export function todoTools(context: TodoContext): Tool[] {
   const { tasks } = context;
+  // One set of to-do tools is made per run: this counts the run's additions.
+  let added = 0;
   return [
     defineTool({
       name: 'todo_add',
@@ -40,6 +45,13 @@ export function todoTools(context: TodoContext): Tool[] {
           .describe('What the task must achieve, complete enough to be worked on alone.'),
       }),
       async execute({ description }) {
+        if (added >= MAX_TODO_ADDITIONS_PER_RUN) {
+          return {
+            output: `Refused: this run already added ${MAX_TODO_ADDITIONS_PER_RUN} tasks to the to-do list, the most one run may add. Do not add more; go on with the current request.`,
+            isError: true,
+          };
+        }
+        added += 1;
         const title = titleOf(description);
         const task = await tasks.add({
           title,

@@ -99,7 +99,8 @@ const jsonProtocol: WireProtocol = {
         args: { summary: response.task_completed },
       });
     }
-    let text = response.reasoning ?? '';
+    // Reasoning alone is not an answer: without calls it leaves the reply's text empty.
+    let text = toolCalls.length > 0 ? (response.reasoning ?? '') : '';
     if (response.final_answer !== undefined) {
       // With a final_answer tool (complex mode) the orchestrator judges it; in simple mode a
       // reply without tool calls is the answer.

@@ -1,6 +1,7 @@
 import { type ModelMessage, type Tool as SdkTool, streamText, type ToolChoice } from 'ai';
 import { PROMPT_PLACEHOLDER, preparePrompt, withPreparedPrompt } from './prepared-prompt.js';
 import { withRetry } from './retry.js';
+import { streamTimeoutsOf, withStreamTimeouts } from './stream-timeouts.js';
 import type { CallTag, ResolvedModel } from './types.js';
 
 /** One tool call as the model made it; `args` is unvalidated. */
@@ -38,7 +39,8 @@ export interface ModelCallRequest {
 }
 
 /**
- * Makes one streamed model call, retrying transient provider errors with backoff. Every call
+ * Makes one streamed model call, retrying transient provider errors with backoff; a call whose
+ * first part or next part is too long in coming (the model's stream timeouts) counts as one. Every call
  * carries `providerOptions.taskweave` so that calls can be told apart.
  */
 export async function callModel(request: ModelCallRequest): Promise<ModelReply> {
@@ -46,20 +48,38 @@ export async function callModel(request: ModelCallRequest): Promise<ModelReply> 
 }
 
 async function streamOnce(request: ModelCallRequest): Promise<ModelReply> {
+  // Each try has its own abort, so that a stalled stream is cut without stopping the run.
+  const attempt = new AbortController();
+  let timedOut: Error | undefined;
+  try {
+    return await readStream(request, AbortSignal.any([request.signal, attempt.signal]), (error) => {
+      timedOut = error;
+      attempt.abort(error);
+    });
+  } catch (error) {
+    throw timedOut && !request.signal.aborted ? timedOut : error;
+  }
+}
+
+async function readStream(
+  request: ModelCallRequest,
+  signal: AbortSignal,
+  onTimeout: (error: Error) => void,
+): Promise<ModelReply> {
   const model = request.model.model;
   // Validated and converted once per message, not the whole history on every call.
   const prompt = await preparePrompt({
     system: request.system,
     messages: request.messages,
     model,
-    signal: request.signal,
+    signal,
   });
   const result = streamText({
     model: withPreparedPrompt(model, prompt),
     prompt: PROMPT_PLACEHOLDER,
     tools: request.tools,
     toolChoice: request.toolChoice,
-    abortSignal: request.signal,
+    abortSignal: signal,
     maxRetries: 0,
     // Errors come back through fullStream and are rethrown there; the default handler would
     // also print each one (every retried 429) to stderr.
@@ -70,7 +90,8 @@ async function streamOnce(request: ModelCallRequest): Promise<ModelReply> {
   const toolCalls: ModelToolCall[] = [];
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let finishReason = 'unknown';
-  for await (const part of result.fullStream) {
+  const timeouts = streamTimeoutsOf(request.model.timeouts);
+  for await (const part of withStreamTimeouts(result.fullStream, { timeouts, onTimeout })) {
     switch (part.type) {
       case 'text-delta':
         text += part.text;
@@ -89,7 +110,7 @@ async function streamOnce(request: ModelCallRequest): Promise<ModelReply> {
       case 'error':
         throw part.error;
       case 'abort':
-        throw request.signal.reason ?? new Error('The model call was aborted.');
+        throw signal.reason ?? new Error('The model call was aborted.');
     }
   }
   return { text, toolCalls, usage, finishReason };

@@ -16,6 +16,10 @@ export const taskweaveConfigSchema = z.strictObject({
   maxSteps: z.number().int().positive().optional(),
   /** Base URLs a workspace config may send an API key to; read from the user's own file only. */
   trustedBaseUrls: z.array(z.url()).optional(),
+  /** Milliseconds a model call may wait for the first part of its reply (stream-timeouts.ts). */
+  firstTokenTimeoutMs: z.number().int().positive().optional(),
+  /** Milliseconds a streamed reply may stall between two parts. */
+  streamIdleTimeoutMs: z.number().int().positive().optional(),
   ...safetyConfigShape,
   /** US dollars per million tokens, by `provider:model`: what `taskweave eval` reports as cost. */
   prices: z

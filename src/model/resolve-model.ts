@@ -87,7 +87,8 @@ export async function resolveModel(
   });
   // The config file is returned too, so that callers need not read it a second time.
   const context = contextLimitsFor(choice.name, config.context);
-  return { id: choice.name, model, context, source: choice.source, config };
+  const timeouts = { firstTokenMs: config.firstTokenTimeoutMs, idleMs: config.streamIdleTimeoutMs };
+  return { id: choice.name, model, context, timeouts, source: choice.source, config };
 }
 
 function chooseModelName(

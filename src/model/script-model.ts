@@ -171,7 +171,7 @@ export class ScriptModel implements LanguageModelV3 {
     }));
     const outputChars =
       text.length + toolCalls.reduce((sum, call) => sum + call.name.length + call.input.length, 0);
-    const finish = toolCalls.length > 0 ? 'tool-calls' : 'stop';
+    const finish = turn.finishReason ?? (toolCalls.length > 0 ? 'tool-calls' : 'stop');
     return {
       turnNumber: index + 1,
       text,

@@ -29,6 +29,8 @@ const scriptTurnSchema = z
     object: z.json().optional(),
     error: scriptErrorSchema.optional(),
     latencyMs: z.number().nonnegative().optional(),
+    /** The finish reason the reply reports (AI SDK names); by default tool-calls or stop. */
+    finishReason: z.enum(['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other']).optional(),
   })
   .superRefine((turn, ctx) => {
     const hasReply = turn.text !== undefined || turn.toolCalls !== undefined;

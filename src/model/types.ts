@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ContextLimits } from './context-limits.js';
+import type { StreamTimeouts } from './stream-timeouts.js';
 
 /** What a model call is for; the script model matches turns on it. */
 export type ModelPhase = 'act' | 'reason' | 'observe' | 'plan' | 'analyze' | 'compact';
@@ -20,6 +21,8 @@ export interface ResolvedModel {
   model: LanguageModelV3;
   /** Its context window and when to compact; contextLimitsFor(id) when left out. */
   context?: ContextLimits;
+  /** How long its streamed replies may keep quiet; the defaults of stream-timeouts.ts when left out. */
+  timeouts?: Partial<StreamTimeouts>;
 }
 
 /** The model configuration is missing or wrong; the CLI exits with code 2 and this message. */

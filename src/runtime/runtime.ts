@@ -3,6 +3,7 @@ import type { AnswerResult, PendingRequest, RequestAnswer } from '../agent/reque
 import { DEFAULT_MAX_STEPS } from '../agent/run-agent.js';
 import { EventBus } from '../events/bus.js';
 import type { ServerEvent } from '../events/registry.js';
+import { loadConfigFile } from '../model/config-file.js';
 import { resolveModel } from '../model/resolve-model.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
@@ -39,6 +40,11 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
   /** `provider:model`; resolved with the environment and the config file when left out. */
   model?: string;
   baseUrl?: string;
+  /**
+   * A model object to run instead of resolving `model` (benches and tests that drive the runtime
+   * in-process with a model of their own); the config file still applies to the rest.
+   */
+  languageModel?: ResolvedModel;
   /** The step budget; the config file's `maxSteps` or DEFAULT_MAX_STEPS when left out. */
   maxSteps?: number;
   env?: NodeJS.ProcessEnv;
@@ -105,12 +111,9 @@ export class Runtime implements WorkerContext {
     // The model first: bad configuration fails before anything is written to the workspace.
     const opened = await Workspace.open(options.cwd);
     const env = options.env ?? process.env;
-    const { config, ...model } = await resolveModel({
-      model: options.model,
-      baseUrl: options.baseUrl,
-      cwd: opened.root,
-      env,
-    });
+    const { config, ...model } = options.languageModel
+      ? { ...options.languageModel, config: (await loadConfigFile({ cwd: opened.root, env })).config }
+      : await resolveModel({ model: options.model, baseUrl: options.baseUrl, cwd: opened.root, env });
     const safety = await RuntimeSafety.resolve({ choices: options, config, env });
     const { workspace, store, databasePath } = await openWorkspaceStore(options, {
       create: true,

@@ -57,6 +57,8 @@ export async function startLlmServer(): Promise<LlmServer> {
       sendError(response, format, reply.error);
       return;
     }
+    // A provider that never answers: the request is read and then nothing, not even headers.
+    if (reply.stall === 'before-headers') return;
     const ids = { message: `msg_${++counters.message}`, toolCalls: [] as string[] };
     for (const call of reply.toolCalls ?? []) {
       ids.toolCalls.push(call.id ?? `${format === 'openai' ? 'call' : 'toolu'}_${++counters.toolCall}`);
@@ -73,13 +75,15 @@ export async function startLlmServer(): Promise<LlmServer> {
       'cache-control': 'no-cache',
       connection: 'keep-alive',
     });
-    const events = format === 'openai' ? openAiChunks(context) : anthropicEvents(context);
+    const all = format === 'openai' ? openAiChunks(context) : anthropicEvents(context);
+    // A stream that stalls: the first events, then silence with the connection left open.
+    const events = typeof reply.stall === 'number' ? all.slice(0, reply.stall) : all;
     for (const event of events) {
       if (response.destroyed) return;
       response.write(event);
       if (reply.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, reply.chunkDelayMs));
     }
-    response.end();
+    if (typeof reply.stall !== 'number') response.end();
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -139,6 +143,11 @@ export type ScriptedReply =
       usage?: { inputTokens: number; outputTokens: number };
       /** Pause between streamed events, to test stopping mid-stream. */
       chunkDelayMs?: number;
+      /**
+       * The provider stalls: `before-headers` never answers the request; a number sends that many
+       * streamed events and then nothing more, the connection left open (until close()).
+       */
+      stall?: 'before-headers' | number;
     }
   | {
       /** `retryAfter` (seconds, or an HTTP date) is sent as the Retry-After header. */

@@ -6,6 +6,8 @@ import type { ResolvedModel } from '../../src/model/types.js';
 export interface MockTurn {
   text?: string;
   toolCalls?: { name: string; args: unknown }[];
+  /** The finish reason reported (default: tool-calls with calls, else stop). */
+  finishReason?: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';
 }
 
 /** A turn, or a function that decides the turn from the call (to assert on the prompt). */
@@ -32,7 +34,10 @@ export function streamPartsFor(turn: MockTurn): LanguageModelV3StreamPart[] {
   }
   parts.push({
     type: 'finish',
-    finishReason: { unified: turn.toolCalls?.length ? 'tool-calls' : 'stop', raw: undefined },
+    finishReason: {
+      unified: turn.finishReason ?? (turn.toolCalls?.length ? 'tool-calls' : 'stop'),
+      raw: undefined,
+    },
     usage: {
       inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
       outputTokens: { total: 5, text: 5, reasoning: undefined },

@@ -71,13 +71,16 @@ describe('bad WebSocket input', () => {
   });
 
   it('drops a client that does not read instead of buffering without bound; it resubscribes from its last seq', async () => {
-    // One reply writing 100 files of 100 kB: 10 MB of tool events, more than the loopback's
-    // socket buffers hold, each event well under the server's limit.
+    // Five replies writing 20 files of 100 kB each (a reply runs at most 20 calls): 10 MB of tool
+    // events, more than the loopback's socket buffers hold, each event well under the server's limit.
     const writes = Array.from({ length: 100 }, (_, index) => ({
       name: 'write_file',
       args: { path: `f${index}.txt`, content: `${index}`.padEnd(100_000, 'x') },
     }));
-    const target = await startServer([{ toolCalls: writes }, { text: 'Wrote 100 files.' }], {
+    const replies = Array.from({ length: 5 }, (_, reply) => ({
+      toolCalls: writes.slice(reply * 20, reply * 20 + 20),
+    }));
+    const target = await startServer([...replies, { text: 'Wrote 100 files.' }], {
       socket: { maxBufferedBytes: 256 * 1024 },
     });
     // Run without a client (the writer would be a slow reader too).

@@ -1,14 +1,27 @@
-import type { ModelReply } from '../../model/call-model.js';
+import type { ModelReply, ModelToolCall } from '../../model/call-model.js';
 import { type ExecutedCall, executeTools } from '../execute-tools.js';
+import { addNote } from '../notes.js';
+import { REPETITION_FAIL_LIMIT } from '../recovery.js';
 import { toolContextFor } from '../tool-context.js';
 import { type LoopContext, saveConversation } from './loop-context.js';
+import {
+  continueRequest,
+  NON_ANSWER_LIMIT,
+  type NonAnswerKind,
+  nonAnswerFailure,
+  nonAnswerOf,
+} from './non-answer.js';
+import { limitReplyCalls } from './reply-limits.js';
 import type { Interruption } from './step.js';
 import { callModelForStep } from './step-model-call.js';
 
 /** The tool step's result: the reply and its executed calls, an unreadable reply, or the end. */
 export type ActResult =
   | { kind: 'acted'; reply: ModelReply; executed: ExecutedCall[] }
-  /** The reply could not be read (JSON protocol); the error went back to the model. */
+  /**
+   * The reply could not be read (JSON protocol), or was no answer (empty, cut off, reasoning
+   * only): what was wrong went back to the model and the loop goes on.
+   */
   | { kind: 'unreadable' }
   | { kind: 'end'; outcome: Interruption };
 
@@ -38,8 +51,11 @@ export async function runActPhase(
   ctx.toolChoice = undefined;
 
   const read = protocol.read(called.reply, registry);
-  conversation.messages.push(protocol.assistantMessage(called.reply, read));
+  const nonAnswer = nonAnswerOf(called.reply, read);
+  if (nonAnswer) return askToContinue(ctx, step, called.reply, nonAnswer);
+  ctx.nonAnswers = 0;
   if (!read.ok) {
+    conversation.messages.push(protocol.assistantMessage(called.reply, read));
     run.emit({
       type: 'agent_update',
       update_type: 'agent_note',
@@ -51,6 +67,11 @@ export async function runActPhase(
     await saveConversation(ctx);
     return { kind: 'unreadable' };
   }
+  const limited = limitReplyCalls(read.reply.toolCalls);
+  const kept = limited.repeated ? [...limited.run, limited.repeated] : limited.run;
+  // Native calls are stored as the reply's own parts: only the kept ones, each with its result.
+  const raw = called.reply.toolCalls.length > 0 ? { ...called.reply, toolCalls: kept } : called.reply;
+  conversation.messages.push(protocol.assistantMessage(raw, read));
   // The calls are on record before they run: a crash in between leaves a call whose result a
   // resumed run recovers from the event log (or marks unknown) instead of losing it.
   await saveConversation(ctx);
@@ -64,7 +85,7 @@ export async function runActPhase(
     });
   }
   const executed = await executeTools({
-    calls: read.reply.toolCalls,
+    calls: limited.run,
     registry,
     contextFor: (call) => toolContextFor(run, { call, step, taskId, signal, files: ctx.files }),
     emit: run.emit,
@@ -75,10 +96,47 @@ export async function runActPhase(
     locks: run.pathLocks,
     workspaceRoot: run.workspace.root,
   });
+  if (limited.repeated) executed.push(notRunRepeated(ctx, step, limited.repeated));
   const results = protocol.resultsMessage(executed);
   if (results) conversation.messages.push(results);
+  if (limited.note) addNote(run, conversation, { step, taskId, content: limited.note });
   // Saved before any way out of the step, so that a stored conversation never ends with calls
   // that have no results (a continued session would be refused by the provider).
   await saveConversation(ctx);
-  return { kind: 'acted', reply: read.reply, executed };
+  return { kind: 'acted', reply: { ...read.reply, toolCalls: kept }, executed };
+}
+
+/** The repeated call of a reply, reported as not run (the repetition rule then ends the loop). */
+function notRunRepeated(ctx: LoopContext, step: number, call: ModelToolCall): ExecutedCall {
+  const output = `Not run: the same call ${REPETITION_FAIL_LIMIT} times in a row in one reply.`;
+  const common = { call_id: call.id, name: call.name, task_id: ctx.taskId };
+  ctx.run.emit({ type: 'tool_start', ...common, args: call.args, step });
+  ctx.run.emit({ type: 'tool_error', ...common, error: output, duration_ms: 0 });
+  return { call, result: { output, isError: true, durationMs: 0 } };
+}
+
+/**
+ * A reply that neither calls a tool nor answers: the model is asked to continue, up to
+ * NON_ANSWER_LIMIT such replies in a row; then the loop ends as failed with the reason.
+ */
+async function askToContinue(
+  ctx: LoopContext,
+  step: number,
+  raw: ModelReply,
+  kind: NonAnswerKind,
+): Promise<ActResult> {
+  const { run, conversation, taskId } = ctx;
+  ctx.nonAnswers += 1;
+  if (ctx.nonAnswers >= NON_ANSWER_LIMIT) {
+    const reason = nonAnswerFailure(kind);
+    run.emit({ type: 'agent_update', update_type: 'agent_note', step, content: reason, task_id: taskId });
+    return { kind: 'end', outcome: { kind: 'interruption', status: 'failed', reason } };
+  }
+  const request = continueRequest(kind);
+  run.emit({ type: 'agent_update', update_type: 'agent_note', step, content: request, task_id: taskId });
+  // An empty assistant turn is refused by some providers; a fragment stays so the model sees it.
+  if (raw.text.trim() !== '') conversation.messages.push({ role: 'assistant', content: raw.text });
+  conversation.messages.push({ role: 'user', content: `[taskweave] ${request}` });
+  await saveConversation(ctx);
+  return { kind: 'unreadable' };
 }

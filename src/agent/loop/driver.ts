@@ -68,6 +68,7 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     files: options.files,
     actPhase: options.phase ?? 'act',
     toolChoice: options.firstToolChoice,
+    nonAnswers: 0,
   };
   for (;;) {
     const stopped = checkStopPredicates(run, ctx.signal);

@@ -18,6 +18,8 @@ export interface LoopContext {
   actPhase: ModelPhase;
   /** Forces a tool on the next tool step only; the tool step clears it once its call is made. */
   toolChoice?: ToolChoice<Record<string, SdkTool>>;
+  /** Replies in a row that were no answer (empty, cut off, reasoning only); see NON_ANSWER_LIMIT. */
+  nonAnswers: number;
 }
 
 /** Saves the messages added to the conversation since the last save, through the run's journal. */
