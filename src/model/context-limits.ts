@@ -14,6 +14,12 @@ export const DEFAULT_CONTEXT_WINDOW = 32_768;
 export const DEFAULT_COMPACT_AT = 0.7;
 
 /**
+ * The script model replays turns written by hand: it compacts only when the config gives it a
+ * window (a compaction would otherwise take turns the script wrote for the run's own steps).
+ */
+export const SCRIPT_CONTEXT_WINDOW = Number.MAX_SAFE_INTEGER;
+
+/**
  * Context windows of known models (tokens), by `provider:` and the start of the model's name; the
  * longest matching prefix wins. Local models (ollama) vary with their settings: configure them.
  */
@@ -26,6 +32,7 @@ const KNOWN_WINDOWS: readonly [prefix: string, window: number][] = [
   ['anthropic:claude-', 200_000],
   ['google:gemini-2.5', 1_048_576],
   ['google:gemini-2.0', 1_048_576],
+  ['script:', SCRIPT_CONTEXT_WINDOW],
 ];
 
 /** The config file's `context` key: per `provider:model` (or per provider), a window and a fraction. */

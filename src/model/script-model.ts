@@ -223,6 +223,9 @@ export async function loadScriptModel(filePath: string): Promise<ScriptModel> {
 function turnMatches(turn: ScriptTurn, tag: { taskId?: string; phase?: string }, prompt: string): boolean {
   if (turn.task !== undefined && turn.task !== tag.taskId) return false;
   if (turn.phase !== undefined && turn.phase !== tag.phase) return false;
+  // A compaction is asked for by the run, not written in the script's order of steps: it takes
+  // only a turn written for it, never one meant for the next step.
+  if (tag.phase === 'compact' && turn.phase !== 'compact') return false;
   if (turn.when !== undefined && !prompt.includes(turn.when)) return false;
   return true;
 }

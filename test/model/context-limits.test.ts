@@ -4,6 +4,7 @@ import {
   contextLimitsFor,
   DEFAULT_COMPACT_AT,
   DEFAULT_CONTEXT_WINDOW,
+  SCRIPT_CONTEXT_WINDOW,
 } from '../../src/model/context-limits.js';
 
 describe('contextLimitsFor', () => {
@@ -21,6 +22,11 @@ describe('contextLimitsFor', () => {
       window: DEFAULT_CONTEXT_WINDOW,
       compactAt: DEFAULT_COMPACT_AT,
     });
+  });
+
+  it('lets the script model compact only when the config gives it a window', () => {
+    expect(contextLimitsFor('script:/tmp/s.json').window).toBe(SCRIPT_CONTEXT_WINDOW);
+    expect(contextLimitsFor('script:/tmp/s.json', { script: { window: 16_000 } }).window).toBe(16_000);
   });
 
   it('takes the config: the model entry over the provider entry over the defaults', () => {

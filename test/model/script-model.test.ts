@@ -190,6 +190,12 @@ describe('ScriptModel turn matching', () => {
     expect(await replyText(model, { phase: 'compact' })).toBe('the summary');
   });
 
+  it('never gives a compaction call a turn written without a phase (it is meant for a step)', async () => {
+    const model = ScriptModel.fromScript({ turns: [{ text: 'the next step' }] });
+    await expect(replyText(model, { phase: 'compact' })).rejects.toThrow(/script exhausted/);
+    expect(await replyText(model, { phase: 'act' })).toBe('the next step');
+  });
+
   it('takes the first unused turn that matches, skipping turns for other tasks', async () => {
     const model = ScriptModel.fromScript({
       turns: [{ task: 't2', text: 'for t2' }, { text: 'any 1' }, { text: 'any 2' }],
