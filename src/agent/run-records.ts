@@ -139,8 +139,12 @@ export class RunRecords {
     );
   }
 
+  /** Records how a plan ended; a plan already ended so (a resumed plan that only lacked its answer) stays as it is. */
   endPlan(planId: string, status: 'completed' | 'aborted'): Promise<unknown> {
-    return this.journal.write(() => this.store.plans.setPlanStatus(planId, status));
+    return this.journal.write(async () => {
+      if ((await this.store.plans.getPlan(planId))?.status === status) return;
+      await this.store.plans.setPlanStatus(planId, status);
+    });
   }
 
   /** Knows the store ids of a plan loaded from the database (a resumed run). */

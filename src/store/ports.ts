@@ -47,7 +47,7 @@ export type TaskQueue = Async<
 
 /** Plans: a proposed graph of tasks, its approval, and its tasks' states. */
 export type PlanStore = Async<
-  Pick<TaskStore, 'createPlan' | 'getPlan' | 'setPlanStatus' | 'unfinishedPlans' | 'planTasks'>
+  Pick<TaskStore, 'createPlan' | 'getPlan' | 'lastPlan' | 'setPlanStatus' | 'unfinishedPlans' | 'planTasks'>
 >;
 
 /** The session log: sessions, runs, their conversation and the event log (the store assigns seq). */
