@@ -14,6 +14,7 @@ import { coreTools } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
+import { cleanUpAfterCrash } from './crash-cleanup.js';
 import type { RunSettings } from './run-settings.js';
 import type { RuntimeSafety } from './runtime-safety.js';
 import { isDeadLocalWorker } from './worker-identity.js';
@@ -126,6 +127,7 @@ export async function runQueueTask(
   }
   const continuing = options.continuing || task.attempts > 1;
   if (continuing) {
+    await cleanUpAfterCrash(ctx);
     const done = await completedRunOf(ctx, task, sessionId);
     if (done)
       return { sessionId, status: 'completed', finalAnswer: done.finalAnswer ?? undefined, cancelled: false };

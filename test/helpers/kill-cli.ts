@@ -1,4 +1,8 @@
 import { spawn } from 'node:child_process';
+import { watch } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CLI_PATH } from './cli.js';
 
 /** How a CLI process killed on purpose ended. */
@@ -51,4 +55,37 @@ export function runCliUntil(
       resolve({ code, signal, stdout, stderr, pid: child.pid ?? -1 });
     });
   });
+}
+
+const ATOMIC_WRITE_MODULE = fileURLToPath(new URL('../../dist/tools/atomic-write.js', import.meta.url));
+/** Large enough that the write is still going on when the temporary file is seen. */
+const BIG_CONTENT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Starts a process that writes `folder/<name>` with taskweave's atomic write and kills it with
+ * SIGKILL as soon as the write's temporary file appears: what a `kill -9` during write_file
+ * leaves. Tries again when the write was too quick to be caught. Returns the temporary file's name.
+ */
+export async function killDuringAtomicWrite(folder: string, name: string): Promise<string> {
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const watcher = watch(folder);
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { writeFileAtomic } = await import(${JSON.stringify(ATOMIC_WRITE_MODULE)});
+         await writeFileAtomic(${JSON.stringify(path.join(folder, name))}, 'x'.repeat(${BIG_CONTENT_BYTES}));`,
+      ],
+      { stdio: 'ignore' },
+    );
+    watcher.on('change', (_kind, file) => {
+      if (String(file).endsWith('.taskweave-tmp')) child.kill('SIGKILL');
+    });
+    await new Promise((resolve) => child.on('close', resolve));
+    watcher.close();
+    const left = (await readdir(folder)).find((file) => file.endsWith('.taskweave-tmp'));
+    if (left) return left;
+  }
+  throw new Error('the atomic write finished before it could be killed, five times');
 }
