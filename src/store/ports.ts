@@ -1,3 +1,4 @@
+import type { CommandStore } from './command-store.js';
 import type { SessionStore } from './session-store.js';
 import type { TaskStore } from './task-store.js';
 
@@ -72,11 +73,15 @@ export type SessionLog = Async<
   >
 >;
 
-/** An open store of one workspace: the three ports, and where it lives. */
+/** Commands running now (run_command), for ending those a killed process left behind. */
+export type CommandLog = Async<Pick<CommandStore, 'started' | 'ended' | 'list'>>;
+
+/** An open store of one workspace: the ports, and where it lives. */
 export interface Store {
   tasks: TaskQueue;
   plans: PlanStore;
   sessions: SessionLog;
+  commands: CommandLog;
   /** Where the data lives, for messages (a file path, `:memory:`, or a server URL). */
   location: string;
   close(): Promise<void>;

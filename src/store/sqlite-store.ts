@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { CommandStore } from './command-store.js';
 import { openDatabase, type Synchronous } from './database.js';
 import type { Async, Store } from './ports.js';
 import { SessionStore } from './session-store.js';
@@ -28,6 +29,7 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     tasks: asyncPort(tasks),
     plans: asyncPort(tasks),
     sessions: asyncPort(sessions),
+    commands: asyncPort(new CommandStore(db, { now: options.now })),
     location: options.path,
     close: async () => db.close(),
   };
