@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { chmod, open, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { statIfExists } from './stat-if-exists.js';
+import { tempPathFor } from './temp-files.js';
 
 /**
  * Writes a file so that readers see either the old content or the new, never half of it: the
@@ -9,10 +8,7 @@ import { statIfExists } from './stat-if-exists.js';
  * over the target. An existing file keeps its permissions. The parent folder must exist.
  */
 export async function writeFileAtomic(target: string, content: string): Promise<void> {
-  const temporary = path.join(
-    path.dirname(target),
-    `.${path.basename(target)}.${randomBytes(6).toString('hex')}.taskweave-tmp`,
-  );
+  const temporary = tempPathFor(target);
   const existingMode = await statIfExists(target).then((info) => (info ? info.mode & 0o7777 : undefined));
   try {
     const handle = await open(temporary, 'wx', existingMode ?? 0o666);
