@@ -40,7 +40,7 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     sessions: asyncPort(sessions, guard),
     commands: asyncPort(new CommandStore(db, { now: options.now }), guard),
     location: options.path,
-    transaction: sqliteTransactionRunner(db.sqlite),
+    transaction: guardedTransactions(sqliteTransactionRunner(db.sqlite), guard),
     close: async () => {
       guard?.close();
       db.close();
@@ -67,6 +67,21 @@ function asyncPort<T extends object>(target: T, guard: StoreFileGuard | undefine
     };
   }
   return port as Async<T>;
+}
+
+/** Transactions whose failures (a lock past the busy timeout, a file gone) read like the ports'. */
+function guardedTransactions(
+  run: Store['transaction'],
+  guard: StoreFileGuard | undefined,
+): Store['transaction'] {
+  return async (work) => {
+    guard?.check();
+    try {
+      return await run(work);
+    } catch (error) {
+      throw storeError(error, guard);
+    }
+  };
 }
 
 /** A lock held by another process past the busy timeout, said plainly; other errors as they are. */

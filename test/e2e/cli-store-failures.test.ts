@@ -112,15 +112,17 @@ describe('a database locked by another process for longer than the busy timeout'
     const workspace = await tempWorkspaceRoot('taskweave-locked-');
     await runOnce(workspace);
     const locker = await writeLocker(workspace);
-    // The command takes the lock in the background for 8 s: the run's next write waits 5 s and
-    // fails; the lock is gone before the goal's own failure is written.
+    // The command takes the lock in the background for 12 s. When it ends, the record of the
+    // running command waits 5 s and gives up (that record only guards against a kill -9), the
+    // run's next write waits 5 s more and fails; the lock is gone before the goal's own failure
+    // is written.
     const model = await scriptOf([
       {
         toolCalls: [
           {
             name: 'run_command',
             args: {
-              command: `(node ${locker} .taskweave/taskweave.db 8000 > lock.log &) ; sleep 0.5; cat lock.log`,
+              command: `(node ${locker} .taskweave/taskweave.db 12000 > lock.log &) ; sleep 0.5; cat lock.log`,
             },
           },
         ],
