@@ -3,6 +3,8 @@ import type { EventPayload, RunStatus } from '../events/registry.js';
 import type { TaskGraph, TaskState } from '../plan/task-graph.js';
 import type { Store } from '../store/ports.js';
 import type { RunMode } from '../store/schema.js';
+import type { CommandRecorder } from '../tools/types.js';
+import { commandRecorder } from './command-records.js';
 import type { Conversation } from './conversation.js';
 import type { Journal } from './journal.js';
 import { loadConversation } from './stored-conversation.js';
@@ -139,8 +141,17 @@ export class RunRecords {
     );
   }
 
+  /** Records how a plan ended; a plan already ended so (a resumed plan that only lacked its answer) stays as it is. */
   endPlan(planId: string, status: 'completed' | 'aborted'): Promise<unknown> {
-    return this.journal.write(() => this.store.plans.setPlanStatus(planId, status));
+    return this.journal.write(async () => {
+      if ((await this.store.plans.getPlan(planId))?.status === status) return;
+      await this.store.plans.setPlanStatus(planId, status);
+    });
+  }
+
+  /** Where a tool call of the run records the commands it runs. */
+  commands(runId: string, call: { callId: string; taskId: string | undefined }): CommandRecorder {
+    return commandRecorder(this.store, { sessionId: this.sessionId, runId, ...call });
   }
 
   /** Knows the store ids of a plan loaded from the database (a resumed run). */

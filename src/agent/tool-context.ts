@@ -27,6 +27,7 @@ export function toolContextFor(
     files: options.files ?? run.files,
     callId: call.id,
     sandbox: run.sandbox,
+    commands: run.records.commands(run.runId, { callId: call.id, taskId }),
     progress: (content) =>
       run.emit({ type: 'tool_progress', call_id: call.id, name: call.name, content, task_id: taskId }),
     model: {

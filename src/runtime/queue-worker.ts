@@ -13,7 +13,9 @@ import { startMcpServers } from '../tools/mcp/mcp-servers.js';
 import { coreTools } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
+import { planAwaitingAnswer } from './answer-pending-plan.js';
 import { closeGoalTaskAndClaimNext } from './close-goal-task.js';
+import { cleanUpAfterCrash } from './crash-cleanup.js';
 import type { RunSettings } from './run-settings.js';
 import type { RuntimeSafety } from './runtime-safety.js';
 import { isDeadLocalWorker } from './worker-identity.js';
@@ -123,6 +125,7 @@ export async function runQueueTask(
   }
   const continuing = options.continuing || task.attempts > 1;
   if (continuing) {
+    await cleanUpAfterCrash(ctx);
     const done = await completedRunOf(ctx, task, sessionId);
     if (done)
       return { sessionId, status: 'completed', finalAnswer: done.finalAnswer ?? undefined, cancelled: false };
@@ -269,7 +272,13 @@ export async function continueSession(
   },
 ): Promise<RunResult> {
   const { sessions, plans } = ctx.store;
-  const interrupted = (await sessions.runs(options.sessionId)).filter((run) => run.status === 'running');
+  const runs = await sessions.runs(options.sessionId);
+  const interrupted = runs.filter((run) => run.status === 'running');
+  // Read before the interrupted runs are closed: it looks at how they ended.
+  const awaitingAnswer =
+    interrupted.length > 0
+      ? await planAwaitingAnswer(ctx.store, { sessionId: options.sessionId, runs })
+      : undefined;
   // The processes of these runs are gone; their records say so before the new run starts.
   for (const run of interrupted) {
     await sessions.finishRun({
@@ -281,7 +290,9 @@ export async function continueSession(
     });
   }
   const [plan] = await plans.unfinishedPlans(options.sessionId);
-  if (plan) return resumePlan(options.run, await loadStoredPlan(ctx.store, plan.id));
+  // A plan with every task done resumes at its final answer: nothing is planned or run again.
+  const planId = plan?.id ?? awaitingAnswer;
+  if (planId) return resumePlan(options.run, await loadStoredPlan(ctx.store, planId));
   return runAgent({
     goal: interrupted.length > 0 ? CONTINUE_INTERRUPTED : options.goal,
     history: await loadConversation(sessions, options.sessionId, null),

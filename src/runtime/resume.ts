@@ -1,5 +1,6 @@
 import type { Session } from '../store/schema.js';
 import { closeGoalTask } from './close-goal-task.js';
+import { cleanUpAfterCrash } from './crash-cleanup.js';
 import { RuntimeInputError } from './errors.js';
 import {
   continueSession,
@@ -28,6 +29,7 @@ export async function resumeSession(
   options: { session?: string },
 ): Promise<ResumeOutcome> {
   const { sessions, tasks, plans } = ctx.store;
+  await cleanUpAfterCrash(ctx);
   let session: Session | undefined;
   if (options.session === LAST_SESSION) session = await sessions.lastSession();
   else if (options.session) session = await ctx.sessions.find(options.session);

@@ -1,3 +1,4 @@
+import type { CommandStore } from './command-store.js';
 import type { SessionStore } from './session-store.js';
 import type { TaskStore } from './task-store.js';
 
@@ -47,7 +48,7 @@ export type TaskQueue = Async<
 
 /** Plans: a proposed graph of tasks, its approval, and its tasks' states. */
 export type PlanStore = Async<
-  Pick<TaskStore, 'createPlan' | 'getPlan' | 'setPlanStatus' | 'unfinishedPlans' | 'planTasks'>
+  Pick<TaskStore, 'createPlan' | 'getPlan' | 'lastPlan' | 'setPlanStatus' | 'unfinishedPlans' | 'planTasks'>
 >;
 
 /** The session log: sessions, runs, their conversation and the event log (the store assigns seq). */
@@ -72,11 +73,15 @@ export type SessionLog = Async<
   >
 >;
 
-/** An open store of one workspace: the three ports, and where it lives. */
+/** Commands running now (run_command), for ending those a killed process left behind. */
+export type CommandLog = Async<Pick<CommandStore, 'started' | 'ended' | 'list'>>;
+
+/** An open store of one workspace: the ports, and where it lives. */
 export interface Store {
   tasks: TaskQueue;
   plans: PlanStore;
   sessions: SessionLog;
+  commands: CommandLog;
   /** Where the data lives, for messages (a file path, `:memory:`, or a server URL). */
   location: string;
   /**

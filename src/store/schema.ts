@@ -150,6 +150,31 @@ export const runs = sqliteTable(
   ],
 );
 
+/**
+ * Commands running now (run_command), one row each from start to end: what a process killed
+ * with `kill -9` leaves here are commands that may still be running, for a resume or takeover
+ * to end. `id` is the mark every process of the command carries in its environment.
+ */
+export const commands = sqliteTable(
+  'commands',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    runId: text('run_id').notNull(),
+    callId: text('call_id').notNull(),
+    taskId: text('task_id'),
+    command: text('command').notNull(),
+    /** The command's process group (the shell's pid). */
+    pgid: integer('pgid').notNull(),
+    /** The taskweave process that runs it: the row is an orphan's once this process is gone. */
+    ownerPid: integer('owner_pid').notNull(),
+    startedAt: integer('started_at').notNull(),
+  },
+  (table) => [index('commands_session_id_idx').on(table.sessionId)],
+);
+
 export const plans = sqliteTable(
   'plans',
   {
@@ -238,3 +263,5 @@ export type Run = typeof runs.$inferSelect;
 export type Plan = typeof plans.$inferSelect;
 /** A task row. */
 export type Task = typeof tasks.$inferSelect;
+/** A running command row. */
+export type RunningCommand = typeof commands.$inferSelect;

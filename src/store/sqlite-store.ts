@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { CommandStore } from './command-store.js';
 import { BUSY_TIMEOUT_MS, openDatabase, type Synchronous } from './database.js';
 import type { Async, Store } from './ports.js';
 import { SessionStore } from './session-store.js';
@@ -37,6 +38,7 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     tasks: asyncPort(tasks, guard),
     plans: asyncPort(tasks, guard),
     sessions: asyncPort(sessions, guard),
+    commands: asyncPort(new CommandStore(db, { now: options.now }), guard),
     location: options.path,
     transaction: sqliteTransactionRunner(db.sqlite),
     close: async () => {

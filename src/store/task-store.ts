@@ -482,6 +482,17 @@ export class TaskStore {
     return this.orm.select().from(plans).where(eq(plans.id, id)).get();
   }
 
+  /** The newest plan of a session, whatever its status (undefined when it has none). */
+  lastPlan(sessionId: string): Plan | undefined {
+    return this.orm
+      .select()
+      .from(plans)
+      .where(eq(plans.sessionId, sessionId))
+      .orderBy(desc(plans.createdAt), desc(plans.id))
+      .limit(1)
+      .get();
+  }
+
   /**
    * Moves a plan along: proposed → approved or rejected (with the user's feedback), approved →
    * completed, proposed or approved → aborted.

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { constants, lstat, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { openFolderConfined } from './confined-open.js';
+import { tempPathFor } from './temp-files.js';
 import type { Workspace } from './workspace.js';
 
 /** O_NOFOLLOW: a link put in the temp file's place is never written through. */
@@ -27,10 +27,7 @@ export async function writeFileAtomic(
   content: string,
   options: AtomicWriteOptions,
 ): Promise<void> {
-  const temporary = path.join(
-    path.dirname(target),
-    `.${path.basename(target)}.${randomBytes(6).toString('hex')}.taskweave-tmp`,
-  );
+  const temporary = tempPathFor(target);
   const folder = await openFolderConfined(options.workspace, path.dirname(target), {
     purpose: 'write',
     create: options.createFolders,

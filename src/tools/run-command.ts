@@ -83,6 +83,7 @@ export const runCommandTool = defineTool({
     const stderrProgress = new LineProgress(ctx.progress);
     const { sandbox } = ctx;
     const confined = sandbox.kind === 'bwrap';
+    let mark: string | undefined;
     const outcome = await runShellCommand({
       command: args.command,
       cwd,
@@ -98,9 +99,14 @@ export const runCommandTool = defineTool({
       maxOutputCharsPerStream: MAX_STREAM_OUTPUT_CHARS,
       onStdout: (chunk) => stdoutProgress.push(chunk),
       onStderr: (chunk) => stderrProgress.push(chunk),
+      onStart: ({ pid, mark: started }) => {
+        mark = started;
+        ctx.commands?.started({ mark: started, pgid: pid, command: args.command });
+      },
     }).finally(() => {
       stdoutProgress.flush();
       stderrProgress.flush();
+      if (mark !== undefined) ctx.commands?.ended(mark);
     });
     const result = report(outcome, { timeoutMs, continueOnError: args.continue_on_error ?? false });
     const notes = result.isError && confined ? sandboxNotes(outcome, sandbox) : [];

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { findOnPath } from './find-on-path.js';
 import { HeadTailCapture } from './head-tail-capture.js';
+import { COMMAND_MARK_ENV, newCommandMark, signalMarked } from './process-tree.js';
 
 /** After SIGTERM, how long a process group has to exit before it gets SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
@@ -38,6 +39,8 @@ export interface RunShellCommandOptions {
   onStderr?: (chunk: string) => void;
   /** A program the shell runs under, with its arguments (the sandbox: `bwrap …`); `--` follows them. */
   wrapper?: { program: string; args: string[] };
+  /** Told the command's process group and mark once it started (to record them for a later process). */
+  onStart?: (started: { pid: number; mark: string }) => void;
 }
 
 /**
@@ -51,20 +54,21 @@ export interface RunShellCommandOptions {
  * so no command outlives it. A command that ended by itself leaves this set: what it started
  * in the background on purpose (a dev server) keeps running.
  */
-const liveGroups = new Set<number>();
+const liveGroups = new Map<number, string>();
 let exitHookInstalled = false;
 
-function trackGroup(pid: number): void {
-  liveGroups.add(pid);
+function trackGroup(pid: number, mark: string): void {
+  liveGroups.set(pid, mark);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const group of liveGroups) {
+    for (const [group, groupMark] of liveGroups) {
       try {
         process.kill(-group, 'SIGKILL');
       } catch {
         // ESRCH: already gone.
       }
+      signalMarked(groupMark, 'SIGKILL');
     }
   });
 }
@@ -83,9 +87,11 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
 
     const shell = shellPath();
     const shellArgs = ['-c', options.command];
+    // Processes that leave the group (setsid) still carry the mark: they are killed with it.
+    const mark = newCommandMark();
     const spawnOptions = {
       cwd: options.cwd,
-      env: options.env,
+      env: { ...options.env, [COMMAND_MARK_ENV]: mark },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
     };
@@ -93,7 +99,10 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
       ? spawn(options.wrapper.program, [...options.wrapper.args, '--', shell, ...shellArgs], spawnOptions)
       : spawn(shell, shellArgs, spawnOptions);
     const group = child.pid;
-    if (group !== undefined) trackGroup(group);
+    if (group !== undefined) {
+      trackGroup(group, mark);
+      options.onStart?.({ pid: group, mark });
+    }
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -112,6 +121,7 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
       } catch {
         // ESRCH: every process of the group has already exited.
       }
+      signalMarked(mark, signal);
     };
     let killing = false;
     const killGroup = (reason: 'timed_out' | 'stopped'): void => {

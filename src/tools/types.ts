@@ -39,6 +39,16 @@ export interface ToolContext {
   callId: string;
   /** How run_command confines its commands (bubblewrap, or none). */
   sandbox: CommandSandbox;
+  /** Where run_command records the commands it is running (for a resume after a kill); optional. */
+  commands?: CommandRecorder;
+}
+
+/** Records running commands, so that a later process can end those a killed one left running. */
+export interface CommandRecorder {
+  /** A command started: its process group and the mark its processes carry. */
+  started(command: { mark: string; pgid: number; command: string }): void;
+  /** The command ended (its processes are gone, or being killed). */
+  ended(mark: string): void;
 }
 
 /**
