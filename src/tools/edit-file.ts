@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
+import { readFileConfined } from './confined-read.js';
 import { defineTool } from './define-tool.js';
 import { fileDiff } from './file-diff.js';
 import { refuse } from './refusal.js';
@@ -44,7 +44,7 @@ export const editFileTool = defineTool({
   async preview(args, ctx) {
     const absolute = await ctx.workspace.resolveForWrite(args.path);
     const shown = ctx.workspace.relative(absolute);
-    const original = decodeUtf8(await readFile(absolute));
+    const original = decodeUtf8(await readFileConfined(ctx.workspace, absolute));
     if (original === undefined) return `${shown}: not UTF-8 text (the edit will be refused)`;
     const applied = applyEdits(original, args.edits, shown);
     if ('error' in applied) return `${shown}: ${applied.error} (the edit will be refused)`;
@@ -60,7 +60,7 @@ export const editFileTool = defineTool({
     const whyNot = await ctx.files.whyNotEditable(absolute, shown);
     if (whyNot !== null) return refuse(whyNot, 'read it first');
 
-    const original = decodeUtf8(await readFile(absolute));
+    const original = decodeUtf8(await readFileConfined(ctx.workspace, absolute));
     if (original === undefined) {
       return refuse(
         `${shown} is not valid UTF-8 text (another encoding, such as Latin-1?). edit_file would corrupt ` +
@@ -72,7 +72,7 @@ export const editFileTool = defineTool({
     if ('error' in applied)
       return refuse(`${applied.error}\nNo edit was applied; ${shown} is unchanged.`, 'no edit applied');
 
-    await writeFileAtomic(absolute, applied.content);
+    await writeFileAtomic(absolute, applied.content, { workspace: ctx.workspace });
     ctx.files.remember(absolute, applied.content);
     const count = pluralize(args.edits.length, 'edit');
     return {

@@ -1,9 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { openFileConfined } from './confined-open.js';
 import { defineTool } from './define-tool.js';
 import { refuse } from './refusal.js';
-import { statIfExists } from './stat-if-exists.js';
 import { decodeUtf8, numberLines, pluralize, splitLines } from './text-lines.js';
 import { mostSimilar } from './text-similarity.js';
 import { MAX_TOOL_OUTPUT_CHARS } from './truncate.js';
@@ -42,43 +42,50 @@ export const readFileTool = defineTool({
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolve(args.path);
     const shown = ctx.workspace.relative(absolute);
-    const info = await statIfExists(absolute);
-    if (info === null) return missingFile(ctx, absolute, shown);
-    if (info.isDirectory()) {
-      return refuse(
-        `${shown} is a folder, not a file. List what it holds with run_command (\`ls -la ${shown}\`), ` +
-          'or find text inside it with search_code; then read one of its files.',
-        'is a folder',
-      );
+    // Opened first, by descriptor, and everything below read from it: a folder on the path
+    // swapped for a link after the check cannot make it another (outside) file.
+    const handle = await openFileConfined(ctx.workspace, absolute, 'read');
+    if (handle === null) return missingFile(ctx, absolute, shown);
+    try {
+      const info = await handle.stat();
+      if (info.isDirectory()) {
+        return refuse(
+          `${shown} is a folder, not a file. List what it holds with run_command (\`ls -la ${shown}\`), ` +
+            'or find text inside it with search_code; then read one of its files.',
+          'is a folder',
+        );
+      }
+      if (!info.isFile()) {
+        return refuse(
+          `${shown} is not a regular file (a device, socket or pipe); read_file only reads files.`,
+          'not a file',
+        );
+      }
+      if (info.size > MAX_READ_FILE_BYTES) {
+        return refuse(
+          `${shown} is ${info.size} bytes, more than read_file reads (${MAX_READ_FILE_BYTES}). Find the ` +
+            'part you need with search_code, or look at it with run_command (head, tail, grep).',
+          'too large',
+        );
+      }
+      const bytes = await handle.readFile();
+      if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+        return refuse(
+          `${shown} is a binary file (it contains NUL bytes); read_file only reads text. Inspect it with ` +
+            `run_command instead, e.g. \`file ${shown}\` or \`xxd ${shown} | head\`.`,
+          'binary file',
+        );
+      }
+      // The whole content is recorded even for a range: edit_file checks the file as a whole.
+      ctx.files.remember(absolute, bytes);
+      const result = numberedLines(splitLines(bytes.toString('utf8')), shown, args);
+      if (!result.isError && decodeUtf8(bytes) === undefined) {
+        result.output = `Note: ${shown} is not valid UTF-8; characters that are not are shown as �, and edit_file will refuse it.\n${result.output}`;
+      }
+      return result;
+    } finally {
+      await handle.close();
     }
-    if (!info.isFile()) {
-      return refuse(
-        `${shown} is not a regular file (a device, socket or pipe); read_file only reads files.`,
-        'not a file',
-      );
-    }
-    if (info.size > MAX_READ_FILE_BYTES) {
-      return refuse(
-        `${shown} is ${info.size} bytes, more than read_file reads (${MAX_READ_FILE_BYTES}). Find the ` +
-          'part you need with search_code, or look at it with run_command (head, tail, grep).',
-        'too large',
-      );
-    }
-    const bytes = await readFile(absolute);
-    if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-      return refuse(
-        `${shown} is a binary file (it contains NUL bytes); read_file only reads text. Inspect it with ` +
-          `run_command instead, e.g. \`file ${shown}\` or \`xxd ${shown} | head\`.`,
-        'binary file',
-      );
-    }
-    // The whole content is recorded even for a range: edit_file checks the file as a whole.
-    ctx.files.remember(absolute, bytes);
-    const result = numberedLines(splitLines(bytes.toString('utf8')), shown, args);
-    if (!result.isError && decodeUtf8(bytes) === undefined) {
-      result.output = `Note: ${shown} is not valid UTF-8; characters that are not are shown as �, and edit_file will refuse it.\n${result.output}`;
-    }
-    return result;
   },
 });
 

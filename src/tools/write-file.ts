@@ -1,7 +1,6 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
+import { readFileConfined } from './confined-read.js';
 import { defineTool } from './define-tool.js';
 import { fileDiff } from './file-diff.js';
 import { statIfExists } from './stat-if-exists.js';
@@ -28,7 +27,7 @@ export const writeFileTool = defineTool({
     const shown = ctx.workspace.relative(absolute);
     const existing = await statIfExists(absolute);
     if (existing !== null && !existing.isFile()) return `${shown}: not a file (the write will be refused)`;
-    const before = existing === null ? '' : decodeUtf8(await readFile(absolute));
+    const before = existing === null ? '' : decodeUtf8(await readFileConfined(ctx.workspace, absolute));
     if (before === undefined) return `${shown}: replaces a file that is not UTF-8 text`;
     return fileDiff({ path: shown, before, after: args.content, created: existing === null });
   },
@@ -50,8 +49,7 @@ export const writeFileTool = defineTool({
         isError: true,
       };
     }
-    await mkdir(path.dirname(absolute), { recursive: true });
-    await writeFileAtomic(absolute, args.content);
+    await writeFileAtomic(absolute, args.content, { workspace: ctx.workspace, createFolders: true });
     ctx.files.remember(absolute, args.content);
     const lines = pluralize(countLines(args.content), 'line');
     const bytes = pluralize(Buffer.byteLength(args.content, 'utf8'), 'byte');

@@ -58,6 +58,7 @@ export function runCliUntil(
 }
 
 const ATOMIC_WRITE_MODULE = fileURLToPath(new URL('../../dist/tools/atomic-write.js', import.meta.url));
+const WORKSPACE_MODULE = fileURLToPath(new URL('../../dist/tools/workspace.js', import.meta.url));
 /** Large enough that the write is still going on when the temporary file is seen. */
 const BIG_CONTENT_BYTES = 64 * 1024 * 1024;
 
@@ -75,7 +76,9 @@ export async function killDuringAtomicWrite(folder: string, name: string): Promi
         '--input-type=module',
         '-e',
         `const { writeFileAtomic } = await import(${JSON.stringify(ATOMIC_WRITE_MODULE)});
-         await writeFileAtomic(${JSON.stringify(path.join(folder, name))}, 'x'.repeat(${BIG_CONTENT_BYTES}));`,
+         const { Workspace } = await import(${JSON.stringify(WORKSPACE_MODULE)});
+         const workspace = await Workspace.open(${JSON.stringify(folder)});
+         await writeFileAtomic(${JSON.stringify(path.join(folder, name))}, 'x'.repeat(${BIG_CONTENT_BYTES}), { workspace });`,
       ],
       { stdio: 'ignore' },
     );
