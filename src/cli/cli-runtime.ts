@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ServerEvent } from '../events/registry.js';
-import { findInstructions, type RequestPolicy, Runtime, type RuntimeOptions } from '../runtime/index.js';
+import { findInstructions, type RequestPolicy, type Runtime, type RuntimeOptions } from '../runtime/index.js';
 import { EXIT } from './exit-codes.js';
 import type { AgentCliOptions } from './options.js';
 import { onOutputClosed } from './output-closed.js';
@@ -8,6 +8,7 @@ import { HumanRenderer } from './render.js';
 import { STILL_RUNNING_ENV } from './still-running.js';
 import { styleFor } from './terminal.js';
 import { TerminalResponder } from './terminal-responder.js';
+import { openRuntimeAskingTrust } from './trust-prompt.js';
 
 /**
  * The runtime as the CLI drives it: events rendered for people (or printed as JSON lines),
@@ -82,7 +83,9 @@ export class CliRuntime {
       failure: interactive ? 'ask' : options.onFailure,
       approval: interactive ? 'ask' : 'nobody',
     };
-    const runtime = await Runtime.open(runtimeOptions(options, policy));
+    // Trusting a workspace's server is asked only of a person who sees the question and answers it.
+    const askTrust = interactive && !!process.stdout.isTTY;
+    const runtime = await openRuntimeAskingTrust(runtimeOptions(options, policy), askTrust);
     return new CliRuntime(runtime, options, interactive);
   }
 

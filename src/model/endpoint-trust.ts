@@ -35,11 +35,53 @@ export function checkEndpointTrust(options: EndpointTrustOptions): void {
   const sent = variables?.find((variable) => envValue(options.env, variable) !== undefined);
   if (sent === undefined) return;
   if (options.trusted.some((trusted) => sameEndpoint(trusted, url))) return;
-  throw new ModelConfigError(
-    `The workspace config ${options.workspaceFile} sends the ${options.provider} model to ${url}, which would receive your ${sent}. ` +
-      `If you trust that server, add it to your own config ${options.userFile}: "trustedBaseUrls": ["${url}"] ` +
-      '(or pass --base-url yourself); otherwise remove "baseUrl" from the workspace config.',
-  );
+  throw new EndpointTrustError({
+    provider: options.provider,
+    url,
+    variable: sent,
+    workspaceFile: options.workspaceFile,
+    userFile: options.userFile,
+  });
+}
+
+/** What an untrusted endpoint would receive, and from which files. */
+export interface EndpointTrustDetails {
+  /** The provider whose key would be sent, e.g. `anthropic`. */
+  provider: string;
+  /** The base URL the workspace config chose. */
+  url: string;
+  /** The environment variable the key comes from. */
+  variable: string;
+  /** The workspace config file that chose the URL. */
+  workspaceFile: string;
+  /** The user's own config file, where `trustedBaseUrls` is kept. */
+  userFile: string;
+}
+
+/**
+ * A workspace config sends an API key to a server the user has not trusted (exit 2). It says
+ * which, so that a terminal front end can ask the user and add the URL to their own config.
+ */
+export class EndpointTrustError extends ModelConfigError implements EndpointTrustDetails {
+  override name = 'EndpointTrustError';
+  readonly provider: string;
+  readonly url: string;
+  readonly variable: string;
+  readonly workspaceFile: string;
+  readonly userFile: string;
+
+  constructor(details: EndpointTrustDetails) {
+    super(
+      `The workspace config ${details.workspaceFile} sends the ${details.provider} model to ${details.url}, which would receive your ${details.variable}. ` +
+        `If you trust that server, add it to your own config ${details.userFile}: "trustedBaseUrls": ["${details.url}"] ` +
+        '(or pass --base-url yourself); otherwise remove "baseUrl" from the workspace config.',
+    );
+    this.provider = details.provider;
+    this.url = details.url;
+    this.variable = details.variable;
+    this.workspaceFile = details.workspaceFile;
+    this.userFile = details.userFile;
+  }
 }
 
 function sameEndpoint(a: string, b: string): boolean {

@@ -15,6 +15,8 @@ export type {
 } from '../agent/requests.js';
 export { DEFAULT_MAX_STEPS, type PlanMode } from '../agent/run-agent.js';
 export type { ProtocolName } from '../agent/wire-protocol.js';
+export { EndpointTrustError } from '../model/endpoint-trust.js';
+export { trustBaseUrl } from '../model/trust-base-url.js';
 export { findInstructions, type InstructionsFile } from '../prompts/project-instructions.js';
 export { DEFAULT_QUEUE, type Run, type Session, type Task, type TaskStatus } from '../store/schema.js';
 export type { StoredMessage } from '../store/session-store.js';
