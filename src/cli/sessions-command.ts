@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../runtime/defaults.js';
+import { compactionSummary, type HistoryEntry, sessionHistory } from '../runtime/session-history.js';
 import { apiRun } from '../runtime/wire-shapes.js';
 import { shortId } from '../util/short-id.js';
 import { sanitizeForTerminal } from '../util/terminal-text.js';
@@ -7,7 +8,7 @@ import { renderEventLines } from './event-line.js';
 import { EXIT } from './exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from './options.js';
 import { formatDuration, relativeTime } from './relative-time.js';
-import { messageJson, messageText, type SessionDetailJson, sessionJson } from './session-output.js';
+import { historyJson, messageText, type SessionDetailJson, sessionJson } from './session-output.js';
 import { renderTable, shortenLine } from './table.js';
 import { type Style, styleFor } from './terminal.js';
 import { parsePositiveInt } from './usage-error.js';
@@ -111,11 +112,12 @@ async function showSession(access: WorkspaceAccess, input: string, options: Show
   const stdout = process.stdout;
   // JSON escapes control characters itself; the text below is for the terminal.
   const { session, runs, messages, events } = options.json ? detail : sanitizeForTerminal(detail);
+  const history = sessionHistory(messages);
   if (options.json) {
     const json: SessionDetailJson = {
       ...sessionJson(session),
       runs: runs.map(apiRun),
-      messages: messages.map(messageJson),
+      messages: history.map(historyJson),
       ...(events === undefined ? {} : { events }),
     };
     stdout.write(`${JSON.stringify(json, null, 2)}\n`);
@@ -146,18 +148,7 @@ async function showSession(access: WorkspaceAccess, input: string, options: Show
     if (run.finalAnswer) out.push(`     final answer: ${indent(run.finalAnswer, '       ')}`);
   });
 
-  out.push('', style.bold(`Messages (${messages.length})`));
-  if (messages.length === 0) out.push(style.dim('  none'));
-  const roleWidth = Math.max(0, ...messages.map((message) => message.role.length));
-  for (const message of messages) {
-    out.push(
-      `  ${style.cyan(message.role.padEnd(roleWidth))}  ${
-        options.full
-          ? indent(messageText(message.content), ' '.repeat(roleWidth + 4))
-          : shortenLine(messageText(message.content), MESSAGE_CHARS)
-      }`,
-    );
-  }
+  out.push(...historyLines(history, { full: options.full, style }));
 
   if (events !== undefined) {
     out.push('', style.bold(`Events (${events.length})`));
@@ -171,6 +162,30 @@ async function showSession(access: WorkspaceAccess, input: string, options: Show
       );
   }
   stdout.write(`${out.join('\n')}\n`);
+}
+
+/** The Messages section: each message once, a compaction as one line (its summary with --full). */
+function historyLines(history: readonly HistoryEntry[], options: { full?: boolean; style: Style }): string[] {
+  const { style } = options;
+  const shown = history.filter((entry) => entry.kind === 'message').length;
+  const out = ['', style.bold(`Messages (${shown})`)];
+  if (history.length === 0) out.push(style.dim('  none'));
+  const roleWidth = Math.max(0, ...history.map((entry) => entry.message.role.length));
+  for (const entry of history) {
+    if (entry.kind === 'compaction') {
+      const count = `${entry.replaced} message${entry.replaced === 1 ? '' : 's'}`;
+      out.push(style.dim(`  — compacted: ${count} summarised —`));
+      if (options.full) out.push(`    ${indent(compactionSummary(entry), '    ')}`);
+      continue;
+    }
+    const text = messageText(entry.message.content);
+    out.push(
+      `  ${style.cyan(entry.message.role.padEnd(roleWidth))}  ${
+        options.full ? indent(text, ' '.repeat(roleWidth + 4)) : shortenLine(text, MESSAGE_CHARS)
+      }`,
+    );
+  }
+  return out;
 }
 
 function paintRunStatus(status: string, style: Style): (text: string) => string {
