@@ -3,7 +3,7 @@ import type { ServerEvent } from '../events/registry.js';
 import { findInstructions, type RequestPolicy, type Runtime, type RuntimeOptions } from '../runtime/index.js';
 import { EXIT } from './exit-codes.js';
 import type { AgentCliOptions } from './options.js';
-import { onOutputClosed } from './output-closed.js';
+import { onOutputClosed, outputClosed } from './output-closed.js';
 import { HumanRenderer } from './render.js';
 import { STILL_RUNNING_ENV } from './still-running.js';
 import { styleFor } from './terminal.js';
@@ -104,9 +104,12 @@ export class CliRuntime {
     this.promptListeners.add(listener);
   }
 
-  /** Prints a line for people (not in --json mode, where stdout carries only events). */
+  /**
+   * Prints a line for people (not in --json mode, where stdout carries only events); on stderr
+   * once stdout's reader went away.
+   */
   say(text: string): void {
-    if (this.renderer) {
+    if (this.renderer && !outputClosed()) {
       this.renderer.close();
       process.stdout.write(`${text}\n`);
     } else {

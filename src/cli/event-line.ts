@@ -4,7 +4,7 @@ import { formatArgs } from '../util/format-args.js';
 import { sanitizeForTerminal } from '../util/terminal-text.js';
 import { formatDuration } from './relative-time.js';
 import { shortenLine } from './table.js';
-import { plural } from './text-wrap.js';
+import { plural, wrapLabelled } from './text-wrap.js';
 
 /** The longest detail an event line shows; the whole event is in `--json`. */
 const EVENT_DETAIL_CHARS = 100;
@@ -21,17 +21,28 @@ export function eventDetail(event: ServerEvent, { full = false } = {}): string {
 
 /**
  * Logged events one per line as `seq  kind  detail`, the columns aligned; with `full`, each
- * detail whole, its further lines indented under the first.
+ * detail whole, its further lines indented under the first. On a terminal of `width` columns a
+ * shortened detail is cut to the room left on its line.
  */
-export function renderEventLines(events: readonly ServerEvent[], { full = false } = {}): string {
+export function renderEventLines(
+  events: readonly ServerEvent[],
+  { full = false, width }: { full?: boolean; width?: number } = {},
+): string {
   const seqWidth = Math.max(0, ...events.map((event) => String(event.seq).length));
   const kindWidth = Math.max(0, ...events.map((event) => eventKind(event).length));
   return sanitizeForTerminal(events)
     .map((event) => {
       const head = `${String(event.seq).padStart(seqWidth)}  ${eventKind(event).padEnd(kindWidth)}  `;
-      const detail = eventDetail(event, { full }).replace(/\n/g, `\n${' '.repeat(head.length)}`);
-      const line = `${head}${detail}`;
-      return `${line.trimEnd()}\n`;
+      // On a terminal (`width`) a shortened detail fits on the line after its seq and kind.
+      const room = width === undefined ? EVENT_DETAIL_CHARS : Math.max(1, width - head.length);
+      const under = ' '.repeat(head.length);
+      if (full) {
+        const text = eventDetail(event, { full });
+        return `${wrapLabelled({ prefix: head, text, continuation: under, width }).join('\n').trimEnd()}\n`;
+      }
+      const detail =
+        room >= EVENT_DETAIL_CHARS ? eventDetail(event) : shortenLine(fullDetail(event, false), room);
+      return `${`${head}${detail}`.trimEnd()}\n`;
     })
     .join('');
 }

@@ -1,6 +1,6 @@
 import type { ApiRun } from '../events/api.js';
 import type { ServerEvent } from '../events/registry.js';
-import type { Session, StoredMessage } from '../runtime/index.js';
+import type { HistoryEntry, Session, StoredMessage } from '../runtime/index.js';
 import { formatArgs } from '../util/format-args.js';
 
 /** A session as `--json` prints it; snake_case like the events, times in ms since the epoch. */
@@ -22,9 +22,20 @@ export interface MessageJson {
   role: StoredMessage['role'];
   content: unknown;
   created_at: number;
+  /** On a compaction's summary message: how many earlier messages it stands for. */
+  compaction?: { messages_replaced: number };
 }
 
-/** What `sessions show --json` prints: the session with its runs, messages and (with --events) events. */
+/** A history entry as `--json` prints it: a compaction is its summary message, marked. */
+export function historyJson(entry: HistoryEntry): MessageJson {
+  const json = messageJson(entry.message);
+  return entry.kind === 'compaction' ? { ...json, compaction: { messages_replaced: entry.replaced } } : json;
+}
+
+/**
+ * What `sessions show --json` prints: the session with its runs, messages (each once: a
+ * compaction's copies of the recent messages are left out) and (with --events) events.
+ */
 export interface SessionDetailJson extends SessionJson {
   runs: ApiRun[];
   messages: MessageJson[];

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../runtime/defaults.js';
+import { compactionSummary, type HistoryEntry, sessionHistory } from '../runtime/session-history.js';
 import { apiRun } from '../runtime/wire-shapes.js';
 import { shortId } from '../util/short-id.js';
 import { sanitizeForTerminal } from '../util/terminal-text.js';
@@ -7,9 +8,10 @@ import { renderEventLines } from './event-line.js';
 import { EXIT } from './exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from './options.js';
 import { formatDuration, relativeTime } from './relative-time.js';
-import { messageJson, messageText, type SessionDetailJson, sessionJson } from './session-output.js';
+import { historyJson, messageText, type SessionDetailJson, sessionJson } from './session-output.js';
 import { renderTable, shortenLine } from './table.js';
-import { type Style, styleFor } from './terminal.js';
+import { type Style, styleFor, terminalColumns } from './terminal.js';
+import { wrapLabelled } from './text-wrap.js';
 import { parsePositiveInt } from './usage-error.js';
 import type { WorkspaceAccess } from './workspace-access.js';
 
@@ -88,7 +90,7 @@ async function listSessions(access: WorkspaceAccess, options: ListOptions): Prom
         { header: 'id' },
         { header: 'started' },
         { header: 'status' },
-        { header: 'goal' },
+        { header: 'goal', fit: true },
         { header: 'runs', align: 'right' },
       ],
       rows: safe.map(({ session, runCount, status }) => [
@@ -99,6 +101,7 @@ async function listSessions(access: WorkspaceAccess, options: ListOptions): Prom
         String(runCount),
       ]),
       paintHeader: style.dim,
+      width: terminalColumns(stdout),
     }),
   );
   if (found.length > options.limit) {
@@ -111,24 +114,29 @@ async function showSession(access: WorkspaceAccess, input: string, options: Show
   const stdout = process.stdout;
   // JSON escapes control characters itself; the text below is for the terminal.
   const { session, runs, messages, events } = options.json ? detail : sanitizeForTerminal(detail);
+  const history = sessionHistory(messages);
   if (options.json) {
     const json: SessionDetailJson = {
       ...sessionJson(session),
       runs: runs.map(apiRun),
-      messages: messages.map(messageJson),
+      messages: history.map(historyJson),
       ...(events === undefined ? {} : { events }),
     };
     stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     return;
   }
   const style = styleFor(stdout);
+  const width = terminalColumns(stdout);
+  const block = (prefix: string, text: string, continuation: string) =>
+    wrapLabelled({ prefix, text, continuation, width });
   const now = Date.now();
   const out: string[] = [];
   out.push(`${style.bold(`Session ${session.id}`)} ${style.dim(`· ${session.status}`)}`);
-  if (session.title !== session.goal) out.push(`  title:     ${session.title}`);
-  out.push(`  goal:      ${session.goal}`);
-  out.push(`  workspace: ${session.workspace}`);
-  out.push(`  model:     ${session.model}`);
+  const label = '             ';
+  if (session.title !== session.goal) out.push(...block('  title:     ', session.title, label));
+  out.push(...block('  goal:      ', session.goal, label));
+  out.push(...block('  workspace: ', session.workspace, label));
+  out.push(...block('  model:     ', session.model, label));
   out.push(
     `  started:   ${relativeTime(session.createdAt, now)}, last active ${relativeTime(session.updatedAt, now)}`,
   );
@@ -137,40 +145,69 @@ async function showSession(access: WorkspaceAccess, input: string, options: Show
   if (runs.length === 0) out.push(style.dim('  none'));
   runs.forEach((run, index) => {
     const took = run.endedAt === null ? '' : `, took ${formatDuration(run.endedAt - run.startedAt)}`;
-    out.push(
-      `  ${index + 1}. ${run.id}  ${paintRunStatus(run.status, style)(run.status)}  ${run.mode}  ` +
-        `${run.steps} step${run.steps === 1 ? '' : 's'}  ${run.inputTokens} in / ${run.outputTokens} out tokens` +
-        style.dim(`  started ${relativeTime(run.startedAt, now)}${took}`),
-    );
-    if (run.goal !== session.goal) out.push(`     goal: ${shortenLine(run.goal, MESSAGE_CHARS)}`);
-    if (run.finalAnswer) out.push(`     final answer: ${indent(run.finalAnswer, '       ')}`);
+    const figures =
+      `${run.mode}  ${run.steps} step${run.steps === 1 ? '' : 's'}  ` +
+      `${run.inputTokens} in / ${run.outputTokens} out tokens`;
+    const head = `  ${index + 1}. ${run.id}  ${paintRunStatus(run.status, style)(run.status)}  ${figures}`;
+    const started = `started ${relativeTime(run.startedAt, now)}${took}`;
+    const plain = `  ${index + 1}. ${run.id}  ${run.status}  ${figures}  ${started}`;
+    // On a narrow terminal the times go on a line of their own rather than wrap mid-word.
+    if (width !== undefined && plain.length > width) out.push(head, style.dim(`     ${started}`));
+    else out.push(`${head}${style.dim(`  ${started}`)}`);
+    if (run.goal !== session.goal)
+      out.push(...block('     goal: ', shortenLine(run.goal, MESSAGE_CHARS), '           '));
+    if (run.finalAnswer) out.push(...block('     final answer: ', run.finalAnswer, '       '));
   });
 
-  out.push('', style.bold(`Messages (${messages.length})`));
-  if (messages.length === 0) out.push(style.dim('  none'));
-  const roleWidth = Math.max(0, ...messages.map((message) => message.role.length));
-  for (const message of messages) {
-    out.push(
-      `  ${style.cyan(message.role.padEnd(roleWidth))}  ${
-        options.full
-          ? indent(messageText(message.content), ' '.repeat(roleWidth + 4))
-          : shortenLine(messageText(message.content), MESSAGE_CHARS)
-      }`,
-    );
-  }
+  out.push(...historyLines(history, { full: options.full, style, width }));
 
   if (events !== undefined) {
     out.push('', style.bold(`Events (${events.length})`));
     if (events.length === 0) out.push(style.dim('  none logged'));
     else
       out.push(
-        ...renderEventLines(events, { full: options.full })
+        ...renderEventLines(events, {
+          full: options.full,
+          width: width === undefined ? undefined : width - 2,
+        })
           .trimEnd()
           .split('\n')
           .map((line) => `  ${line}`),
       );
   }
   stdout.write(`${out.join('\n')}\n`);
+}
+
+/** The Messages section: each message once, a compaction as one line (its summary with --full). */
+function historyLines(
+  history: readonly HistoryEntry[],
+  options: { full?: boolean; style: Style; width?: number },
+): string[] {
+  const { style, width } = options;
+  const shown = history.filter((entry) => entry.kind === 'message').length;
+  const out = ['', style.bold(`Messages (${shown})`)];
+  if (history.length === 0) out.push(style.dim('  none'));
+  const roleWidth = Math.max(0, ...history.map((entry) => entry.message.role.length));
+  for (const entry of history) {
+    if (entry.kind === 'compaction') {
+      const count = `${entry.replaced} message${entry.replaced === 1 ? '' : 's'}`;
+      out.push(style.dim(`  — compacted: ${count} summarised —`));
+      if (options.full)
+        out.push(
+          ...wrapLabelled({ prefix: '    ', text: compactionSummary(entry), continuation: '    ', width }),
+        );
+      continue;
+    }
+    const text = messageText(entry.message.content);
+    const role = entry.message.role.padEnd(roleWidth);
+    const room = width === undefined ? MESSAGE_CHARS : Math.min(MESSAGE_CHARS, width - roleWidth - 4);
+    const rows = options.full
+      ? wrapLabelled({ prefix: `  ${role}  `, text, continuation: ' '.repeat(roleWidth + 4), width })
+      : [`  ${role}  ${shortenLine(text, room)}`];
+    // The role is painted after wrapping, so that its colour codes count for no width.
+    out.push(`  ${style.cyan(role)}${rows[0]!.slice(2 + role.length)}`, ...rows.slice(1));
+  }
+  return out;
 }
 
 function paintRunStatus(status: string, style: Style): (text: string) => string {
@@ -186,9 +223,4 @@ function paintRunStatus(status: string, style: Style): (text: string) => string 
     default:
       return style.yellow;
   }
-}
-
-/** Continuation lines of a multi-line text, indented to sit under its first line. */
-function indent(text: string, prefix: string): string {
-  return text.trimEnd().split('\n').join(`\n${prefix}`);
 }

@@ -30,6 +30,8 @@ export interface TaskTableOptions {
   tasks: readonly (Task | TaskTreeNode)[];
   style: Style;
   now?: number;
+  /** The terminal's width: titles are cut so that each row fits on one line. */
+  width?: number;
 }
 
 /**
@@ -64,12 +66,13 @@ export function renderTaskTable(options: TaskTableOptions): string {
       { header: '#', align: 'right' },
       { header: 'id' },
       { header: 'status' },
-      { header: 'title' },
+      { header: 'title', fit: true },
       { header: 'attempts', align: 'right' },
       { header: 'updated' },
     ],
     rows,
     paintHeader: style.dim,
+    width: options.width,
   });
 }
 

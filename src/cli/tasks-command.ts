@@ -6,7 +6,8 @@ import { sanitizeForTerminal } from '../util/terminal-text.js';
 import { EXIT } from './exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from './options.js';
 import { renderTaskTable } from './task-output.js';
-import { styleFor } from './terminal.js';
+import { styleFor, terminalColumns } from './terminal.js';
+import { wrapWords } from './text-wrap.js';
 import type { WorkspaceAccess } from './workspace-access.js';
 
 /** Opens the workspace (loaded when a command runs, not for --help) and runs `work` with it. */
@@ -118,21 +119,30 @@ async function listTasks(access: WorkspaceAccess, options: ListOptions): Promise
     stdout.write(`${JSON.stringify(listed.map(apiTask), null, 2)}\n`);
     return;
   }
+  const width = terminalColumns(stdout);
   if (listed.length === 0) {
-    stdout.write(`${await emptyListMessage(access, options)}\n`);
+    const sentences = await emptyListMessage(access, options);
+    // On a terminal each sentence starts a line and wraps between words; a pipe gets one line.
+    const lines =
+      width === undefined ? [sentences.join(' ')] : sentences.flatMap((text) => wrapWords(text, width));
+    stdout.write(`${lines.join('\n')}\n`);
     return;
   }
-  stdout.write(renderTaskTable({ tasks: sanitizeForTerminal(listed), style: styleFor(stdout) }));
+  stdout.write(renderTaskTable({ tasks: sanitizeForTerminal(listed), style: styleFor(stdout), width }));
 }
 
-async function emptyListMessage(access: WorkspaceAccess, options: ListOptions): Promise<string> {
+/** What an empty list says, sentence by sentence. */
+async function emptyListMessage(access: WorkspaceAccess, options: ListOptions): Promise<string[]> {
   const queueFlag = options.queue === DEFAULT_QUEUE ? '' : ` --queue ${options.queue}`;
   const queueName = options.queue === DEFAULT_QUEUE ? 'the queue' : `the queue "${options.queue}"`;
   const howToAdd = `Add one with: taskweave tasks add${queueFlag} "<what to do>"`;
   const finished = options.all ? 0 : (await access.tasks.list({ queue: options.queue, all: true })).length;
-  if (finished === 0) return `No tasks in ${queueName} yet. ${howToAdd}`;
+  if (finished === 0) return [`No tasks in ${queueName} yet.`, howToAdd];
   const count = finished === 1 ? 'its 1 task is' : `all ${finished} of its tasks are`;
-  return `Nothing left to do in ${queueName}: ${count} finished (taskweave tasks list --all${queueFlag} shows them). ${howToAdd}`;
+  return [
+    `Nothing left to do in ${queueName}: ${count} finished (taskweave tasks list --all${queueFlag} shows them).`,
+    howToAdd,
+  ];
 }
 
 async function addTask(access: WorkspaceAccess, description: string, options: AddOptions): Promise<void> {

@@ -26,6 +26,11 @@ export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = p
   };
 }
 
+/** How many columns a terminal stream has; undefined when it is not a terminal (a pipe, a file). */
+export function terminalColumns(stream: { isTTY?: boolean; columns?: number }): number | undefined {
+  return stream.isTTY && stream.columns ? stream.columns : undefined;
+}
+
 const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const SPINNER_INTERVAL_MS = 80;
 

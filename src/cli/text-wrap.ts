@@ -31,6 +31,29 @@ export function wrapWords(line: string, width: number, indent = ''): string[] {
   return rows;
 }
 
+/**
+ * A labelled text: its further lines indented under the first; on a terminal (`width`) each line
+ * is also wrapped between words, its continuation rows indented the same way.
+ */
+export function wrapLabelled(options: {
+  prefix: string;
+  text: string;
+  continuation: string;
+  width?: number;
+}): string[] {
+  const { prefix, continuation, width } = options;
+  const [first = '', ...rest] = options.text.trimEnd().split('\n');
+  if (width === undefined) return [`${prefix}${first}`, ...rest.map((line) => `${continuation}${line}`)];
+  // The prefix stands in as one unbreakable word of its width, so that its spaces stay as they are.
+  const stand = '\u0000'.repeat(prefix.length);
+  const [head = '', ...tail] = wrapWords(`${stand}${first}`, width, continuation);
+  return [
+    head.replace(stand, prefix),
+    ...tail,
+    ...rest.flatMap((line) => wrapWords(`${continuation}${line}`, width, continuation)),
+  ];
+}
+
 /** A line cut to `width` characters with an ellipsis (for one-row output: logs, diffs). */
 export function fitLine(line: string, width: number): string {
   const characters = [...line];

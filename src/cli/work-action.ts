@@ -1,6 +1,7 @@
 import { CliRuntime } from './cli-runtime.js';
 import { EXIT } from './exit-codes.js';
 import type { WorkCliOptions } from './options.js';
+import { outputClosed } from './output-closed.js';
 
 /** `taskweave work`: drains the queue through the runtime and says how it went. */
 export async function workQueue(options: WorkCliOptions): Promise<number> {
@@ -16,8 +17,9 @@ export async function workQueue(options: WorkCliOptions): Promise<number> {
       return EXIT.completed;
     }
     const { summary } = outcome;
+    const stopped = outputClosed() ? 'stopped because the output was closed' : 'stopped by Ctrl-C';
     cli.say(
-      `\nqueue: ${summary.completed} completed, ${summary.failed} failed${summary.stopped ? ', stopped by Ctrl-C (the current task went back to the queue)' : ''}`,
+      `\nqueue: ${summary.completed} completed, ${summary.failed} failed${summary.stopped ? `, ${stopped} (the current task went back to the queue)` : ''}`,
     );
     if (summary.stopped) return EXIT.stopped;
     return summary.failed > 0 ? EXIT.failed : EXIT.completed;

@@ -42,6 +42,7 @@ export {
 } from './runtime.js';
 export { DEFAULT_SANDBOX_MODE, RuntimeSafety, type SafetyChoices } from './runtime-safety.js';
 export { LAST_SESSION, SessionBook, type SessionDetail, type SessionSummary } from './session-book.js';
+export { compactionSummary, type HistoryEntry, sessionHistory } from './session-history.js';
 export { MANUAL_COMPLETION_SUMMARY, TaskBoard, type TaskTreeNode, taskTree } from './task-board.js';
 export { NEEDS_INPUT_PREFIX, type WaitingFor, type WaitingSession } from './waiting-session.js';
 export { apiPlan, apiRun, apiSession, apiTask } from './wire-shapes.js';
