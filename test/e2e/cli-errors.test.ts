@@ -1,38 +1,11 @@
-import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serverEventSchema } from '../../src/events/registry.js';
-import { CLI_PATH, runCli, writeScript } from '../helpers/cli.js';
+import { pipeIntoHead, runCli, writeScript } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 
 /** Runs `taskweave <args> | head -1` in bash; resolves with taskweave's exit code and stderr. */
-function pipeIntoHead(
-  args: string[],
-  codeFile: string,
-): Promise<{ code: number; stderr: string; head: string }> {
-  const quoted = [process.execPath, CLI_PATH, ...args]
-    .map((arg) => `'${arg.replaceAll("'", "'\\''")}'`)
-    .join(' ');
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', `${quoted} 2>"$ERR" | head -1; echo "\${PIPESTATUS[0]}" > "$CODE"`], {
-      env: { ...process.env, NO_COLOR: '1', ERR: `${codeFile}.err`, CODE: codeFile },
-      // Not an open pipe: taskweave would wait for piped input on it.
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let head = '';
-    child.stdout.on('data', (chunk) => {
-      head += chunk;
-    });
-    child.on('close', async () => {
-      resolve({
-        code: Number((await readFile(codeFile, 'utf8')).trim()),
-        stderr: await readFile(`${codeFile}.err`, 'utf8'),
-        head,
-      });
-    });
-  });
-}
 
 describe('errors a new user meets', () => {
   it('piping a run into head ends it quietly (no EPIPE stack trace); the session is left stopped', async () => {

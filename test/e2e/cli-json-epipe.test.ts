@@ -1,36 +1,9 @@
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI_PATH, runCli, writeScript } from '../helpers/cli.js';
+import { pipeIntoHead, runCli, writeScript } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 
 /** Runs `taskweave <args> | head -1` in bash; resolves with taskweave's exit code, its stderr and what head printed. */
-function pipeIntoHead(
-  args: string[],
-  codeFile: string,
-): Promise<{ code: number; stderr: string; head: string }> {
-  const quoted = [process.execPath, CLI_PATH, ...args]
-    .map((arg) => `'${arg.replaceAll("'", "'\\''")}'`)
-    .join(' ');
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', `${quoted} 2>"$ERR" | head -1; echo "\${PIPESTATUS[0]}" > "$CODE"`], {
-      env: { ...process.env, NO_COLOR: '1', ERR: `${codeFile}.err`, CODE: codeFile },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let head = '';
-    child.stdout.on('data', (chunk) => {
-      head += chunk;
-    });
-    child.on('close', async () => {
-      resolve({
-        code: Number((await readFile(codeFile, 'utf8')).trim()),
-        stderr: await readFile(`${codeFile}.err`, 'utf8'),
-        head,
-      });
-    });
-  });
-}
 
 describe('--json piped into head', () => {
   for (const plan of [false, true]) {

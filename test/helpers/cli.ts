@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ServerEvent, serverEventSchema } from '../../src/events/registry.js';
@@ -70,4 +70,35 @@ export function tableRows(stdout: string): string[][] {
     .split('\n')
     .slice(1)
     .map((line) => line.trim().split(/\s{2,}/));
+}
+
+/**
+ * Runs the CLI with its stdout piped into `head -1` (the reader goes away after one line):
+ * the CLI's own exit code, its stderr and what head printed.
+ */
+export function pipeIntoHead(
+  args: string[],
+  codeFile: string,
+): Promise<{ code: number; stderr: string; head: string }> {
+  const quoted = [process.execPath, CLI_PATH, ...args]
+    .map((arg) => `'${arg.replaceAll("'", "'\\''")}'`)
+    .join(' ');
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', `${quoted} 2>"$ERR" | head -1; echo "\${PIPESTATUS[0]}" > "$CODE"`], {
+      env: { ...process.env, NO_COLOR: '1', ERR: `${codeFile}.err`, CODE: codeFile },
+      // Not an open pipe: taskweave would wait for piped input on it.
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let head = '';
+    child.stdout.on('data', (chunk) => {
+      head += chunk;
+    });
+    child.on('close', async () => {
+      resolve({
+        code: Number((await readFile(codeFile, 'utf8')).trim()),
+        stderr: await readFile(`${codeFile}.err`, 'utf8'),
+        head,
+      });
+    });
+  });
 }
