@@ -22,6 +22,8 @@ interface HeldEvent {
   runId: string;
   payload: EventPayload;
   ts: number;
+  /** Set once the event is announced: the seq it was announced with, which its write must get. */
+  seq?: number;
 }
 
 /**
@@ -32,10 +34,17 @@ interface HeldEvent {
  * of reporting work nobody can find again.
  *
  * Writes are grouped: those queued while the last group was being written (the ten task starts
- * of one dispatch, a state change and its event) commit in one transaction, and their events
- * are published once it has committed. Streamed events (text deltas, tool progress) are held for
- * at most STREAMED_FLUSH_MS and written with the next write, or on their own when that time is
- * up: a crash may lose the held ones, which a resumed run does not need.
+ * of one dispatch, a state change and its event) commit in one transaction, and their events are
+ * published once it has committed.
+ *
+ * Streamed events (text deltas, tool progress) are many, small, and not needed by a resumed run.
+ * They are written at most STREAMED_FLUSH_MS later, with the next write or on their own, but
+ * announced at once: when nothing else is waiting to be written, the journal gives such an event
+ * the session's next seq and publishes it before writing it; the write then logs it with that
+ * seq. Otherwise it waits its turn behind the writes queued before it and is announced as soon as
+ * they are. A crash may lose streamed events that were announced and not yet written; the
+ * process that announced them (and every client it served) goes with it, while other processes
+ * only ever read written events.
  */
 export class Journal {
   readonly sessionId: string;
@@ -45,10 +54,13 @@ export class Journal {
   private firstFailure: Error | undefined;
   private queued: QueuedWrite[] = [];
   private writing = false;
+  /** Streamed events not yet written, in order: the announced ones (with a seq) first. */
   private held: HeldEvent[] = [];
   private heldWritten: Promise<undefined> | undefined;
   private releaseHeld: (() => void) | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
+  /** The seq the session's next event gets, once a write has shown it; unknown before. */
+  private nextSeq: number | undefined;
   /** Events of the group being written, published once it commits. */
   private outbox: ServerEvent[] = [];
 
@@ -128,6 +140,7 @@ export class Journal {
       this.queued = [];
       const outcomes: { ok: boolean; value: unknown }[] = [];
       const outbox: ServerEvent[] = [];
+      const seqBefore = this.nextSeq;
       try {
         await this.store.transaction(async () => {
           this.outbox = outbox;
@@ -140,7 +153,9 @@ export class Journal {
           }
         });
       } catch (error) {
-        // Nothing of the group was kept, so none of its events is announced.
+        // Nothing of the group was kept, so none of its events is announced (the seqs its
+        // unannounced events took are free again).
+        this.nextSeq = seqBefore;
         for (const write of group) write.reject(error);
         continue;
       }
@@ -152,10 +167,13 @@ export class Journal {
       });
     }
     this.writing = false;
+    // Streamed events that waited behind the writes are announced now that those are.
+    this.announceHeld();
   }
 
   private hold(event: HeldEvent): Promise<undefined> {
     this.held.push(event);
+    this.announceHeld();
     if (this.heldWritten === undefined) {
       this.heldWritten = new Promise((resolve) => {
         this.releaseHeld = () => resolve(undefined);
@@ -163,6 +181,24 @@ export class Journal {
       this.flushTimer = setTimeout(() => this.flushHeld(), STREAMED_FLUSH_MS);
     }
     return this.heldWritten;
+  }
+
+  /** Gives held events their seqs and publishes them, if nothing before them waits to be written. */
+  private announceHeld(): void {
+    if (this.writing || this.nextSeq === undefined) return;
+    // The announced ones come first: start after the last of them.
+    let index = this.held.length;
+    while (index > 0 && this.held[index - 1]!.seq === undefined) index -= 1;
+    for (const event of this.held.slice(index)) {
+      event.seq = this.nextSeq++;
+      this.bus.publish({
+        ...event.payload,
+        session_id: this.sessionId,
+        run_id: event.runId,
+        ts: event.ts,
+        seq: event.seq,
+      } as ServerEvent);
+    }
   }
 
   /** Queues the held streamed events as one write, ahead of whatever comes next. */
@@ -174,19 +210,35 @@ export class Journal {
     this.held = [];
     this.heldWritten = undefined;
     this.releaseHeld = undefined;
-    this.enqueue(async () => {
-      for (const event of events) await this.append(event.runId, event.payload, event.ts);
-    }).then(release, release);
+    const written = this.enqueue(async () => {
+      for (const event of events) await this.append(event.runId, event.payload, event.ts, event.seq);
+    });
+    written.then(release, (error: unknown) => {
+      // Announced events whose write failed go back to be written with the next write: their
+      // seqs are taken, and nothing else may be logged under them.
+      const announced = events.filter((event) => event.seq !== undefined);
+      if (announced.length > 0) this.rehold(announced);
+      release?.();
+      return error;
+    });
   }
 
-  private async append(runId: string, payload: EventPayload, ts: number): Promise<ServerEvent> {
+  /** Puts announced events back, to be written with the next write (not on a timer: the store just failed). */
+  private rehold(events: HeldEvent[]): void {
+    this.held.unshift(...events);
+  }
+
+  private async append(runId: string, payload: EventPayload, ts: number, seq?: number): Promise<ServerEvent> {
     const event = await this.store.sessions.appendEvent({
       ...payload,
       session_id: this.sessionId,
       run_id: runId,
       ts,
+      ...(seq === undefined ? {} : { seq }),
     });
-    this.outbox.push(event);
+    this.nextSeq = event.seq + 1;
+    // An event announced before it was written is not announced again.
+    if (seq === undefined) this.outbox.push(event);
     return event;
   }
 }

@@ -19,10 +19,13 @@ import {
 } from './schema.js';
 import { unfinishedPlan } from './task-queries.js';
 
-/** An event ready to be logged: everything but its seq, which the store assigns. */
+/**
+ * An event ready to be logged: everything but its seq, which the store assigns. A seq given
+ * anyway (a journal that announced the event before writing it) must be the next one.
+ */
 export type UnsequencedEvent = ServerEvent extends infer E
   ? E extends ServerEvent
-    ? Omit<E, 'seq'>
+    ? Omit<E, 'seq'> & { seq?: number }
     : never
   : never;
 
@@ -103,6 +106,11 @@ export class SessionStore {
     this.statements = prepareStatements(this.orm);
     this.appendInTransaction = db.sqlite.transaction((event: UnsequencedEvent): ServerEvent => {
       const seq = (this.statements.lastSeq.get({ sessionId: event.session_id })?.last ?? 0) + 1;
+      if (event.seq !== undefined && event.seq !== seq) {
+        throw new SessionStoreError(
+          `The event was announced as seq ${event.seq} of session ${event.session_id}, but the next seq is ${seq}: another writer logged events to the session meanwhile.`,
+        );
+      }
       // The envelope's fields come last in the JSON, as the bus used to stamp them.
       const stamped = { ...event, seq } as ServerEvent;
       this.statements.insertEvent.run({
@@ -245,7 +253,8 @@ export class SessionStore {
   /**
    * Logs one event and returns it stamped with its seq: the next of its session, assigned inside
    * the same IMMEDIATE transaction as the insert, so that several processes appending to one
-   * session get increasing seqs with no gap and no duplicate. The session must exist.
+   * session get increasing seqs with no gap and no duplicate. The session must exist. An event
+   * that carries a seq is logged only if that is the next one.
    */
   appendEvent(event: UnsequencedEvent): ServerEvent {
     try {

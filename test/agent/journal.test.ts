@@ -130,4 +130,66 @@ describe('Journal', () => {
     expect(logged.map((event) => event.seq)).toEqual([1, 2]);
     expect(published).toEqual(logged);
   });
+
+  it('announces a streamed event at once when nothing waits to be written, and writes it later under the same seq', async () => {
+    const { store, sessionId, journal, published, commits } = await setup();
+    await journal.emit(RUN, note('first'));
+    const written = journal.emit(RUN, delta('live '));
+    journal.emit(RUN, delta('text'));
+    // Published before any write: the seqs follow the last logged event.
+    expect(published.map((event) => [event.seq, label(event)])).toEqual([
+      [1, 'first'],
+      [2, 'live '],
+      [3, 'text'],
+    ]);
+    expect((await store.sessions.events(sessionId)).map(label)).toEqual(['first']);
+    expect(commits.count).toBe(1);
+    await journal.emit(RUN, note('after'));
+    await written;
+    const logged = await store.sessions.events(sessionId);
+    expect(logged.map((event) => [event.seq, label(event)])).toEqual([
+      [1, 'first'],
+      [2, 'live '],
+      [3, 'text'],
+      [4, 'after'],
+    ]);
+    // Announced once each, and exactly as logged.
+    expect(published).toEqual(logged);
+  });
+
+  it('announces a streamed event emitted while a write is queued only after that write, in emit order', async () => {
+    const { store, sessionId, journal, published } = await setup();
+    await journal.emit(RUN, note('first'));
+    journal.emit(RUN, note('queued'));
+    journal.emit(RUN, delta('behind it'));
+    expect(published.map(label)).toEqual(['first']);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(published.map((event) => [event.seq, label(event)])).toEqual([
+      [1, 'first'],
+      [2, 'queued'],
+      [3, 'behind it'],
+    ]);
+    await journal.settled();
+    expect(await store.sessions.events(sessionId)).toEqual(published);
+  });
+
+  it('writes announced events whose write failed with the next write, under their seqs, so no seq is reused', async () => {
+    const { store, sessionId, journal, published } = await setup();
+    await journal.emit(RUN, note('first'));
+    journal.emit(RUN, delta('announced'));
+    const transaction = store.transaction;
+    store.transaction = () => Promise.reject(new Error('disk I/O error'));
+    await journal.settled();
+    expect(journal.failure?.message).toBe('The store failed: disk I/O error');
+    store.transaction = transaction;
+    await journal.emit(RUN, note('next'));
+    const logged = await store.sessions.events(sessionId);
+    expect(logged.map((event) => [event.seq, label(event)])).toEqual([
+      [1, 'first'],
+      [2, 'announced'],
+      [3, 'next'],
+    ]);
+    expect(published).toEqual(logged);
+  });
 });

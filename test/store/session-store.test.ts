@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { openDatabase } from '../../src/store/database.js';
-import { SessionStore, SessionStoreError } from '../../src/store/session-store.js';
+import { SessionStore, SessionStoreError, type UnsequencedEvent } from '../../src/store/session-store.js';
 import { TaskStore } from '../../src/store/task-store.js';
 import { openTempDatabase, track } from './temp-database.js';
 
@@ -39,6 +39,10 @@ function event(sessionId: string, seq: number, runId = 'run_a'): ServerEvent {
         seq,
         ts: 1_000 + seq,
       };
+}
+
+function unsequenced({ seq: _ignored, ...rest }: ServerEvent): UnsequencedEvent {
+  return rest;
 }
 
 describe('SessionStore', () => {
@@ -107,11 +111,17 @@ describe('SessionStore', () => {
     ]);
   });
 
-  it('refuses an event for an unknown session, and never reuses a seq: a seq given with an event is replaced', async () => {
+  it('refuses an event for an unknown session, and never reuses a seq: a seq given with an event must be the next', async () => {
     const { store } = await setup();
     const session = store.createSession(sessionInput('s'));
     store.appendEvent(event(session.id, 1));
-    expect(store.appendEvent(event(session.id, 1)).seq).toBe(2);
+    expect(() => store.appendEvent(event(session.id, 1))).toThrow(
+      new SessionStoreError(
+        `The event was announced as seq 1 of session ${session.id}, but the next seq is 2: another writer logged events to the session meanwhile.`,
+      ),
+    );
+    expect(() => store.appendEvent(event(session.id, 3))).toThrow(SessionStoreError);
+    expect(store.appendEvent(event(session.id, 2)).seq).toBe(2);
     expect(store.events(session.id).map((e) => e.seq)).toEqual([1, 2]);
     expect(() => store.appendEvent(event('ses_nope', 1))).toThrow(
       new SessionStoreError('There is no session with the id ses_nope.'),
@@ -123,7 +133,7 @@ describe('SessionStore', () => {
     const second = new SessionStore(track(openDatabase({ path: db.path })));
     const session = store.createSession(sessionInput('s'));
     for (let index = 1; index <= 20; index += 1)
-      (index % 3 === 0 ? second : store).appendEvent(event(session.id, 0));
+      (index % 3 === 0 ? second : store).appendEvent(unsequenced(event(session.id, 0)));
     expect(store.events(session.id).map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 
