@@ -1,9 +1,4 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3Message,
-  LanguageModelV3Prompt,
-} from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { InvalidPromptError, type ModelMessage, modelMessageSchema } from 'ai';
 import { convertToLanguageModelPrompt } from 'ai/internal';
 
@@ -62,26 +57,6 @@ export async function preparePrompt(options: {
   }
   return prompt;
 }
-
-/**
- * The model with the prompt of every call replaced by `prompt`: streamText is given a one-word
- * placeholder (which it validates and converts in no time) and the provider receives the prepared
- * prompt. Everything else — tools, tool choice, provider options, stream handling — is the SDK's.
- */
-export function withPreparedPrompt(model: LanguageModelV3, prompt: LanguageModelV3Prompt): LanguageModelV3 {
-  const call = (options: LanguageModelV3CallOptions) => ({ ...options, prompt });
-  return {
-    specificationVersion: model.specificationVersion,
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
-    doGenerate: (options) => model.doGenerate(call(options)),
-    doStream: (options) => model.doStream(call(options)),
-  };
-}
-
-/** What streamText is given as its prompt when the provider gets a prepared one. */
-export const PROMPT_PLACEHOLDER = '.';
 
 function validateOnce(message: ModelMessage): void {
   if (validated.has(message)) return;

@@ -3,7 +3,7 @@ import { type ExecutedCall, executeTools } from '../execute-tools.js';
 import { addNote } from '../notes.js';
 import { REPETITION_FAIL_LIMIT } from '../recovery.js';
 import { toolContextFor } from '../tool-context.js';
-import { type LoopContext, saveConversation } from './loop-context.js';
+import { type LoopContext, queueConversationSave, saveConversation } from './loop-context.js';
 import {
   continueRequest,
   NON_ANSWER_LIMIT,
@@ -72,9 +72,13 @@ export async function runActPhase(
   // Native calls are stored as the reply's own parts: only the kept ones, each with its result.
   const raw = called.reply.toolCalls.length > 0 ? { ...called.reply, toolCalls: kept } : called.reply;
   conversation.messages.push(protocol.assistantMessage(raw, read));
-  // The calls are on record before they run: a crash in between leaves a call whose result a
-  // resumed run recovers from the event log (or marks unknown) instead of losing it.
-  await saveConversation(ctx);
+  // Calls that change something are on record before they run: a crash in between leaves a
+  // call whose result a resumed run recovers from the event log (or marks unknown) instead of
+  // running it again blind. Read-only calls (reads, searches, the control tools) can simply run
+  // again after a crash, so their record is not waited for.
+  const changesSomething = limited.run.some((call) => registry.get(call.name)?.readOnly === false);
+  if (changesSomething) await saveConversation(ctx);
+  else queueConversationSave(ctx);
   if (options.announceReasoning && read.reasoning && read.reasoning.trim() !== '') {
     run.emit({
       type: 'agent_update',
@@ -100,9 +104,9 @@ export async function runActPhase(
   const results = protocol.resultsMessage(executed);
   if (results) conversation.messages.push(results);
   if (limited.note) addNote(run, conversation, { step, taskId, content: limited.note });
-  // Saved before any way out of the step, so that a stored conversation never ends with calls
+  // Queued before any way out of the step, so that a stored conversation never ends with calls
   // that have no results (a continued session would be refused by the provider).
-  await saveConversation(ctx);
+  queueConversationSave(ctx);
   return { kind: 'acted', reply: { ...read.reply, toolCalls: kept }, executed };
 }
 

@@ -5,7 +5,7 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import { compactIfNeeded } from '../compact-conversation.js';
 import { RecoveryTracker } from '../recovery.js';
 import type { Conversation, RunContext } from '../run-state.js';
-import { type LoopContext, saveConversation } from './loop-context.js';
+import { type LoopContext, queueConversationSave } from './loop-context.js';
 import type { LoopName } from './loop-name.js';
 import { reactStrategy } from './react.js';
 import { roaStrategy } from './roa.js';
@@ -83,7 +83,7 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     if (produced.kind === 'unreadable') continue;
     if (produced.kind === 'end') return produced.outcome;
     const next = await options.decide(produced.step);
-    await saveConversation(ctx);
+    queueConversationSave(ctx);
     if (next.kind !== 'run_again') return next;
   }
 }

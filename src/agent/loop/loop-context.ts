@@ -26,3 +26,13 @@ export interface LoopContext {
 export function saveConversation(ctx: LoopContext): Promise<void> {
   return ctx.run.records.saveMessages(ctx.run.runId, ctx.conversation);
 }
+
+/**
+ * Saves the new messages without waiting for the commit, when nothing that follows depends on
+ * it being on disk: the journal writes it before anything queued later (a task's completion,
+ * the end of the run), and a failed write ends the run at its next step (the stop predicates).
+ * Waiting would put one commit (an fsync) between a model's reply and the next call.
+ */
+export function queueConversationSave(ctx: LoopContext): void {
+  saveConversation(ctx).catch(() => {});
+}

@@ -1,7 +1,7 @@
 import type { RecoveryTracker } from '../recovery.js';
 import { runActPhase } from './act-phase.js';
 import { applyRecovery } from './apply-recovery.js';
-import { type LoopContext, saveConversation } from './loop-context.js';
+import { type LoopContext, queueConversationSave } from './loop-context.js';
 import type { Interruption, ReasonPhase, Step } from './step.js';
 import { checkBetweenPhases, stoppedOutcome } from './stop-predicates.js';
 import type { LoopStrategy } from './strategy.js';
@@ -68,7 +68,7 @@ async function afterAct(
     recovery,
     signal: ctx.signal,
   });
-  await saveConversation(ctx);
+  queueConversationSave(ctx);
   if (recovered) return recovered;
   const question = run.control.pendingQuestion;
   return question === undefined
