@@ -44,6 +44,8 @@ class InteractiveSession {
   private lastPromptInterrupt = 0;
   /** The session of the run going on, if one is. */
   private running: string | undefined;
+  /** Typed during a run and not yet given to a prompt, lines ended by `\r`. */
+  private typedAhead = '';
   private runInterrupts = 0;
 
   constructor(
@@ -94,6 +96,8 @@ class InteractiveSession {
     );
     let prefill = '';
     for (;;) {
+      // What was typed during the last run comes first, line by line, as if typed at the prompt.
+      this.typedAhead += this.keys.takeTyped();
       const line = await this.readLine(prefill);
       prefill = '';
       if (line === undefined) break;
@@ -210,6 +214,11 @@ class InteractiveSession {
       });
       prompt.prompt();
       if (prefill !== '') prompt.write(prefill);
+      // One line of what was typed ahead (the rest waits for the next prompt).
+      const end = this.typedAhead.indexOf('\r');
+      const ahead = end === -1 ? this.typedAhead : this.typedAhead.slice(0, end + 1);
+      this.typedAhead = this.typedAhead.slice(ahead.length);
+      if (ahead !== '') prompt.write(ahead);
     });
   }
 }

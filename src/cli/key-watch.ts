@@ -11,17 +11,30 @@ export interface KeyActions {
 /**
  * Listens for Esc and Ctrl-C on a terminal while a run goes on, in raw mode so that a key acts
  * at once without Enter and nothing typed is echoed over the run's output. Paused while a
- * question prompt reads the terminal (the prompt has the keys then).
+ * question prompt reads the terminal (the prompt has the keys then). What else is typed
+ * meanwhile (text, Enter, Backspace, Ctrl-U) is kept, unechoed, for the next prompt: `takeTyped`.
  */
 export class KeyWatch {
   private active = false;
+  private typed = '';
   private readonly onKey = (
-    _text: string | undefined,
-    key: { name?: string; ctrl?: boolean } | undefined,
+    text: string | undefined,
+    key: { name?: string; ctrl?: boolean; meta?: boolean } | undefined,
   ) => {
     if (key?.name === 'escape') this.actions.onEscape();
     else if (key?.ctrl && key.name === 'c') this.actions.onInterrupt();
+    else if (key?.ctrl && key.name === 'u') this.typed = this.typed.replace(/[^\r]*$/, '');
+    else if (key?.name === 'backspace') this.typed = this.typed.replace(/[^\r]$/u, '');
+    else if (key?.name === 'return' || key?.name === 'enter') this.typed += '\r';
+    else if (text !== undefined && !key?.ctrl && !key?.meta && /^[^\p{Cc}]+$/u.test(text)) this.typed += text;
   };
+
+  /** What was typed while the keys were watched, lines ended by `\r`; cleared by taking it. */
+  takeTyped(): string {
+    const typed = this.typed;
+    this.typed = '';
+    return typed;
+  }
 
   constructor(
     private readonly input: NodeJS.ReadStream,

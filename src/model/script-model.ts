@@ -160,6 +160,10 @@ export class ScriptModel implements LanguageModelV3 {
         this.used[index] = false;
         throw error;
       }
+    } else {
+      // A provider's reply always comes from I/O, in a later turn of the event loop than the
+      // call: so does this one, however fast.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     if (turn.error !== undefined) throw this.apiError(turn.error, tag);
 

@@ -205,9 +205,14 @@ describe('the task queue', () => {
       },
     );
     let out = '';
+    let interrupted = false;
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('"tool_start"')) child.kill('SIGINT');
+      // One Ctrl-C: a second one would exit at once.
+      if (!interrupted && out.includes('"tool_start"')) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
     });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(3);

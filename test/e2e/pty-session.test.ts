@@ -76,4 +76,26 @@ describe('the interactive session on an 80×24 terminal', () => {
     again.type('/quit\r');
     expect(await again.exited).toBe(0);
   });
+
+  it('keeps what is typed during a run, unechoed, for the prompts after it, line by line', async () => {
+    const { workspace, model } = await setup([
+      { toolCalls: [{ name: 'run_command', args: { command: 'sleep 1' } }] },
+      { when: 'sleep 1', text: 'Slept.' },
+    ]);
+    const session = PtyRun.start(['--approval', 'auto', '--model', model, '-C', workspace], {
+      env: { NO_COLOR: '1' },
+    });
+    await session.waitFor('›');
+    session.type('sleep a second\r');
+    await session.waitFor('run_command("sleep 1")');
+    // Typed while the command runs: a typo fixed with Backspace, then a second line.
+    session.type('/costx\u007f\r/tasks\r');
+    await session.waitFor('This session: 1 run,');
+    await session.waitFor('› /tasks');
+    session.type('/quit\r');
+    expect(await session.exited).toBe(0);
+    // Nothing typed ahead was echoed over the run's output.
+    expect(session.text()).not.toContain('/costx');
+  });
 });
+
