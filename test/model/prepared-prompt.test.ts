@@ -92,6 +92,22 @@ function recordInto(seen: LanguageModelV3CallOptions[]) {
   };
 }
 
+/** A call of a model that streams exactly `parts`. */
+function callStreaming(parts: LanguageModelV3StreamPart[]) {
+  return {
+    model: {
+      id: 'mock',
+      model: new MockLanguageModelV3({
+        doStream: async () => ({ stream: convertArrayToReadableStream(parts) }),
+      }),
+    },
+    system: 's',
+    messages: conversation(0),
+    tag: { runId: 'r1', phase: 'act' as const },
+    signal: new AbortController().signal,
+  };
+}
+
 describe('callModel', () => {
   it('sends the provider the whole conversation, tools and tag as streamText would', async () => {
     const seen: LanguageModelV3CallOptions[] = [];
@@ -165,19 +181,7 @@ describe('callModel', () => {
       },
     ];
     const deltas: string[] = [];
-    const reply = await callModel({
-      model: {
-        id: 'mock',
-        model: new MockLanguageModelV3({
-          doStream: async () => ({ stream: convertArrayToReadableStream(parts) }),
-        }),
-      },
-      system: 's',
-      messages: conversation(0),
-      tag: { runId: 'r1', phase: 'act' },
-      signal: new AbortController().signal,
-      onTextDelta: (delta) => deltas.push(delta),
-    });
+    const reply = await callModel({ ...callStreaming(parts), onTextDelta: (delta) => deltas.push(delta) });
     expect(deltas).toEqual(['Reading ', 'now.']);
     expect(reply).toEqual({
       text: 'Reading now.',
@@ -199,16 +203,7 @@ describe('callModel', () => {
     ];
     await expect(
       callModel({
-        model: {
-          id: 'mock',
-          model: new MockLanguageModelV3({
-            doStream: async () => ({ stream: convertArrayToReadableStream(parts) }),
-          }),
-        },
-        system: 's',
-        messages: conversation(0),
-        tag: { runId: 'r1', phase: 'act' },
-        signal: new AbortController().signal,
+        ...callStreaming(parts),
       }),
     ).rejects.toThrow('overloaded');
   });
