@@ -98,4 +98,3 @@ describe('the interactive session on an 80×24 terminal', () => {
     expect(session.text()).not.toContain('/costx');
   });
 });
-
