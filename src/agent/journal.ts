@@ -18,6 +18,9 @@ interface QueuedWrite {
   reject: (error: unknown) => void;
 }
 
+/** An event as the store logs it: everything but the seq, which the store assigns (or checks). */
+type LoggedEvent = Parameters<Store['sessions']['appendEvent']>[0];
+
 interface HeldEvent {
   runId: string;
   payload: EventPayload;
@@ -88,7 +91,7 @@ export class Journal {
   emit(runId: string, payload: EventPayload): Promise<ServerEvent | undefined> {
     const ts = this.now();
     if (isStreamedEvent(payload)) return this.hold({ runId, payload, ts });
-    return this.write(() => this.append(runId, payload, ts)).catch(() => undefined);
+    return this.write(() => this.append({ runId, payload, ts })).catch(() => undefined);
   }
 
   /**
@@ -100,7 +103,7 @@ export class Journal {
     return this.write(async () => {
       const value = await change();
       if (event !== undefined)
-        await this.append(runId, typeof event === 'function' ? event(value) : event, ts);
+        await this.append({ runId, payload: typeof event === 'function' ? event(value) : event, ts });
       return value;
     });
   }
@@ -195,13 +198,7 @@ export class Journal {
     while (index > 0 && this.held[index - 1]!.seq === undefined) index -= 1;
     for (const event of this.held.slice(index)) {
       event.seq = this.nextSeq++;
-      this.bus.publish({
-        ...event.payload,
-        session_id: this.sessionId,
-        run_id: event.runId,
-        ts: event.ts,
-        seq: event.seq,
-      } as ServerEvent);
+      this.bus.publish(this.envelope(event) as ServerEvent);
     }
   }
 
@@ -215,7 +212,7 @@ export class Journal {
     this.heldWritten = undefined;
     this.releaseHeld = undefined;
     const written = this.enqueue(async () => {
-      for (const event of events) await this.append(event.runId, event.payload, event.ts, event.seq);
+      for (const event of events) await this.append(event);
     });
     written.then(release, (error: unknown) => {
       // Announced events whose write failed go back to be written with the next write: their
@@ -232,17 +229,22 @@ export class Journal {
     this.held.unshift(...events);
   }
 
-  private async append(runId: string, payload: EventPayload, ts: number, seq?: number): Promise<ServerEvent> {
-    const event = await this.store.sessions.appendEvent({
+  private async append(held: HeldEvent): Promise<ServerEvent> {
+    const event = await this.store.sessions.appendEvent(this.envelope(held));
+    this.nextSeq = event.seq + 1;
+    // An event announced before it was written is not announced again.
+    if (held.seq === undefined) this.outbox.push(event);
+    return event;
+  }
+
+  /** The event with its envelope: session, run, time, and its seq once it has one. */
+  private envelope({ runId, payload, ts, seq }: HeldEvent): LoggedEvent {
+    return {
       ...payload,
       session_id: this.sessionId,
       run_id: runId,
       ts,
       ...(seq === undefined ? {} : { seq }),
-    });
-    this.nextSeq = event.seq + 1;
-    // An event announced before it was written is not announced again.
-    if (seq === undefined) this.outbox.push(event);
-    return event;
+    } as LoggedEvent;
   }
 }
