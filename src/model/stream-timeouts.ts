@@ -38,8 +38,8 @@ export class ModelStreamTimeoutError extends Error {
   }
 }
 
-/** Parts the AI SDK makes itself before the provider sends anything of the reply. */
-const NOT_PROGRESS = new Set(['start', 'start-step']);
+/** Parts a provider's stream opens with before anything of the reply (the stream's warnings, the response's id). */
+const NOT_PROGRESS = new Set(['stream-start', 'response-metadata']);
 
 /**
  * Yields the parts of a model stream, failing with ModelStreamTimeoutError when the first part
