@@ -3,9 +3,11 @@ import { asSchema, type ModelMessage, type Tool as SdkTool } from 'ai';
 /** A rough tokens-per-character ratio, the usual one for English text and code. */
 export const CHARS_PER_TOKEN = 4;
 
-// Keyed by identity: a sent message never changes, and the tool set of a registry is built once.
+// Keyed by identity: a sent message never changes, the tool set of a registry is built once,
+// and a tool's definition is shared by the registries of every plan task (modelToolsFor).
 const messageChars = new WeakMap<ModelMessage, number>();
-const toolChars = new WeakMap<Record<string, SdkTool>, number>();
+const toolSetChars = new WeakMap<Record<string, SdkTool>, number>();
+const toolChars = new WeakMap<SdkTool, Map<string, number>>();
 
 /** What one model call carries: the system prompt, the tool definitions and the messages. */
 export interface ContextParts {
@@ -40,16 +42,33 @@ function charsOf(message: ModelMessage): number {
   return chars;
 }
 
+/** The characters of the tool definitions as a JSON array of { name, description, parameters }. */
 function toolDefinitionChars(tools: Record<string, SdkTool>): number {
-  let chars = toolChars.get(tools);
+  let chars = toolSetChars.get(tools);
   if (chars === undefined) {
-    const definitions = Object.entries(tools).map(([name, tool]) => ({
+    const entries = Object.entries(tools);
+    // The brackets and the commas between the definitions.
+    chars = 2 + Math.max(0, entries.length - 1);
+    for (const [name, tool] of entries) chars += definitionChars(name, tool);
+    toolSetChars.set(tools, chars);
+  }
+  return chars;
+}
+
+function definitionChars(name: string, tool: SdkTool): number {
+  let byName = toolChars.get(tool);
+  if (byName === undefined) {
+    byName = new Map();
+    toolChars.set(tool, byName);
+  }
+  let chars = byName.get(name);
+  if (chars === undefined) {
+    chars = JSON.stringify({
       name,
       description: tool.description,
       parameters: tool.inputSchema === undefined ? undefined : asSchema(tool.inputSchema).jsonSchema,
-    }));
-    chars = JSON.stringify(definitions).length;
-    toolChars.set(tools, chars);
+    }).length;
+    byName.set(name, chars);
   }
   return chars;
 }

@@ -36,13 +36,14 @@ interface HeldEvent {
  * that reports it. A failed write is remembered: the run ends as failed with the reason instead
  * of reporting work nobody can find again.
  *
- * Writes are grouped: those queued while the last group was being written (the ten task starts
- * of one dispatch, a state change and its event) commit in one transaction, and their events are
- * published once it has committed. A group starts a microtask after its first write: waiting for
- * the end of the event loop's turn instead would let the replies of parallel tasks share one
- * commit (bench:parallel 0.970–0.978 of ideal instead of 0.958–0.961), but every awaited write
- * would pay the hop (bench:store 0.79 × raw instead of 0.9) and an event would wait for all of a
- * long turn's work (a cold first run: 200 ms).
+ * Writes are grouped: those queued in one turn of the event loop, or while the last group was
+ * being written (the task starts of one dispatch, the replies of parallel tasks that came back
+ * together, a state change and its event), commit in one transaction, and their events are
+ * published once it has committed. A group is written on the turn's way out (setImmediate),
+ * after the work that was ready has run: a task that can start reaches its model call before the
+ * fsync of what made it ready, and parallel replies share one commit. The hop costs an awaited
+ * write a few microseconds; an event waits for the rest of its turn's work, which on the hot
+ * path is well under a millisecond (bench:server measures the latency a client sees).
  *
  * Streamed events (text deltas, tool progress) are many, small, and not needed by a resumed run.
  * They are written at most STREAMED_FLUSH_MS later, with the next write or on their own, but
@@ -128,8 +129,8 @@ export class Journal {
       this.queued.push({ work, resolve, reject });
       if (!this.writing) {
         this.writing = true;
-        // A microtask later, so that writes queued in the same turn (a dispatch) join the group.
-        queueMicrotask(() => void this.writeGroups());
+        // Once the turn's ready work has run, so that its writes (a dispatch) join the group.
+        setImmediate(() => void this.writeGroups());
       }
     });
     return written.then(

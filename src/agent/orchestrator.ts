@@ -1,7 +1,6 @@
 import type { EventPayload } from '../events/registry.js';
 import { PlanScheduler, type SchedulerResult } from '../plan/scheduler.js';
 import type { TaskGraph, TaskState } from '../plan/task-graph.js';
-import { buildSystemPrompt } from '../prompts/system-prompt.js';
 import type { CompletedTask } from '../prompts/task-prompt.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { finalAnswerTool } from './control-tools.js';
@@ -120,7 +119,7 @@ export async function finalAnswer(
   ]);
   const summaries = completed.map((task) => `- Task ${task.id} (${task.title}): ${task.summary}`).join('\n');
   const conversation: Conversation = {
-    system: buildSystemPrompt({ workspace: run.workspace.root, mode: 'final' }),
+    system: run.systemPrompt('final'),
     messages: [
       {
         role: 'user',
@@ -164,7 +163,7 @@ export async function revisePlan(
   });
   const done = previous.completed.map((task) => `- ${task.id}: ${task.summary}`).join('\n') || '(none)';
   const conversation: Conversation = {
-    system: buildSystemPrompt({ workspace: run.workspace.root, mode: 'planning' }),
+    system: run.systemPrompt('planning'),
     messages: [
       {
         role: 'user',

@@ -62,9 +62,12 @@ export class PlanRun {
     return this.run.records.taskMessages(this.planId, taskId);
   }
 
+  private combinedSignal: AbortSignal | undefined;
+
   /** Aborted when the user stops the run or a task's loop must end the whole run. */
   get signal(): AbortSignal {
-    return AbortSignal.any([this.abortController.signal, this.run.control.signal]);
+    this.combinedSignal ??= AbortSignal.any([this.abortController.signal, this.run.control.signal]);
+    return this.combinedSignal;
   }
 
   /** Why the whole run must end (max steps, needs input), if a task said so. */

@@ -4,7 +4,7 @@ import type { TokenUsage } from '../model/call-model.js';
 import type { ResolvedModel } from '../model/types.js';
 import { DEFAULT_PLAN_CONCURRENCY } from '../plan/scheduler.js';
 import type { TaskGraph, TaskState } from '../plan/task-graph.js';
-import { buildSystemPrompt } from '../prompts/system-prompt.js';
+import { systemPrompts } from '../prompts/system-prompt.js';
 import type { CompletedTask } from '../prompts/task-prompt.js';
 import type { Store } from '../store/ports.js';
 import { FileTracker } from '../tools/file-tracker.js';
@@ -94,10 +94,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   ]);
   const history = options.history ?? [];
   const conversation: Conversation = {
-    system: buildSystemPrompt({
-      workspace: options.workspace.root,
-      mode: planMode === 'never' ? 'simple' : 'planning',
-    }),
+    system: run.systemPrompt(planMode === 'never' ? 'simple' : 'planning'),
     messages: [...history, { role: 'user', content: options.goal }],
     saved: history.length,
     goal: options.goal,
@@ -170,6 +167,7 @@ async function createRun(
     tools,
     registry: new ToolRegistry([...tools]),
     workspace: options.workspace,
+    systemPrompt: systemPrompts({ workspace: options.workspace.root }),
     files: new FileTracker(),
     control: options.control,
     approval: new ApprovalGate({

@@ -1,5 +1,6 @@
 import type { TokenUsage } from '../model/call-model.js';
 import type { ResolvedModel } from '../model/types.js';
+import type { PromptMode } from '../prompts/system-prompt.js';
 import type { FileTracker } from '../tools/file-tracker.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CommandSandbox } from '../tools/sandbox.js';
@@ -35,6 +36,8 @@ export interface RunContext {
   /** final_answer calls refused in this run because tasks remained. */
   finalAnswerRefusals: number;
   workspace: Workspace;
+  /** The run's system prompt for a kind of loop (AGENTS.md read once, at the run's start). */
+  systemPrompt: (mode: PromptMode) => string;
   files: FileTracker;
   control: RunControl;
   /** Stands before every tool call: runs, asks or refuses it by the approval rules. */

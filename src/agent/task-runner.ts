@@ -1,7 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { TaskOutcome } from '../plan/scheduler.js';
 import type { PlanTask } from '../plan/task-graph.js';
-import { buildSystemPrompt } from '../prompts/system-prompt.js';
 import { buildTaskPrompt, type TaskToolResult } from '../prompts/task-prompt.js';
 import { FileTracker } from '../tools/file-tracker.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -30,7 +29,7 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
   const saved = await plan.takeSavedConversation(task.id);
   const toolResults: TaskToolResult[] = toolResultsIn(saved);
   const conversation: Conversation = {
-    system: buildSystemPrompt({ workspace: run.workspace.root, mode: 'task' }),
+    system: run.systemPrompt('task'),
     // The first message is the task prompt, rebuilt before every step and never stored.
     messages: [{ role: 'user', content: '' }, ...saved],
     saved: 1 + saved.length,

@@ -50,16 +50,22 @@ export async function callModel(request: ModelCallRequest): Promise<ModelReply> 
 }
 
 async function streamOnce(request: ModelCallRequest): Promise<ModelReply> {
-  // Each try has its own abort, so that a stalled stream is cut without stopping the run.
+  // Each try has its own abort, so that a stalled stream is cut without stopping the run; the
+  // run's signal is forwarded to it (AbortSignal.any costs more than the rest of a call's set-up).
   const attempt = new AbortController();
+  const forward = () => attempt.abort(request.signal.reason);
+  if (request.signal.aborted) forward();
+  else request.signal.addEventListener('abort', forward, { once: true });
   let timedOut: Error | undefined;
   try {
-    return await readStream(request, AbortSignal.any([request.signal, attempt.signal]), (error) => {
+    return await readStream(request, attempt.signal, (error) => {
       timedOut = error;
       attempt.abort(error);
     });
   } catch (error) {
     throw timedOut && !request.signal.aborted ? timedOut : error;
+  } finally {
+    request.signal.removeEventListener('abort', forward);
   }
 }
 
@@ -137,6 +143,28 @@ async function toolInput(input: string): Promise<unknown> {
 }
 
 const providerToolCache = new WeakMap<Record<string, SdkTool>, LanguageModelV3FunctionTool[]>();
+/** Per tool and name: the tool sets of plan tasks share most of their tools. */
+const providerToolByTool = new WeakMap<SdkTool, Map<string, LanguageModelV3FunctionTool>>();
+
+async function providerTool(name: string, tool: SdkTool): Promise<LanguageModelV3FunctionTool> {
+  let byName = providerToolByTool.get(tool);
+  if (byName === undefined) {
+    byName = new Map();
+    providerToolByTool.set(tool, byName);
+  }
+  let converted = byName.get(name);
+  if (converted === undefined) {
+    converted = {
+      type: 'function',
+      name,
+      description: tool.description,
+      inputSchema: await asSchema(tool.inputSchema).jsonSchema,
+      ...(tool.providerOptions === undefined ? {} : { providerOptions: tool.providerOptions }),
+    };
+    byName.set(name, converted);
+  }
+  return converted;
+}
 
 /**
  * The tools as the provider takes them (as the AI SDK's streamText prepares them), converted
@@ -152,15 +180,7 @@ async function providerTools(
   let converted = providerToolCache.get(tools);
   if (converted === undefined) {
     converted = [];
-    for (const [name, tool] of Object.entries(tools)) {
-      converted.push({
-        type: 'function',
-        name,
-        description: tool.description,
-        inputSchema: await asSchema(tool.inputSchema).jsonSchema,
-        ...(tool.providerOptions === undefined ? {} : { providerOptions: tool.providerOptions }),
-      });
-    }
+    for (const [name, tool] of Object.entries(tools)) converted.push(await providerTool(name, tool));
     providerToolCache.set(tools, converted);
   }
   return {

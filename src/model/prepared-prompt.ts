@@ -60,6 +60,8 @@ export async function preparePrompt(options: {
 
 function validateOnce(message: ModelMessage): void {
   if (validated.has(message)) return;
+  // A text message (a task's prompt, rebuilt every step) is valid as it is: no schema to walk.
+  if (isPlainText(message)) return;
   const parsed = modelMessageSchema.safeParse(message);
   if (!parsed.success) {
     throw new InvalidPromptError({
@@ -69,6 +71,13 @@ function validateOnce(message: ModelMessage): void {
     });
   }
   validated.add(message);
+}
+
+function isPlainText(message: ModelMessage): boolean {
+  if (message.role !== 'user' && message.role !== 'system') return false;
+  if (typeof message.content !== 'string') return false;
+  for (const key in message) if (key !== 'role' && key !== 'content') return false;
+  return true;
 }
 
 function groups(messages: readonly ModelMessage[]): ModelMessage[][] {

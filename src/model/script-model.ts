@@ -239,9 +239,19 @@ function wordChunks(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [text];
 }
 
+/** Measured once per tool list: a caller sends the same prepared list with every call. */
+const toolListChars = new WeakMap<object, number>();
+
 /** The characters of the call's tool definitions (name, description, schema), as sent. */
 function toolDefinitionChars(options: LanguageModelV3CallOptions): number {
-  return options.tools === undefined || options.tools.length === 0 ? 0 : JSON.stringify(options.tools).length;
+  const tools = options.tools;
+  if (tools === undefined || tools.length === 0) return 0;
+  let chars = toolListChars.get(tools);
+  if (chars === undefined) {
+    chars = JSON.stringify(tools).length;
+    toolListChars.set(tools, chars);
+  }
+  return chars;
 }
 
 function estimateTokens(chars: number): number {

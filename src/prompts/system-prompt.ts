@@ -21,8 +21,7 @@ const FINISHING: Record<PromptMode, string> = {
 
 /**
  * The system prompt of the tool-first loop, ending with the AGENTS.md instructions that apply to
- * the workspace (read when the prompt is built, so an edited file counts from the next run or
- * task). It does not list the tools: their definitions go with every request already (native
+ * the workspace. It does not list the tools: their definitions go with every request already (native
  * tool calling), or are appended by the JSON protocol.
  */
 export function buildSystemPrompt(options: {
@@ -31,12 +30,33 @@ export function buildSystemPrompt(options: {
   /** Where HOME and XDG_CONFIG_HOME are read (the user's AGENTS.md); the process's by default. */
   env?: NodeJS.ProcessEnv;
 }): string {
-  const prompt = fillTemplate(loadTemplate('system'), {
-    workspace: options.workspace,
-    finishing: FINISHING[options.mode],
-  }).trim();
-  const instructions = instructionsSection(
-    findInstructions({ workspace: options.workspace, env: options.env }),
-  );
-  return instructions === '' ? prompt : `${prompt}\n\n${instructions}`;
+  return systemPrompts(options)(options.mode);
+}
+
+/**
+ * The system prompts of one run, by mode: the AGENTS.md files are read on the first call (the
+ * run's start, when the header names them) and every prompt of the run, each plan task's
+ * included, is built from what was read then. An edited file counts from the next run.
+ */
+export function systemPrompts(options: {
+  workspace: string;
+  env?: NodeJS.ProcessEnv;
+}): (mode: PromptMode) => string {
+  let instructions: string | undefined;
+  const built = new Map<PromptMode, string>();
+  return (mode) => {
+    let prompt = built.get(mode);
+    if (prompt === undefined) {
+      instructions ??= instructionsSection(
+        findInstructions({ workspace: options.workspace, env: options.env }),
+      );
+      const base = fillTemplate(loadTemplate('system'), {
+        workspace: options.workspace,
+        finishing: FINISHING[mode],
+      }).trim();
+      prompt = instructions === '' ? base : `${base}\n\n${instructions}`;
+      built.set(mode, prompt);
+    }
+    return prompt;
+  };
 }

@@ -1,5 +1,5 @@
-import type { Transaction } from 'better-sqlite3';
-import { and, asc, desc, eq, exists, gt, isNull, max, or, type SQL, sql } from 'drizzle-orm';
+import type { Statement, Transaction } from 'better-sqlite3';
+import { and, asc, desc, eq, exists, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { ServerEvent } from '../events/registry.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { DEFAULT_SESSION_LIST_LIMIT } from './defaults.js';
@@ -98,32 +98,40 @@ export class SessionStore {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
   private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly hot: ReturnType<typeof prepareHotStatements>;
+  private readonly sqlite: TaskweaveDb['sqlite'];
   private readonly appendInTransaction: Transaction<(event: UnsequencedEvent) => ServerEvent>;
 
   constructor(db: TaskweaveDb, options: SessionStoreOptions = {}) {
     this.orm = db.drizzle;
+    this.sqlite = db.sqlite;
     this.now = options.now ?? Date.now;
     this.statements = prepareStatements(this.orm);
-    this.appendInTransaction = db.sqlite.transaction((event: UnsequencedEvent): ServerEvent => {
-      const seq = (this.statements.lastSeq.get({ sessionId: event.session_id })?.last ?? 0) + 1;
-      if (event.seq !== undefined && event.seq !== seq) {
-        throw new SessionStoreError(
-          `The event was announced as seq ${event.seq} of session ${event.session_id}, but the next seq is ${seq}: another writer logged events to the session meanwhile.`,
-        );
-      }
-      // The envelope's fields come last in the JSON, as the bus used to stamp them.
-      const stamped = { ...event, seq } as ServerEvent;
-      this.statements.insertEvent.run({
-        sessionId: event.session_id,
-        seq,
-        runId: event.run_id,
-        type: event.type,
-        updateType: event.type === 'agent_update' ? event.update_type : null,
-        payload: JSON.stringify(stamped),
-        ts: event.ts,
-      });
-      return stamped;
-    });
+    this.hot = prepareHotStatements(db.sqlite);
+    this.appendInTransaction = db.sqlite.transaction((event: UnsequencedEvent) => this.appendNow(event));
+  }
+
+  /** Logs an event under the session's next seq; the caller holds the write lock. */
+  private appendNow(event: UnsequencedEvent): ServerEvent {
+    const last = this.hot.lastSeq.get(event.session_id) as { last: number | null } | undefined;
+    const seq = (last?.last ?? 0) + 1;
+    if (event.seq !== undefined && event.seq !== seq) {
+      throw new SessionStoreError(
+        `The event was announced as seq ${event.seq} of session ${event.session_id}, but the next seq is ${seq}: another writer logged events to the session meanwhile.`,
+      );
+    }
+    // The envelope's fields come last in the JSON, as the bus used to stamp them.
+    const stamped = { ...event, seq } as ServerEvent;
+    this.hot.insertEvent.run(
+      event.session_id,
+      seq,
+      event.run_id,
+      event.type,
+      event.type === 'agent_update' ? event.update_type : null,
+      JSON.stringify(stamped),
+      event.ts,
+    );
+    return stamped;
   }
 
   /** Creates an idle session. */
@@ -208,16 +216,13 @@ export class SessionStore {
   ): StoredMessage {
     const now = this.now();
     const taskId = options.taskId ?? null;
+    const json = JSON.stringify(content);
     try {
-      const row = this.orm.transaction(() => {
-        this.touch(sessionId, now);
-        return this.orm
-          .insert(messages)
-          .values({ sessionId, runId, role, content: JSON.stringify(content), createdAt: now, taskId })
-          .returning()
-          .get();
+      const id = this.inWriteTransaction(() => {
+        if (this.hot.touch.run(now, sessionId).changes === 0) throw unknownSession(sessionId);
+        return Number(this.hot.insertMessage.run(sessionId, runId, role, json, now, taskId).lastInsertRowid);
       });
-      return { ...row, content: JSON.parse(row.content) };
+      return { id, sessionId, runId, role, content: JSON.parse(json), createdAt: now, taskId };
     } catch (error) {
       // touch has already vouched for the session: the task is the reference that is missing.
       if (taskId !== null && sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
@@ -225,6 +230,14 @@ export class SessionStore {
       }
       throw error;
     }
+  }
+
+  /**
+   * Runs writes atomically: as they are inside a write transaction already (a journal's group,
+   * whose commit or rollback takes them along), in one of their own otherwise.
+   */
+  private inWriteTransaction<T>(work: () => T): T {
+    return this.sqlite.inTransaction ? work() : this.sqlite.transaction(work).immediate();
   }
 
   /**
@@ -258,7 +271,9 @@ export class SessionStore {
    */
   appendEvent(event: UnsequencedEvent): ServerEvent {
     try {
-      return this.appendInTransaction.immediate(event);
+      // Inside a write transaction already (a journal's group) the seq cannot change under it:
+      // no savepoint is needed. On its own the append takes the write lock first.
+      return this.sqlite.inTransaction ? this.appendNow(event) : this.appendInTransaction.immediate(event);
     } catch (error) {
       const code = sqliteCode(error);
       if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(event.session_id);
@@ -277,7 +292,7 @@ export class SessionStore {
 
   /** The highest logged seq of a session, 0 when none: the bus starts after it. */
   lastSeq(sessionId: string): number {
-    return this.statements.lastSeq.get({ sessionId })?.last ?? 0;
+    return (this.hot.lastSeq.get(sessionId) as { last: number | null } | undefined)?.last ?? 0;
   }
 
   /** Starts a run (status running) and marks its session running. */
@@ -354,30 +369,41 @@ export class SessionStore {
 function prepareStatements(orm: StoreDrizzle) {
   const sessionId = sql.placeholder('sessionId');
   return {
-    insertEvent: orm
-      .insert(events)
-      .values({
-        sessionId,
-        seq: sql.placeholder('seq'),
-        runId: sql.placeholder('runId'),
-        type: sql.placeholder('type'),
-        updateType: sql.placeholder('updateType'),
-        payload: sql.placeholder('payload'),
-        ts: sql.placeholder('ts'),
-      })
-      .prepare(),
     eventsAfter: orm
       .select({ payload: events.payload })
       .from(events)
       .where(and(eq(events.sessionId, sessionId), gt(events.seq, sql.placeholder('afterSeq'))))
       .orderBy(asc(events.seq))
       .prepare(),
-    lastSeq: orm
-      .select({ last: max(events.seq) })
-      .from(events)
-      .where(eq(events.sessionId, sessionId))
-      .prepare(),
   };
+}
+
+const HOT_STATEMENTS = {
+  lastSeq: 'SELECT max(seq) AS last FROM events WHERE session_id = ?',
+  insertEvent:
+    'INSERT INTO events (session_id, seq, run_id, type, update_type, payload, ts) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  touch: 'UPDATE sessions SET updated_at = ? WHERE id = ?',
+  insertMessage:
+    'INSERT INTO messages (session_id, run_id, role, content, created_at, task_id) VALUES (?, ?, ?, ?, ?, ?)',
+};
+
+/**
+ * The statements of every step of a run (an event, a message), on the raw connection: each
+ * prepared on its first use (a database still to be migrated may lack a column), then reused
+ * with no query building per call.
+ */
+function prepareHotStatements(sqlite: TaskweaveDb['sqlite']) {
+  const prepared: Partial<Record<keyof typeof HOT_STATEMENTS, Statement>> = {};
+  const statements = {} as Record<keyof typeof HOT_STATEMENTS, Statement>;
+  for (const name of Object.keys(HOT_STATEMENTS) as (keyof typeof HOT_STATEMENTS)[]) {
+    Object.defineProperty(statements, name, {
+      get: () => {
+        prepared[name] ??= sqlite.prepare(HOT_STATEMENTS[name]);
+        return prepared[name];
+      },
+    });
+  }
+  return statements;
 }
 
 function unknownSession(id: string): SessionStoreError {

@@ -33,26 +33,37 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
   });
   const tasks = new TaskStore(db, { now: options.now });
   const sessions = new SessionStore(db, { now: options.now });
-  const guard = file === ':memory:' || options.readOnly ? undefined : new StoreFileGuard(file);
+  const fileGuard = file === ':memory:' || options.readOnly ? undefined : new StoreFileGuard(file);
+  // Inside a write transaction the file was checked when it began (guardedTransactions): the
+  // writes of a journal's group skip the stat and read each would cost.
+  const guard = fileGuard && {
+    path: fileGuard.path,
+    check: () => {
+      if (!db.sqlite.inTransaction) fileGuard.check();
+    },
+  };
   return {
     tasks: asyncPort(tasks, guard),
     plans: asyncPort(tasks, guard),
     sessions: asyncPort(sessions, guard),
     commands: asyncPort(new CommandStore(db, { now: options.now }), guard),
     location: options.path,
-    transaction: guardedTransactions(sqliteTransactionRunner(db.sqlite), guard),
+    transaction: guardedTransactions(sqliteTransactionRunner(db.sqlite), fileGuard),
     close: async () => {
-      guard?.close();
+      fileGuard?.close();
       db.close();
     },
   };
 }
 
+/** What the ports need of the file guard. */
+type FileCheck = Pick<StoreFileGuard, 'path' | 'check'>;
+
 /**
  * The synchronous store as an async port: each method's result (or thrown error) comes back as
  * a settled promise. The SQLite work itself still happens inside the call, in its transaction.
  */
-function asyncPort<T extends object>(target: T, guard: StoreFileGuard | undefined): Async<T> {
+function asyncPort<T extends object>(target: T, guard: FileCheck | undefined): Async<T> {
   const port: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(target))) {
     const method: unknown = Reflect.get(target, name);
@@ -85,7 +96,7 @@ function guardedTransactions(
 }
 
 /** A lock held by another process past the busy timeout, said plainly; other errors as they are. */
-function storeError(error: unknown, guard: StoreFileGuard | undefined): unknown {
+function storeError(error: unknown, guard: FileCheck | undefined): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
     return new StoreBusyError(

@@ -13,7 +13,7 @@ interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `taskweave serve` as a real process and waits for the URL it prints. */
+/** Starts `taskweave serve` as a real process and waits for the header it prints (the URL and how to stop it). */
 async function startServe(cwd: string, args: string[]): Promise<ServeProcess> {
   const child = spawn(process.execPath, [CLI_PATH, 'serve', '-C', cwd, ...args], {
     env: { ...process.env, NO_COLOR: '1' },
@@ -24,7 +24,8 @@ async function startServe(cwd: string, args: string[]): Promise<ServeProcess> {
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const start = Date.now();
-  while (!/Open http:\/\/\S+\?token=\S+/.test(stdout)) {
+  // The header's lines may come in more than one chunk: wait for the last one.
+  while (!/Open http:\/\/\S+\?token=\S+/.test(stdout) || !stdout.includes('Ctrl-C stops the server')) {
     if (Date.now() - start > 20_000 || child.exitCode !== null)
       throw new Error(`serve printed no URL: ${stdout}${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
