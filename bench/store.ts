@@ -13,8 +13,9 @@
  * - streamed deltas/s: text deltas as a model streams them (not awaited one by one), which the
  *   journal groups into few commits; shown for information.
  *
- * Each repetition measures all four on fresh files, one after the other, and its ratios are taken
- * against its own raw figure, so that load from elsewhere hits both sides alike.
+ * Each repetition measures raw commits, events and round-trips on fresh files in interleaved
+ * chunks of 100 (in a rotating order), and its ratios are taken against its own raw figure, so
+ * that the disk's ups and downs and load from elsewhere hit all sides alike; then the deltas.
  *
  * Run: npx tsx bench/store.ts   (exit code 1 when a target is missed)
  */
@@ -30,9 +31,10 @@ import type { Store } from '../src/store/ports.js';
 import { openSqliteStore } from '../src/store/sqlite-store.js';
 
 const REPETITIONS = 5;
-/** Operations per measurement, after WARM_UP ones: about a quarter of a second each on a quick disk. */
+/** Operations per measurement, in CHUNKS interleaved chunks, after a warm-up chunk. */
 const OPERATIONS = 1_000;
-const WARM_UP = 100;
+const CHUNKS = 10;
+const CHUNK = OPERATIONS / CHUNKS;
 const DELTAS = 5_000;
 const MIN_EVENTS_RATIO = 0.9;
 const MIN_ROUND_TRIP_RATIO = 0.45;
@@ -49,97 +51,130 @@ async function withFolder<T>(work: (folder: string) => Promise<T>): Promise<T> {
   }
 }
 
-/** Operations per second of `count` awaited calls of `operation`, after a warm-up. */
-async function rate(count: number, operation: (index: number) => unknown): Promise<number> {
-  for (let index = 0; index < WARM_UP; index++) await operation(index);
-  const started = performance.now();
-  for (let index = WARM_UP; index < WARM_UP + count; index++) await operation(index);
-  return (count / (performance.now() - started)) * 1000;
+/** One kind of operation, measured in chunks: the next index, the time counted and the operations in it. */
+interface Measured {
+  run: (index: number) => unknown;
+  next: number;
+  ms: number;
+  done: number;
 }
 
-function rawCommitsPerSecond(): Promise<number> {
-  return withFolder(async (folder) => {
-    const sqlite = new Database(path.join(folder, 'raw.db'));
-    try {
-      sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      sqlite.pragma('journal_mode = WAL');
-      sqlite.pragma(`synchronous = ${DEFAULT_SYNCHRONOUS}`);
-      sqlite.exec('CREATE TABLE t (value integer)');
-      const insert = sqlite.prepare('INSERT INTO t (value) VALUES (?)');
-      return await rate(OPERATIONS, (index) => insert.run(index));
-    } finally {
-      sqlite.close();
-    }
-  });
+/** Times `count` awaited calls of an operation, adding to its total. */
+async function chunk(measured: Measured, count: number, counted: boolean): Promise<void> {
+  const started = performance.now();
+  for (let index = 0; index < count; index++) await measured.run(measured.next++);
+  if (!counted) return;
+  measured.ms += performance.now() - started;
+  measured.done += count;
+}
+
+/** A bare better-sqlite3 insert loop with the CLI store's pragmas: one fsync'd commit per row. */
+function openRaw(folder: string): { insert: (value: number) => unknown; close: () => void } {
+  const sqlite = new Database(path.join(folder, 'raw.db'));
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`synchronous = ${DEFAULT_SYNCHRONOUS}`);
+  sqlite.exec('CREATE TABLE t (value integer)');
+  const insert = sqlite.prepare('INSERT INTO t (value) VALUES (?)');
+  return { insert: (value) => insert.run(value), close: () => sqlite.close() };
 }
 
 /** A store opened as the CLI opens it, a session in it, and a run's journal over it. */
-async function withJournal<T>(work: (context: { store: Store; journal: Journal }) => Promise<T>): Promise<T> {
-  return withFolder(async (folder) => {
-    const store = openSqliteStore({ path: path.join(folder, 'taskweave.db'), create: true });
-    try {
-      const session = await store.sessions.createSession({
-        title: 'bench',
-        goal: 'bench',
-        workspace: folder,
-        model: 'script:bench',
-      });
-      const journal = new Journal({ sessionId: session.id, store, bus: new EventBus() });
-      return await work({ store, journal });
-    } finally {
-      await store.close();
-    }
+async function openJournal(file: string): Promise<{ store: Store; journal: Journal }> {
+  const store = openSqliteStore({ path: file, create: true });
+  const session = await store.sessions.createSession({
+    title: 'bench',
+    goal: 'bench',
+    workspace: path.dirname(file),
+    model: 'script:bench',
   });
+  return { store, journal: new Journal({ sessionId: session.id, store, bus: new EventBus() }) };
 }
 
-function eventsPerSecond(): Promise<number> {
-  return withJournal(({ journal }) =>
-    rate(OPERATIONS, (index) =>
-      journal.emit('run_bench', {
-        type: 'tool_complete',
-        call_id: `call_${index}`,
-        name: 'search_code',
-        result: TOOL_OUTPUT,
-        duration_ms: 3,
-      }),
-    ),
-  );
-}
-
-function roundTripsPerSecond(): Promise<number> {
-  return withJournal(async ({ store, journal }) => {
-    const ids: string[] = [];
-    for (let index = 0; index < WARM_UP + OPERATIONS; index++) {
-      ids.push((await store.tasks.add({ title: `task ${index}`, description: 'write src/index.ts' })).id);
+/**
+ * Raw commits, events and round-trips, measured in interleaved chunks (in a rotating order) on
+ * three files of one folder, so that the disk's ups and downs fall on all three alike.
+ */
+function commitsPerSecond(): Promise<{ raw: number; events: number; roundTrips: number }> {
+  return withFolder(async (folder) => {
+    const raw = openRaw(folder);
+    const logged = await openJournal(path.join(folder, 'events.db'));
+    const tracked = await openJournal(path.join(folder, 'tasks.db'));
+    try {
+      const ids: string[] = [];
+      for (let index = 0; index < CHUNK + OPERATIONS; index++) {
+        ids.push(
+          (await tracked.store.tasks.add({ title: `task ${index}`, description: 'write src/index.ts' })).id,
+        );
+      }
+      const measures: Measured[] = [
+        { run: (index) => raw.insert(index), next: 0, ms: 0, done: 0 },
+        {
+          run: (index) =>
+            logged.journal.emit('run_bench', {
+              type: 'tool_complete',
+              call_id: `call_${index}`,
+              name: 'search_code',
+              result: TOOL_OUTPUT,
+              duration_ms: 3,
+            }),
+          next: 0,
+          ms: 0,
+          done: 0,
+        },
+        {
+          run: (index) =>
+            tracked.journal.record(
+              'run_bench',
+              () => tracked.store.tasks.start(ids[index]!),
+              (task) => ({
+                type: 'agent_update',
+                update_type: 'task_started',
+                task_id: task.id,
+                title: task.title,
+              }),
+            ),
+          next: 0,
+          ms: 0,
+          done: 0,
+        },
+      ];
+      for (const measured of measures) await chunk(measured, CHUNK, false);
+      for (let round = 0; round < CHUNKS; round++) {
+        for (let offset = 0; offset < measures.length; offset++) {
+          await chunk(measures[(round + offset) % measures.length]!, CHUNK, true);
+        }
+      }
+      const [rawRate, eventRate, roundTripRate] = measures.map(
+        (measured) => (measured.done / measured.ms) * 1000,
+      );
+      return { raw: rawRate!, events: eventRate!, roundTrips: roundTripRate! };
+    } finally {
+      raw.close();
+      await logged.store.close();
+      await tracked.store.close();
     }
-    return rate(OPERATIONS, (index) =>
-      journal.record(
-        'run_bench',
-        () => store.tasks.start(ids[index]!),
-        (task) => ({
-          type: 'agent_update',
-          update_type: 'task_started',
-          task_id: task.id,
-          title: task.title,
-        }),
-      ),
-    );
   });
 }
 
 function deltasPerSecond(): Promise<number> {
-  return withJournal(async ({ journal }) => {
-    const started = performance.now();
-    for (let index = 0; index < DELTAS; index++) {
-      journal.emit('run_bench', {
-        type: 'agent_update',
-        update_type: 'agent_text_delta',
-        step: 1,
-        content: 'word ',
-      });
+  return withFolder(async (folder) => {
+    const { store, journal } = await openJournal(path.join(folder, 'deltas.db'));
+    try {
+      const started = performance.now();
+      for (let index = 0; index < DELTAS; index++) {
+        journal.emit('run_bench', {
+          type: 'agent_update',
+          update_type: 'agent_text_delta',
+          step: 1,
+          content: 'word ',
+        });
+      }
+      await journal.settled();
+      return (DELTAS / (performance.now() - started)) * 1000;
+    } finally {
+      await store.close();
     }
-    await journal.settled();
-    return (DELTAS / (performance.now() - started)) * 1000;
   });
 }
 
@@ -152,12 +187,7 @@ interface Sample {
 
 const samples: Sample[] = [];
 for (let repetition = 0; repetition < REPETITIONS; repetition++) {
-  samples.push({
-    raw: await rawCommitsPerSecond(),
-    events: await eventsPerSecond(),
-    roundTrips: await roundTripsPerSecond(),
-    deltas: await deltasPerSecond(),
-  });
+  samples.push({ ...(await commitsPerSecond()), deltas: await deltasPerSecond() });
 }
 
 function spread(values: number[]): { min: number; median: number; max: number } {

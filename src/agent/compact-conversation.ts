@@ -30,12 +30,14 @@ export const RECENT_SHARE = 0.5;
  */
 export async function compactIfNeeded(ctx: LoopContext, step: number): Promise<Interruption | undefined> {
   const { run, conversation } = ctx;
+  // A task's first message is its prompt, rebuilt every step: it stays first and is never stored.
+  const pinned = conversation.taskId === undefined ? 0 : 1;
+  // Too few messages to compact, whatever their size: not worth measuring (a task's first steps).
+  if (conversation.messages.length - pinned < MIN_MESSAGES_TO_COMPACT) return undefined;
   const limits = run.model.context ?? contextLimitsFor(run.model.id);
   const threshold = limits.window * limits.compactAt;
   const before = contextTokens(ctx, conversation.messages);
   if (before <= threshold) return undefined;
-  // A task's first message is its prompt, rebuilt every step: it stays first and is never stored.
-  const pinned = conversation.taskId === undefined ? 0 : 1;
   const fixed = contextTokens(ctx, conversation.messages.slice(0, pinned));
   const cut = recentStart(masked(ctx, conversation.messages), {
     pinned,

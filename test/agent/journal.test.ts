@@ -117,6 +117,28 @@ describe('Journal', () => {
     expect(published.map((event) => event.seq)).toEqual(Array.from({ length: 10 }, (_, index) => index + 1));
   });
 
+  it("writes a turn's writes once its ready work has run: a chain of awaits reaches its end before the commit", async () => {
+    const { store, journal, published, commits } = await setup();
+    const order: string[] = [];
+    const transaction = store.transaction;
+    store.transaction = (work) => {
+      order.push('commit');
+      return transaction(work);
+    };
+    // A task's start-up: it queues a write, then awaits (no I/O) on its way to its model call.
+    const startUp = (async () => {
+      journal.emit(RUN, note('task started'));
+      for (let index = 0; index < 50; index++) await Promise.resolve();
+      order.push('model call');
+      journal.emit(RUN, note('turn started'));
+    })();
+    await startUp;
+    await journal.settled();
+    expect(order).toEqual(['model call', 'commit']);
+    expect(commits.count).toBe(1);
+    expect(published.map(label)).toEqual(['task started', 'turn started']);
+  });
+
   it('rejects a change that fails, keeps the rest of its group, and remembers the failure', async () => {
     const { store, sessionId, journal, published } = await setup();
     journal.emit(RUN, note('before'));

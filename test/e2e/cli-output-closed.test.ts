@@ -61,9 +61,9 @@ describe('stdout closed by its reader', () => {
     );
     // Nothing but the lines on how to continue, which go to stderr when the closed pipe was
     // noticed before they were written: no error, no stack trace.
-    expect(piped.stderr.replace(/^(To answer and continue|On a terminal, taskweave resume) .*\n/gm, '')).toBe(
-      '',
-    );
+    expect(
+      piped.stderr.replace(/^(To answer and continue:|On a terminal, taskweave resume) .*\n/gm, ''),
+    ).toBe('');
     expect(piped.code).toBe(4);
     const sessions = await runCli(['sessions', 'list', '--json', '-C', workspace]);
     expect(JSON.parse(sessions.stdout)[0].last_run_status).toBe('needs_input');

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findInstructions, MAX_INSTRUCTIONS_CHARS } from '../../src/prompts/project-instructions.js';
-import { buildSystemPrompt } from '../../src/prompts/system-prompt.js';
+import { buildSystemPrompt, systemPrompts } from '../../src/prompts/system-prompt.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 
 async function write(file: string, text: string): Promise<void> {
@@ -51,5 +51,25 @@ describe('AGENTS.md instructions', () => {
     expect(only?.label).toBe('AGENTS.md');
     expect(only?.content.length).toBeLessThan(MAX_INSTRUCTIONS_CHARS + 100);
     expect(only?.content).toContain('[… cut: the file has');
+  });
+});
+
+describe('systemPrompts (one run)', () => {
+  it('reads AGENTS.md once: a file edited during the run counts from the next run, in every mode', async () => {
+    const root = await tempWorkspaceRoot('taskweave-agents-');
+    const workspace = path.join(root, 'work');
+    const env = { HOME: path.join(root, 'home') };
+    await write(path.join(workspace, 'AGENTS.md'), 'Use tabs.');
+    const run = systemPrompts({ workspace, env });
+    expect(run('planning')).toContain('Use tabs.');
+    await write(path.join(workspace, 'AGENTS.md'), 'Use spaces.');
+    // A plan task of the same run: what was read when the run started.
+    expect(run('task')).toContain('Use tabs.');
+    expect(run('task')).not.toContain('Use spaces.');
+    expect(run('task')).toBe(
+      buildSystemPrompt({ workspace, mode: 'task', env }).replace('Use spaces.', 'Use tabs.'),
+    );
+    // The next run reads the file again.
+    expect(systemPrompts({ workspace, env })('task')).toContain('Use spaces.');
   });
 });
