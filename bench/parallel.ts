@@ -14,10 +14,18 @@
  * - dispatch latency = from a task becoming ready (the orchestrator recorded its last dependency
  *   completed, or the plan approved, and a run slot was free) to its own model call;
  * - hand-over = the same from the dependency's model reply instead: what the dependency's last
- *   step adds (saving its conversation, running task_completed, recording it) is in it too.
+ *   step adds (saving its conversation, running task_completed, recording it) is in it too;
+ * - run-queue wait = how long, within a dispatch, the main thread was ready to run but had no CPU
+ *   (Linux: /proc/thread-self/schedstat, read at the two ends of the dispatch). On this 2-core
+ *   machine that is mostly V8's compiler threads: when the dispatch path makes a function hot,
+ *   the thread woken to optimise it can take the main thread's CPU until the next scheduler tick.
+ *
+ * The targets' dispatch p99 is taken over every dispatch at the target latency (ten runs per
+ * shape, about 290 dispatches), so that it is a 99th percentile and not the largest of a few.
  *
  * Run: npx tsx bench/parallel.ts   (exit code 1 when a target is missed)
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,11 +47,37 @@ import { idealWaves, readyTimes, type TaskCall } from './parallel-schedule.js';
 /** Script-model reply latencies; the targets apply to the slower one (real calls take seconds). */
 const LATENCIES_MS = [100, 250];
 const TARGET_LATENCY_MS = 250;
-const REPETITIONS = 3;
+/** Runs per row after the warm-up: enough at the target latency for a real p99 over all shapes. */
+const REPETITIONS: Record<number, number> = { 100: 3, 250: 10 };
 const MIN_RATIO_TO_IDEAL = 0.97;
 const MAX_DISPATCH_P99_MS = 1;
+/** A dispatch this long is counted in the table, with whether the main thread waited for a CPU. */
+const SLOW_DISPATCH_MS = 1;
+/** Run-queue wait within a dispatch above which the wait counts as a cause. */
+const WAITED_MS = 0.1;
 /** What each task's reply streams before closing the task: a model's short note, word by word. */
 const TASK_TEXT = `${'Reading the task and writing what it asks for, step by step. '.repeat(6)}Done.`;
+
+/**
+ * The main thread's total run-queue wait so far in ms (time ready to run without a CPU), or
+ * undefined where /proc/thread-self/schedstat cannot be read (not Linux). A pread of the open
+ * file costs about 2 µs.
+ */
+const runQueueWaitMs: () => number | undefined = (() => {
+  let fd: number;
+  try {
+    fd = openSync('/proc/thread-self/schedstat', 'r');
+  } catch {
+    return () => undefined;
+  }
+  process.once('exit', () => closeSync(fd));
+  const buffer = Buffer.alloc(128);
+  return () => {
+    const length = readSync(fd, buffer, 0, buffer.length, 0);
+    const waitNs = Number(buffer.toString('latin1', 0, length).split(' ')[1]);
+    return Number.isFinite(waitNs) ? waitNs / 1e6 : undefined;
+  };
+})();
 
 interface Shape {
   name: string;
@@ -74,8 +108,13 @@ const SHAPES: Shape[] = [
   chain(5),
 ];
 
+/** One task's call as timed here, with the main thread's run-queue wait when it was made. */
+interface TimedCall extends TaskCall {
+  waitMs: number | undefined;
+}
+
 /** The script model, timing each task's call: when it was made and when its reply came back. */
-function timedModel(model: LanguageModelV3, calls: Map<string, TaskCall>): LanguageModelV3 {
+function timedModel(model: LanguageModelV3, calls: Map<string, TimedCall>): LanguageModelV3 {
   const taskOf = (options: LanguageModelV3CallOptions) => {
     const tag = options.providerOptions?.taskweave;
     return typeof tag?.taskId === 'string' ? tag.taskId : undefined;
@@ -89,25 +128,47 @@ function timedModel(model: LanguageModelV3, calls: Map<string, TaskCall>): Langu
     async doStream(options) {
       const taskId = taskOf(options);
       const start = performance.now();
+      const waitMs = runQueueWaitMs();
       const result = await model.doStream(options);
-      if (taskId !== undefined && !calls.has(taskId)) calls.set(taskId, { start, end: performance.now() });
+      if (taskId !== undefined && !calls.has(taskId))
+        calls.set(taskId, { start, waitMs, end: performance.now() });
       return result;
     },
   };
 }
 
+/** One dispatch: its latency and how much of it the main thread waited for a CPU. */
+interface Dispatch {
+  ms: number;
+  waitedMs: number | undefined;
+}
+
 interface PlanRunResult {
   wallMs: number;
-  dispatchMs: number[];
+  dispatches: Dispatch[];
   handOverMs: number[];
 }
 
-/** Notes when the orchestrator records each task completed (before it is written and announced). */
-function watchCompletions(journal: Journal, completedAt: Map<string, number>): void {
+/**
+ * Notes when the orchestrator records each task completed (before it is written and announced),
+ * and the run-queue wait then (keyed by that moment: a task becomes ready at one of them).
+ */
+function watchCompletions(
+  journal: Journal,
+  completedAt: Map<string, number>,
+  waitAt: Map<number, number | undefined>,
+): void {
   const record = journal.record.bind(journal);
   journal.record = (runId, change, event) => {
-    if (typeof event === 'object' && event.type === 'agent_update' && event.update_type === 'task_completed')
-      completedAt.set(event.task_id, performance.now());
+    if (
+      typeof event === 'object' &&
+      event.type === 'agent_update' &&
+      event.update_type === 'task_completed'
+    ) {
+      const now = performance.now();
+      completedAt.set(event.task_id, now);
+      waitAt.set(now, runQueueWaitMs());
+    }
     return record(runId, change, event);
   };
 }
@@ -129,7 +190,7 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
     })),
     { toolCalls: [{ name: 'final_answer', args: { answer: 'done' } }], latencyMs: 0 },
   ];
-  const calls = new Map<string, TaskCall>();
+  const calls = new Map<string, TimedCall>();
   const model = {
     id: 'script:bench',
     model: timedModel(ScriptModel.fromScript({ latencyMs, turns }), calls),
@@ -143,12 +204,16 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
   const bus = new EventBus();
   const journal = new Journal({ sessionId, store, bus });
   const completedAt = new Map<string, number>();
-  watchCompletions(journal, completedAt);
+  const waitAt = new Map<number, number | undefined>();
+  watchCompletions(journal, completedAt, waitAt);
   let approvedAt = Number.NaN;
   let lastCompletedAt = Number.NaN;
   bus.subscribe((event) => {
     if (event.type !== 'agent_update') return;
-    if (event.update_type === 'plan_approved') approvedAt = performance.now();
+    if (event.update_type === 'plan_approved') {
+      approvedAt = performance.now();
+      waitAt.set(approvedAt, runQueueWaitMs());
+    }
     if (event.update_type === 'task_completed') lastCompletedAt = performance.now();
   });
   try {
@@ -177,11 +242,26 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
   const recorded = new Map(
     [...calls].map(([id, call]) => [id, { start: call.start, end: completedAt.get(id) ?? Number.NaN }]),
   );
-  const latency = (ended: ReadonlyMap<string, TaskCall>) => {
-    const ready = readyTimes({ graph, calls: ended, approvedAt, concurrency: DEFAULT_PLAN_CONCURRENCY });
-    return graph.tasks.map((planTask) => calls.get(planTask.id)!.start - ready.get(planTask.id)!);
+  const readyAt = (ended: ReadonlyMap<string, TaskCall>) =>
+    readyTimes({ graph, calls: ended, approvedAt, concurrency: DEFAULT_PLAN_CONCURRENCY });
+  const dispatchReady = readyAt(recorded);
+  const handOverReady = readyAt(calls);
+  const dispatches = graph.tasks.map((planTask): Dispatch => {
+    const call = calls.get(planTask.id)!;
+    const ready = dispatchReady.get(planTask.id)!;
+    const waitThen = waitAt.get(ready);
+    return {
+      ms: call.start - ready,
+      waitedMs: call.waitMs !== undefined && waitThen !== undefined ? call.waitMs - waitThen : undefined,
+    };
+  });
+  return {
+    wallMs: lastCompletedAt - approvedAt,
+    dispatches,
+    handOverMs: graph.tasks.map(
+      (planTask) => calls.get(planTask.id)!.start - handOverReady.get(planTask.id)!,
+    ),
   };
-  return { wallMs: lastCompletedAt - approvedAt, dispatchMs: latency(recorded), handOverMs: latency(calls) };
 }
 
 function median(values: number[]): number {
@@ -204,10 +284,8 @@ interface Row {
   idealMs: number;
   wallMs: { min: number; median: number; max: number };
   ratioToIdeal: number;
-  dispatchP50: number;
-  dispatchP99: number;
-  handOverP50: number;
-  handOverP99: number;
+  dispatches: Dispatch[];
+  handOverMs: number[];
 }
 
 async function measure(shape: Shape, latencyMs: number): Promise<Row> {
@@ -217,14 +295,14 @@ async function measure(shape: Shape, latencyMs: number): Promise<Row> {
   const waves = idealWaves(graph, DEFAULT_PLAN_CONCURRENCY);
   const idealMs = waves * latencyMs;
   const walls: number[] = [];
-  const dispatch: number[] = [];
-  const handOver: number[] = [];
-  await runPlan(shape, graph, latencyMs); // warm-up: the first run pays for JIT compilation
-  for (let repetition = 0; repetition < REPETITIONS; repetition++) {
+  const dispatches: Dispatch[] = [];
+  const handOverMs: number[] = [];
+  await runPlan(shape, graph, latencyMs); // warm-up: the first run pays for most JIT compilation
+  for (let repetition = 0; repetition < REPETITIONS[latencyMs]!; repetition++) {
     const run = await runPlan(shape, graph, latencyMs);
     walls.push(run.wallMs);
-    dispatch.push(...run.dispatchMs);
-    handOver.push(...run.handOverMs);
+    dispatches.push(...run.dispatches);
+    handOverMs.push(...run.handOverMs);
   }
   const wall = { min: Math.min(...walls), median: median(walls), max: Math.max(...walls) };
   return {
@@ -235,43 +313,55 @@ async function measure(shape: Shape, latencyMs: number): Promise<Row> {
     idealMs,
     wallMs: wall,
     ratioToIdeal: idealMs / wall.median,
-    dispatchP50: percentile(dispatch, 50),
-    dispatchP99: percentile(dispatch, 99),
-    handOverP50: percentile(handOver, 50),
-    handOverP99: percentile(handOver, 99),
+    dispatches,
+    handOverMs,
   };
+}
+
+/** Dispatches over SLOW_DISPATCH_MS, and how many of them had the main thread waiting for a CPU. */
+function slowOnes(dispatches: Dispatch[]): { slow: Dispatch[]; waited: Dispatch[] } {
+  const slow = dispatches.filter((dispatch) => dispatch.ms > SLOW_DISPATCH_MS);
+  return { slow, waited: slow.filter((dispatch) => (dispatch.waitedMs ?? 0) > WAITED_MS) };
 }
 
 function printTable(rows: Row[]): void {
   const header = [
     'shape',
     'latency ms',
+    'runs',
     'tasks',
     'waves',
     'ideal ms',
     'wall ms (min/med/max)',
     'vs ideal',
     'overhead ms',
-    'dispatch p50 ms',
-    'dispatch p99 ms',
-    'hand-over p50/p99 ms',
+    'dispatch p50/max ms',
+    `> ${SLOW_DISPATCH_MS} ms (cpu wait)`,
+    'hand-over p50/max ms',
   ];
-  const cells = rows.map((row) => [
-    row.shape,
-    String(row.latencyMs),
-    String(row.tasks),
-    String(row.waves),
-    row.idealMs.toFixed(0),
-    `${row.wallMs.min.toFixed(0)}/${row.wallMs.median.toFixed(0)}/${row.wallMs.max.toFixed(0)}`,
-    row.ratioToIdeal.toFixed(3),
-    (row.wallMs.median - row.idealMs).toFixed(1),
-    row.dispatchP50.toFixed(3),
-    row.dispatchP99.toFixed(3),
-    `${row.handOverP50.toFixed(2)}/${row.handOverP99.toFixed(2)}`,
-  ]);
+  const cells = rows.map((row) => {
+    const dispatchMs = row.dispatches.map((dispatch) => dispatch.ms);
+    const { slow, waited } = slowOnes(row.dispatches);
+    return [
+      row.shape,
+      String(row.latencyMs),
+      String(REPETITIONS[row.latencyMs]),
+      String(row.tasks),
+      String(row.waves),
+      row.idealMs.toFixed(0),
+      `${row.wallMs.min.toFixed(0)}/${row.wallMs.median.toFixed(0)}/${row.wallMs.max.toFixed(0)}`,
+      row.ratioToIdeal.toFixed(3),
+      (row.wallMs.median - row.idealMs).toFixed(1),
+      `${percentile(dispatchMs, 50).toFixed(2)}/${Math.max(...dispatchMs).toFixed(2)}`,
+      `${slow.length} (${waited.length})`,
+      `${percentile(row.handOverMs, 50).toFixed(2)}/${Math.max(...row.handOverMs).toFixed(2)}`,
+    ];
+  });
   console.log(
     `Whole agent, CLI persistence (SQLite file, WAL, synchronous=${DEFAULT_SYNCHRONOUS}), concurrency ${DEFAULT_PLAN_CONCURRENCY}, ` +
-      `${REPETITIONS} runs per row after a warm-up; ideal = waves × latency; dispatch = ready → own model call; hand-over = dependency's reply → own model call`,
+      'runs per row after a warm-up; ideal = waves × latency; dispatch = ready → own model call; ' +
+      `(cpu wait) = of those, the ones in which the main thread waited > ${WAITED_MS} ms for a CPU; ` +
+      "hand-over = dependency's reply → own model call",
   );
   process.stdout.write(
     renderTable({
@@ -287,10 +377,29 @@ printTable(rows);
 
 const targeted = rows.filter((row) => row.latencyMs === TARGET_LATENCY_MS);
 const worstRatio = Math.min(...targeted.map((row) => row.ratioToIdeal));
-const worstP99 = Math.max(...targeted.map((row) => row.dispatchP99));
-const pass = worstRatio >= MIN_RATIO_TO_IDEAL && worstP99 <= MAX_DISPATCH_P99_MS;
+const dispatches = targeted.flatMap((row) => row.dispatches);
+const p99 = percentile(
+  dispatches.map((dispatch) => dispatch.ms),
+  99,
+);
+const { slow, waited } = slowOnes(dispatches);
+const measuredWaits = dispatches.every((dispatch) => dispatch.waitedMs !== undefined);
+// What the dispatches took less the time the main thread had no CPU (where that can be read).
+const lessWaits = measuredWaits
+  ? `; less the main thread's run-queue waits p99 ${percentile(
+      dispatches.map((dispatch) => dispatch.ms - dispatch.waitedMs!),
+      99,
+    ).toFixed(2)} ms`
+  : '';
+const waitedNote = measuredWaits
+  ? `, ${waited.length} of them with the main thread waiting for a CPU (median wait ${median(
+      waited.map((dispatch) => dispatch.waitedMs!),
+    ).toFixed(2)} ms)`
+  : ' (run-queue waits not readable here)';
+const pass = worstRatio >= MIN_RATIO_TO_IDEAL && p99 <= MAX_DISPATCH_P99_MS;
 console.log(
   `parallel: at ${TARGET_LATENCY_MS} ms worst ratio to ideal ${worstRatio.toFixed(3)} (target ≥ ${MIN_RATIO_TO_IDEAL}), ` +
-    `worst dispatch p99 ${worstP99.toFixed(2)} ms (target ≤ ${MAX_DISPATCH_P99_MS} ms) — ${pass ? 'PASS' : 'FAIL'}`,
+    `dispatch p99 ${p99.toFixed(2)} ms over ${dispatches.length} dispatches (target ≤ ${MAX_DISPATCH_P99_MS} ms), ` +
+    `${slow.length} over ${SLOW_DISPATCH_MS} ms${waitedNote}${lessWaits} — ${pass ? 'PASS' : 'FAIL'}`,
 );
 if (!pass) process.exitCode = 1;
