@@ -1,4 +1,5 @@
 import { asSchema, type ModelMessage, type Tool as SdkTool } from 'ai';
+import { mapFor } from '../util/nested-map.js';
 
 /** A rough tokens-per-character ratio, the usual one for English text and code. */
 export const CHARS_PER_TOKEN = 4;
@@ -56,11 +57,7 @@ function toolDefinitionChars(tools: Record<string, SdkTool>): number {
 }
 
 function definitionChars(name: string, tool: SdkTool): number {
-  let byName = toolChars.get(tool);
-  if (byName === undefined) {
-    byName = new Map();
-    toolChars.set(tool, byName);
-  }
+  const byName = mapFor(toolChars, tool);
   let chars = byName.get(name);
   if (chars === undefined) {
     chars = JSON.stringify({

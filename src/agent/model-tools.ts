@@ -3,6 +3,7 @@ import { jsonSchema, type Tool as SdkTool, tool } from 'ai';
 import { z } from 'zod';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
+import { mapFor } from '../util/nested-map.js';
 
 const registryCache = new WeakMap<ToolRegistry, Record<string, SdkTool>>();
 /** SDK tool definitions by parameter schema and description: per-task registries reuse them. */
@@ -23,11 +24,7 @@ function definitionOf(entry: Tool): SdkTool {
   if (entry.jsonSchema) {
     return tool({ description: entry.description, inputSchema: jsonSchema(entry.jsonSchema as JSONSchema7) });
   }
-  let byDescription = definitionCache.get(entry.parameters);
-  if (!byDescription) {
-    byDescription = new Map();
-    definitionCache.set(entry.parameters, byDescription);
-  }
+  const byDescription = mapFor(definitionCache, entry.parameters);
   let definition = byDescription.get(entry.description);
   if (!definition) {
     // Converted to JSON Schema once: the SDK would convert a zod schema again on every call.

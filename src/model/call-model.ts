@@ -1,6 +1,7 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { safeParseJSON } from '@ai-sdk/provider-utils';
 import { asSchema, type ModelMessage, type Tool as SdkTool, type ToolChoice } from 'ai';
+import { mapFor } from '../util/nested-map.js';
 import { preparePrompt } from './prepared-prompt.js';
 import { withRetry } from './retry.js';
 import { streamTimeoutsOf, withStreamTimeouts } from './stream-timeouts.js';
@@ -147,11 +148,7 @@ const providerToolCache = new WeakMap<Record<string, SdkTool>, LanguageModelV3Fu
 const providerToolByTool = new WeakMap<SdkTool, Map<string, LanguageModelV3FunctionTool>>();
 
 async function providerTool(name: string, tool: SdkTool): Promise<LanguageModelV3FunctionTool> {
-  let byName = providerToolByTool.get(tool);
-  if (byName === undefined) {
-    byName = new Map();
-    providerToolByTool.set(tool, byName);
-  }
+  const byName = mapFor(providerToolByTool, tool);
   let converted = byName.get(name);
   if (converted === undefined) {
     converted = {
