@@ -8,84 +8,10 @@
  *
  * Run: npx tsx bench/startup-modules.ts [-- <cli args>]   e.g. npx tsx bench/startup-modules.ts tasks list
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { renderTable } from '../src/cli/table.js';
-
-/** Packages whose loading costs enough to keep off the path of a quick command. */
-const HEAVY_PACKAGES = [
-  'ai',
-  '@ai-sdk/anthropic',
-  '@ai-sdk/google',
-  '@ai-sdk/openai',
-  '@ai-sdk/openai-compatible',
-  '@ai-sdk/provider',
-  '@ai-sdk/provider-utils',
-  'better-sqlite3',
-  'drizzle-orm',
-  'zod',
-  '@vscode/ripgrep',
-];
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = path.join(ROOT, 'bin', 'taskweave.js');
-const TRACE_PRELOAD = path.join(ROOT, 'bench', 'load-trace.mjs');
-
-/** The package a file belongs to (`@scope/name` or `name`), from its last node_modules segment. */
-function packageOf(file: string): string | undefined {
-  const parts = file.split(path.sep);
-  const at = parts.lastIndexOf('node_modules');
-  if (at < 0) return undefined;
-  const name = parts[at + 1];
-  if (name === undefined) return undefined;
-  return name.startsWith('@') ? `${name}/${parts[at + 2]}` : name;
-}
-
-/** How a file is shown: a package file by its package, a built file by its source. */
-function describe(file: string): string {
-  const packageName = packageOf(file);
-  if (packageName !== undefined) return packageName;
-  const relative = path.relative(ROOT, file);
-  return relative.startsWith(`dist${path.sep}`)
-    ? relative.replace(/^dist/, 'src').replace(/\.js$/, '.ts')
-    : relative;
-}
-
-/** Runs the CLI once under the trace and returns the loaded files and the parent → children edges. */
-function trace(args: string[]): {
-  files: Set<string>;
-  children: Map<string, Set<string>>;
-  exit: number | null;
-} {
-  const folder = mkdtempSync(path.join(tmpdir(), 'taskweave-load-trace-'));
-  const out = path.join(folder, 'trace.tsv');
-  try {
-    const result = spawnSync(process.execPath, ['--import', TRACE_PRELOAD, CLI, ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1', TASKWEAVE_LOAD_TRACE: out },
-    });
-    const files = new Set<string>();
-    const children = new Map<string, Set<string>>();
-    const toPath = (url: string) => (url.startsWith('file:') ? fileURLToPath(url) : undefined);
-    for (const line of readFileSync(out, 'utf8').split('\n')) {
-      const [parentUrl = '', childUrl = ''] = line.split('\t');
-      const child = toPath(childUrl);
-      if (child === undefined) continue; // node: builtins, data: URLs
-      files.add(child);
-      const parent = toPath(parentUrl);
-      if (parent === undefined) continue;
-      if (!children.has(parent)) children.set(parent, new Set());
-      children.get(parent)!.add(child);
-    }
-    return { files, children, exit: result.status };
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
+import { CLI, describe, HEAVY_PACKAGES, packageOf, ROOT, trace } from './load-trace.js';
 
 /** Shortest chains from the CLI entry: for each reached file, the file it was first reached from. */
 function firstReachedFrom(children: Map<string, Set<string>>): Map<string, string> {

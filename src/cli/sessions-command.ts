@@ -1,17 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../runtime/defaults.js';
-import { compactionSummary, type HistoryEntry, sessionHistory } from '../runtime/session-history.js';
-import { apiRun } from '../runtime/wire-shapes.js';
-import { shortId } from '../util/short-id.js';
-import { sanitizeForTerminal } from '../util/terminal-text.js';
-import { renderEventLines } from './event-line.js';
 import { EXIT } from './exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from './options.js';
-import { formatDuration, relativeTime } from './relative-time.js';
-import { historyJson, messageText, type SessionDetailJson, sessionJson } from './session-output.js';
-import { renderTable, shortenLine } from './table.js';
-import { type Style, styleFor, terminalColumns } from './terminal.js';
-import { wrapLabelled } from './text-wrap.js';
 import { parsePositiveInt } from './usage-error.js';
 import type { WorkspaceAccess } from './workspace-access.js';
 
@@ -22,15 +12,11 @@ async function withWorkspace<T>(options: StoreCliOptions, work: (access: Workspa
   return access.withWorkspace(options, { readOnly: true }, work);
 }
 
-/** The widest a goal gets in `sessions list`. */
-const GOAL_COLUMN_CHARS = 60;
-/** The widest a message gets in `sessions show`; the whole conversation is in `--json`. */
-const MESSAGE_CHARS = 100;
 /** The word `sessions show` takes for the most recently active session. */
 const LAST_SESSION = 'last';
 
-type ListOptions = StoreCliOptions & { json?: boolean; limit: number };
-type ShowOptions = StoreCliOptions & { json?: boolean; events?: boolean; full?: boolean };
+export type ListOptions = StoreCliOptions & { json?: boolean; limit: number };
+export type ShowOptions = StoreCliOptions & { json?: boolean; events?: boolean; full?: boolean };
 
 /** Adds `taskweave sessions` (list, show) to the program. */
 export function addSessionsCommand(program: Command, setExitCode: (code: number) => void): void {
@@ -45,6 +31,7 @@ export function addSessionsCommand(program: Command, setExitCode: (code: number)
       .option('-n, --limit <n>', 'the most sessions to list', parsePositiveInt, DEFAULT_SESSION_LIST_LIMIT)
       .option('--json', 'print a JSON array of sessions'),
   ).action(async (options: ListOptions) => {
+    const { listSessions } = await import('./sessions-action.js');
     await withWorkspace(options, (access) => listSessions(access, options));
     setExitCode(EXIT.completed);
   });
@@ -58,169 +45,8 @@ export function addSessionsCommand(program: Command, setExitCode: (code: number)
       .option('--full', 'show messages and events whole (tool results included), not cut to one line')
       .option('--json', 'print the session as JSON, with its runs, messages (and events)'),
   ).action(async (id: string, options: ShowOptions) => {
+    const { showSession } = await import('./sessions-action.js');
     await withWorkspace(options, (access) => showSession(access, id, options));
     setExitCode(EXIT.completed);
   });
-}
-
-async function listSessions(access: WorkspaceAccess, options: ListOptions): Promise<void> {
-  const stdout = process.stdout;
-  // One more than asked, to tell whether there are more than shown.
-  const found = await access.sessions.list({ limit: options.limit + 1 });
-  const shown = found.slice(0, options.limit);
-  if (options.json) {
-    const json = shown.map(({ session, runCount, status }) => ({
-      ...sessionJson(session),
-      run_count: runCount,
-      last_run_status: runCount === 0 ? null : status,
-    }));
-    stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-    return;
-  }
-  if (shown.length === 0) {
-    stdout.write('No sessions yet. Start one with: taskweave run "<goal>"\n');
-    return;
-  }
-  const style = styleFor(stdout);
-  const now = Date.now();
-  const safe = sanitizeForTerminal(shown);
-  stdout.write(
-    renderTable({
-      columns: [
-        { header: 'id' },
-        { header: 'started' },
-        { header: 'status' },
-        { header: 'goal', fit: true },
-        { header: 'runs', align: 'right' },
-      ],
-      rows: safe.map(({ session, runCount, status }) => [
-        shortId(session.id, 'session'),
-        relativeTime(session.createdAt, now),
-        { text: status, paint: paintRunStatus(status, style) },
-        shortenLine(session.goal, GOAL_COLUMN_CHARS),
-        String(runCount),
-      ]),
-      paintHeader: style.dim,
-      width: terminalColumns(stdout),
-    }),
-  );
-  if (found.length > options.limit) {
-    stdout.write(style.dim(`(the ${options.limit} most recent; --limit <n> lists more)\n`));
-  }
-}
-
-async function showSession(access: WorkspaceAccess, input: string, options: ShowOptions): Promise<void> {
-  const detail = await access.sessions.detail(input, { events: options.events });
-  const stdout = process.stdout;
-  // JSON escapes control characters itself; the text below is for the terminal.
-  const { session, runs, messages, events } = options.json ? detail : sanitizeForTerminal(detail);
-  const history = sessionHistory(messages);
-  if (options.json) {
-    const json: SessionDetailJson = {
-      ...sessionJson(session),
-      runs: runs.map(apiRun),
-      messages: history.map(historyJson),
-      ...(events === undefined ? {} : { events }),
-    };
-    stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-    return;
-  }
-  const style = styleFor(stdout);
-  const width = terminalColumns(stdout);
-  const block = (prefix: string, text: string, continuation: string) =>
-    wrapLabelled({ prefix, text, continuation, width });
-  const now = Date.now();
-  const out: string[] = [];
-  out.push(`${style.bold(`Session ${session.id}`)} ${style.dim(`· ${session.status}`)}`);
-  const label = '             ';
-  if (session.title !== session.goal) out.push(...block('  title:     ', session.title, label));
-  out.push(...block('  goal:      ', session.goal, label));
-  out.push(...block('  workspace: ', session.workspace, label));
-  out.push(...block('  model:     ', session.model, label));
-  out.push(
-    `  started:   ${relativeTime(session.createdAt, now)}, last active ${relativeTime(session.updatedAt, now)}`,
-  );
-
-  out.push('', style.bold(`Runs (${runs.length})`));
-  if (runs.length === 0) out.push(style.dim('  none'));
-  runs.forEach((run, index) => {
-    const took = run.endedAt === null ? '' : `, took ${formatDuration(run.endedAt - run.startedAt)}`;
-    const figures =
-      `${run.mode}  ${run.steps} step${run.steps === 1 ? '' : 's'}  ` +
-      `${run.inputTokens} in / ${run.outputTokens} out tokens`;
-    const head = `  ${index + 1}. ${run.id}  ${paintRunStatus(run.status, style)(run.status)}  ${figures}`;
-    const started = `started ${relativeTime(run.startedAt, now)}${took}`;
-    const plain = `  ${index + 1}. ${run.id}  ${run.status}  ${figures}  ${started}`;
-    // On a narrow terminal the times go on a line of their own rather than wrap mid-word.
-    if (width !== undefined && plain.length > width) out.push(head, style.dim(`     ${started}`));
-    else out.push(`${head}${style.dim(`  ${started}`)}`);
-    if (run.goal !== session.goal)
-      out.push(...block('     goal: ', shortenLine(run.goal, MESSAGE_CHARS), '           '));
-    if (run.finalAnswer) out.push(...block('     final answer: ', run.finalAnswer, '       '));
-  });
-
-  out.push(...historyLines(history, { full: options.full, style, width }));
-
-  if (events !== undefined) {
-    out.push('', style.bold(`Events (${events.length})`));
-    if (events.length === 0) out.push(style.dim('  none logged'));
-    else
-      out.push(
-        ...renderEventLines(events, {
-          full: options.full,
-          width: width === undefined ? undefined : width - 2,
-        })
-          .trimEnd()
-          .split('\n')
-          .map((line) => `  ${line}`),
-      );
-  }
-  stdout.write(`${out.join('\n')}\n`);
-}
-
-/** The Messages section: each message once, a compaction as one line (its summary with --full). */
-function historyLines(
-  history: readonly HistoryEntry[],
-  options: { full?: boolean; style: Style; width?: number },
-): string[] {
-  const { style, width } = options;
-  const shown = history.filter((entry) => entry.kind === 'message').length;
-  const out = ['', style.bold(`Messages (${shown})`)];
-  if (history.length === 0) out.push(style.dim('  none'));
-  const roleWidth = Math.max(0, ...history.map((entry) => entry.message.role.length));
-  for (const entry of history) {
-    if (entry.kind === 'compaction') {
-      const count = `${entry.replaced} message${entry.replaced === 1 ? '' : 's'}`;
-      out.push(style.dim(`  — compacted: ${count} summarised —`));
-      if (options.full)
-        out.push(
-          ...wrapLabelled({ prefix: '    ', text: compactionSummary(entry), continuation: '    ', width }),
-        );
-      continue;
-    }
-    const text = messageText(entry.message.content);
-    const role = entry.message.role.padEnd(roleWidth);
-    const room = width === undefined ? MESSAGE_CHARS : Math.min(MESSAGE_CHARS, width - roleWidth - 4);
-    const rows = options.full
-      ? wrapLabelled({ prefix: `  ${role}  `, text, continuation: ' '.repeat(roleWidth + 4), width })
-      : [`  ${role}  ${shortenLine(text, room)}`];
-    // The role is painted after wrapping, so that its colour codes count for no width.
-    out.push(`  ${style.cyan(role)}${rows[0]!.slice(2 + role.length)}`, ...rows.slice(1));
-  }
-  return out;
-}
-
-function paintRunStatus(status: string, style: Style): (text: string) => string {
-  switch (status) {
-    case 'completed':
-      return style.green;
-    case 'failed':
-      return style.red;
-    case 'running':
-      return style.cyan;
-    case 'idle':
-      return style.dim;
-    default:
-      return style.yellow;
-  }
 }

@@ -1,0 +1,85 @@
+/**
+ * Which files a run of the built CLI loads: runs `node bin/taskweave.js <args>` with
+ * bench/load-trace.mjs preloaded and reads back what it wrote. Used by bench/startup-modules.ts
+ * (the report) and by the test that keeps the heavy packages off `--help`'s path.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Packages whose loading costs enough to keep off the path of a quick command. */
+export const HEAVY_PACKAGES = [
+  'ai',
+  '@ai-sdk/anthropic',
+  '@ai-sdk/google',
+  '@ai-sdk/openai',
+  '@ai-sdk/openai-compatible',
+  '@ai-sdk/provider',
+  '@ai-sdk/provider-utils',
+  'better-sqlite3',
+  'drizzle-orm',
+  'zod',
+  '@vscode/ripgrep',
+];
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CLI = path.join(ROOT, 'bin', 'taskweave.js');
+const TRACE_PRELOAD = path.join(ROOT, 'bench', 'load-trace.mjs');
+
+/** The package a file belongs to (`@scope/name` or `name`), from its last node_modules segment. */
+export function packageOf(file: string): string | undefined {
+  const parts = file.split(path.sep);
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0) return undefined;
+  const name = parts[at + 1];
+  if (name === undefined) return undefined;
+  return name.startsWith('@') ? `${name}/${parts[at + 2]}` : name;
+}
+
+/** How a file is shown: a package file by its package, a built file by its source. */
+export function describe(file: string): string {
+  const packageName = packageOf(file);
+  if (packageName !== undefined) return packageName;
+  const relative = path.relative(ROOT, file);
+  return relative.startsWith(`dist${path.sep}`)
+    ? relative.replace(/^dist/, 'src').replace(/\.js$/, '.ts')
+    : relative;
+}
+
+/** Runs the CLI once under the trace and returns the loaded files and the parent → children edges. */
+export function trace(
+  args: string[],
+  cwd = ROOT,
+): {
+  files: Set<string>;
+  children: Map<string, Set<string>>;
+  exit: number | null;
+} {
+  const folder = mkdtempSync(path.join(tmpdir(), 'taskweave-load-trace-'));
+  const out = path.join(folder, 'trace.tsv');
+  try {
+    const result = spawnSync(process.execPath, ['--import', TRACE_PRELOAD, CLI, ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', TASKWEAVE_LOAD_TRACE: out },
+    });
+    const files = new Set<string>();
+    const children = new Map<string, Set<string>>();
+    const toPath = (url: string) => (url.startsWith('file:') ? fileURLToPath(url) : undefined);
+    for (const line of readFileSync(out, 'utf8').split('\n')) {
+      const [parentUrl = '', childUrl = ''] = line.split('\t');
+      const child = toPath(childUrl);
+      if (child === undefined) continue; // node: builtins, data: URLs
+      files.add(child);
+      const parent = toPath(parentUrl);
+      if (parent === undefined) continue;
+      if (!children.has(parent)) children.set(parent, new Set());
+      children.get(parent)!.add(child);
+    }
+    return { files, children, exit: result.status };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

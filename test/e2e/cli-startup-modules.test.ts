@@ -1,0 +1,34 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HEAVY_PACKAGES, packageOf, trace } from '../../bench/load-trace.js';
+
+/** The heavy packages a run of the built CLI loaded, in HEAVY_PACKAGES' order. */
+function heavyLoaded(args: string[], cwd?: string): string[] {
+  const { files, exit } = trace(args, cwd);
+  expect(exit).toBe(0);
+  const loaded = new Set([...files].map(packageOf));
+  return HEAVY_PACKAGES.filter((name) => loaded.has(name));
+}
+
+describe('what a quick command loads', () => {
+  let folder: string | undefined;
+  afterEach(async () => {
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+    folder = undefined;
+  });
+
+  it('--help and --version load no model SDK, database, schema library or ripgrep', () => {
+    expect(heavyLoaded(['--help'])).toEqual([]);
+    expect(heavyLoaded(['--version'])).toEqual([]);
+    expect(heavyLoaded(['sessions', '--help'])).toEqual([]);
+  });
+
+  it('tasks list and sessions list open the store but load no model SDK or ripgrep', async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'taskweave-startup-'));
+    const store = ['better-sqlite3', 'drizzle-orm', 'zod'];
+    expect(heavyLoaded(['tasks', 'list', '-C', folder])).toEqual(store);
+    expect(heavyLoaded(['sessions', 'list', '-C', folder])).toEqual(store);
+  });
+});
