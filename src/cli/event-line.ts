@@ -19,20 +19,67 @@ export function eventDetail(event: ServerEvent, { full = false } = {}): string {
   return full ? fullDetail(event, true) : shortenLine(fullDetail(event, false), EVENT_DETAIL_CHARS);
 }
 
+/** A line of the event log: one event, or a run of text deltas shown as one (`seq` a range). */
+interface ListedEvent {
+  seq: string;
+  event: ServerEvent;
+}
+
+type TextDelta = Extract<ServerEvent, { update_type: 'agent_text_delta' }>;
+
+function isTextDelta(event: ServerEvent): event is TextDelta {
+  return event.type === 'agent_update' && event.update_type === 'agent_text_delta';
+}
+
 /**
- * Logged events one per line as `seq  kind  detail`, the columns aligned; with `full`, each
- * detail whole, its further lines indented under the first. On a terminal of `width` columns a
- * shortened detail is cut to the room left on its line.
+ * The log as listed: consecutive text deltas of one step of one task (a streamed reply is
+ * logged as tens of them) are joined into one line; every other event keeps its own.
+ */
+function listEvents(events: readonly ServerEvent[]): ListedEvent[] {
+  const listed: ListedEvent[] = [];
+  let deltas: TextDelta[] = [];
+  const flush = () => {
+    const [first] = deltas;
+    const last = deltas.at(-1);
+    if (first === undefined || last === undefined) return;
+    const content = deltas.map((delta) => delta.content).join('');
+    listed.push({
+      seq: deltas.length === 1 ? String(first.seq) : `${first.seq}–${last.seq}`,
+      event: { ...first, content },
+    });
+    deltas = [];
+  };
+  for (const event of events) {
+    if (!isTextDelta(event)) {
+      flush();
+      listed.push({ seq: String(event.seq), event });
+      continue;
+    }
+    const previous = deltas.at(-1);
+    if (previous !== undefined && (previous.step !== event.step || previous.task_id !== event.task_id))
+      flush();
+    deltas.push(event);
+  }
+  flush();
+  return listed;
+}
+
+/**
+ * Logged events one per line as `seq  kind  detail`, the columns aligned (consecutive text
+ * deltas of a step joined on one line, its seq a range); with `full`, each detail whole, its
+ * further lines indented under the first. On a terminal of `width` columns a shortened detail is
+ * cut to the room left on its line.
  */
 export function renderEventLines(
   events: readonly ServerEvent[],
   { full = false, width }: { full?: boolean; width?: number } = {},
 ): string {
-  const seqWidth = Math.max(0, ...events.map((event) => String(event.seq).length));
-  const kindWidth = Math.max(0, ...events.map((event) => eventKind(event).length));
-  return sanitizeForTerminal(events)
-    .map((event) => {
-      const head = `${String(event.seq).padStart(seqWidth)}  ${eventKind(event).padEnd(kindWidth)}  `;
+  const listed = listEvents(sanitizeForTerminal(events));
+  const seqWidth = Math.max(0, ...listed.map((line) => line.seq.length));
+  const kindWidth = Math.max(0, ...listed.map((line) => eventKind(line.event).length));
+  return listed
+    .map(({ seq, event }) => {
+      const head = `${seq.padStart(seqWidth)}  ${eventKind(event).padEnd(kindWidth)}  `;
       // On a terminal (`width`) a shortened detail fits on the line after its seq and kind.
       const room = width === undefined ? EVENT_DETAIL_CHARS : Math.max(1, width - head.length);
       const under = ' '.repeat(head.length);
@@ -40,8 +87,7 @@ export function renderEventLines(
         const text = eventDetail(event, { full });
         return `${wrapLabelled({ prefix: head, text, continuation: under, width }).join('\n').trimEnd()}\n`;
       }
-      const detail =
-        room >= EVENT_DETAIL_CHARS ? eventDetail(event) : shortenLine(fullDetail(event, false), room);
+      const detail = shortenLine(fullDetail(event, false), Math.min(room, EVENT_DETAIL_CHARS));
       return `${`${head}${detail}`.trimEnd()}\n`;
     })
     .join('');

@@ -41,7 +41,7 @@ export function addSessionsCommand(program: Command, setExitCode: (code: number)
       .command('show')
       .description('show a session: its goal, runs, messages and, with --events, its event log')
       .argument('<id>', `the session id (at least 4 characters of its start), or "${LAST_SESSION}"`)
-      .option('--events', 'also list every logged event, one per line')
+      .option('--events', 'also list the logged events, one per line (a streamed reply on one)')
       .option('--full', 'show messages and events whole (tool results included), not cut to one line')
       .option('--json', 'print the session as JSON, with its runs, messages (and events)'),
   ).action(async (id: string, options: ShowOptions) => {
