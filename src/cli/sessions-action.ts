@@ -4,13 +4,16 @@ import { apiRun } from '../runtime/wire-shapes.js';
 import { shortId } from '../util/short-id.js';
 import { sanitizeForTerminal } from '../util/terminal-text.js';
 import { renderEventLines } from './event-line.js';
+import type { StoreCliOptions } from './options.js';
 import { formatDuration, relativeTime } from './relative-time.js';
 import { historyJson, messageText, type SessionDetailJson, sessionJson } from './session-output.js';
-import type { ListOptions, ShowOptions } from './sessions-command.js';
 import { renderTable, shortenLine } from './table.js';
 import { type Style, styleFor, terminalColumns } from './terminal.js';
 import { wrapLabelled } from './text-wrap.js';
 import type { WorkspaceAccess } from './workspace-access.js';
+
+export type ListOptions = StoreCliOptions & { json?: boolean; limit: number };
+export type ShowOptions = StoreCliOptions & { json?: boolean; events?: boolean; full?: boolean };
 
 /** The widest a goal gets in `sessions list`. */
 const GOAL_COLUMN_CHARS = 60;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../runtime/defaults.js';
 import { EXIT } from './exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from './options.js';
+import type { ListOptions, ShowOptions } from './sessions-action.js';
 import { parsePositiveInt } from './usage-error.js';
 import type { WorkspaceAccess } from './workspace-access.js';
 
@@ -14,9 +15,6 @@ async function withWorkspace<T>(options: StoreCliOptions, work: (access: Workspa
 
 /** The word `sessions show` takes for the most recently active session. */
 const LAST_SESSION = 'last';
-
-export type ListOptions = StoreCliOptions & { json?: boolean; limit: number };
-export type ShowOptions = StoreCliOptions & { json?: boolean; events?: boolean; full?: boolean };
 
 /** Adds `taskweave sessions` (list, show) to the program. */
 export function addSessionsCommand(program: Command, setExitCode: (code: number) => void): void {
