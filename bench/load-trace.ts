@@ -49,10 +49,7 @@ export function describe(file: string): string {
 }
 
 /** Runs the CLI once under the trace and returns the loaded files and the parent → children edges. */
-export function trace(
-  args: string[],
-  cwd = ROOT,
-): {
+export function trace(args: string[]): {
   files: Set<string>;
   children: Map<string, Set<string>>;
   exit: number | null;
@@ -61,7 +58,7 @@ export function trace(
   const out = path.join(folder, 'trace.tsv');
   try {
     const result = spawnSync(process.execPath, ['--import', TRACE_PRELOAD, CLI, ...args], {
-      cwd,
+      cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1', TASKWEAVE_LOAD_TRACE: out },
     });

@@ -20,6 +20,7 @@ const GOAL_COLUMN_CHARS = 60;
 /** The widest a message gets in `sessions show`; the whole conversation is in `--json`. */
 const MESSAGE_CHARS = 100;
 
+/** Prints the most recently active sessions: a table, or a JSON array with --json. */
 export async function listSessions(access: WorkspaceAccess, options: ListOptions): Promise<void> {
   const stdout = process.stdout;
   // One more than asked, to tell whether there are more than shown.
@@ -66,6 +67,7 @@ export async function listSessions(access: WorkspaceAccess, options: ListOptions
   }
 }
 
+/** Prints one session: its goal, runs, messages and (with --events) its event log; or JSON. */
 export async function showSession(
   access: WorkspaceAccess,
   input: string,

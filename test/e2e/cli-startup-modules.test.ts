@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HEAVY_PACKAGES, packageOf, trace } from '../../bench/load-trace.js';
 
 /** The heavy packages a run of the built CLI loaded, in HEAVY_PACKAGES' order. */
-function heavyLoaded(args: string[], cwd?: string): string[] {
-  const { files, exit } = trace(args, cwd);
+function heavyLoaded(args: string[]): string[] {
+  const { files, exit } = trace(args);
   expect(exit).toBe(0);
   const loaded = new Set([...files].map(packageOf));
   return HEAVY_PACKAGES.filter((name) => loaded.has(name));
