@@ -122,7 +122,7 @@ describe('a database locked by another process for longer than the busy timeout'
           {
             name: 'run_command',
             args: {
-              command: `(node ${locker} .taskweave/taskweave.db 12000 > lock.log &) ; sleep 0.5; cat lock.log`,
+              command: `(node ${locker} .taskweave/taskweave.db 12000 > lock.log &) ; for i in $(seq 200); do grep -q locked lock.log 2>/dev/null && break; sleep 0.05; done; cat lock.log`,
             },
           },
         ],

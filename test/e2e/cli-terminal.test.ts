@@ -113,7 +113,8 @@ describe('on a terminal', () => {
       { task: 'ask', toolCalls: [{ name: 'task_completed', args: { summary: 'asked' } }] },
       {
         task: 'other',
-        latencyMs: 300,
+        // Long enough that the prompt is up first on a loaded machine; the answer comes later still.
+        latencyMs: 1500,
         toolCalls: [{ name: 'write_file', args: { path: 'b.txt', content: 'b' } }],
       },
       { task: 'other', toolCalls: [{ name: 'task_completed', args: { summary: 'wrote b' } }] },
@@ -121,7 +122,7 @@ describe('on a terminal', () => {
     ]);
     const run = await runInTerminal(
       ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, '--yes', 'two things'],
-      [{ after: 'answer ›', type: 'Ada', delayMs: 1000 }],
+      [{ after: 'answer ›', type: 'Ada', delayMs: 3000 }],
     );
     expect(run.code, run.output).toBe(0);
     const prompt = run.output.indexOf('answer ›');

@@ -17,8 +17,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** The long command writes the pid of the process that would keep running (the sleep). */
-const LONG_COMMAND = 'sleep 300 & echo $! >> started.txt; wait';
+/**
+ * The long command writes the pid of the process that would keep running (the sleep), then a line
+ * of output: taskweave is killed once that line shows as progress, so the pid is surely written.
+ */
+const LONG_COMMAND = 'sleep 300 & echo $! >> started.txt; echo started; wait';
 
 describe('a command left running by kill -9 (issue 11, finding 4)', () => {
   it.each(['off', 'workspace-write'])(
@@ -34,8 +37,8 @@ describe('a command left running by kill -9 (issue 11, finding 4)', () => {
       })}`;
       const common = ['--approval', 'auto', '--sandbox', sandbox, '--model', model, '--cwd', workspace];
       const killed = await runCliUntil(['run', ...common, '--json', 'install it'], {
-        when: (out) => out.includes('"tool_start"'),
-        delayMs: 700,
+        when: (out) => out.includes('"tool_progress"'),
+        delayMs: 100,
       });
       expect(killed.signal, killed.stdout + killed.stderr).toBe('SIGKILL');
       const [orphan] = (await readFile(path.join(workspace, 'started.txt'), 'utf8'))

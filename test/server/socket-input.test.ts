@@ -62,7 +62,7 @@ describe('bad WebSocket input', () => {
   });
 
   it('drops a connection that answers no ping', async () => {
-    const target = await startServer([], { socket: { heartbeatMs: 100 } });
+    const target = await startServer([], { socket: { heartbeatMs: 500 } });
     const silent = await TestClient.open(target, { autoPong: false });
     const lively = await TestClient.open(target);
     const closed = await silent.closed;

@@ -51,17 +51,17 @@ describe('the task board and the sessions list (chromium against taskweave serve
     await screenshot(page, 'task-board');
 
     await row(page, 'Write the changelog').getByRole('button', { name: 'Complete' }).click();
-    await expect.poll(() => statusOf(page, 'Write the changelog')).toBe('completed');
+    await expect.poll(() => statusOf(page, 'Write the changelog'), { timeout: 10_000 }).toBe('completed');
     await row(page, 'Remove the old build script')
       .getByRole('button', { name: /^Delete/ })
       .click();
-    await expect.poll(() => row(page, 'Remove the old build script').count()).toBe(0);
+    await expect.poll(() => row(page, 'Remove the old build script').count(), { timeout: 10_000 }).toBe(0);
     await row(page, 'Upgrade the test runner').getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(() => statusOf(page, 'Upgrade the test runner')).toBe('cancelled');
+    await expect.poll(() => statusOf(page, 'Upgrade the test runner'), { timeout: 10_000 }).toBe('cancelled');
     await row(page, 'Upgrade the test runner')
       .getByRole('button', { name: /^Delete/ })
       .click();
-    await expect.poll(() => row(page, 'Upgrade the test runner').count()).toBe(0);
+    await expect.poll(() => row(page, 'Upgrade the test runner').count(), { timeout: 10_000 }).toBe(0);
     expect(await page.getByRole('alert').count()).toBe(0);
     await context.close();
   });

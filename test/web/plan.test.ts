@@ -108,7 +108,8 @@ describe('the plan in the web UI (chromium against taskweave serve)', { timeout:
         .locator('.task-node.critical')
         .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-task-id'))),
     ).toEqual(['setup', 'api', 'docs']);
-    expect(await page.locator('.react-flow__edge.critical').count()).toBe(2);
+    // Edges are drawn once both of their nodes are measured (a ResizeObserver callback later).
+    await expect.poll(() => page.locator('.react-flow__edge.critical').count()).toBe(2);
     expect(await page.locator('.task-node[data-task-id="setup"]').textContent()).toContain(
       'test -f setup.txt',
     );

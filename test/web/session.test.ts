@@ -127,7 +127,7 @@ describe('the web UI session view (chromium against taskweave serve)', { timeout
       // A string, evaluated in the page: the tests are type-checked without the DOM library.
       .poll(() => page.evaluate("document.activeElement?.getAttribute('aria-label')"))
       .toBe('Your answer');
-    await expect.poll(() => page.title(), { timeout: 3000 }).toContain('taskweave asks you');
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toContain('taskweave asks you');
     await screenshot(page, 'question');
     await page.keyboard.type('8080');
     await page.keyboard.press('Enter');
@@ -166,7 +166,7 @@ describe('the web UI session view (chromium against taskweave serve)', { timeout
     expect(confirmation).toContain('A tool is running');
     // The result shows on agent_completion; the run ends (and Stop goes) on response_complete, the
     // event after it, which on a loaded machine can come a moment later.
-    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count(), { timeout: 10_000 }).toBe(0);
 
     await sendGoal(page, 'go on');
     await page
