@@ -10,9 +10,14 @@ export class MarkdownStream {
   private pending = '';
   private shown = 0;
 
+  /**
+   * `lead`: the columns of the first row that a label written before the text takes (`[task] `
+   * in front of a parallel task's text).
+   */
   constructor(
     private readonly style: Style,
     private readonly width: () => number,
+    private readonly lead = 0,
   ) {}
 
   /** Takes a piece of text; returns what can be shown now (rendered, with its line breaks). */
@@ -33,7 +38,7 @@ export class MarkdownStream {
   }
 
   private render(markdown: string): string {
-    const rendered = renderMarkdown(markdown, this.style, this.width());
+    const rendered = renderMarkdown(markdown, this.style, this.width(), this.shown === 0 ? this.lead : 0);
     if (rendered === '') return '';
     const separator = this.shown > 0 ? '\n\n' : '';
     this.shown += 1;

@@ -2,6 +2,7 @@ import type { Nodes, Parents, RootContent, Table } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
+import { visibleLength, wrapStyled } from './styled-text.js';
 import type { Style } from './terminal.js';
 
 /** The gutter in front of each line of a code block and of a quote. */
@@ -10,34 +11,48 @@ const CODE_GUTTER = '│ ';
 const MAX_RULE_WIDTH = 60;
 
 /**
- * Markdown (CommonMark with GitHub's tables, task lists and strikethrough) for a terminal: bold
- * headings, bold and dim emphasis, cyan inline code, code blocks behind a gutter, bullets and
- * numbers, aligned tables. The same parser as the web UI's (remark's), so both read the model's
- * text alike. Nothing is printed that the text did not hold but the markup.
+ * Markdown (CommonMark with GitHub's tables, task lists and strikethrough) for a terminal of
+ * `width` columns: bold headings, bold and dim emphasis, cyan inline code, code blocks behind a
+ * gutter, bullets and numbers, aligned tables; prose wraps between words, list items and quotes
+ * under their own indentation. The same parser as the web UI's (remark's), so both read the
+ * model's text alike. Nothing is printed that the text did not hold but the markup. `lead`: the
+ * columns of the first row a label printed before the text takes.
  */
-export function renderMarkdown(text: string, style: Style, width = 80): string {
+export function renderMarkdown(text: string, style: Style, width = 80, lead = 0): string {
   const tree = fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  return blocks(tree, { style, width }).join('\n\n');
+  // The last column stays free, as for the plan and the questions: a full row would leave the
+  // cursor hanging at its end.
+  return blocks(tree, { style, width: width - 1, lead }).join('\n\n');
 }
 
 interface Context {
   style: Style;
+  /** The columns the block may fill, less the indentation of the list or quote it is in. */
   width: number;
+  /** The columns of the block's first row already taken (only the first block of a text has any). */
+  lead: number;
 }
 
 function blocks(parent: Parents, context: Context): string[] {
-  return parent.children.map((child) => block(child as RootContent, context)).filter((text) => text !== '');
+  return parent.children
+    .map((child, index) => block(child as RootContent, index === 0 ? context : { ...context, lead: 0 }))
+    .filter((text) => text !== '');
+}
+
+/** A context for the blocks inside an indentation of `indent` columns. */
+function indented(context: Context, indent: number): Context {
+  return { ...context, width: Math.max(10, context.width - indent), lead: 0 };
 }
 
 function block(node: RootContent, context: Context): string {
   const { style } = context;
   switch (node.type) {
     case 'heading': {
-      const text = inline(node, context);
+      const text = wrapStyled(inline(node, context), context.width, context.lead);
       return node.depth <= 2 ? style.bold(style.cyan(text)) : style.bold(text);
     }
     case 'paragraph':
-      return inline(node, context);
+      return wrapStyled(inline(node, context), context.width, context.lead);
     case 'code': {
       const label = node.lang ? `${style.dim(node.lang)}\n` : '';
       return (
@@ -49,7 +64,7 @@ function block(node: RootContent, context: Context): string {
       );
     }
     case 'blockquote':
-      return blocks(node, context)
+      return blocks(node, indented(context, CODE_GUTTER.length))
         .join('\n\n')
         .split('\n')
         .map((line) => style.dim(CODE_GUTTER) + line)
@@ -60,10 +75,10 @@ function block(node: RootContent, context: Context): string {
         .map((item, index) => {
           const check = item.checked === true ? '[x] ' : item.checked === false ? '[ ] ' : '';
           const marker = node.ordered ? `${start + index}.` : '•';
-          const [first = '', ...rest] = blocks(item, context)
+          const pad = ' '.repeat(marker.length + 1);
+          const [first = '', ...rest] = blocks(item, indented(context, pad.length + check.length))
             .join(node.spread ? '\n\n' : '\n')
             .split('\n');
-          const pad = ' '.repeat(marker.length + 1);
           return [`${marker} ${check}${first}`, ...rest.map((line) => (line === '' ? '' : pad + line))].join(
             '\n',
           );
@@ -136,9 +151,4 @@ function table(node: Table, context: Context): string {
   const [header = [], ...body] = rows;
   const rule = style.dim(widths.map((width) => '─'.repeat(width)).join('  '));
   return [line(header, true), rule, ...body.map((row) => line(row, false))].join('\n');
-}
-
-/** How many columns a text takes on the screen (escape sequences take none). */
-export function visibleLength(text: string): number {
-  return [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
 }

@@ -6,11 +6,14 @@ import { renderMarkdown } from './markdown.js';
 import { MarkdownStream } from './markdown-stream.js';
 import { type PlanTaskState, proposedPlanLines, taskListLines } from './plan-lines.js';
 import { StillRunning } from './still-running.js';
+import { visibleLength, wrapStyled } from './styled-text.js';
 import { Spinner, type Style } from './terminal.js';
-import { plural } from './text-wrap.js';
+import { fitLine, plural } from './text-wrap.js';
 import { toolDetailLines } from './tool-details.js';
 
 const MAX_RESULT_LINE_CHARS = 100;
+/** A tool call shortened to fit its row keeps at least this much of itself. */
+const MIN_CALL_CHARS = 24;
 /** The width markdown is laid out for when the terminal does not say. */
 const DEFAULT_COLUMNS = 80;
 /**
@@ -120,8 +123,8 @@ export class HumanRenderer {
         // Under react, agent_reason repeats text that was already streamed.
         if (this.loop === 'roa' && event.content !== '') {
           const who = event.task_id ? `[${event.task_id}] ` : '';
-          const label = event.update_type === 'agent_reason' ? 'reason' : 'observe';
-          this.line(s.cyan(`${who}${label}: `) + this.modelText(event.content));
+          const label = `${who}${event.update_type === 'agent_reason' ? 'reason' : 'observe'}: `;
+          this.verbatim(s.cyan(label) + this.modelText(event.content, visibleLength(label)));
         }
         return;
       case 'agent_turn_start':
@@ -133,9 +136,12 @@ export class HumanRenderer {
         this.spinner.stop();
         // Text of tasks running in parallel: each line says whose it is.
         if (this.textOpen && this.textTask !== event.task_id) this.endText();
-        if (!this.textOpen && event.task_id) this.out.write(s.dim(`[${event.task_id}] `));
-        if (!this.textOpen && this.rendersMarkdown)
-          this.markdown = new MarkdownStream(s, () => this.out.columns || DEFAULT_COLUMNS);
+        if (!this.textOpen) {
+          const who = event.task_id ? `[${event.task_id}] ` : '';
+          if (who) this.out.write(s.dim(who));
+          if (this.rendersMarkdown)
+            this.markdown = new MarkdownStream(s, () => this.out.columns || DEFAULT_COLUMNS, who.length);
+        }
         this.textOpen = true;
         this.textTask = event.task_id;
         this.streamed += event.content;
@@ -160,7 +166,7 @@ export class HumanRenderer {
         this.line(s.cyan(`? ${event.question}`));
         return;
       case 'approval_requested':
-        this.line(`${s.cyan(`? ${event.name} needs your approval:`)}\n${indentPreview(event.preview)}`);
+        this.line(s.cyan(`? ${event.name} needs your approval:`), indentPreview(event.preview));
         return;
       case 'agent_request_input_timeout':
         this.line(s.yellow('! no answer in time; the agent goes on without one'));
@@ -238,7 +244,7 @@ export class HumanRenderer {
         this.line(label + tokens);
         if (event.status !== 'completed' && event.reason) this.line(`  ${event.reason}`);
         if (event.final_answer && event.final_answer !== this.streamed.trim())
-          this.line(`\n${this.modelText(event.final_answer)}`);
+          this.verbatim(`\n${this.modelText(event.final_answer)}`);
         return;
       }
       default:
@@ -292,16 +298,20 @@ export class HumanRenderer {
     const detail = event.display ?? (ok ? '' : firstLine(result));
     const mark = ok ? s.green('✓') : s.red('✗');
     const who = pending?.who ?? (event.task_id ? `[${event.task_id}] ` : '');
-    const lines = [
-      `${who}→ ${pending?.call ?? event.name} ${mark}${detail ? ` ${ok ? s.dim(detail) : detail}` : ''}`,
-    ];
-    lines.push(
-      ...toolDetailLines(
-        { name: event.name, args: pending?.args, ok, result },
-        { verbose: this.options.verbose ?? false, style: s },
-      ),
+    const head = `${who}→ `;
+    const tail = ` ${mark}${detail ? ` ${ok ? s.dim(detail) : detail}` : ''}`;
+    const call = pending?.call ?? event.name;
+    // On a terminal the call is shortened so that its result stays on its row.
+    const width = this.width();
+    const room = width === undefined ? undefined : width - 1 - visibleLength(head) - visibleLength(tail);
+    const details = toolDetailLines(
+      { name: event.name, args: pending?.args, ok, result },
+      { verbose: this.options.verbose ?? false, style: s },
     );
-    this.line(lines.join('\n'));
+    this.line(
+      `${head}${room === undefined ? call : fitCall(call, event.name, room)}${tail}`,
+      details.join('\n'),
+    );
   }
 
   /** The terminal's width, or undefined when the output is piped (lines are then not cut). */
@@ -314,7 +324,18 @@ export class HumanRenderer {
     if (task) task.state = state;
   }
 
-  private line(text: string): void {
+  /**
+   * Writes a line (or several) of taskweave's own; on a terminal they wrap between words, not
+   * wherever a row ends. `verbatim` lines go under them as they are: a command's output, a diff.
+   */
+  private line(text: string, verbatim = ''): void {
+    const width = this.width();
+    const wrapped = width === undefined ? text : wrapStyled(text, width - 1);
+    this.verbatim(verbatim === '' ? wrapped : `${wrapped}\n${verbatim}`);
+  }
+
+  /** Writes lines as they are (the model's text is laid out by the markdown renderer). */
+  private verbatim(text: string): void {
     this.spinner.stop();
     this.endText();
     this.out.write(`${text}\n`);
@@ -333,12 +354,27 @@ export class HumanRenderer {
     return this.style.enabled && !!this.out.isTTY;
   }
 
-  /** A whole text of the model (a final answer, a reasoning), rendered when markdown is. */
-  private modelText(text: string): string {
+  /**
+   * A whole text of the model (a final answer, a reasoning), rendered when markdown is; `lead`:
+   * the columns of a label written before it on its first row.
+   */
+  private modelText(text: string, lead = 0): string {
     return this.rendersMarkdown
-      ? renderMarkdown(text, this.style, this.out.columns || DEFAULT_COLUMNS)
+      ? renderMarkdown(text, this.style, this.out.columns || DEFAULT_COLUMNS, lead)
       : text;
   }
+}
+
+/**
+ * `name(args)` shortened to `room` columns (on a terminal, so that the call's result stays on its
+ * row): the arguments are cut, the name and the closing parenthesis stay.
+ */
+function fitCall(call: string, name: string, room: number): string {
+  const fits = Math.max(MIN_CALL_CHARS, room);
+  if (visibleLength(call) <= fits || !call.startsWith(`${name}(`) || !call.endsWith(')'))
+    return fitLine(call, fits);
+  const args = call.slice(name.length + 1, -1);
+  return `${name}(${fitLine(args, Math.max(1, fits - name.length - 2))})`;
 }
 
 function firstLine(text: string): string {

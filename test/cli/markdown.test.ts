@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown, visibleLength } from '../../src/cli/markdown.js';
+import { renderMarkdown } from '../../src/cli/markdown.js';
 import { MarkdownStream } from '../../src/cli/markdown-stream.js';
+import { visibleLength, wrapStyled } from '../../src/cli/styled-text.js';
 import { styleFor } from '../../src/cli/terminal.js';
 
 const colours = styleFor({ isTTY: true }, { FORCE_COLOR: '1' });
@@ -70,5 +71,64 @@ describe('markdown on a terminal', () => {
 
   it('counts the columns a styled text takes', () => {
     expect(visibleLength(colours.bold('héllo'))).toBe(5);
+    expect(visibleLength('日本')).toBe(4);
+  });
+
+  it('wraps prose between words, list items and quotes under their own indentation; code is left whole', () => {
+    const words = 'The build failed because src/index.ts assigned a string to a number';
+    const code = `const message = '${'x'.repeat(70)}';`;
+    const text = [
+      `${words}, so I changed the **declared type** and ran it again.`,
+      '',
+      `- ${words}.`,
+      '',
+      `> ${words}.`,
+      '',
+      '```',
+      code,
+      '```',
+    ].join('\n');
+    const rows = plain(renderMarkdown(text, colours, 40)).split('\n');
+    expect(rows).toEqual([
+      'The build failed because src/index.ts',
+      'assigned a string to a number, so I',
+      'changed the declared type and ran it',
+      'again.',
+      '',
+      '• The build failed because src/index.ts',
+      '  assigned a string to a number.',
+      '',
+      '│ The build failed because src/index.ts',
+      '│ assigned a string to a number.',
+      '',
+      `│ ${code}`,
+    ]);
+    // Bold that spans a break is still closed and reopened by the escape sequences around it.
+    expect(renderMarkdown(text, colours, 40)).toContain(BOLD);
+  });
+
+  it('leaves room on the first row for a label written before the text', () => {
+    const text = 'The project exists, so the remaining work is the entry point and the page.';
+    const [first, second] = plain(renderMarkdown(text, colours, 40, 'reason: '.length)).split('\n');
+    expect(`reason: ${first}`).toBe('reason: The project exists, so the');
+    expect(second).toBe('remaining work is the entry point and');
+  });
+});
+
+describe('wrapStyled', () => {
+  it("breaks between words, keeps a line's indentation and a long word whole, and ignores colours", () => {
+    expect(wrapStyled('    one two three four five six', 16).split('\n')).toEqual([
+      '    one two',
+      '    three four',
+      '    five six',
+    ]);
+    const url = `https://example.com/${'a'.repeat(30)}`;
+    expect(wrapStyled(`see ${url} now`, 20).split('\n')).toEqual(['see', url, 'now']);
+    const styled = colours.green('✓ done') + colours.dim(' — wrote the changelog and the readme');
+    expect(wrapStyled(styled, 30).split('\n').map(plain)).toEqual([
+      '✓ done — wrote the changelog',
+      'and the readme',
+    ]);
+    expect(wrapStyled('short', 20, 10)).toBe('short');
   });
 });

@@ -126,6 +126,45 @@ describe('on an 80×24 terminal', () => {
     expect(text).toMatch(/Tasks:\n {2}✓ \[a\] Task a completed\n {2}✓ \[b\] Task b completed\n/);
   });
 
+  it('wraps its own lines and the model’s text between words: the terminal folds no row', async () => {
+    const summary =
+      'Wrote webapp/public/index.html, a page that loads the compiled script from dist/index.js';
+    const streamed =
+      'The page needs the compiled script, so it loads dist/index.js with a module script tag in the head.';
+    const answer = [
+      'Created the TypeScript project webapp with package.json and tsconfig.json, src/index.ts with a main function, and public/index.html.',
+      '',
+      '- The build script runs tsc and writes the compiled files to dist, which the page loads at start-up.',
+    ].join('\n');
+    const { workspace, model } = await setup([
+      { toolCalls: [{ name: 'plan_actions', args: { tasks: [task('html', 'Write public/index.html')] } }] },
+      {
+        task: 'html',
+        text: streamed,
+        toolCalls: [
+          { name: 'run_command', args: { command: `echo ${'checking the page markup '.repeat(4)}` } },
+        ],
+      },
+      { task: 'html', toolCalls: [{ name: 'task_completed', args: { summary } }] },
+      { toolCalls: [{ name: 'final_answer', args: { answer } }] },
+    ]);
+    const run = await PtyRun.run(
+      ['run', '--yes', '--approval', 'auto', '--model', model, '--cwd', workspace, 'write the page'],
+      { env: { FORCE_COLOR: '1' } },
+    );
+    expect(run.code, run.text).toBe(0);
+    const rows = run.lines;
+    // A row the terminal folded is joined to the one before it in the text: there is none.
+    expect(run.text.split('\n').filter((row) => row !== '')).toEqual(rows.filter((row) => row !== ''));
+    expect(rows.every((row) => row.length < 80)).toBe(true);
+    expect(rows).toContain('[html] The page needs the compiled script, so it loads dist/index.js with a');
+    expect(rows).toContain('✓ [html] Write public/index.html — Wrote webapp/public/index.html, a page that');
+    // A tool call is cut to keep its result on its row.
+    expect(rows.find((row) => row.startsWith('[html] → run_command('))).toMatch(/…\) ✓ exit 0 · \d+ms$/);
+    expect(rows).toContain('• The build script runs tsc and writes the compiled files to dist, which the');
+    expect(rows).toContain('  page loads at start-up.');
+  });
+
   it('wraps the plan at word boundaries; a bad failure choice is answered; a skipped task is said; no "1 steps"', async () => {
     const long = 'Write the configuration loader that merges the project settings over the user settings';
     const { workspace, model } = await setup([
