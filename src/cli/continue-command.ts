@@ -20,11 +20,10 @@ export function continueLines(waiting: WaitingSession, options: RepeatedOptions)
   const { waitingFor } = waiting;
   switch (waitingFor.kind) {
     case 'answer':
-      if (waitingFor.taskId !== undefined)
-        return [
-          `The question came from the plan's task ${waitingFor.taskId}: ${quote(base)} continues the plan (on a terminal the task can ask again).`,
-        ];
-      return [`To answer and continue: ${quote(base)} --answer "<your answer>"`, asked];
+      return [
+        `To answer and continue${waitingFor.taskId === undefined ? '' : ` (the plan's task ${waitingFor.taskId} asked)`}: ${quote(base)} --answer "<your answer>"`,
+        asked,
+      ];
     case 'plan':
       return [`To approve the plan and run it: ${quote([...base, '--yes'])}`, asked];
     case 'approval': {

@@ -31,8 +31,7 @@ export async function waitingReply(
   const { waitingFor } = waiting;
   switch (waitingFor.kind) {
     case 'answer':
-      // A question of a plan's task: the plan goes on and the task asks again on a terminal.
-      if (waitingFor.taskId !== undefined) return terminal ? { kind: 'go_on' } : undefined;
+      // A plan task's answer goes to that task, which goes on from it when the plan resumes.
       if (given.answer !== undefined) return { kind: 'answer', content: given.answer };
       if (!terminal) return undefined;
       return withAnswer(await ask(terminal, `? ${waitingFor.question}\nanswer › `));

@@ -1,3 +1,4 @@
+import type { Store } from '../store/ports.js';
 import { closeGoalTask } from './close-goal-task.js';
 import { RuntimeInputError } from './errors.js';
 import {
@@ -57,6 +58,8 @@ export async function continueWaiting(
       );
     }
   }
+  if (reply.kind === 'answer' && waitingFor.kind === 'answer' && waitingFor.taskId !== undefined)
+    await answerPlanTask(ctx.store, session.id, { ...waitingFor, taskId: waitingFor.taskId }, reply.content);
   if (waitingFor.kind === 'plan' && reply.kind === 'plan') {
     const planId = waitingFor.event.plan_id;
     if (reply.decision === 'approve') await plans.setPlanStatus(planId, 'approved');
@@ -83,12 +86,38 @@ export async function continueWaiting(
   }
 }
 
+/**
+ * Gives a plan's task the answer to its question: the answer goes into that task's conversation,
+ * which the task continues from when the plan resumes.
+ */
+async function answerPlanTask(
+  store: Store,
+  sessionId: string,
+  asked: { question: string; taskId: string },
+  answer: string,
+): Promise<void> {
+  const plan = await store.plans.lastPlan(sessionId);
+  const task =
+    plan && (await store.plans.planTasks(plan.id)).find((candidate) => candidate.key === asked.taskId);
+  const run = (await store.sessions.runs(sessionId)).at(-1);
+  if (!task || !run)
+    throw new RuntimeInputError(`The plan task ${asked.taskId} that asked is not in session ${sessionId}.`);
+  await store.sessions.appendMessage(sessionId, run.id, 'user', answerText(asked.question, answer, 'task'), {
+    taskId: task.id,
+  });
+}
+
+function answerText(question: string, answer: string, scope: 'request' | 'task'): string {
+  return `[taskweave] You asked: ${question}\nThe user answered: ${answer}\nGo on with the ${scope} using this answer.`;
+}
+
 /** What the continued run is told (an approved plan needs nothing: its tasks run). */
 function continuationMessage(waiting: WaitingSession, reply: WaitingReply): string {
   const { waitingFor } = waiting;
   switch (reply.kind) {
     case 'answer':
-      return `[taskweave] You asked: ${waitingFor.kind === 'answer' ? waitingFor.question : ''}\nThe user answered: ${reply.content}\nGo on with the request using this answer.`;
+      // A plan task's answer is in that task's conversation: a resumed plan is not told this.
+      return answerText(waitingFor.kind === 'answer' ? waitingFor.question : '', reply.content, 'request');
     case 'plan':
       return reply.decision === 'approve'
         ? '[taskweave] The user approved the plan.'

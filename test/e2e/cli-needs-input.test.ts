@@ -1,4 +1,4 @@
-import { access, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, writeScript } from '../helpers/cli.js';
@@ -115,6 +115,79 @@ describe('exit code 4 is not a dead end', () => {
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('Removed a.txt.');
     await expect(access(path.join(workspace, 'a.txt'))).rejects.toThrow();
+  });
+
+  describe('a question from a plan task', () => {
+    // Task turns first: a resumed process replays the script from its start, and a turn with no
+    // task would go to the first task that calls. The final answer follows the answered task.
+    const turns = [
+      {
+        task: 'ask',
+        when: 'The user answered: Ada',
+        toolCalls: [{ name: 'write_file', args: { path: 'hello.txt', content: 'Hello, Ada!\n' } }],
+      },
+      {
+        task: 'ask',
+        when: 'The user answered: Ada',
+        toolCalls: [{ name: 'task_completed', args: { summary: 'greeted Ada' } }],
+      },
+      { task: 'ask', toolCalls: [{ name: 'request_input', args: { question: 'Whom should I greet?' } }] },
+      {
+        task: 'other',
+        latencyMs: 300,
+        toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'notes\n' } }],
+      },
+      { task: 'other', toolCalls: [{ name: 'task_completed', args: { summary: 'wrote notes' } }] },
+      { when: 'greeted Ada', toolCalls: [{ name: 'final_answer', args: { answer: 'Greeted Ada.' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'plan_actions',
+            args: {
+              tasks: [
+                {
+                  id: 'ask',
+                  title: 'Greet',
+                  description: 'Ask whom to greet, then greet them',
+                  depends_on: [],
+                },
+                { id: 'other', title: 'Notes', description: 'Write notes.txt', depends_on: [] },
+              ],
+            },
+          },
+        ],
+      },
+    ];
+
+    it('resume --answer gives that task the answer; the plan goes on and completes', async () => {
+      const { workspace, model } = await setup(turns);
+      const common = ['--yes', '--approval', 'auto', '--model', model, '--cwd', workspace];
+      const run = await runCli(['run', ...common, 'greet someone']);
+      expect(run.code, run.stdout + run.stderr).toBe(4);
+      const command = printedCommand(run.stdout, "To answer and continue (the plan's task ask asked): ");
+      expect(run.stdout).toMatch(/\(the plan's task ask asked\): .* --answer "<your answer>"\n/);
+      const resumed = await runCli([...command.slice(1, -2), 'Ada', '--approval', 'auto']);
+      expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+      expect(resumed.stdout).toContain('✓ [ask] Greet — greeted Ada');
+      expect(resumed.stdout).toContain('Greeted Ada.');
+      expect(await readFile(path.join(workspace, 'hello.txt'), 'utf8')).toBe('Hello, Ada!\n');
+      const all = JSON.parse((await runCli(['tasks', 'list', '--all', '--json', '--cwd', workspace])).stdout);
+      expect(all[0].status).toBe('completed');
+      expect(all[0].tasks.map((task: { status: string }) => task.status)).toEqual(['completed', 'completed']);
+    });
+
+    it('on a terminal, resume asks the task’s question and gives it the answer', async () => {
+      const { workspace, model } = await setup(turns);
+      const common = ['--approval', 'auto', '--model', model, '--cwd', workspace];
+      expect((await runCli(['run', '--yes', ...common, 'greet someone'])).code).toBe(4);
+      const resume = PtyRun.start(['resume', ...common], { env: { NO_COLOR: '1' } });
+      await resume.waitFor('? Whom should I greet?');
+      await resume.waitFor('answer ›');
+      resume.type('Ada\r');
+      expect(await resume.exited, resume.text()).toBe(0);
+      expect(resume.text()).toContain('✓ [ask] Greet — greeted Ada');
+      expect(await readFile(path.join(workspace, 'hello.txt'), 'utf8')).toBe('Hello, Ada!\n');
+    });
   });
 
   it('--answer for a session that does not wait for one is refused (exit 2)', async () => {
