@@ -46,6 +46,8 @@ export async function continueWaiting(
     throw new RuntimeInputError(
       `Session ${session.id} has no plan waiting for approval; it waits for ${waitingText(waiting)}.`,
     );
+  // Looked up before the goal is taken up again: a missing task leaves the session waiting as it was.
+  const taskAnswer = await planTaskAnswer(ctx.store, waiting, reply);
   const owner = newWorkerId();
   if (goalTask) {
     await tasks.resetToPending(goalTask.id);
@@ -58,8 +60,10 @@ export async function continueWaiting(
       );
     }
   }
-  if (reply.kind === 'answer' && waitingFor.kind === 'answer' && waitingFor.taskId !== undefined)
-    await answerPlanTask(ctx.store, session.id, { ...waitingFor, taskId: waitingFor.taskId }, reply.content);
+  if (taskAnswer)
+    await ctx.store.sessions.appendMessage(session.id, taskAnswer.runId, 'user', taskAnswer.text, {
+      taskId: taskAnswer.taskId,
+    });
   if (waitingFor.kind === 'plan' && reply.kind === 'plan') {
     const planId = waitingFor.event.plan_id;
     if (reply.decision === 'approve') await plans.setPlanStatus(planId, 'approved');
@@ -87,24 +91,24 @@ export async function continueWaiting(
 }
 
 /**
- * Gives a plan's task the answer to its question: the answer goes into that task's conversation,
- * which the task continues from when the plan resumes.
+ * The answer to a plan task's question, as a message for that task's conversation (the task goes
+ * on from it when the plan resumes); undefined when the reply is not such an answer.
  */
-async function answerPlanTask(
+async function planTaskAnswer(
   store: Store,
-  sessionId: string,
-  asked: { question: string; taskId: string },
-  answer: string,
-): Promise<void> {
-  const plan = await store.plans.lastPlan(sessionId);
-  const task =
-    plan && (await store.plans.planTasks(plan.id)).find((candidate) => candidate.key === asked.taskId);
-  const run = (await store.sessions.runs(sessionId)).at(-1);
+  waiting: WaitingSession,
+  reply: WaitingReply,
+): Promise<{ runId: string; taskId: string; text: string } | undefined> {
+  const { session, waitingFor } = waiting;
+  if (reply.kind !== 'answer' || waitingFor.kind !== 'answer' || waitingFor.taskId === undefined)
+    return undefined;
+  const plan = await store.plans.lastPlan(session.id);
+  const key = waitingFor.taskId;
+  const task = plan && (await store.plans.planTasks(plan.id)).find((candidate) => candidate.key === key);
+  const run = (await store.sessions.runs(session.id)).at(-1);
   if (!task || !run)
-    throw new RuntimeInputError(`The plan task ${asked.taskId} that asked is not in session ${sessionId}.`);
-  await store.sessions.appendMessage(sessionId, run.id, 'user', answerText(asked.question, answer, 'task'), {
-    taskId: task.id,
-  });
+    throw new RuntimeInputError(`The plan task ${key} that asked is no longer in session ${session.id}.`);
+  return { runId: run.id, taskId: task.id, text: answerText(waitingFor.question, reply.content, 'task') };
 }
 
 function answerText(question: string, answer: string, scope: 'request' | 'task'): string {
