@@ -140,7 +140,11 @@ export class HumanRenderer {
           const who = event.task_id ? `[${event.task_id}] ` : '';
           if (who) this.out.write(s.dim(who));
           if (this.rendersMarkdown)
-            this.markdown = new MarkdownStream(s, () => this.out.columns || DEFAULT_COLUMNS, who.length);
+            this.markdown = new MarkdownStream(
+              s,
+              () => this.out.columns || DEFAULT_COLUMNS,
+              visibleLength(who),
+            );
         }
         this.textOpen = true;
         this.textTask = event.task_id;
