@@ -20,7 +20,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { renderTable } from '../src/cli/table.js';
+import { renderTable } from '../src/cli/render/table.js';
 import { type PlanMode, type ProtocolName, Runtime } from '../src/runtime/index.js';
 import { type Behaviour, ChaosModel, seededRandom } from './chaos-model.js';
 

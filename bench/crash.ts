@@ -20,7 +20,7 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderTable } from '../src/cli/table.js';
+import { renderTable } from '../src/cli/render/table.js';
 import { checkEpisode, type EpisodeFindings } from './crash/check.js';
 import { crashGoal } from './crash/goal-script.js';
 import { Random } from './crash/random.js';

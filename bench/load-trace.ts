@@ -1,7 +1,10 @@
 /**
  * Which files a run of the built CLI loads: runs `node bin/taskweave.js <args>` with
- * bench/load-trace.mjs preloaded and reads back what it wrote. Used by bench/startup-modules.ts
- * (the report) and by the test that keeps the heavy packages off `--help`'s path.
+ * bench/load-trace.mjs preloaded and reads back what it wrote. The CLI is bundled
+ * (scripts/bundle.mjs): a chunk of dist/bundle/ that was loaded stands for the source files and
+ * package files it holds (dist/bundle-meta.json, esbuild's metafile), so a package counts as
+ * loaded whether it sits in a chunk or in node_modules. Used by bench/startup-modules.ts (the
+ * report) and by the test that keeps the heavy packages off the quick commands' paths.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,11 +25,29 @@ export const HEAVY_PACKAGES = [
   'drizzle-orm',
   'zod',
   '@vscode/ripgrep',
+  '@modelcontextprotocol/sdk',
+  'fastify',
 ];
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CLI = path.join(ROOT, 'bin', 'taskweave.js');
 const TRACE_PRELOAD = path.join(ROOT, 'bench', 'load-trace.mjs');
+const BUNDLE_META = path.join(ROOT, 'dist', 'bundle-meta.json');
+
+/** For each chunk of the bundle (absolute path), the absolute paths of the files it holds. */
+function bundleContents(): Map<string, string[]> {
+  const contents = new Map<string, string[]>();
+  const meta = JSON.parse(readFileSync(BUNDLE_META, 'utf8')) as {
+    outputs: Record<string, { inputs: Record<string, unknown> }>;
+  };
+  for (const [output, { inputs }] of Object.entries(meta.outputs)) {
+    contents.set(
+      path.join(ROOT, output),
+      Object.keys(inputs).map((input) => path.join(ROOT, input)),
+    );
+  }
+  return contents;
+}
 
 /** The package a file belongs to (`@scope/name` or `name`), from its last node_modules segment. */
 export function packageOf(file: string): string | undefined {
@@ -43,6 +64,7 @@ export function describe(file: string): string {
   const packageName = packageOf(file);
   if (packageName !== undefined) return packageName;
   const relative = path.relative(ROOT, file);
+  if (relative.startsWith(`dist${path.sep}bundle${path.sep}`)) return relative;
   return relative.startsWith(`dist${path.sep}`)
     ? relative.replace(/^dist/, 'src').replace(/\.js$/, '.ts')
     : relative;
@@ -64,16 +86,24 @@ export function trace(args: string[]): {
     });
     const files = new Set<string>();
     const children = new Map<string, Set<string>>();
+    const chunks = bundleContents();
     const toPath = (url: string) => (url.startsWith('file:') ? fileURLToPath(url) : undefined);
+    const link = (parent: string, child: string) => {
+      if (!children.has(parent)) children.set(parent, new Set());
+      children.get(parent)!.add(child);
+    };
     for (const line of readFileSync(out, 'utf8').split('\n')) {
       const [parentUrl = '', childUrl = ''] = line.split('\t');
       const child = toPath(childUrl);
       if (child === undefined) continue; // node: builtins, data: URLs
       files.add(child);
+      // A chunk holds its files: they are loaded with it.
+      for (const held of chunks.get(child) ?? []) {
+        files.add(held);
+        link(child, held);
+      }
       const parent = toPath(parentUrl);
-      if (parent === undefined) continue;
-      if (!children.has(parent)) children.set(parent, new Set());
-      children.get(parent)!.add(child);
+      if (parent !== undefined) link(parent, child);
     }
     return { files, children, exit: result.status };
   } finally {

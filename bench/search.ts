@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { rgPath } from '@vscode/ripgrep';
-import { renderTable } from '../src/cli/table.js';
+import { renderTable } from '../src/cli/render/table.js';
 import { FileTracker } from '../src/tools/file-tracker.js';
 import { ripgrepArguments, searchCodeTool } from '../src/tools/search-code.js';
 import { Workspace } from '../src/tools/workspace.js';

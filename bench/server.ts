@@ -20,7 +20,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { renderTable } from '../src/cli/table.js';
+import { renderTable } from '../src/cli/render/table.js';
 import type { ServerEvent } from '../src/events/registry.js';
 
 const SESSIONS = Number(process.argv[process.argv.indexOf('--sessions') + 1]) || 50;

@@ -10,7 +10,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { renderTable } from '../src/cli/table.js';
+import { renderTable } from '../src/cli/render/table.js';
 import { CLI, describe, HEAVY_PACKAGES, packageOf, ROOT, trace } from './load-trace.js';
 
 /** Shortest chains from the CLI entry: for each reached file, the file it was first reached from. */

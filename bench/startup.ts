@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderTable } from '../src/cli/table.js';
+import { renderTable } from '../src/cli/render/table.js';
 
 const RUNS = 10;
 /** `--help` may take at most this much longer than bare node. */

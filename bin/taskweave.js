@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+// The CLI as one bundle (scripts/bundle.mjs): a command opens a few files, not hundreds.
+import { main } from '../dist/bundle/main.js';
 
 main(process.argv).then(
   (code) => {

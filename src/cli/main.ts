@@ -1,20 +1,20 @@
 import { Command, CommanderError } from 'commander';
 import { holdProviderKeys } from '../util/provider-keys.js';
 import { VERSION } from '../util/version.js';
-import { addChatCommand } from './chat-command.js';
-import { addCompletionCommand } from './completion-command.js';
-import { addEvalCommand } from './eval-command.js';
+import { addChatCommand } from './commands/chat-command.js';
+import { addCompletionCommand } from './commands/completion-command.js';
+import { addEvalCommand } from './commands/eval-command.js';
+import { addMcpCommand } from './commands/mcp-command.js';
+import { addResumeCommand } from './commands/resume-command.js';
+import { addRunCommand } from './commands/run-command.js';
+import { addServeCommand } from './commands/serve-command.js';
+import { addSessionsCommand } from './commands/sessions-command.js';
+import { addTasksCommand } from './commands/tasks-command.js';
+import { addWorkCommand } from './commands/work-command.js';
 import { EXIT } from './exit-codes.js';
-import { addMcpCommand } from './mcp-command.js';
-import { guardClosedOutput } from './output-closed.js';
-import { addResumeCommand } from './resume-command.js';
-import { addRunCommand } from './run-command.js';
-import { addServeCommand } from './serve-command.js';
-import { addSessionsCommand } from './sessions-command.js';
-import { addTasksCommand } from './tasks-command.js';
-import { styleFor } from './terminal.js';
+import { guardClosedOutput } from './render/output-closed.js';
+import { styleFor } from './render/terminal.js';
 import { UsageError } from './usage-error.js';
-import { addWorkCommand } from './work-command.js';
 
 /** Runs the CLI with the given argv (as process.argv) and resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {

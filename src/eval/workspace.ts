@@ -5,7 +5,7 @@ import path from 'node:path';
 import { RuntimeInputError } from '../runtime/index.js';
 import type { Scenario } from './scenario.js';
 
-const require = createRequire(import.meta.url);
+const requireHere = createRequire(import.meta.url);
 
 /** A throwaway folder for one run: the workspace, and beside it what the agent must not see. */
 export interface RunFolder {
@@ -40,7 +40,7 @@ export async function prepareRunFolder(options: {
 async function linkPackage(workspace: string, name: string): Promise<void> {
   let manifest: string;
   try {
-    manifest = require.resolve(`${name}/package.json`);
+    manifest = requireHere.resolve(`${name}/package.json`);
   } catch {
     throw new RuntimeInputError(
       `The scenario needs the package ${name}, which is not installed beside taskweave (npm install ${name}).`,
@@ -50,7 +50,7 @@ async function linkPackage(workspace: string, name: string): Promise<void> {
   await mkdir(path.join(modules, '.bin'), { recursive: true });
   await mkdir(path.dirname(path.join(modules, name)), { recursive: true });
   await symlink(path.dirname(manifest), path.join(modules, name), 'dir');
-  const bins = (require(manifest) as { bin?: string | Record<string, string> }).bin;
+  const bins = (requireHere(manifest) as { bin?: string | Record<string, string> }).bin;
   const entries = typeof bins === 'string' ? { [name]: bins } : (bins ?? {});
   for (const [command, file] of Object.entries(entries)) {
     await symlink(path.join(path.dirname(manifest), file), path.join(modules, '.bin', command));

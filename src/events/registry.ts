@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_STATUSES } from './run-status.js';
 
 /**
  * The one event vocabulary of taskweave (see protocol.md). The WebSocket validation, the CLI
@@ -14,7 +15,7 @@ export const envelopeSchema = z.object({
 });
 export type Envelope = z.infer<typeof envelopeSchema>;
 
-export const runStatusSchema = z.enum(['completed', 'stopped', 'max_steps', 'failed', 'needs_input']);
+export const runStatusSchema = z.enum(RUN_STATUSES);
 /** How a run ended. */
 export type RunStatus = z.infer<typeof runStatusSchema>;
 

@@ -1,10 +1,5 @@
 import path from 'node:path';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { loadScriptModel } from './script-model.js';
 import { ModelConfigError } from './types.js';
 
 // Passed explicitly: the SDKs would otherwise read their base URL from process.env, behind the
@@ -36,15 +31,19 @@ export interface ProviderSpec {
   create(modelName: string, context: ProviderContext): LanguageModelV3 | Promise<LanguageModelV3>;
 }
 
+// Each provider's SDK is loaded when a model of it is made, not before: a run loads one of them
+// (each is about 340 KB of code), `--help` and the listings none.
+
 /** The providers, in the order help texts list them. */
 export const PROVIDERS: readonly ProviderSpec[] = [
   {
     name: 'openai',
     example: 'openai:gpt-4.1',
     description: 'OpenAI; needs OPENAI_API_KEY, base URL from --base-url, config baseUrl or OPENAI_BASE_URL',
-    create(modelName, { baseUrl, env }) {
+    async create(modelName, { baseUrl, env }) {
       const apiKey = requireKey('openai', env, ['OPENAI_API_KEY']);
       const baseURL = baseUrl ?? envValue(env, 'OPENAI_BASE_URL') ?? OPENAI_DEFAULT_URL;
+      const { createOpenAI } = await import('@ai-sdk/openai');
       return createOpenAI({ apiKey, baseURL })(modelName);
     },
   },
@@ -53,9 +52,10 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     example: 'anthropic:claude-sonnet-4-5',
     description:
       'Anthropic; needs ANTHROPIC_API_KEY, base URL from --base-url, config baseUrl or ANTHROPIC_BASE_URL',
-    create(modelName, { baseUrl, env }) {
+    async create(modelName, { baseUrl, env }) {
       const apiKey = requireKey('anthropic', env, ['ANTHROPIC_API_KEY']);
       const baseURL = baseUrl ?? envValue(env, 'ANTHROPIC_BASE_URL') ?? ANTHROPIC_DEFAULT_URL;
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
       return createAnthropic({ apiKey, baseURL })(modelName);
     },
   },
@@ -63,8 +63,9 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     name: 'google',
     example: 'google:gemini-2.5-pro',
     description: 'Google Gemini; needs GOOGLE_GENERATIVE_AI_API_KEY or GEMINI_API_KEY',
-    create(modelName, { baseUrl, env }) {
+    async create(modelName, { baseUrl, env }) {
       const apiKey = requireKey('google', env, ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY']);
+      const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
       return createGoogleGenerativeAI({ apiKey, baseURL: baseUrl ?? GOOGLE_DEFAULT_URL })(modelName);
     },
   },
@@ -72,8 +73,9 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     name: 'ollama',
     example: 'ollama:qwen2.5-coder:7b',
     description: `a local Ollama at OLLAMA_HOST (default ${OLLAMA_DEFAULT_URL}), or at --base-url`,
-    create(modelName, { baseUrl, env }) {
+    async create(modelName, { baseUrl, env }) {
       const baseURL = baseUrl ?? ollamaBaseUrl(envValue(env, 'OLLAMA_HOST'));
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({ name: 'ollama', baseURL, includeUsage: true })(modelName);
     },
   },
@@ -82,7 +84,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     example: 'openai-compatible:my-model',
     description:
       'any OpenAI-compatible server; base URL from --base-url, config baseUrl or TASKWEAVE_BASE_URL, optional OPENAI_COMPATIBLE_API_KEY',
-    create(modelName, { baseUrl, env }) {
+    async create(modelName, { baseUrl, env }) {
       const baseURL = baseUrl ?? envValue(env, 'TASKWEAVE_BASE_URL');
       if (baseURL === undefined) {
         throw new ModelConfigError(
@@ -90,6 +92,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
         );
       }
       const apiKey = envValue(env, 'OPENAI_COMPATIBLE_API_KEY');
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey, includeUsage: true })(
         modelName,
       );
@@ -100,7 +103,8 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     example: 'script:examples/fix-build.json',
     description:
       'replays a script file of model turns (tests and demos); the path is relative to the working folder',
-    create(file, { cwd }) {
+    async create(file, { cwd }) {
+      const { loadScriptModel } = await import('./script-model.js');
       return loadScriptModel(path.resolve(cwd, file));
     },
   },

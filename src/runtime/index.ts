@@ -4,17 +4,17 @@
  */
 
 export { alwaysPrefix } from '../agent/approval/command-line.js';
-export type { RequestPolicy } from '../agent/control.js';
-export { DEFAULT_INPUT_TIMEOUT_MS } from '../agent/control.js';
+export type { ProtocolName } from '../agent/protocol/wire-protocol.js';
+export type { RequestPolicy } from '../agent/run/control.js';
+export { DEFAULT_INPUT_TIMEOUT_MS } from '../agent/run/control.js';
 export type {
   AnswerResult,
   ApprovalDecision,
   FailureChoice,
   PendingRequest,
   RequestAnswer,
-} from '../agent/requests.js';
-export { DEFAULT_MAX_STEPS, type PlanMode } from '../agent/run-agent.js';
-export type { ProtocolName } from '../agent/wire-protocol.js';
+} from '../agent/run/requests.js';
+export { DEFAULT_MAX_STEPS, type PlanMode } from '../agent/run/run-agent.js';
 export { EndpointTrustError } from '../model/endpoint-trust.js';
 export { trustBaseUrl } from '../model/trust-base-url.js';
 export { findInstructions, type InstructionsFile } from '../prompts/project-instructions.js';

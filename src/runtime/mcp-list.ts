@@ -1,6 +1,5 @@
 import { loadConfigFile } from '../model/config-file.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
-import { startMcpServers } from '../tools/mcp/mcp-servers.js';
 import { Workspace } from '../tools/workspace.js';
 
 /** One configured MCP server as `taskweave mcp list` shows it. */
@@ -27,6 +26,7 @@ export async function listMcpServers(options: { cwd: string; env?: NodeJS.Proces
   const path = paths.at(-1);
   const configured = config.mcp ?? {};
   const listings: McpServerListing[] = [];
+  const { startMcpServers } = await import('../tools/mcp/mcp-servers.js');
   for (const [name, server] of Object.entries(configured)) {
     const started = await startMcpServers({ servers: { [name]: server }, workspaceRoot: workspace.root });
     try {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Journal } from '../agent/journal.js';
+import { Journal } from '../agent/run/journal.js';
 import type { EventBus } from '../events/bus.js';
 import type { Store } from '../store/ports.js';
 import type { RunningCommand } from '../store/schema.js';

@@ -1,15 +1,14 @@
-import { RunControl } from '../agent/control.js';
-import { Journal } from '../agent/journal.js';
-import { type RunAgentOptions, type RunResult, resumePlan, runAgent } from '../agent/run-agent.js';
-import { loadConversation } from '../agent/stored-conversation.js';
-import { loadStoredPlan } from '../agent/stored-plan.js';
+import { loadConversation } from '../agent/conversation/stored-conversation.js';
+import { loadStoredPlan } from '../agent/orchestrator/stored-plan.js';
+import { RunControl } from '../agent/run/control.js';
+import { Journal } from '../agent/run/journal.js';
+import { type RunAgentOptions, type RunResult, resumePlan, runAgent } from '../agent/run/run-agent.js';
 import type { EventBus } from '../events/bus.js';
 import type { RunStatus } from '../events/registry.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
 import type { Task } from '../store/schema.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
-import { startMcpServers } from '../tools/mcp/mcp-servers.js';
 import { coreTools } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
@@ -78,7 +77,11 @@ async function agentOptions(
   const mcp =
     Object.keys(ctx.mcpServers).length === 0
       ? undefined
-      : await startMcpServers({ servers: ctx.mcpServers, workspaceRoot: ctx.workspace.root });
+      : // The MCP SDK is loaded only when a server is configured.
+        await (await import('../tools/mcp/mcp-servers.js')).startMcpServers({
+          servers: ctx.mcpServers,
+          workspaceRoot: ctx.workspace.root,
+        });
   const run: Omit<RunAgentOptions, 'goal'> = {
     model: ctx.model,
     workspace: ctx.workspace,

@@ -1,8 +1,8 @@
-import type { RequestPolicy } from '../agent/control.js';
 import type { LoopName } from '../agent/loop/loop-name.js';
-import type { PlanMode } from '../agent/run-agent.js';
-import type { TaskTracking } from '../agent/task-tracking.js';
-import type { ProtocolName } from '../agent/wire-protocol.js';
+import type { ProtocolName } from '../agent/protocol/wire-protocol.js';
+import type { RequestPolicy } from '../agent/run/control.js';
+import type { PlanMode } from '../agent/run/run-agent.js';
+import type { TaskTracking } from '../agent/run/task-tracking.js';
 import type { ApprovalMode } from '../tools/approval.js';
 import type { SandboxMode } from '../tools/sandbox-modes.js';
 

@@ -1,6 +1,6 @@
-import type { RunControl } from '../agent/control.js';
-import type { AnswerResult, PendingRequest, RequestAnswer } from '../agent/requests.js';
-import { DEFAULT_MAX_STEPS } from '../agent/run-agent.js';
+import type { RunControl } from '../agent/run/control.js';
+import type { AnswerResult, PendingRequest, RequestAnswer } from '../agent/run/requests.js';
+import { DEFAULT_MAX_STEPS } from '../agent/run/run-agent.js';
 import { EventBus } from '../events/bus.js';
 import type { ServerEvent } from '../events/registry.js';
 import { loadConfigFile } from '../model/config-file.js';

@@ -10,7 +10,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import { runStatusSchema } from '../events/registry.js';
+import { RUN_STATUSES } from '../events/run-status.js';
 import { TASK_STATES } from '../plan/task-graph.js';
 import { DEFAULT_QUEUE } from './defaults.js';
 
@@ -30,7 +30,7 @@ export const RUN_MODES = ['simple', 'complex'] as const;
 export type RunMode = (typeof RUN_MODES)[number];
 
 /** A run's status: `running` until it ends, then how it ended (the events' RunStatus). */
-export const RUN_STATES = ['running', ...runStatusSchema.options] as const;
+export const RUN_STATES = ['running', ...RUN_STATUSES] as const;
 /** A run's status: `running` until it ends, then how it ended. */
 export type RunState = (typeof RUN_STATES)[number];
 

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkImportRules, formatViolations, type ImportViolation } from './import-rules.js';
+import { checkImportRules, formatViolations, type ImportViolation, ruledRooms } from './import-rules.js';
 
 const REAL_SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
@@ -72,6 +72,12 @@ const PLANTED_TREE: Record<string, string> = {
   'cli/tasks-command.ts': "import type { Store } from '../store/database.js';\nexport type Tasks = Store;",
   // tools loads agent code lazily.
   'tools/plan-tool.ts': "export async function plan() { return import('../agent/run-agent.js'); }",
+  // The loop reaches into complex mode; rendering asks the interactive session.
+  'agent/loop/driver.ts':
+    "import { plan } from '../orchestrator/orchestrator.js';\nexport const drive = plan;",
+  'agent/orchestrator/orchestrator.ts': "export const plan = 'plan';",
+  'cli/render/render.ts': "import { ask } from '../interactive/session.js';\nexport const render = ask;",
+  'cli/interactive/session.ts': "export const ask = 'ask';",
   // drizzle outside the store.
   'agent/query.ts': "import { eq } from 'drizzle-orm';\nexport const equal = eq;",
   // raw SQL in the runtime, in a template literal.
@@ -122,11 +128,13 @@ describe('import rules', () => {
         { rule: 'layer', files: ['src/agent/summary.ts', 'src/cli/render.ts'] },
         { rule: 'layer', files: ['src/cli/tasks-command.ts', 'src/store/database.ts'] },
         { rule: 'layer', files: ['src/tools/plan-tool.ts', 'src/agent/run-agent.ts'] },
+        { rule: 'room', files: ['src/agent/loop/driver.ts', 'src/agent/orchestrator/orchestrator.ts'] },
+        { rule: 'room', files: ['src/cli/render/render.ts', 'src/cli/interactive/session.ts'] },
         { rule: 'database-import', files: ['src/agent/query.ts'] },
         { rule: 'raw-sql', files: ['src/runtime/sessions.ts'] },
       ]),
     );
-    expect(violations, report).toHaveLength(6);
+    expect(violations, report).toHaveLength(8);
 
     // The messages name the whole cycle, which import is type-only, and why a rule exists.
     expect(report).toContain(
@@ -141,6 +149,12 @@ describe('import rules', () => {
     expect(report).toContain(
       'src/tools/plan-tool.ts → src/agent/run-agent.ts (import): tools must not import agent',
     );
+    expect(report).toContain(
+      'src/agent/loop/driver.ts → src/agent/orchestrator/orchestrator.ts (import): agent/loop/ must not import agent/orchestrator/',
+    );
+    expect(report).toContain(
+      'src/cli/render/render.ts → src/cli/interactive/session.ts (import): cli/render/ must not import cli/interactive/',
+    );
     expect(report).toContain("src/agent/query.ts imports 'drizzle-orm'");
     expect(report).toContain("src/runtime/sessions.ts:2 holds raw SQL ('SELECT id, title FROM')");
   });
@@ -150,6 +164,14 @@ describe('import rules', () => {
       writeTree({ ...CLEAN_TREE, 'agent/broken.ts': "export * from './gone.js';" }),
     );
     expect(violations.map(summary)).toEqual([{ rule: 'unresolved', files: ['src/agent/broken.ts'] }]);
+  });
+
+  it('finds every ruled room in src/, opening with a README.md that says what it may import', () => {
+    for (const { layer, room } of ruledRooms()) {
+      const readme = path.join(REAL_SRC, layer, room, 'README.md');
+      expect(existsSync(readme), `${layer}/${room}/README.md`).toBe(true);
+      expect(readFileSync(readme, 'utf8'), `${layer}/${room}/README.md`).toMatch(/may import/i);
+    }
   });
 
   it('holds for the real src/', () => {

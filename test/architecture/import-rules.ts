@@ -18,7 +18,7 @@ import {
 
 /** One broken rule, with the files involved (relative to the root's parent, e.g. `src/agent/x.ts`). */
 export interface ImportViolation {
-  rule: 'cycle' | 'layer' | 'database-import' | 'raw-sql' | 'unresolved';
+  rule: 'cycle' | 'layer' | 'room' | 'database-import' | 'raw-sql' | 'unresolved';
   files: string[];
   message: string;
 }
@@ -52,6 +52,67 @@ const LAYER_RULES: readonly LayerRule[] = [
   },
 ];
 
+/**
+ * The rooms inside a layer: a room is a folder under the layer (`cli/render/`), `''` the files at
+ * the layer's top (`cli/main.ts`). Each room names the rooms of its layer it may import; a room
+ * not listed here is not checked. These are the rules the code keeps (design.md, "Layers").
+ */
+interface RoomRule {
+  layer: string;
+  room: string;
+  mayImport: readonly string[];
+  why: string;
+}
+
+const ROOM_RULES: readonly RoomRule[] = [
+  { layer: 'cli', room: '', mayImport: ['commands', 'render'], why: 'main.ts only wires the commands' },
+  {
+    layer: 'cli',
+    room: 'commands',
+    mayImport: ['', 'interactive', 'render'],
+    why: 'a command parses, calls the runtime and renders',
+  },
+  {
+    layer: 'cli',
+    room: 'interactive',
+    mayImport: ['', 'render'],
+    why: 'the terminal session draws through render/ and knows no command',
+  },
+  {
+    layer: 'cli',
+    room: 'render',
+    mayImport: [''],
+    why: 'rendering turns events into lines and asks nothing',
+  },
+  {
+    layer: 'agent',
+    room: 'run',
+    mayImport: ['orchestrator', 'loop', 'conversation', 'protocol', 'approval', 'todo'],
+    why: 'run/ is the entry and the state every room shares',
+  },
+  {
+    layer: 'agent',
+    room: 'orchestrator',
+    mayImport: ['run', 'loop'],
+    why: 'complex mode drives the loop per task',
+  },
+  {
+    layer: 'agent',
+    room: 'loop',
+    mayImport: ['run', 'conversation', 'protocol', 'approval'],
+    why: 'a step knows nothing of plans or the to-do list',
+  },
+  {
+    layer: 'agent',
+    room: 'conversation',
+    mayImport: ['loop'],
+    why: 'the conversation is kept and compacted without knowing plans or runs',
+  },
+  { layer: 'agent', room: 'protocol', mayImport: ['loop'], why: 'a wire protocol only reads replies' },
+  { layer: 'agent', room: 'approval', mayImport: ['run'], why: 'approval rules decide on a call alone' },
+  { layer: 'agent', room: 'todo', mayImport: [], why: 'the to-do tools stand alone' },
+];
+
 /** Packages that talk to a database: only the store may import them (or a subpath of them). */
 const DATABASE_PACKAGES = ['drizzle-orm', 'better-sqlite3', 'node:sqlite'];
 
@@ -79,10 +140,14 @@ export function checkImportGraph(graph: ImportGraph): ImportViolation[] {
     const parts = path.relative(graph.root, file).split(path.sep);
     return parts.length > 1 ? parts[0]! : '';
   };
+  const roomOf = (file: string) => {
+    const parts = path.relative(graph.root, file).split(path.sep);
+    return parts.length > 2 ? parts[1]! : '';
+  };
   const violations: ImportViolation[] = [...cycleViolations(graph, display)];
   for (const facts of graph.files.values()) {
     violations.push(
-      ...fileViolations(facts, { display, layerOf, isInside: (file) => graph.files.has(file) }),
+      ...fileViolations(facts, { display, layerOf, roomOf, isInside: (file) => graph.files.has(file) }),
     );
   }
   return violations;
@@ -121,10 +186,11 @@ function fileViolations(
   context: {
     display: (file: string) => string;
     layerOf: (file: string) => string;
+    roomOf: (file: string) => string;
     isInside: (file: string) => boolean;
   },
 ): ImportViolation[] {
-  const { display, layerOf, isInside } = context;
+  const { display, layerOf, roomOf, isInside } = context;
   const violations: ImportViolation[] = [];
   const source = display(facts.file);
   const layer = layerOf(facts.file);
@@ -147,7 +213,19 @@ function fileViolations(
     }
     if (layer === '' || edge.resolved === undefined || !isInside(edge.resolved)) continue;
     const targetLayer = layerOf(edge.resolved);
-    if (targetLayer === layer) continue;
+    if (targetLayer === layer) {
+      const violation = roomViolation(layer, roomOf(facts.file), roomOf(edge.resolved));
+      if (violation !== undefined) {
+        const target = display(edge.resolved);
+        const kind = edge.typeOnly ? 'type import' : 'import';
+        violations.push({
+          rule: 'room',
+          files: [source, target],
+          message: `${source} → ${target} (${kind}): ${violation}`,
+        });
+      }
+      continue;
+    }
     for (const rule of LAYER_RULES) {
       if (!rule.applies(layer) || !rule.forbidden.includes(targetLayer)) continue;
       const target = display(edge.resolved);
@@ -171,6 +249,20 @@ function fileViolations(
     }
   }
   return violations;
+}
+
+/** Why an import from one room of a layer to another breaks a room rule, or undefined. */
+function roomViolation(layer: string, room: string, targetRoom: string): string | undefined {
+  if (room === targetRoom) return undefined;
+  const rule = ROOM_RULES.find((candidate) => candidate.layer === layer && candidate.room === room);
+  if (rule === undefined || rule.mayImport.includes(targetRoom)) return undefined;
+  const name = (part: string) => (part === '' ? `${layer}/ (top)` : `${layer}/${part}/`);
+  return `${name(room)} must not import ${name(targetRoom)} (${rule.why})`;
+}
+
+/** The rooms the rules name, per layer: each must exist and open with a README.md. */
+export function ruledRooms(): { layer: string; room: string }[] {
+  return ROOM_RULES.filter((rule) => rule.room !== '').map(({ layer, room }) => ({ layer, room }));
 }
 
 /** The violations as one readable block, one per line. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPETITION_FAIL_LIMIT } from '../../src/agent/recovery.js';
+import { REPETITION_FAIL_LIMIT } from '../../src/agent/loop/recovery.js';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { parseJsonLines, runCli, writeScript } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,10 +25,25 @@ describe('what a quick command loads', () => {
     expect(heavyLoaded(['sessions', '--help'])).toEqual([]);
   });
 
-  it('tasks list and sessions list open the store but load no model SDK or ripgrep', async () => {
+  it('tasks list and sessions list open the store but load no model SDK, schema library or ripgrep', async () => {
     folder = await mkdtemp(path.join(tmpdir(), 'taskweave-startup-'));
-    const store = ['better-sqlite3', 'drizzle-orm', 'zod'];
+    const store = ['better-sqlite3', 'drizzle-orm'];
     expect(heavyLoaded(['tasks', 'list', '-C', folder])).toEqual(store);
     expect(heavyLoaded(['sessions', 'list', '-C', folder])).toEqual(store);
+  });
+
+  it('a run loads the SDK of its own provider only, and no MCP SDK without MCP servers', async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'taskweave-startup-'));
+    const script = path.join(folder, 'script.json');
+    await writeFile(script, JSON.stringify({ turns: [{ text: 'Nothing to do.' }] }));
+    expect(heavyLoaded(['run', '-C', folder, '--model', `script:${script}`, 'say hi'])).toEqual([
+      'ai',
+      '@ai-sdk/provider',
+      '@ai-sdk/provider-utils',
+      'better-sqlite3',
+      'drizzle-orm',
+      'zod',
+      '@vscode/ripgrep',
+    ]);
   });
 });

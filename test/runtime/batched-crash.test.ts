@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isStreamedEvent } from '../../src/agent/streamed-events.js';
+import { isStreamedEvent } from '../../src/agent/run/streamed-events.js';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { defaultDatabasePath } from '../../src/store/database.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';

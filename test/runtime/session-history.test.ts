@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactionMessage } from '../../src/agent/compaction-record.js';
+import { compactionMessage } from '../../src/agent/conversation/compaction-record.js';
 import { sessionHistory } from '../../src/runtime/session-history.js';
 import type { StoredMessage } from '../../src/store/session-store.js';
 

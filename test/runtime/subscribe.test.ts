@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Journal } from '../../src/agent/journal.js';
+import { Journal } from '../../src/agent/run/journal.js';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { openRuntime, startFixture, waitUntil } from './helpers.js';
 

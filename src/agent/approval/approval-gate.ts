@@ -1,7 +1,7 @@
 import type { ModelToolCall } from '../../model/call-model.js';
 import type { ApprovalMode } from '../../tools/approval.js';
 import type { Tool, ToolContext } from '../../tools/types.js';
-import type { RunControl } from '../control.js';
+import type { RunControl } from '../run/control.js';
 import { decideApproval } from './approval-rules.js';
 import { parseSimpleCommand } from './command-line.js';
 import type { SessionApprovals } from './session-approvals.js';

@@ -1,8 +1,6 @@
 import type { ModelReply, ModelToolCall } from '../../model/call-model.js';
-import { type ExecutedCall, executeTools } from '../execute-tools.js';
-import { addNote } from '../notes.js';
-import { REPETITION_FAIL_LIMIT } from '../recovery.js';
-import { toolContextFor } from '../tool-context.js';
+import { addNote } from '../run/notes.js';
+import { type ExecutedCall, executeTools } from './execute-tools.js';
 import { type LoopContext, queueConversationSave, saveConversation } from './loop-context.js';
 import {
   continueRequest,
@@ -11,9 +9,11 @@ import {
   nonAnswerFailure,
   nonAnswerOf,
 } from './non-answer.js';
+import { REPETITION_FAIL_LIMIT } from './recovery.js';
 import { limitReplyCalls } from './reply-limits.js';
 import type { Interruption } from './step.js';
 import { callModelForStep } from './step-model-call.js';
+import { toolContextFor } from './tool-context.js';
 
 /** The tool step's result: the reply and its executed calls, an unreadable reply, or the end. */
 export type ActResult =

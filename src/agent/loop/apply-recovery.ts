@@ -1,7 +1,7 @@
-import type { ExecutedCall } from '../execute-tools.js';
-import { addNote } from '../notes.js';
-import { REPETITION_FAIL_LIMIT, type RecoveryTracker, SAME_FAILURE_LIMIT } from '../recovery.js';
-import type { Conversation, RunContext } from '../run-state.js';
+import { addNote } from '../run/notes.js';
+import type { Conversation, RunContext } from '../run/run-state.js';
+import type { ExecutedCall } from './execute-tools.js';
+import { REPETITION_FAIL_LIMIT, type RecoveryTracker, SAME_FAILURE_LIMIT } from './recovery.js';
 import type { Interruption } from './step.js';
 
 const MAX_ERROR_IN_QUESTION = 600;

@@ -1,5 +1,5 @@
 import type { ModelToolCall } from '../../model/call-model.js';
-import { REPETITION_FAIL_LIMIT, stableStringify } from '../recovery.js';
+import { REPETITION_FAIL_LIMIT, stableStringify } from './recovery.js';
 
 /** The most tool calls of one reply that run; the rest are dropped and the model is told. */
 export const MAX_TOOL_CALLS_PER_REPLY = 20;

@@ -1,7 +1,7 @@
-import type { RecoveryTracker } from '../recovery.js';
 import { runActPhase } from './act-phase.js';
 import { applyRecovery } from './apply-recovery.js';
 import { type LoopContext, queueConversationSave } from './loop-context.js';
+import type { RecoveryTracker } from './recovery.js';
 import type { Interruption, ReasonPhase, Step } from './step.js';
 import { checkBetweenPhases, stoppedOutcome } from './stop-predicates.js';
 import type { LoopStrategy } from './strategy.js';

@@ -1,4 +1,4 @@
-import type { RunContext } from '../run-state.js';
+import type { RunContext } from '../run/run-state.js';
 import type { Interruption } from './step.js';
 
 /**

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { REPETITION_FAIL_LIMIT, SAME_FAILURE_LIMIT } from '../../../src/agent/recovery.js';
+import { REPETITION_FAIL_LIMIT, SAME_FAILURE_LIMIT } from '../../../src/agent/loop/recovery.js';
 import { defineTool } from '../../../src/tools/define-tool.js';
 import { coreTools } from '../../../src/tools/registry.js';
 import { mockModel, promptText } from '../../helpers/mock-model.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { REPETITION_FAIL_LIMIT } from '../../../src/agent/loop/recovery.js';
 import { MAX_TOOL_CALLS_PER_REPLY } from '../../../src/agent/loop/reply-limits.js';
-import { REPETITION_FAIL_LIMIT } from '../../../src/agent/recovery.js';
-import { MAX_TODO_ADDITIONS_PER_RUN } from '../../../src/agent/todo-tools.js';
+import { MAX_TODO_ADDITIONS_PER_RUN } from '../../../src/agent/todo/todo-tools.js';
 import { DEFAULT_QUEUE } from '../../../src/store/schema.js';
 import { openSqliteStore } from '../../../src/store/sqlite-store.js';
 import { defineTool } from '../../../src/tools/define-tool.js';

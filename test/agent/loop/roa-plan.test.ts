@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunControl } from '../../../src/agent/control.js';
-import { Journal } from '../../../src/agent/journal.js';
-import { resumePlan } from '../../../src/agent/run-agent.js';
-import { loadStoredPlan } from '../../../src/agent/stored-plan.js';
+import { loadStoredPlan } from '../../../src/agent/orchestrator/stored-plan.js';
+import { RunControl } from '../../../src/agent/run/control.js';
+import { Journal } from '../../../src/agent/run/journal.js';
+import { resumePlan } from '../../../src/agent/run/run-agent.js';
 import { EventBus } from '../../../src/events/bus.js';
 import type { ServerEvent } from '../../../src/events/registry.js';
 import { ScriptModel } from '../../../src/model/script-model.js';

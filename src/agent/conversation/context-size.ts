@@ -1,0 +1,71 @@
+import { asSchema, type ModelMessage, type Tool as SdkTool } from 'ai';
+import { mapFor } from '../../util/nested-map.js';
+
+/** A rough tokens-per-character ratio, the usual one for English text and code. */
+export const CHARS_PER_TOKEN = 4;
+
+// Keyed by identity: a sent message never changes, the tool set of a registry is built once,
+// and a tool's definition is shared by the registries of every plan task (modelToolsFor).
+const messageChars = new WeakMap<ModelMessage, number>();
+const toolSetChars = new WeakMap<Record<string, SdkTool>, number>();
+const toolChars = new WeakMap<SdkTool, Map<string, number>>();
+
+/** What one model call carries: the system prompt, the tool definitions and the messages. */
+export interface ContextParts {
+  system: string;
+  tools?: Record<string, SdkTool>;
+  messages: readonly ModelMessage[];
+}
+
+/**
+ * An estimate of the input tokens of a call with these parts (characters / CHARS_PER_TOKEN).
+ * Each message and each tool set is measured once; later calls only add up the figures.
+ */
+export function estimateContextTokens(parts: ContextParts): number {
+  let chars = parts.system.length + (parts.tools === undefined ? 0 : toolDefinitionChars(parts.tools));
+  for (const message of parts.messages) chars += charsOf(message);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/** The estimated tokens of some messages alone. */
+export function estimateMessageTokens(messages: readonly ModelMessage[]): number {
+  let chars = 0;
+  for (const message of messages) chars += charsOf(message);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+function charsOf(message: ModelMessage): number {
+  let chars = messageChars.get(message);
+  if (chars === undefined) {
+    chars = JSON.stringify(message.content).length;
+    messageChars.set(message, chars);
+  }
+  return chars;
+}
+
+/** The characters of the tool definitions as a JSON array of { name, description, parameters }. */
+function toolDefinitionChars(tools: Record<string, SdkTool>): number {
+  let chars = toolSetChars.get(tools);
+  if (chars === undefined) {
+    const entries = Object.entries(tools);
+    // The brackets and the commas between the definitions.
+    chars = 2 + Math.max(0, entries.length - 1);
+    for (const [name, tool] of entries) chars += definitionChars(name, tool);
+    toolSetChars.set(tools, chars);
+  }
+  return chars;
+}
+
+function definitionChars(name: string, tool: SdkTool): number {
+  const byName = mapFor(toolChars, tool);
+  let chars = byName.get(name);
+  if (chars === undefined) {
+    chars = JSON.stringify({
+      name,
+      description: tool.description,
+      parameters: tool.inputSchema === undefined ? undefined : asSchema(tool.inputSchema).jsonSchema,
+    }).length;
+    byName.set(name, chars);
+  }
+  return chars;
+}

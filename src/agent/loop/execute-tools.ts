@@ -1,0 +1,111 @@
+import path from 'node:path';
+import type { ModelToolCall } from '../../model/call-model.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { Tool, ToolContext, ToolResult } from '../../tools/types.js';
+import type { ApprovalGate } from '../approval/approval-gate.js';
+import type { Emit } from '../run/emit.js';
+import type { PathLocks } from './path-locks.js';
+
+/** A tool call together with what it returned. */
+export interface ExecutedCall {
+  call: ModelToolCall;
+  result: ToolResult & { durationMs: number };
+}
+
+export interface ExecuteToolsOptions {
+  calls: ModelToolCall[];
+  registry: ToolRegistry;
+  contextFor: (call: ModelToolCall) => ToolContext;
+  emit: Emit;
+  step: number;
+  taskId?: string;
+  signal: AbortSignal;
+  /** Decides, before each call, whether it runs, is asked or is refused. */
+  approval: ApprovalGate;
+  /** Per-path locks for writes (parallel tasks); none in a single loop. */
+  locks?: PathLocks;
+  workspaceRoot?: string;
+}
+
+/**
+ * Runs the tool calls of one model reply, in order. Consecutive read-only calls run together;
+ * a call that writes runs alone, after its approval. Once the run is stopped, or a call waits
+ * for an approval nobody can give, the calls not yet started are not run.
+ */
+export async function executeTools(options: ExecuteToolsOptions): Promise<ExecutedCall[]> {
+  const executed: ExecutedCall[] = [];
+  for (const batch of batches(options.calls, options.registry)) {
+    if (options.signal.aborted || options.approval.blocked) {
+      const why = options.signal.aborted
+        ? 'the run was stopped by the user'
+        : 'an earlier call of this reply needs an approval no one can give now';
+      for (const call of batch) executed.push(notRun(call, why));
+      continue;
+    }
+    executed.push(...(await Promise.all(batch.map((call) => executeOne(call, options)))));
+  }
+  return executed;
+}
+
+function batches(calls: ModelToolCall[], registry: ToolRegistry): ModelToolCall[][] {
+  const result: ModelToolCall[][] = [];
+  let readOnlyRun: ModelToolCall[] = [];
+  for (const call of calls) {
+    if (registry.get(call.name)?.readOnly) {
+      readOnlyRun.push(call);
+      continue;
+    }
+    if (readOnlyRun.length > 0) result.push(readOnlyRun);
+    readOnlyRun = [];
+    result.push([call]);
+  }
+  if (readOnlyRun.length > 0) result.push(readOnlyRun);
+  return result;
+}
+
+async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Promise<ExecutedCall> {
+  const { emit, step, taskId, registry } = options;
+  const tool = registry.get(call.name);
+  const ctx = options.contextFor(call);
+  const gate = tool
+    ? await options.approval.check({ call, tool, ctx, step, taskId, signal: options.signal })
+    : ({ allowed: true } as const);
+  emit({ type: 'tool_start', call_id: call.id, name: call.name, args: call.args, step, task_id: taskId });
+  const result = !gate.allowed
+    ? { output: gate.output, display: gate.display, isError: true, durationMs: 0 }
+    : tool
+      ? await runTool(tool, call, ctx, options)
+      : {
+          output: `There is no tool named "${call.name}". Available tools: ${registry.names().join(', ')}.`,
+          isError: true,
+          durationMs: 0,
+        };
+  const common = {
+    call_id: call.id,
+    name: call.name,
+    display: result.display,
+    duration_ms: result.durationMs,
+    task_id: taskId,
+  };
+  if (result.isError) emit({ type: 'tool_error', ...common, error: result.output });
+  else emit({ type: 'tool_complete', ...common, result: result.output });
+  return { call, result };
+}
+
+/** Runs a tool; a write holds the lock of the file it targets while it runs. */
+function runTool(tool: Tool, call: ModelToolCall, ctx: ToolContext, options: ExecuteToolsOptions) {
+  const run = () => tool.run(call.args, ctx);
+  const lockKey = tool.readOnly ? undefined : writeLockKey(call.args, options.workspaceRoot);
+  return lockKey && options.locks ? options.locks.withLock(lockKey, run) : run();
+}
+
+/** The file a writing call targets, as a lock key; undefined when it names no file. */
+function writeLockKey(args: unknown, workspaceRoot: string | undefined): string | undefined {
+  if (workspaceRoot === undefined || args === null || typeof args !== 'object') return undefined;
+  const target = (args as Record<string, unknown>).path;
+  return typeof target === 'string' ? path.resolve(workspaceRoot, target) : undefined;
+}
+
+function notRun(call: ModelToolCall, why: string): ExecutedCall {
+  return { call, result: { output: `Not run: ${why}.`, isError: true, durationMs: 0 } };
+}

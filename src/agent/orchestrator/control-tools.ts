@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { defineTool } from '../../tools/define-tool.js';
+import type { Tool } from '../../tools/types.js';
+
+// Module-level schemas: each task gets its own control tools, but their model-facing
+// definitions are built once.
+// Loose: a task id the model adds on its own (`task_id` or `id`) is kept, to be checked, not
+// dropped; it is not advertised, since the tool only ever closes the current task.
+const TASK_COMPLETED_PARAMETERS = z.looseObject({
+  summary: z.string().min(1).describe('What was done and how it was verified, in one to three sentences.'),
+});
+const FAIL_TASK_PARAMETERS = z.object({
+  reason: z.string().min(1).describe('Why the task cannot be done, concretely.'),
+});
+const FINAL_ANSWER_PARAMETERS = z.object({
+  answer: z.string().min(1).describe('The answer for the user.'),
+});
+
+/**
+ * The model's control tools in complex mode. Their calls run like any tool (visible as events,
+ * validated by the same wrapper); what they mean for the run is the `effect` in their result,
+ * which the orchestrator's `decide` reads from the step.
+ */
+
+/** The task a task_completed tool closes, and the other tasks of its plan. */
+export interface TaskCompletedScope {
+  current: { id: string; title: string };
+  /** Every task id of the plan, in order (a 1-based number names a task too). */
+  planTaskIds: string[];
+}
+
+/**
+ * `task_completed { summary, task_id? }`: the current task's objective is met. A `task_id` that
+ * names another task of the plan, or no task at all, is refused with the current task's id.
+ */
+export function taskCompletedTool(scope: TaskCompletedScope): Tool {
+  return defineTool({
+    name: 'task_completed',
+    description: 'Closes the current task with a summary of what was done and verified.',
+    whenToUse: 'Its objective is met and verified; other calls of the same reply run first.',
+    whenNotToUse: 'Before the work is checked, for another task, or to end the request (final_answer).',
+    readOnly: true,
+    parameters: TASK_COMPLETED_PARAMETERS,
+    async execute({ summary, ...extra }) {
+      const named = extra.task_id ?? extra.id;
+      const refusal =
+        typeof named === 'string' || typeof named === 'number'
+          ? wrongTaskRefusal(scope, String(named).trim())
+          : undefined;
+      if (refusal) return { output: refusal, isError: true };
+      return {
+        output:
+          'Noted: the task will close once the other calls of this reply (and its check, if any) have run.',
+        isError: false,
+        effect: { kind: 'task_completed', summary },
+      };
+    },
+  });
+}
+
+/** `fail_task { reason }`: the current task cannot be done. */
+export function failTaskTool(): Tool {
+  return defineTool({
+    name: 'fail_task',
+    description: 'Gives up on the current task; the user then chooses retry, skip, revise or abort.',
+    whenToUse: 'The task cannot be done (something needed is missing or impossible) and other ways failed.',
+    whenNotToUse: 'An error you can still fix (fix it), or a task that is merely long.',
+    readOnly: true,
+    parameters: FAIL_TASK_PARAMETERS,
+    async execute({ reason }) {
+      return {
+        output: 'Noted: the task is marked failed.',
+        isError: false,
+        effect: { kind: 'task_failed', reason },
+      };
+    },
+  });
+}
+
+/**
+ * `final_answer { answer }`: judged by `decide(answer)`, which refuses it while tasks remain; an
+ * accepted answer is the call's `final_answer` effect.
+ */
+export function finalAnswerTool(decide: (answer: string) => { accepted: boolean; message: string }): Tool {
+  return defineTool({
+    name: 'final_answer',
+    description: 'Ends the whole request with the answer for the user.',
+    whenToUse: 'Only when ALL tasks of the plan are done, to summarise them.',
+    whenNotToUse: 'While tasks remain: it is refused (close a task with task_completed).',
+    readOnly: true,
+    parameters: FINAL_ANSWER_PARAMETERS,
+    async execute({ answer }) {
+      const verdict = decide(answer);
+      return {
+        output: verdict.message,
+        isError: false,
+        ...(verdict.accepted ? { effect: { kind: 'final_answer' as const, answer } } : {}),
+      };
+    },
+  });
+}
+
+/** Why a task_id is refused, or undefined when it names the current task (by id or number). */
+function wrongTaskRefusal(scope: TaskCompletedScope, taskId: string): string | undefined {
+  const { current, planTaskIds } = scope;
+  const number = planTaskIds.indexOf(current.id) + 1;
+  if (taskId === current.id || taskId === String(number)) return undefined;
+  const named =
+    planTaskIds.includes(taskId) ||
+    (/^\d+$/.test(taskId) && Number(taskId) >= 1 && Number(taskId) <= planTaskIds.length);
+  const what = named
+    ? `Task "${taskId}" is another task of the plan: it gets its own turn.`
+    : `There is no task "${taskId}" in the plan (its tasks: ${planTaskIds.join(', ')}).`;
+  return (
+    `Refused: task_completed closes only the current task, ${current.id} ("${current.title}"). ${what} ` +
+    `Finish ${current.id}, then call task_completed without task_id (or with task_id "${current.id}").`
+  );
+}

@@ -1,0 +1,189 @@
+import type { EventPayload } from '../../events/registry.js';
+import { PlanScheduler, type SchedulerResult } from '../../plan/scheduler.js';
+import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
+import type { CompletedTask } from '../../prompts/task-prompt.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import { runStepLoop } from '../loop/driver.js';
+import { findEffect } from '../loop/effects.js';
+import type { LoopOutcome, NextStep } from '../loop/step.js';
+import type { Conversation, RunContext } from '../run/run-state.js';
+import { finalAnswerTool } from './control-tools.js';
+import { PlanRun } from './plan-run.js';
+import { planActionsTool } from './plan-tool.js';
+import { runPlanTask } from './task-runner.js';
+
+/** How one plan ended: all done, the user chose to revise, or the run must end. */
+export type PlanResult =
+  | { kind: 'done' }
+  | { kind: 'revise'; plan: PlanRun; result: SchedulerResult }
+  | Extract<LoopOutcome, { kind: 'interruption' }>;
+
+/**
+ * Runs an approved plan: tasks whose dependencies are done start at once (up to the
+ * concurrency), each worked by its own loop; failures block dependents and the user (or the
+ * non-interactive policy) decides: retry, skip, revise or abort.
+ */
+export async function runPlan(
+  run: RunContext,
+  options: {
+    goal: string;
+    planId: string;
+    graph: TaskGraph;
+    completed: CompletedTask[];
+    /** States from the store when a plan resumes; in_progress tasks continue their conversation. */
+    initialState?: ReadonlyMap<string, TaskState>;
+  },
+): Promise<PlanResult> {
+  const plan = new PlanRun({ run, ...options });
+  const scheduler = new PlanScheduler({
+    graph: options.graph,
+    initialState: options.initialState,
+    concurrency: run.planOptions.concurrency,
+    runTask: (task, signal) => runPlanTask(plan, task, signal),
+    onFailure: (info) => run.control.decideFailure(info, plan.signal),
+    onStateChange: (id, state, detail) => announce(plan, id, state, detail),
+  });
+  const result = await scheduler.run(plan.signal);
+  switch (result.status) {
+    case 'completed':
+      await run.records.endPlan(options.planId, 'completed');
+      return { kind: 'done' };
+    case 'revise':
+      await run.records.endPlan(options.planId, 'aborted');
+      return { kind: 'revise', plan, result };
+    case 'aborted': {
+      await run.records.endPlan(options.planId, 'aborted');
+      const failed = [...result.outcomes.entries()].find(([, outcome]) => outcome.status === 'failed');
+      const reason =
+        failed && failed[1].status === 'failed' ? ` after task ${failed[0]} failed: ${failed[1].reason}` : '';
+      return {
+        kind: 'interruption',
+        status: 'failed',
+        reason: `The plan was aborted${reason}`.replace(/\.?$/, '.'),
+      };
+    }
+    case 'stopped':
+      if (plan.interrupted) return plan.interrupted;
+      run.emit({ type: 'agent_update', update_type: 'agent_stopped', step: run.steps });
+      return { kind: 'interruption', status: 'stopped', reason: 'Stopped by the user.' };
+  }
+}
+
+function announce(plan: PlanRun, id: string, state: TaskState, detail: string | undefined): void {
+  plan.states.set(id, state);
+  const task = plan.graph.get(id);
+  if (state === 'completed' && task) plan.completed.push({ id, title: task.title, summary: detail ?? '' });
+  const { run } = plan;
+  // Written, then announced, in order with the run's other writes; a failed write is kept by the
+  // journal and ends the run at its next step.
+  run.records
+    .taskState(
+      run.runId,
+      { planId: plan.planId, key: id, state, detail },
+      task && taskEvent(id, task.title, state, detail),
+    )
+    .catch(() => {});
+}
+
+function taskEvent(
+  id: string,
+  title: string,
+  state: TaskState,
+  detail: string | undefined,
+): EventPayload | undefined {
+  const base = { type: 'agent_update' as const, task_id: id, title };
+  switch (state) {
+    case 'in_progress':
+      return { ...base, update_type: 'task_started' };
+    case 'completed':
+      return { ...base, update_type: 'task_completed', summary: detail ?? '' };
+    case 'failed':
+      return { ...base, update_type: 'task_failed', reason: detail ?? 'failed' };
+    case 'blocked':
+      return { ...base, update_type: 'task_blocked', reason: detail ?? 'a dependency failed' };
+    case 'skipped':
+      return { ...base, update_type: 'task_skipped' };
+    default:
+      return undefined;
+  }
+}
+
+/** Asks the model for the final answer once every task is done, with all task summaries. */
+export async function finalAnswer(
+  run: RunContext,
+  goal: string,
+  completed: CompletedTask[],
+): Promise<LoopOutcome> {
+  const registry = new ToolRegistry([
+    finalAnswerTool(() => ({ accepted: true, message: 'Accepted: the run ends with this answer.' })),
+  ]);
+  const summaries = completed.map((task) => `- Task ${task.id} (${task.title}): ${task.summary}`).join('\n');
+  const conversation: Conversation = {
+    system: run.systemPrompt('final'),
+    messages: [
+      {
+        role: 'user',
+        content: `=== USER REQUEST ===\n${goal}\n\n=== COMPLETED TASKS ===\n${summaries}\n\n=== INSTRUCTIONS ===\nAll ${completed.length} tasks are done. Call final_answer with the answer for the user: what was done and how it was verified.`,
+      },
+    ],
+  };
+  return runStepLoop({
+    run,
+    conversation,
+    registry,
+    // One request for one control call: the tool-first step whatever the run's loop, since a
+    // Reason and an Observe around it would add calls and nothing to decide.
+    loop: 'react',
+    decide: ({ reply, executed }): NextStep => {
+      const accepted = findEffect({ executed }, 'final_answer');
+      if (accepted) return { kind: 'final', answer: accepted.answer };
+      if (reply.toolCalls.length === 0 && reply.text.trim() !== '')
+        return { kind: 'final', answer: reply.text.trim() };
+      return { kind: 'run_again' };
+    },
+  });
+}
+
+/**
+ * The user chose to revise after a failure: the model gets the state of the plan and proposes
+ * a plan for the rest, which goes through approval again.
+ */
+export async function revisePlan(
+  run: RunContext,
+  goal: string,
+  previous: PlanRun,
+  result: SchedulerResult,
+): Promise<LoopOutcome> {
+  const registry = new ToolRegistry([...run.tools, planActionsTool(run)]);
+  const lines = previous.graph.tasks.map((task) => {
+    const state = previous.states.get(task.id) ?? 'pending';
+    const outcome = result.outcomes.get(task.id);
+    const why = state === 'failed' && outcome?.status === 'failed' ? ` (failed: ${outcome.reason})` : '';
+    return `- ${task.id} [${state}] ${task.title} — ${task.description}${why}`;
+  });
+  const done = previous.completed.map((task) => `- ${task.id}: ${task.summary}`).join('\n') || '(none)';
+  const conversation: Conversation = {
+    system: run.systemPrompt('planning'),
+    messages: [
+      {
+        role: 'user',
+        content: `=== USER REQUEST ===\n${goal}\n\n=== PLAN SO FAR ===\n${lines.join('\n')}\n\n=== COMPLETED TASKS ===\n${done}\n\n=== INSTRUCTIONS ===\nA task failed and the user chose to revise the plan.${result.feedback ? ` The user said: ${result.feedback}` : ''} Call plan_actions with a plan for the work that is left (do not repeat completed tasks).`,
+      },
+    ],
+  };
+  return runStepLoop({
+    run,
+    conversation,
+    registry,
+    phase: 'plan',
+    // The model is made to call plan_actions: as for the final answer, the tool-first step.
+    loop: 'react',
+    firstToolChoice: { type: 'tool', toolName: 'plan_actions' },
+    decide: (step): NextStep => {
+      const approved = findEffect(step, 'plan_approved');
+      return approved
+        ? { kind: 'plan', planId: approved.planId, graph: approved.graph }
+        : { kind: 'run_again' };
+    },
+  });
+}

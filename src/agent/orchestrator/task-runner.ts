@@ -1,0 +1,106 @@
+import type { ModelMessage } from 'ai';
+import type { TaskOutcome } from '../../plan/scheduler.js';
+import type { PlanTask } from '../../plan/task-graph.js';
+import { buildTaskPrompt, type TaskToolResult } from '../../prompts/task-prompt.js';
+import { FileTracker } from '../../tools/file-tracker.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import { formatArgs } from '../../util/format-args.js';
+import { runStepLoop } from '../loop/driver.js';
+import type { Conversation } from '../run/run-state.js';
+import { failTaskTool, finalAnswerTool, taskCompletedTool } from './control-tools.js';
+import type { PlanRun } from './plan-run.js';
+import { taskStepDecider } from './task-step-decider.js';
+
+/**
+ * Works one task of a plan with the step loop, in its own conversation built from the
+ * task-tracking prompt, until the model closes it (task_completed, and the check passes) or
+ * gives up (fail_task, or the recovery rules).
+ */
+export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSignal): Promise<TaskOutcome> {
+  const { run } = plan;
+  const registry = new ToolRegistry([
+    ...run.tools,
+    taskCompletedTool({ current: task, planTaskIds: plan.graph.tasks.map((other) => other.id) }),
+    failTaskTool(),
+    finalAnswerTool((answer) => plan.considerFinalAnswer(answer, task.id)),
+  ]);
+  // Per task: a file another task wrote since this one read it must be read again before an edit.
+  const files = new FileTracker();
+  const saved = await plan.takeSavedConversation(task.id);
+  const toolResults: TaskToolResult[] = toolResultsIn(saved);
+  const conversation: Conversation = {
+    system: run.systemPrompt('task'),
+    // The first message is the task prompt, rebuilt before every step and never stored.
+    messages: [{ role: 'user', content: '' }, ...saved],
+    saved: 1 + saved.length,
+    goal: plan.goal,
+    planId: plan.planId,
+    taskId: task.id,
+  };
+  const decide = taskStepDecider({ plan, task, conversation, registry, signal, files, toolResults });
+
+  const outcome = await runStepLoop({
+    run,
+    conversation,
+    registry,
+    signal,
+    files,
+    taskId: task.id,
+    refresh: (current) => {
+      current.messages[0] = {
+        role: 'user',
+        content: buildTaskPrompt({
+          goal: plan.goal,
+          tasks: plan.graph.tasks,
+          states: plan.states,
+          current: task,
+          completed: plan.completed,
+          toolResults,
+        }),
+      };
+    },
+    decide,
+  });
+  switch (outcome.kind) {
+    case 'task_completed':
+      return { status: 'completed', summary: outcome.summary };
+    case 'task_failed':
+      return { status: 'failed', reason: outcome.reason };
+    case 'interruption':
+      // The recovery rules giving up fails the task; anything else ends the whole run.
+      if (outcome.status === 'failed') return { status: 'failed', reason: outcome.reason };
+      plan.interrupt(outcome);
+      return { status: 'failed', reason: outcome.reason };
+    default:
+      return { status: 'failed', reason: `Unexpected end of the task loop (${outcome.kind}).` };
+  }
+}
+
+/** The TOOL RESULTS lines of a conversation saved by an interrupted run. */
+function toolResultsIn(messages: ModelMessage[]): TaskToolResult[] {
+  const calls = new Map<string, { name: string; args: unknown }>();
+  const results: TaskToolResult[] = [];
+  for (const message of messages) {
+    if (message.role === 'assistant' && Array.isArray(message.content)) {
+      for (const part of message.content) {
+        if (part.type === 'tool-call') calls.set(part.toolCallId, { name: part.toolName, args: part.input });
+      }
+    }
+    if (message.role === 'tool') {
+      for (const part of message.content) {
+        if (part.type !== 'tool-result') continue;
+        const call = calls.get(part.toolCallId);
+        const output = part.output;
+        results.push({
+          call: `${part.toolName}(${formatArgs(call?.args)})`,
+          isError: output.type === 'error-text' || output.type === 'error-json',
+          output:
+            'value' in output
+              ? String(typeof output.value === 'string' ? output.value : JSON.stringify(output.value))
+              : '',
+        });
+      }
+    }
+  }
+  return results;
+}

@@ -1,0 +1,241 @@
+import type { FailureDecision, FailureInfo } from '../../plan/scheduler.js';
+import type { InputReply } from '../../tools/types.js';
+import type { Emit } from './emit.js';
+import { type AnswerResult, type ApprovalDecision, PendingRequests, type RequestAnswer } from './requests.js';
+
+/** How long a question waits for an answer by default before the agent goes on alone. */
+export const DEFAULT_INPUT_TIMEOUT_MS = 10 * 60_000;
+
+/** The user's verdict on a proposed plan. */
+export type PlanDecision = { decision: 'approve' } | { decision: 'reject'; feedback: string };
+
+/**
+ * Who answers each kind of request of a run. `ask`: a front end answers through the runtime
+ * (the request goes out as an event with an id and the run waits). The other values are the
+ * non-interactive rules, answering at once: `nobody` (the run ends with needs_input),
+ * `approve` (`--yes`), `abort` / `skip` (`--on-failure`).
+ */
+export interface RequestPolicy {
+  input: 'ask' | 'nobody';
+  /** Tool calls that need approval; like `input` when left out. */
+  approval?: 'ask' | 'nobody';
+  plan: 'ask' | 'approve' | 'nobody';
+  failure: 'ask' | 'abort' | 'skip';
+}
+
+/** Nobody answers anything: questions end the run, plans wait, failures abort. */
+export const NOBODY_ANSWERS: RequestPolicy = { input: 'nobody', plan: 'nobody', failure: 'abort' };
+
+export interface RunControlOptions {
+  /** Who answers which request; nobody when left out. */
+  policy?: RequestPolicy;
+  inputTimeoutMs?: number;
+}
+
+/** Where a question comes from: the step, the plan task, and the asking task's own signal. */
+export interface QuestionOrigin {
+  step?: number;
+  taskId?: string;
+  /** Ends the question when the asking task is stopped. */
+  signal?: AbortSignal;
+}
+
+/** A tool call to approve: what the approval_requested event shows. */
+export interface ApprovalRequest {
+  callId: string;
+  name: string;
+  args: unknown;
+  /** The command, or the diff of a file change. */
+  preview: string;
+  /** The run's end reason when nobody can answer: names the flag that allows the call. */
+  unavailable: string;
+}
+
+/** The user's answer to an approval, or why there is none. */
+export type ApprovalReply =
+  | { status: 'answered'; decision: ApprovalDecision; reason?: string }
+  | { status: 'stopped' }
+  /** No one can answer (non-interactive): the run ends with needs_input. */
+  | { status: 'unavailable' };
+
+/**
+ * What a front end holds over a run, through the runtime: stop it (at the next phase boundary;
+ * tools and model calls in flight are aborted) and answer its requests. The run never calls a
+ * front end: each decision it needs goes out as an event carrying a request id, and comes back
+ * through `answer`.
+ */
+export class RunControl {
+  private readonly abortController = new AbortController();
+  private readonly policy: RequestPolicy;
+  private readonly inputTimeoutMs: number;
+  private readonly requests = new PendingRequests();
+  private unanswered: string | undefined;
+  private questions: Promise<InputReply> = Promise.resolve({ status: 'stopped' });
+  private emit: Emit = () => {};
+  private currentStep: () => number = () => 0;
+
+  constructor(options: RunControlOptions = {}) {
+    this.policy = options.policy ?? NOBODY_ANSWERS;
+    this.inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
+  }
+
+  /** Connects the control to its run: where request events go, and the run's current step. */
+  attach(run: { emit: Emit; step: () => number }): void {
+    this.emit = run.emit;
+    this.currentStep = run.step;
+  }
+
+  /** Aborted when the user stops the run. */
+  get signal(): AbortSignal {
+    return this.abortController.signal;
+  }
+
+  get stopRequested(): boolean {
+    return this.abortController.signal.aborted;
+  }
+
+  /**
+   * Requests a stop: whatever is in flight is aborted and the loop ends at the next boundary;
+   * `reason` says why when it was not the user.
+   */
+  stop(reason = 'stopped by the user'): void {
+    if (!this.abortController.signal.aborted) this.abortController.abort(new Error(reason));
+  }
+
+  /** The question nobody could answer, when the run must end with status needs_input. */
+  get pendingQuestion(): string | undefined {
+    return this.unanswered;
+  }
+
+  /** Records that the run cannot go on without an answer nobody can give now. */
+  markNeedsInput(question: string): void {
+    this.unanswered = question;
+  }
+
+  /** The requests waiting for an answer now. */
+  pending(): ReturnType<PendingRequests['list']> {
+    return this.requests.list();
+  }
+
+  /** Answers a pending request; says why when it cannot be (unknown id, wrong kind of answer). */
+  answer(requestId: string, answer: RequestAnswer): AnswerResult {
+    return this.requests.answer(requestId, answer);
+  }
+
+  /**
+   * Asks the user; never throws. Questions from tasks running in parallel are asked one after
+   * another; each ends when answered, when it times out, or when the run or its task stops.
+   */
+  requestInput(question: string, origin: QuestionOrigin = {}): Promise<InputReply> {
+    const turn = this.questions.then(() => this.ask(question, origin));
+    this.questions = turn;
+    return turn;
+  }
+
+  private async ask(question: string, origin: QuestionOrigin): Promise<InputReply> {
+    if (this.stopRequested || origin.signal?.aborted) return { status: 'stopped' };
+    const requestId = crypto.randomUUID();
+    const event = {
+      type: 'agent_update' as const,
+      update_type: 'agent_request_input' as const,
+      step: origin.step ?? this.currentStep(),
+      request_id: requestId,
+      question,
+      task_id: origin.taskId,
+    };
+    if (this.policy.input === 'nobody') {
+      this.emit(event);
+      this.unanswered = question;
+      return { status: 'unavailable' };
+    }
+    const timeout = AbortSignal.timeout(this.inputTimeoutMs);
+    const signal = AbortSignal.any([timeout, this.signal, ...(origin.signal ? [origin.signal] : [])]);
+    const answer = this.requests.wait({ requestId, kind: 'input', question }, signal);
+    this.emit(event);
+    const reply = await answer;
+    if (reply === undefined) {
+      if (!timeout.aborted) return { status: 'stopped' };
+      this.emit({ type: 'agent_update', update_type: 'agent_request_input_timeout', request_id: requestId });
+      return { status: 'timeout' };
+    }
+    const content = reply.kind === 'input' ? reply.content : '';
+    this.emit({ type: 'agent_update', update_type: 'agent_user_input', request_id: requestId, content });
+    return { status: 'answered', answer: content };
+  }
+
+  /**
+   * Asks the user to approve a tool call (an approval_requested event) and waits, with no time
+   * limit, until a front end answers or the run or task stops. When nobody can answer, the event
+   * still goes out and the run is marked to end with needs_input, `request.unavailable` its reason.
+   */
+  async requestApproval(request: ApprovalRequest, origin: QuestionOrigin = {}): Promise<ApprovalReply> {
+    if (this.stopRequested || origin.signal?.aborted) return { status: 'stopped' };
+    const requestId = crypto.randomUUID();
+    const event = {
+      type: 'agent_update' as const,
+      update_type: 'approval_requested' as const,
+      request_id: requestId,
+      call_id: request.callId,
+      name: request.name,
+      args: request.args,
+      preview: request.preview,
+      task_id: origin.taskId,
+    };
+    if ((this.policy.approval ?? this.policy.input) === 'nobody') {
+      this.emit(event);
+      this.unanswered ??= request.unavailable;
+      return { status: 'unavailable' };
+    }
+    const signal = AbortSignal.any([this.signal, ...(origin.signal ? [origin.signal] : [])]);
+    const answer = this.requests.wait(
+      { requestId, kind: 'approval', taskId: origin.taskId, callId: request.callId },
+      signal,
+    );
+    this.emit(event);
+    const reply = await answer;
+    if (reply?.kind !== 'approval') return { status: 'stopped' };
+    return {
+      status: 'answered',
+      decision: reply.decision,
+      ...(reply.reason ? { reason: reply.reason } : {}),
+    };
+  }
+
+  /**
+   * Waits for the user's verdict on a plan whose plan_proposed event is out (the plan id is the
+   * request id); null when nobody can decide (non-interactive without --yes) or the run stops.
+   */
+  async approvePlan(planId: string): Promise<PlanDecision | null> {
+    if (this.policy.plan === 'approve') return { decision: 'approve' };
+    if (this.policy.plan === 'nobody' || this.stopRequested) return null;
+    const reply = await this.requests.wait({ requestId: planId, kind: 'plan' }, this.signal);
+    if (reply?.kind !== 'plan') return null;
+    return reply.decision === 'approve'
+      ? { decision: 'approve' }
+      : { decision: 'reject', feedback: reply.feedback ?? '' };
+  }
+
+  /**
+   * Asks what to do about a failed task (a failure_decision_requested event) and waits; the
+   * non-interactive rule (`--on-failure`) answers at once. Abort when the run stops meanwhile.
+   */
+  async decideFailure(info: FailureInfo, signal: AbortSignal): Promise<FailureDecision> {
+    if (this.policy.failure !== 'ask') return { action: this.policy.failure };
+    const requestId = crypto.randomUUID();
+    const answer = this.requests.wait({ requestId, kind: 'failure', taskId: info.task.id }, signal);
+    this.emit({
+      type: 'agent_update',
+      update_type: 'failure_decision_requested',
+      request_id: requestId,
+      task_id: info.task.id,
+      reason: info.reason,
+      blocked: info.blocked.map((task) => task.id),
+      choices: ['retry', 'skip', 'revise', 'abort'],
+    });
+    const reply = await answer;
+    if (reply?.kind !== 'failure') return { action: 'abort' };
+    return reply.decision === 'revise'
+      ? { action: 'revise', feedback: reply.feedback }
+      : { action: reply.decision };
+  }
+}

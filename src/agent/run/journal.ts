@@ -1,0 +1,251 @@
+import type { EventBus } from '../../events/bus.js';
+import type { EventPayload, ServerEvent } from '../../events/registry.js';
+import type { Store } from '../../store/ports.js';
+import { errorMessage } from '../../util/error-message.js';
+import { isStreamedEvent, STREAMED_FLUSH_MS } from './streamed-events.js';
+
+export interface JournalOptions {
+  sessionId: string;
+  /** The store: its session log, and its transactions (one commit for a group of writes). */
+  store: Pick<Store, 'sessions' | 'transaction'>;
+  bus: EventBus;
+  now?: () => number;
+}
+
+interface QueuedWrite {
+  work: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** An event as the store logs it: everything but the seq, which the store assigns (or checks). */
+type LoggedEvent = Parameters<Store['sessions']['appendEvent']>[0];
+
+interface HeldEvent {
+  runId: string;
+  payload: EventPayload;
+  ts: number;
+  /** Set once the event is announced: the seq it was announced with, which its write must get. */
+  seq?: number;
+}
+
+/**
+ * Persist, then announce, in one place. Every write of a run (its state changes and its events)
+ * goes through one journal, in call order: an event is logged by the store (which assigns its
+ * seq inside the write) and only then published; a state change is written before the event
+ * that reports it. A failed write is remembered: the run ends as failed with the reason instead
+ * of reporting work nobody can find again.
+ *
+ * Writes are grouped: those queued in one turn of the event loop, or while the last group was
+ * being written (the task starts of one dispatch, the replies of parallel tasks that came back
+ * together, a state change and its event), commit in one transaction, and their events are
+ * published once it has committed. A group is written on the turn's way out (setImmediate),
+ * after the work that was ready has run: a task that can start reaches its model call before the
+ * fsync of what made it ready, and parallel replies share one commit. The hop costs an awaited
+ * write a few microseconds; an event waits for the rest of its turn's work, which on the hot
+ * path is well under a millisecond (bench:server measures the latency a client sees).
+ *
+ * Streamed events (text deltas, tool progress) are many, small, and not needed by a resumed run.
+ * They are written at most STREAMED_FLUSH_MS later, with the next write or on their own, but
+ * announced at once: when nothing else is waiting to be written, the journal gives such an event
+ * the session's next seq and publishes it before writing it; the write then logs it with that
+ * seq. Otherwise it waits its turn behind the writes queued before it and is announced as soon as
+ * they are. A crash may lose streamed events that were announced and not yet written; the
+ * process that announced them (and every client it served) goes with it, while other processes
+ * only ever read written events.
+ */
+export class Journal {
+  readonly sessionId: string;
+  private readonly store: JournalOptions['store'];
+  private readonly bus: EventBus;
+  private readonly now: () => number;
+  private firstFailure: Error | undefined;
+  private queued: QueuedWrite[] = [];
+  private writing = false;
+  /** Streamed events not yet written, in order: the announced ones (with a seq) first. */
+  private held: HeldEvent[] = [];
+  private heldWritten: Promise<undefined> | undefined;
+  private releaseHeld: (() => void) | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** The seq the session's next event gets, once a write has shown it; unknown before. */
+  private nextSeq: number | undefined;
+  /** Events of the group being written, published once it commits. */
+  private outbox: ServerEvent[] = [];
+
+  constructor(options: JournalOptions) {
+    this.sessionId = options.sessionId;
+    this.store = options.store;
+    this.bus = options.bus;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The first write that failed, if one did: the store is not keeping the run's record. */
+  get failure(): Error | undefined {
+    return this.firstFailure;
+  }
+
+  /**
+   * Logs an event and then announces it; resolves with the logged event (undefined for a
+   * streamed event, held and written with others). Never rejects: callers on the hot path do
+   * not wait; a failure is kept in `failure`, which ends the run.
+   */
+  emit(runId: string, payload: EventPayload): Promise<ServerEvent | undefined> {
+    const ts = this.now();
+    if (isStreamedEvent(payload)) return this.hold({ runId, payload, ts });
+    return this.write(() => this.append({ runId, payload, ts })).catch(() => undefined);
+  }
+
+  /**
+   * Writes a state change, then logs and announces the event that reports it (built from the
+   * change's result when a function). Rejects when the write fails.
+   */
+  record<T>(runId: string, change: () => Promise<T>, event?: EventPayload | ((value: T) => EventPayload)) {
+    const ts = this.now();
+    return this.write(async () => {
+      const value = await change();
+      if (event !== undefined)
+        await this.append({ runId, payload: typeof event === 'function' ? event(value) : event, ts });
+      return value;
+    });
+  }
+
+  /**
+   * Runs one write after every write queued before it (the held streamed events included);
+   * resolves once its group has committed, rejects when it fails. The work should only call the
+   * store: its group's transaction is open while it runs.
+   */
+  write<T>(work: () => Promise<T>): Promise<T> {
+    this.flushHeld();
+    return this.enqueue(work);
+  }
+
+  /** Resolves once every write queued so far (held events included) is done, whether it succeeded or not. */
+  async settled(): Promise<void> {
+    await this.write(async () => {}).catch(() => undefined);
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const written = new Promise<unknown>((resolve, reject) => {
+      this.queued.push({ work, resolve, reject });
+      if (!this.writing) {
+        this.writing = true;
+        // Once the turn's ready work has run, so that its writes (a dispatch) join the group.
+        setImmediate(() => void this.writeGroups());
+      }
+    });
+    return written.then(
+      (value) => value as T,
+      (error: unknown) => {
+        this.firstFailure ??= new Error(`The store failed: ${errorMessage(error)}`, { cause: error });
+        throw error;
+      },
+    );
+  }
+
+  private async writeGroups(): Promise<void> {
+    while (this.queued.length > 0) {
+      const group = this.queued;
+      this.queued = [];
+      const outcomes: { ok: boolean; value: unknown }[] = [];
+      const outbox: ServerEvent[] = [];
+      const seqBefore = this.nextSeq;
+      try {
+        await this.store.transaction(async () => {
+          this.outbox = outbox;
+          for (const write of group) {
+            try {
+              outcomes.push({ ok: true, value: await write.work() });
+            } catch (error) {
+              outcomes.push({ ok: false, value: error });
+            }
+          }
+        });
+      } catch (error) {
+        // Nothing of the group was kept, so none of its events is announced (the seqs its
+        // unannounced events took are free again).
+        this.nextSeq = seqBefore;
+        for (const write of group) write.reject(error);
+        continue;
+      }
+      for (const event of outbox) this.bus.publish(event);
+      group.forEach((write, index) => {
+        const outcome = outcomes[index]!;
+        if (outcome.ok) write.resolve(outcome.value);
+        else write.reject(outcome.value);
+      });
+    }
+    this.writing = false;
+    // Streamed events that waited behind the writes are announced now that those are.
+    this.announceHeld();
+  }
+
+  private hold(event: HeldEvent): Promise<undefined> {
+    this.held.push(event);
+    this.announceHeld();
+    if (this.heldWritten === undefined) {
+      this.heldWritten = new Promise((resolve) => {
+        this.releaseHeld = () => resolve(undefined);
+      });
+      this.flushTimer = setTimeout(() => this.flushHeld(), STREAMED_FLUSH_MS);
+    }
+    return this.heldWritten;
+  }
+
+  /** Gives held events their seqs and publishes them, if nothing before them waits to be written. */
+  private announceHeld(): void {
+    if (this.writing || this.nextSeq === undefined) return;
+    // The announced ones come first: start after the last of them.
+    let index = this.held.length;
+    while (index > 0 && this.held[index - 1]!.seq === undefined) index -= 1;
+    for (const event of this.held.slice(index)) {
+      event.seq = this.nextSeq++;
+      this.bus.publish(this.envelope(event) as ServerEvent);
+    }
+  }
+
+  /** Queues the held streamed events as one write, ahead of whatever comes next. */
+  private flushHeld(): void {
+    if (this.held.length === 0) return;
+    clearTimeout(this.flushTimer);
+    const events = this.held;
+    const release = this.releaseHeld;
+    this.held = [];
+    this.heldWritten = undefined;
+    this.releaseHeld = undefined;
+    const written = this.enqueue(async () => {
+      for (const event of events) await this.append(event);
+    });
+    written.then(release, (error: unknown) => {
+      // Announced events whose write failed go back to be written with the next write: their
+      // seqs are taken, and nothing else may be logged under them.
+      const announced = events.filter((event) => event.seq !== undefined);
+      if (announced.length > 0) this.rehold(announced);
+      release?.();
+      return error;
+    });
+  }
+
+  /** Puts announced events back, to be written with the next write (not on a timer: the store just failed). */
+  private rehold(events: HeldEvent[]): void {
+    this.held.unshift(...events);
+  }
+
+  private async append(held: HeldEvent): Promise<ServerEvent> {
+    const event = await this.store.sessions.appendEvent(this.envelope(held));
+    this.nextSeq = event.seq + 1;
+    // An event announced before it was written is not announced again.
+    if (held.seq === undefined) this.outbox.push(event);
+    return event;
+  }
+
+  /** The event with its envelope: session, run, time, and its seq once it has one. */
+  private envelope({ runId, payload, ts, seq }: HeldEvent): LoggedEvent {
+    return {
+      ...payload,
+      session_id: this.sessionId,
+      run_id: runId,
+      ts,
+      ...(seq === undefined ? {} : { seq }),
+    } as LoggedEvent;
+  }
+}

@@ -1,0 +1,275 @@
+import type { ModelMessage } from 'ai';
+import type { RunStatus } from '../../events/registry.js';
+import type { TokenUsage } from '../../model/call-model.js';
+import type { ResolvedModel } from '../../model/types.js';
+import { DEFAULT_PLAN_CONCURRENCY } from '../../plan/scheduler.js';
+import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
+import { systemPrompts } from '../../prompts/system-prompt.js';
+import type { CompletedTask } from '../../prompts/task-prompt.js';
+import type { Store } from '../../store/ports.js';
+import { FileTracker } from '../../tools/file-tracker.js';
+import { coreTools, ToolRegistry } from '../../tools/registry.js';
+import type { Tool } from '../../tools/types.js';
+import type { Workspace } from '../../tools/workspace.js';
+import { ApprovalGate } from '../approval/approval-gate.js';
+import type { RunSafety } from '../approval/run-safety.js';
+import { runStepLoop } from '../loop/driver.js';
+import { DEFAULT_LOOP, type LoopName } from '../loop/loop-name.js';
+import { PathLocks } from '../loop/path-locks.js';
+import type { LoopOutcome } from '../loop/step.js';
+import { finalAnswer, revisePlan, runPlan } from '../orchestrator/orchestrator.js';
+import { planActionsTool } from '../orchestrator/plan-tool.js';
+import { type ProtocolName, wireProtocol } from '../protocol/wire-protocol.js';
+import { todoTools } from '../todo/todo-tools.js';
+import type { RunControl } from './control.js';
+import { decideRequestStep } from './decide-request.js';
+import { DEFAULT_MAX_STEPS } from './defaults.js';
+import type { Journal } from './journal.js';
+import { planEventTasks, RunRecords } from './run-records.js';
+import type { Conversation, RunContext } from './run-state.js';
+import { DEFAULT_TASK_TRACKING, type TaskTracking } from './task-tracking.js';
+
+export { DEFAULT_MAX_STEPS } from './defaults.js';
+
+/** Whether the model may, must or must not plan: `--plan auto|always|never`. */
+export type PlanMode = 'auto' | 'always' | 'never';
+
+export interface RunAgentOptions {
+  goal: string;
+  model: ResolvedModel;
+  workspace: Workspace;
+  /** Where every state change and event of the run is written, then announced. */
+  journal: Journal;
+  /** The store the run records itself in (sessions, messages, plans, tasks). */
+  store: Store;
+  control: RunControl;
+  /** When calls are asked and how commands are confined. */
+  safety: RunSafety;
+  maxSteps?: number;
+  tools?: Tool[];
+  /** Earlier messages of the conversation (when a session is continued). */
+  history?: ModelMessage[];
+  plan?: PlanMode;
+  concurrency?: number;
+  /** What a failed task leads to when no one can be asked. */
+  onFailure?: 'abort' | 'skip';
+  /** How the model calls tools (default native). */
+  protocol?: ProtocolName;
+  /** How the work loops produce their steps: `react` (default) or `roa` (reason → act → observe). */
+  loop?: LoopName;
+  /** The queue task of this request, when it came through the queue (the to-do tools leave it alone). */
+  ownTaskId?: string;
+  /** Who tracks an approved plan's tasks (default: the orchestrator). */
+  taskTracking?: TaskTracking;
+}
+
+/** How a run ended. */
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  finalAnswer?: string;
+  reason?: string;
+  steps: number;
+  usage: TokenUsage;
+  /** The top-level conversation, history included, for continuing the session later. */
+  messages: ModelMessage[];
+}
+
+/**
+ * Runs one goal to its end. Simple mode is the tool-first loop; when the model plans (or must),
+ * the orchestrator takes over and runs the approved plan task by task.
+ */
+export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
+  const planMode = options.plan ?? 'auto';
+  const run = await createRun(options, options.goal, planMode === 'always' ? 'complex' : 'simple');
+  const todo = todoTools({
+    tasks: options.store.tasks,
+    sessionId: options.journal.sessionId,
+    ownTaskId: options.ownTaskId,
+  });
+  run.registry = new ToolRegistry([
+    ...run.tools,
+    ...todo,
+    ...(planMode === 'never' ? [] : [planActionsTool(run)]),
+  ]);
+  const history = options.history ?? [];
+  const conversation: Conversation = {
+    system: run.systemPrompt(planMode === 'never' ? 'simple' : 'planning'),
+    messages: [...history, { role: 'user', content: options.goal }],
+    saved: history.length,
+    goal: options.goal,
+  };
+  await run.records.saveMessages(run.runId, conversation);
+  const first = await runStepLoop({
+    run,
+    conversation,
+    phase: planMode === 'always' ? 'plan' : 'act',
+    firstToolChoice: planMode === 'always' ? { type: 'tool', toolName: 'plan_actions' } : undefined,
+    decide: (step) => decideRequestStep(step, { run, conversation, planRequired: planMode === 'always' }),
+  });
+  const outcome = first.kind === 'plan' ? await orchestrate(run, options.goal, first) : first;
+  return finish(run, conversation.messages, outcome, first.kind === 'plan' ? 'complex' : 'simple');
+}
+
+/** A plan read back from the store to continue it. */
+export interface StoredPlan {
+  planId: string;
+  goal: string;
+  graph: TaskGraph;
+  states: Map<string, TaskState>;
+  completed: CompletedTask[];
+  /** The plan's task keys → the store's task ids. */
+  taskIds: Map<string, string>;
+}
+
+/**
+ * Continues a plan that an earlier process left unfinished: completed tasks stay completed and
+ * are not run again, the interrupted task continues its saved conversation, pending tasks run.
+ */
+export async function resumePlan(
+  options: Omit<RunAgentOptions, 'goal' | 'history' | 'plan'>,
+  plan: StoredPlan,
+): Promise<RunResult> {
+  const run = await createRun(options, plan.goal, 'complex');
+  run.records.adoptPlan(plan.planId, plan.taskIds);
+  run.emit({
+    type: 'agent_update',
+    update_type: 'plan_resumed',
+    plan_id: plan.planId,
+    tasks: planEventTasks(plan.graph),
+    completed: plan.completed.map((task) => task.id),
+  });
+  const outcome = await orchestrate(
+    run,
+    plan.goal,
+    { kind: 'plan', planId: plan.planId, graph: plan.graph },
+    plan,
+  );
+  return finish(run, [], outcome, 'complex');
+}
+
+async function createRun(
+  options: Omit<RunAgentOptions, 'history' | 'plan' | 'goal'>,
+  goal: string,
+  mode: 'simple' | 'complex',
+): Promise<RunContext> {
+  const records = new RunRecords(options.store, options.journal);
+  const runId = await records.startRun(goal, mode);
+  const journal = options.journal;
+  const { safety } = options;
+  const offered = options.tools ?? coreTools;
+  // plan-only: the model is not offered what it may not use (the gate refuses it too).
+  const tools =
+    safety.approval.mode === 'plan-only' ? offered.filter((tool) => tool.changes === 'none') : offered;
+  const run: RunContext = {
+    runId,
+    model: options.model,
+    tools,
+    registry: new ToolRegistry([...tools]),
+    workspace: options.workspace,
+    systemPrompt: systemPrompts({ workspace: options.workspace.root }),
+    files: new FileTracker(),
+    control: options.control,
+    approval: new ApprovalGate({
+      settings: safety.approval,
+      remembered: safety.remembered,
+      sandboxMissing: safety.sandboxMissing,
+      control: options.control,
+    }),
+    sandbox: safety.sandbox,
+    emit: (payload) => {
+      journal.emit(runId, payload);
+    },
+    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+    pathLocks: new PathLocks(),
+    planOptions: {
+      concurrency: options.concurrency ?? DEFAULT_PLAN_CONCURRENCY,
+      onFailure: options.onFailure ?? 'abort',
+    },
+    protocol: wireProtocol(options.protocol ?? 'native'),
+    loop: options.loop ?? DEFAULT_LOOP,
+    taskTracking: options.taskTracking ?? DEFAULT_TASK_TRACKING,
+    records,
+    finalAnswerRefusals: 0,
+    steps: 0,
+    usage: { inputTokens: 0, outputTokens: 0 },
+  };
+  run.control.attach({ emit: run.emit, step: () => run.steps });
+  run.emit({
+    type: 'agent_update',
+    update_type: 'agent_start',
+    max_steps: run.maxSteps,
+    mode,
+    loop: run.loop,
+    model: options.model.id,
+    goal,
+    approval: safety.approval.mode,
+    sandbox: safety.sandboxLabel,
+    network: safety.sandbox.kind === 'bwrap' ? safety.sandbox.network : undefined,
+  });
+  for (const content of safety.notes ?? []) {
+    run.emit({ type: 'agent_update', update_type: 'agent_note', step: 0, content });
+  }
+  return run;
+}
+
+/** Runs approved plans (and their revisions) until the run has its final outcome. */
+async function orchestrate(
+  run: RunContext,
+  goal: string,
+  first: Extract<LoopOutcome, { kind: 'plan' }>,
+  resumed?: StoredPlan,
+): Promise<LoopOutcome> {
+  const completed: CompletedTask[] = resumed ? [...resumed.completed] : [];
+  let initialState = resumed?.states;
+  let outcome: LoopOutcome = first;
+  while (outcome.kind === 'plan') {
+    const result = await runPlan(run, {
+      goal,
+      planId: outcome.planId,
+      graph: outcome.graph,
+      completed,
+      initialState,
+    });
+    initialState = undefined;
+    if (result.kind === 'done') return finalAnswer(run, goal, completed);
+    if (result.kind === 'revise') outcome = await revisePlan(run, goal, result.plan, result.result);
+    else return result;
+  }
+  return outcome;
+}
+
+async function finish(
+  run: RunContext,
+  messages: ModelMessage[],
+  outcome: LoopOutcome,
+  mode: 'simple' | 'complex',
+): Promise<RunResult> {
+  const base = { runId: run.runId, steps: run.steps, usage: run.usage, messages };
+  let result: RunResult =
+    outcome.kind === 'final'
+      ? { ...base, status: 'completed', finalAnswer: outcome.answer }
+      : outcome.kind === 'interruption'
+        ? { ...base, status: outcome.status, reason: outcome.reason }
+        : { ...base, status: 'failed', reason: `The loop ended unexpectedly (${outcome.kind}).` };
+  await run.records.journal.settled();
+  const storeFailure = run.records.journal.failure;
+  // Work the store did not keep is not reported as done: nobody could find it again.
+  if (storeFailure) result = { ...base, status: 'failed', reason: storeFailure.message };
+  try {
+    await run.records.finishRun(run.runId, {
+      status: result.status,
+      finalAnswer: result.finalAnswer,
+      reason: result.reason,
+      steps: result.steps,
+      inputTokens: run.usage.inputTokens,
+      outputTokens: run.usage.outputTokens,
+      mode,
+    });
+  } catch (error) {
+    if (result.status === 'completed') {
+      result = { ...base, status: 'failed', reason: run.records.journal.failure?.message ?? String(error) };
+    }
+  }
+  return result;
+}

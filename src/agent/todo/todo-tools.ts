@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import type { TaskQueue } from '../../store/ports.js';
+import type { Task } from '../../store/schema.js';
+import { DEFAULT_QUEUE } from '../../store/schema.js';
+import { defineTool } from '../../tools/define-tool.js';
+import type { Tool } from '../../tools/types.js';
+import { titleOf } from '../../util/title.js';
+
+const MIN_ID_PREFIX = 4;
+/** The most tasks one run may add to the to-do list; further todo_add calls are refused. */
+export const MAX_TODO_ADDITIONS_PER_RUN = 20;
+
+/** What the to-do tools work on: the workspace's persistent queue. */
+export interface TodoContext {
+  tasks: TaskQueue;
+  sessionId: string;
+  /** The queue task of the request being worked on now: the agent does not close it itself. */
+  ownTaskId?: string;
+}
+
+/**
+ * The persistent to-do list as agent tools (one set per run; at most MAX_TODO_ADDITIONS_PER_RUN
+ * additions): todo_add, todo_list, todo_complete and todo_fail (named
+ * apart from the plan's control tools, task_completed and fail_task, which close the current task).
+ * The list lives in SQLite and outlives the process; `taskweave work` (or the next run) works it.
+ */
+export function todoTools(context: TodoContext): Tool[] {
+  const { tasks } = context;
+  // One set of to-do tools is made per run: this counts the run's additions.
+  let added = 0;
+  return [
+    defineTool({
+      name: 'todo_add',
+      description:
+        "Adds a task to this workspace's persistent to-do list (it outlives this run); tasks are worked later, in order.",
+      whenToUse:
+        'The user asks for something to be done later, or you find follow-up work outside the current request that must not be lost.',
+      whenNotToUse:
+        'Steps of the current request (do them, or plan them), or work already on the list (check todo_list).',
+      readOnly: false,
+      parameters: z.object({
+        description: z
+          .string()
+          .min(1)
+          .describe('What the task must achieve, complete enough to be worked on alone.'),
+      }),
+      async execute({ description }) {
+        if (added >= MAX_TODO_ADDITIONS_PER_RUN) {
+          return {
+            output: `Refused: this run already added ${MAX_TODO_ADDITIONS_PER_RUN} tasks to the to-do list, the most one run may add. Do not add more; go on with the current request.`,
+            isError: true,
+          };
+        }
+        added += 1;
+        const title = titleOf(description);
+        const task = await tasks.add({
+          title,
+          description,
+          sessionId: context.sessionId,
+          queue: DEFAULT_QUEUE,
+        });
+        const position =
+          (await tasks.listActive(DEFAULT_QUEUE)).findIndex((candidate) => candidate.id === task.id) + 1;
+        return {
+          output: `Added task ${task.id} as #${position} on the to-do list: "${title}". It runs after the work ahead of it.`,
+          display: `#${position}`,
+          isError: false,
+        };
+      },
+    }),
+    defineTool({
+      name: 'todo_list',
+      description: 'Lists the open tasks of the to-do list (pending, in progress) in the order they run.',
+      whenToUse: 'Before todo_add (no duplicates), and to see what is left.',
+      whenNotToUse: 'The tasks of an approved plan: taskweave tracks and shows those.',
+      readOnly: true,
+      parameters: z.object({}),
+      async execute() {
+        const active = await tasks.listActive(DEFAULT_QUEUE);
+        if (active.length === 0)
+          return { output: 'The to-do list is empty.', display: 'empty', isError: false };
+        const lines = active.map(
+          (task, index) =>
+            `${index + 1}. ${task.id} [${task.status}]${task.id === context.ownTaskId ? ' (the request you are working on)' : ''} ${task.title}`,
+        );
+        return { output: lines.join('\n'), display: `${active.length} open`, isError: false };
+      },
+    }),
+    settleTool(context, {
+      name: 'todo_complete',
+      change: 'complete',
+      description: 'Marks a to-do task done, with a summary of the result.',
+      whenToUse: "Only when that task's objective is met and verified in this run.",
+      whenNotToUse: 'An unfinished task, or the request you are working on now (it closes when you finish).',
+      textField: 'result_summary',
+      textDescription: 'What was done and how it was verified.',
+    }),
+    settleTool(context, {
+      name: 'todo_fail',
+      change: 'fail',
+      description: 'Marks a to-do task failed, with the reason.',
+      whenToUse: 'A task on the list cannot be done: something it needs is missing or impossible.',
+      whenNotToUse: 'A task you can still do, or the request you are working on now.',
+      textField: 'reason',
+      textDescription: 'Why the task cannot be done.',
+    }),
+  ];
+}
+
+/** todo_complete and todo_fail: the same tool, finishing a task one way or the other. */
+function settleTool(
+  context: TodoContext,
+  spec: {
+    name: string;
+    change: 'complete' | 'fail';
+    description: string;
+    whenToUse: string;
+    whenNotToUse: string;
+    textField: 'result_summary' | 'reason';
+    textDescription: string;
+  },
+): Tool {
+  return defineTool({
+    name: spec.name,
+    description: spec.description,
+    whenToUse: spec.whenToUse,
+    whenNotToUse: spec.whenNotToUse,
+    readOnly: false,
+    parameters: z.object({
+      task_id: z
+        .string()
+        .min(MIN_ID_PREFIX)
+        .describe('The task id from todo_list (or a unique start of it).'),
+      [spec.textField]: z.string().min(1).describe(spec.textDescription),
+    }),
+    async execute(args) {
+      const text = String(args[spec.textField]);
+      const task = await settle(context, String(args.task_id), spec.change, text);
+      const state = spec.change === 'complete' ? 'completed' : 'marked failed';
+      return { output: `Task ${task.id} ("${task.title}") is ${state}.`, display: state, isError: false };
+    },
+  });
+}
+
+async function settle(
+  context: TodoContext,
+  reference: string,
+  change: 'complete' | 'fail',
+  text: string,
+): Promise<Task> {
+  const matches = (await context.tasks.listAll({ queue: DEFAULT_QUEUE })).filter((task) =>
+    task.id.startsWith(reference),
+  );
+  if (matches.length === 0)
+    throw new Error(`There is no task ${reference} on the to-do list (see todo_list).`);
+  if (matches.length > 1)
+    throw new Error(`${reference} matches ${matches.length} tasks; give more of the id.`);
+  const task = matches[0]!;
+  if (task.id === context.ownTaskId) {
+    throw new Error('That is the request you are working on now; it closes by itself when you finish.');
+  }
+  return context.tasks.settle(task.id, change, text);
+}

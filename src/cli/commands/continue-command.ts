@@ -1,0 +1,54 @@
+import path from 'node:path';
+import type { WaitingSession } from '../../runtime/index.js';
+import { scriptPathFromShell } from '../interactive/cli-runtime.js';
+import type { StoreCliOptions } from '../options.js';
+
+/** The options of the command that ended, which the continuing command must repeat. */
+export interface RepeatedOptions extends StoreCliOptions {
+  model?: string;
+  baseUrl?: string;
+}
+
+/**
+ * The lines that tell how to continue a session that waits for the user: the exact command for a
+ * script (the answer, `--yes` for a plan, a wider `--approval` for a call), and the plain
+ * command that asks on a terminal.
+ */
+export function continueLines(waiting: WaitingSession, options: RepeatedOptions): string[] {
+  const base = ['taskweave', 'resume', waiting.session.id, ...repeated(options)];
+  const asked = `On a terminal, ${quote(base)} asks you.`;
+  const { waitingFor } = waiting;
+  switch (waitingFor.kind) {
+    case 'answer':
+      return [
+        `To answer and continue${waitingFor.taskId === undefined ? '' : ` (the plan's task ${waitingFor.taskId} asked)`}: ${quote(base)} --answer "<your answer>"`,
+        asked,
+      ];
+    case 'plan':
+      return [`To approve the plan and run it: ${quote([...base, '--yes'])}`, asked];
+    case 'approval': {
+      const mode = waitingFor.name === 'run_command' ? 'auto' : 'edits';
+      return [
+        `To allow it and continue: ${quote([...base, '--approval', mode])}`,
+        `${asked.slice(0, -1)} before the call runs.`,
+      ];
+    }
+  }
+}
+
+/** The workspace, database and model options of the command, as given. */
+function repeated(options: RepeatedOptions): string[] {
+  const args: string[] = [];
+  if (path.resolve(options.cwd) !== process.cwd()) args.push('--cwd', path.resolve(options.cwd));
+  if (options.db !== undefined) args.push('--db', path.resolve(options.db));
+  if (options.model !== undefined) args.push('--model', scriptPathFromShell(options.model) ?? options.model);
+  if (options.baseUrl !== undefined) args.push('--base-url', options.baseUrl);
+  return args;
+}
+
+/** The words as a shell reads them back: plain when safe, else in single quotes. */
+function quote(words: string[]): string {
+  return words
+    .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`))
+    .join(' ');
+}

@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { COMPARISON_COLUMNS, compareResults, comparisonCells } from '../../eval/compare.js';
+import { DEFAULT_RESULTS_DIR } from '../../eval/defaults.js';
+import { evaluate, writeEvaluation } from '../../eval/evaluate.js';
+import { scriptKind } from '../../eval/oracle-script.js';
+import { readResultsFile } from '../../eval/results-file.js';
+import { loadScenarios } from '../../eval/scenario.js';
+import { SUMMARY_COLUMNS, summaryCells } from '../../eval/summary-cells.js';
+import { resolveModel } from '../../model/resolve-model.js';
+import { EXIT } from '../exit-codes.js';
+import { scriptPathFromShell } from '../interactive/cli-runtime.js';
+import type { EvalCliOptions } from '../options.js';
+import { renderTable, shortenLine } from '../render/table.js';
+import { styleFor } from '../render/terminal.js';
+import { UsageError } from '../usage-error.js';
+
+/** The most characters of a failed run's reason on its progress line. */
+const PROGRESS_REASON_CHARS = 120;
+
+/** `taskweave eval`: runs the scenarios (or lists them, or compares two results files). */
+export async function evalCommand(options: EvalCliOptions): Promise<number> {
+  if (options.compare !== undefined) return compare(options);
+  if (options.list) return list();
+  const out = process.stdout;
+  // With --json, stdout carries the results only; progress goes to stderr.
+  const progress = options.json ? process.stderr : process.stdout;
+  const style = styleFor(progress);
+  const models = await chooseModels(options);
+  const stop = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT.stopped);
+    progress.write(
+      style.yellow('\nstopping the runs at their next step boundary — Ctrl-C again exits at once\n'),
+    );
+    stop.abort();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  try {
+    const evaluation = await evaluate({
+      cwd: options.cwd,
+      models,
+      scenarios: options.scenario,
+      ablations: options.ablation.length > 0 ? [...new Set(options.ablation)] : ['none'],
+      repeat: options.repeat,
+      concurrency: options.concurrency,
+      baseUrl: options.baseUrl,
+      protocol: options.protocol,
+      loop: options.loop,
+      keep: options.keep,
+      signal: stop.signal,
+      onResult: (run, done, total) => {
+        const mark = run.passed ? style.green('✓') : style.red('✗');
+        const what = `${run.scenario} · ${run.ablation} · ${run.model} #${run.repeat}`;
+        const detail = run.passed
+          ? `${run.steps} steps, ${(run.wallMs / 1000).toFixed(1)} s`
+          : shortenLine(run.reason, PROGRESS_REASON_CHARS);
+        progress.write(`${mark} [${done}/${total}] ${what} — ${detail}\n`);
+      },
+    });
+    const dir = path.resolve(options.cwd, options.out ?? path.join(DEFAULT_RESULTS_DIR, stamp()));
+    const files = await writeEvaluation(dir, evaluation);
+    if (options.json) out.write(`${JSON.stringify(evaluation.results, null, 2)}\n`);
+    else
+      out.write(
+        `\n${renderTable({ columns: SUMMARY_COLUMNS, rows: evaluation.summary.map(summaryCells), paintHeader: style.dim })}`,
+      );
+    progress.write(`Results: ${files.json} · report: ${files.markdown}\n`);
+    return evaluation.results.stopped ? EXIT.stopped : EXIT.completed;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+}
+
+/**
+ * The models to run, each checked before anything runs (a bad name or a missing key is exit 2):
+ * `--model` (script paths relative to where the command was typed), else the model `taskweave
+ * run` would use in the project.
+ */
+async function chooseModels(options: EvalCliOptions): Promise<string[]> {
+  const given = options.model.map((model) =>
+    scriptKind(model) ? model : (scriptPathFromShell(model) ?? model),
+  );
+  if (given.length === 0) {
+    const resolved = await resolveModel({ cwd: options.cwd, baseUrl: options.baseUrl, env: process.env });
+    return [resolved.id];
+  }
+  for (const model of given) {
+    if (scriptKind(model) === undefined)
+      await resolveModel({ model, cwd: options.cwd, baseUrl: options.baseUrl, env: process.env });
+  }
+  return [...new Set(given)];
+}
+
+async function compare(options: EvalCliOptions): Promise<number> {
+  const files = options.compare ?? [];
+  if (files.length !== 2)
+    throw new UsageError(`--compare takes two results files (A B), got ${files.length}.`);
+  const [a, b] = await Promise.all(files.map((file) => readResultsFile(path.resolve(options.cwd, file))));
+  const comparison = compareResults(a!, b!);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
+    return EXIT.completed;
+  }
+  const style = styleFor(process.stdout);
+  process.stdout.write(`${comparison.header}\n\n`);
+  process.stdout.write(
+    renderTable({
+      columns: COMPARISON_COLUMNS,
+      rows: comparison.rows.map(comparisonCells),
+      paintHeader: style.dim,
+    }),
+  );
+  return EXIT.completed;
+}
+
+async function list(): Promise<number> {
+  const scenarios = await loadScenarios();
+  process.stdout.write(
+    renderTable({
+      columns: [{ header: 'scenario' }, { header: 'steps', align: 'right' }, { header: 'what it asks' }],
+      rows: scenarios.map((scenario) => [scenario.name, String(scenario.budget.maxSteps), scenario.title]),
+    }),
+  );
+  return EXIT.completed;
+}
+
+/** A folder name for this moment: 2025-01-31T12-00-00. */
+function stamp(): string {
+  return new Date().toISOString().slice(0, 19).replaceAll(':', '-');
+}

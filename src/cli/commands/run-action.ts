@@ -1,0 +1,69 @@
+import { type Runtime, RuntimeInputError, type Submission } from '../../runtime/index.js';
+import { EXIT, exitCodeFor } from '../exit-codes.js';
+import { CliRuntime } from '../interactive/cli-runtime.js';
+import type { RunCliOptions } from '../options.js';
+import { goalWithPipedInput, readPipedInput } from './piped-input.js';
+import { endOfRun } from './resume-action.js';
+
+/** `taskweave run`: submits the goal through the runtime and renders what happens. */
+export async function runGoal(typedGoal: string, options: RunCliOptions): Promise<number> {
+  const piped = await readPipedInput();
+  const goal = piped === undefined ? typedGoal : goalWithPipedInput(typedGoal, piped);
+  const cli = await CliRuntime.open(options);
+  try {
+    const { runtime } = cli;
+    const sessionId =
+      options.resume === undefined ? undefined : await resumedSession(runtime, options.resume);
+    const submission = await runtime.submit(goal, { sessionId, interrupt: options.interrupt });
+    if (submission.kind === 'queued') return await waitForTurn(cli, submission, options);
+    const { result, drained } = await submission.done;
+    if (drained?.stopped) return exitCodeFor('stopped');
+    return await endOfRun(cli, result, options);
+  } finally {
+    await cli.close();
+  }
+}
+
+/**
+ * A request queued behind a task another process runs: with `--no-wait` it only stays queued
+ * (exit code 5); otherwise this process waits for its turn and shows its own request's events,
+ * and ends with its exit code.
+ */
+async function waitForTurn(
+  cli: CliRuntime,
+  submission: Extract<Submission, { kind: 'queued' }>,
+  options: RunCliOptions,
+): Promise<number> {
+  const { running, position, task } = submission;
+  const ahead = `A task is running in this workspace${running ? ` ("${running.title}")` : ''}.`;
+  if (!options.wait) {
+    cli.say(
+      `${ahead} Your request was queued as #${position} (task ${task.id}, session ${task.sessionId}); ` +
+        'the running worker takes it after the work ahead of it. Follow it with: ' +
+        `taskweave sessions show ${task.sessionId} --events`,
+    );
+    return EXIT.queued;
+  }
+  cli.say(
+    `${ahead} Your request is #${position} in the queue (task ${task.id}): waiting for its turn; ` +
+      'its steps show here as it runs. Ctrl-C cancels it; --no-wait only queues it; --interrupt stops the running task instead.',
+  );
+  const outcome = await cli.runtime.waitForTurn(submission, (event) => cli.follow(event));
+  if (outcome.kind === 'ran_here') {
+    const { result, drained } = outcome.outcome;
+    if (drained?.stopped) return exitCodeFor('stopped');
+    return endOfRun(cli, result, options);
+  }
+  return endOfRun(cli, outcome, options);
+}
+
+/** The session `--resume` names: "last", a full id or a unique prefix. */
+async function resumedSession(runtime: Runtime, reference: string): Promise<string> {
+  try {
+    return (await runtime.sessions.find(reference)).id;
+  } catch (error) {
+    if (reference === 'last' && error instanceof RuntimeInputError)
+      throw new RuntimeInputError('There is no session to resume in this workspace yet.');
+    throw error;
+  }
+}

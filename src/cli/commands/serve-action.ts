@@ -1,0 +1,56 @@
+import { type RequestPolicy, Runtime } from '../../runtime/index.js';
+import { serve } from '../../server/serve.js';
+import { EXIT } from '../exit-codes.js';
+import { runtimeOptions } from '../interactive/cli-runtime.js';
+import type { ServeCliOptions } from '../options.js';
+import { styleFor } from '../render/terminal.js';
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
+
+/** `taskweave serve`: opens the workspace, serves it until Ctrl-C or SIGTERM, then closes cleanly. */
+export async function serveWorkspace(options: ServeCliOptions): Promise<number> {
+  // Questions, plans and failed tasks are answered from the web UI or another client.
+  const policy: RequestPolicy = { input: 'ask', plan: options.yes ? 'approve' : 'ask', failure: 'ask' };
+  const runtime = await Runtime.open(runtimeOptions(options, policy));
+  const style = styleFor(process.stdout);
+  const say = (text: string) => process.stdout.write(`${text}\n`);
+  runtime.onNotice(say);
+  runtime.bus.subscribe((event) => {
+    if (event.type === 'agent_update' && event.update_type === 'agent_start')
+      say(style.dim(`▶ session ${event.session_id}: ${event.goal.split('\n')[0]}`));
+    else if (event.type === 'response_complete')
+      say(style.dim(`■ session ${event.session_id}: ${event.status}`));
+  });
+  let server: Awaited<ReturnType<typeof serve>>;
+  try {
+    server = await serve({ runtime, host: options.host, port: options.port });
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  say(`taskweave serve · workspace ${runtime.workspace.root} · model ${runtime.model.id}`);
+  if (!LOOPBACK.test(options.host))
+    process.stderr.write(
+      `${styleFor(process.stderr).yellow('warning:')} listening on ${options.host}: anyone who can reach this machine and has the token can run commands in this workspace.\n`,
+    );
+  say(`Open ${style.bold(server.url)}`);
+  say(style.dim('Ctrl-C stops the server (running sessions stop at their next step).'));
+  return new Promise((resolve) => {
+    let signals = 0;
+    const stop = () => {
+      signals += 1;
+      if (signals > 1) process.exit(EXIT.stopped);
+      say('stopping: running sessions end at their next step — Ctrl-C again exits at once');
+      void server
+        .close()
+        .then(() => runtime.close())
+        .then(() => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve(EXIT.completed);
+        });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,62 @@
+/** What `taskweave sessions list` prints: loaded when it runs (no session history, no schemas). */
+import { shortId } from '../../util/short-id.js';
+import { sanitizeForTerminal } from '../../util/terminal-text.js';
+import type { StoreCliOptions } from '../options.js';
+import { relativeTime } from '../render/relative-time.js';
+import { paintRunStatus } from '../render/run-status-style.js';
+import { sessionJson } from '../render/session-output.js';
+import { renderTable, shortenLine } from '../render/table.js';
+import { styleFor, terminalColumns } from '../render/terminal.js';
+import type { WorkspaceAccess } from './workspace-access.js';
+
+export type ListOptions = StoreCliOptions & { json?: boolean; limit: number };
+
+/** The widest a goal gets in `sessions list`. */
+const GOAL_COLUMN_CHARS = 60;
+
+/** Prints the most recently active sessions: a table, or a JSON array with --json. */
+export async function listSessions(access: WorkspaceAccess, options: ListOptions): Promise<void> {
+  const stdout = process.stdout;
+  // One more than asked, to tell whether there are more than shown.
+  const found = await access.sessions.list({ limit: options.limit + 1 });
+  const shown = found.slice(0, options.limit);
+  if (options.json) {
+    const json = shown.map(({ session, runCount, status }) => ({
+      ...sessionJson(session),
+      run_count: runCount,
+      last_run_status: runCount === 0 ? null : status,
+    }));
+    stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
+  if (shown.length === 0) {
+    stdout.write('No sessions yet. Start one with: taskweave run "<goal>"\n');
+    return;
+  }
+  const style = styleFor(stdout);
+  const now = Date.now();
+  const safe = sanitizeForTerminal(shown);
+  stdout.write(
+    renderTable({
+      columns: [
+        { header: 'id' },
+        { header: 'started' },
+        { header: 'status' },
+        { header: 'goal', fit: true },
+        { header: 'runs', align: 'right' },
+      ],
+      rows: safe.map(({ session, runCount, status }) => [
+        shortId(session.id, 'session'),
+        relativeTime(session.createdAt, now),
+        { text: status, paint: paintRunStatus(status, style) },
+        shortenLine(session.goal, GOAL_COLUMN_CHARS),
+        String(runCount),
+      ]),
+      paintHeader: style.dim,
+      width: terminalColumns(stdout),
+    }),
+  );
+  if (found.length > options.limit) {
+    stdout.write(style.dim(`(the ${options.limit} most recent; --limit <n> lists more)\n`));
+  }
+}

@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { DEFAULT_QUEUE } from '../../runtime/defaults.js';
+import { addAgentOptions, type WorkCliOptions } from '../options.js';
+
+/** Adds `taskweave work`: drains the task queue, one task after another. */
+export function addWorkCommand(program: Command, setExitCode: (code: number) => void): void {
+  addAgentOptions(
+    program
+      .command('work')
+      .description(
+        'work the task queue: run its pending tasks one after another with the agent, until it is empty',
+      ),
+  )
+    .option('--queue <name>', 'the queue to work', DEFAULT_QUEUE)
+    .option(
+      '--watch',
+      'keep running when the queue is empty: a task added later starts at once (Ctrl-C ends)',
+    )
+    .action(async (options: WorkCliOptions) => {
+      const { workQueue } = await import('./work-action.js');
+      setExitCode(await workQueue(options));
+    });
+}

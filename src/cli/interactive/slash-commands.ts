@@ -1,0 +1,194 @@
+import { APPROVAL_MODES, type ApprovalMode, type Runtime } from '../../runtime/index.js';
+import { relativeTime } from '../render/relative-time.js';
+import { safetyLine } from '../render/safety-line.js';
+import { shortenLine } from '../render/table.js';
+import { renderTaskTable } from '../render/task-output.js';
+import type { Style } from '../render/terminal.js';
+import { plural } from '../render/text-wrap.js';
+
+/** What the interactive session exposes to its slash commands. */
+export interface SessionState {
+  runtime: Runtime;
+  style: Style;
+  say: (text: string) => void;
+  /** The session the next goal continues (undefined: the next goal starts one). */
+  sessionId: string | undefined;
+  /** Tokens and runs of each session in this process, for /cost. */
+  usage: Map<string, { runs: number; input: number; output: number }>;
+  /** Clears the terminal. */
+  clearScreen: () => void;
+}
+
+/** A slash command: what it takes, what it does; `quit` ends the session. */
+interface SlashCommand {
+  usage: string;
+  help: string;
+  /** Returns (or resolves to) 'quit' to end the session. */
+  run: (state: SessionState, argument: string) => unknown;
+}
+
+const PLAN_MODES = ['auto', 'always', 'never'] as const;
+const LOOPS = ['react', 'roa'] as const;
+const SESSION_LIST_LIMIT = 10;
+
+/** The commands of the interactive session, by name (without the slash). */
+export const SLASH_COMMANDS: Record<string, SlashCommand> = {
+  help: {
+    usage: '/help',
+    help: 'these commands, and the keys',
+    run: (state) => state.say(helpText(state.style)),
+  },
+  model: {
+    usage: '/model',
+    help: 'the model this session uses (start taskweave with --model to use another)',
+    run: (state) =>
+      state.say(
+        `model: ${state.runtime.model.id} — to use another, quit and start taskweave --model <provider:model>`,
+      ),
+  },
+  plan: {
+    usage: '/plan [auto|always|never]',
+    help: 'show or set whether goals are planned as task graphs',
+    run: (state, argument) => choose(state, 'plan', argument, PLAN_MODES),
+  },
+  loop: {
+    usage: '/loop [react|roa]',
+    help: 'show or set how each step runs (roa: reason → act → observe)',
+    run: (state, argument) => choose(state, 'loop', argument, LOOPS),
+  },
+  approval: {
+    usage: '/approval [ask|edits|auto|plan-only]',
+    help: 'show or switch when tool calls are asked (from the next call on, also in a running goal)',
+    run: (state, argument) => switchApproval(state, argument),
+  },
+  tasks: {
+    usage: '/tasks',
+    help: "the workspace's to-do list",
+    run: async (state) => {
+      const tasks = await state.runtime.tasks.list();
+      state.say(
+        tasks.length === 0
+          ? 'The to-do list is empty.'
+          : renderTaskTable({ tasks, style: state.style }).trimEnd(),
+      );
+    },
+  },
+  sessions: {
+    usage: '/sessions',
+    help: 'the latest sessions of this workspace',
+    run: async (state) => {
+      const found = await state.runtime.sessions.list({ limit: SESSION_LIST_LIMIT });
+      if (found.length === 0) return state.say('No sessions yet.');
+      const rows = found.map(({ session, status }) => {
+        const mark = session.id === state.sessionId ? '*' : ' ';
+        return `${mark} ${session.id}  ${relativeTime(session.updatedAt)}  ${status}  ${shortenLine(session.title, 50)}`;
+      });
+      state.say(`${rows.join('\n')}\n${state.style.dim('/resume <id> continues one (* is this session)')}`);
+    },
+  },
+  resume: {
+    usage: '/resume <id|last>',
+    help: 'continue another session of this workspace with its history',
+    run: async (state, argument) => {
+      if (argument === '')
+        return state.say('Say which session: /resume <id> or /resume last (/sessions lists them).');
+      try {
+        const session = await state.runtime.sessions.find(argument);
+        state.sessionId = session.id;
+        state.say(`Continuing session ${session.id}: ${session.title}`);
+      } catch (error) {
+        state.say(state.style.red((error as Error).message));
+      }
+    },
+  },
+  clear: {
+    usage: '/clear',
+    help: 'clear the screen and start a new session (the next goal has no history)',
+    run: (state) => {
+      state.sessionId = undefined;
+      state.clearScreen();
+      state.say(state.style.dim('New session: the next goal starts without history.'));
+    },
+  },
+  cost: {
+    usage: '/cost',
+    help: 'the tokens this session used (in this process)',
+    run: (state) => {
+      const used = state.sessionId ? state.usage.get(state.sessionId) : undefined;
+      if (!used) return state.say('No tokens used in this session yet.');
+      state.say(`This session: ${plural(used.runs, 'run')}, ${used.input} in / ${used.output} out tokens.`);
+    },
+  },
+  quit: { usage: '/quit', help: 'end the session (Ctrl-C twice, or Ctrl-D, too)', run: () => 'quit' },
+};
+
+/** Runs a line that starts with `/`; unknown commands get the list. */
+export async function runSlashCommand(state: SessionState, line: string): Promise<'quit' | undefined> {
+  const [name = '', ...rest] = line.slice(1).trim().split(/\s+/);
+  const command = SLASH_COMMANDS[name.toLowerCase()];
+  if (!command) {
+    state.say(`${state.style.yellow(`Unknown command /${name}.`)} ${helpText(state.style)}`);
+    return undefined;
+  }
+  return (await command.run(state, rest.join(' ').trim())) === 'quit' ? 'quit' : undefined;
+}
+
+function choose<K extends 'plan' | 'loop'>(
+  state: SessionState,
+  setting: K,
+  argument: string,
+  choices: readonly string[],
+): undefined {
+  const current = state.runtime.settings[setting] ?? (setting === 'loop' ? 'react' : 'auto');
+  if (argument === '') {
+    state.say(`${setting}: ${current} (choices: ${choices.join(', ')})`);
+    return;
+  }
+  if (!choices.includes(argument)) {
+    state.say(state.style.yellow(`"${argument}" is not a ${setting} choice: ${choices.join(', ')}.`));
+    return;
+  }
+  state.runtime.configure({ [setting]: argument });
+  state.say(`${setting}: ${argument} (from the next goal on)`);
+}
+
+function switchApproval(state: SessionState, argument: string): void {
+  const { runtime, style } = state;
+  if (argument === '') {
+    state.say(`${safetyLine(runtime)} ${style.dim(`(choices: ${APPROVAL_MODES.join(', ')})`)}`);
+    return;
+  }
+  const mode = APPROVAL_MODES.find((choice) => choice === argument.toLowerCase());
+  if (mode === undefined) {
+    state.say(style.yellow(`"${argument}" is not an approval mode: ${APPROVAL_MODES.join(', ')}.`));
+    return;
+  }
+  runtime.setApprovalMode(mode);
+  state.say(`approval: ${mode} — ${APPROVAL_EFFECTS[mode]} (from the next tool call on)`);
+  if (mode === 'auto' && runtime.safety.sandboxUnavailable !== undefined)
+    state.say(
+      style.yellow(
+        'Commands are still asked: they cannot be sandboxed here (--sandbox off runs them unasked).',
+      ),
+    );
+}
+
+/** What each mode means, in the words of the README's table. */
+const APPROVAL_EFFECTS: Record<ApprovalMode, string> = {
+  ask: 'commands, file changes and MCP tools are asked',
+  edits: 'file changes run, commands and MCP tools are asked',
+  auto: 'everything runs, commands inside the sandbox',
+  'plan-only': 'only reading tools run, nothing changes',
+};
+
+function helpText(style: Style): string {
+  const width = Math.max(...Object.values(SLASH_COMMANDS).map((command) => command.usage.length));
+  const commands = Object.values(SLASH_COMMANDS).map(
+    (command) => `  ${command.usage.padEnd(width)}  ${style.dim(command.help)}`,
+  );
+  return [
+    'Type a goal and press Enter; the next goal continues the same session. @path adds a file to the goal.',
+    ...commands,
+    style.dim('Keys: Esc stops the run · Ctrl-C stops the run, twice at the prompt quits · ↑/↓ history'),
+  ].join('\n');
+}
