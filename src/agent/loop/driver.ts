@@ -74,12 +74,15 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     const stopped = checkStopPredicates(run, ctx.signal);
     if (stopped) return stopped;
     options.refresh?.(conversation);
+    // This step's number, taken once: parallel plan tasks share run.steps, and another task's
+    // step may begin during any await below.
     run.steps += 1;
-    run.emit({ type: 'agent_update', update_type: 'agent_turn_start', step: run.steps, task_id: taskId });
-    const compactionFailed = await compactIfNeeded(ctx, run.steps);
+    const step = run.steps;
+    run.emit({ type: 'agent_update', update_type: 'agent_turn_start', step, task_id: taskId });
+    const compactionFailed = await compactIfNeeded(ctx, step);
     if (compactionFailed) return compactionFailed;
 
-    const produced = await runStep(strategy, ctx, run.steps, recovery);
+    const produced = await runStep(strategy, ctx, step, recovery);
     if (produced.kind === 'unreadable') continue;
     if (produced.kind === 'end') return produced.outcome;
     const next = await options.decide(produced.step);

@@ -145,8 +145,8 @@ export class PlanRun {
   /** What a tool call of a task may touch. */
   toolContext(
     call: ModelToolCall,
-    options: { taskId: string; signal: AbortSignal; files: FileTracker },
+    options: { step: number; taskId: string; signal: AbortSignal; files: FileTracker },
   ): ToolContext {
-    return toolContextFor(this.run, { call, step: this.run.steps, ...options });
+    return toolContextFor(this.run, { call, ...options });
   }
 }

@@ -35,8 +35,10 @@ export interface TaskStepContext {
  */
 export function taskStepDecider(context: TaskStepContext): (step: Step) => Promise<NextStep> {
   const { plan, task } = context;
+  // The step being decided, not run.steps: parallel tasks share that counter.
+  let stepIndex = 0;
   const note = (content: string) =>
-    addNote(plan.run, context.conversation, { step: plan.run.steps, taskId: task.id, content });
+    addNote(plan.run, context.conversation, { step: stepIndex, taskId: task.id, content });
   let idleReplies = 0;
   let checkRuns = 0;
 
@@ -56,9 +58,14 @@ export function taskStepDecider(context: TaskStepContext): (step: Step) => Promi
       calls: [{ id: `check-${task.id}-${checkRuns}`, name: 'run_command', args: { command: task.check } }],
       registry: context.registry,
       contextFor: (call) =>
-        plan.toolContext(call, { taskId: task.id, signal: context.signal, files: context.files }),
+        plan.toolContext(call, {
+          step: step.index,
+          taskId: task.id,
+          signal: context.signal,
+          files: context.files,
+        }),
       emit: plan.run.emit,
-      step: plan.run.steps,
+      step: step.index,
       taskId: task.id,
       signal: context.signal,
       approval: plan.run.approval,
@@ -71,6 +78,7 @@ export function taskStepDecider(context: TaskStepContext): (step: Step) => Promi
   };
 
   return async (step) => {
+    stepIndex = step.index;
     for (const { call, result } of step.executed) {
       context.toolResults.push({
         call: `${call.name}(${formatArgs(call.args)})`,

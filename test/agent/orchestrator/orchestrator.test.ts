@@ -118,6 +118,48 @@ describe('complex mode', () => {
     expect(tasksOnEvents.filter(Boolean)).toHaveLength(10);
   });
 
+  it('gives each parallel task its own step numbers: its text, tool calls and notes carry the step it started', async () => {
+    // Two tasks that start together and take turns: each step of one begins while the other's
+    // step is under way, so a step number read again after an await would be the other task's.
+    const model = script(
+      [
+        { toolCalls: [plan([{ id: 'lint' }, { id: 'docs' }])] },
+        ...['lint', 'docs'].flatMap((id) => [
+          { task: id, text: `Looking at ${id}.`, toolCalls: [write(`${id}-1.txt`)] },
+          { task: id, text: `Finishing ${id}.`, toolCalls: [write(`${id}-2.txt`), done(`did ${id}`)] },
+        ]),
+        finalTurn,
+      ],
+      30,
+    );
+    const { result, events } = await runWithHarness({ model, planApprover: autoApprove });
+    expect(result.status).toBe('completed');
+    const currentStep = new Map<string, number>();
+    const checked: string[] = [];
+    for (const event of events) {
+      const taskId = 'task_id' in event ? event.task_id : undefined;
+      if (taskId === undefined || !('step' in event)) continue;
+      if (event.type === 'agent_update' && event.update_type === 'agent_turn_start') {
+        currentStep.set(taskId, event.step);
+        continue;
+      }
+      const label = event.type === 'agent_update' ? event.update_type : event.type;
+      expect(event.step, `${label} of ${taskId}`).toBe(currentStep.get(taskId));
+      checked.push(`${taskId}:${label}`);
+    }
+    // Both tasks' text and tool calls were checked, and the two tasks' steps interleaved.
+    for (const id of ['lint', 'docs']) {
+      expect(checked).toContain(`${id}:agent_text_delta`);
+      expect(checked).toContain(`${id}:tool_start`);
+    }
+    const starts = events.flatMap((event) =>
+      event.type === 'agent_update' && event.update_type === 'agent_turn_start' && event.task_id !== undefined
+        ? [event.step]
+        : [],
+    );
+    expect(new Set(starts).size).toBe(starts.length);
+  });
+
   it('sends an invalid plan back to the model, which fixes it', async () => {
     const model = script([
       {
