@@ -162,6 +162,10 @@ export async function runQueueTask(
           run.control.stop('another worker took the task over');
         }
       }
+    } catch {
+      // The store failed (its file deleted or locked under the run): the run's own next write
+      // fails the same way and ends it as failed, with the reason. Thrown here, it would end
+      // the process with a stack trace and no final status.
     } finally {
       watching = false;
     }
