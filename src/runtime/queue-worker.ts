@@ -85,7 +85,7 @@ async function agentOptions(
     journal: new Journal({ sessionId, store: ctx.store, bus: ctx.bus }),
     store: ctx.store,
     control,
-    safety: { ...safety, notes: [...(safety.notes ?? []), ...(mcp?.failures ?? [])] },
+    safety: { ...safety, notes: [...(safety.notes ?? []), ...(mcp?.failures ?? []), ...(mcp?.notes ?? [])] },
     tools: mcp ? [...coreTools, ...mcp.tools] : undefined,
     maxSteps: settings.maxSteps,
     concurrency: settings.concurrency,
