@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { limitedFetch } from './limited-fetch.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { ListingBudget, MAX_MCP_MESSAGE_BYTES, megabytes } from './mcp-listing-limits.js';
 
@@ -54,9 +55,11 @@ export class McpConnection {
     let transport: Transport;
     let stdio: StdioClientTransport | undefined;
     let http: { url: string; transport: StreamableHTTPClientTransport } | undefined;
+    let connection: McpConnection | undefined;
     if ('url' in config) {
       const httpTransport = new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: config.headers ? { headers: config.headers } : undefined,
+        fetch: limitedFetch(MAX_MCP_MESSAGE_BYTES, (error) => connection?.stopForSize(error.message)),
       });
       http = { url: config.url, transport: httpTransport };
       transport = httpTransport;
@@ -71,17 +74,18 @@ export class McpConnection {
       });
       transport = stdio;
     }
-    const connection = new McpConnection(options.name, client, stdio, http);
-    stdio?.stderr?.on('data', (chunk: Buffer) => connection.keepStderr(chunk.toString()));
-    client.onclose = () => connection.closedByItself();
-    client.onerror = (error) => connection.transportError(error);
+    connection = new McpConnection(options.name, client, stdio, http);
+    const started = connection;
+    stdio?.stderr?.on('data', (chunk: Buffer) => started.keepStderr(chunk.toString()));
+    client.onclose = () => started.closedByItself();
+    client.onerror = (error) => started.transportError(error);
     try {
       await client.connect(transport, { signal: options.signal });
     } catch (error) {
       await client.close().catch(() => {});
-      throw new Error(connection.withStderr(errorText(error)));
+      throw new Error(started.withStderr(errorText(error)));
     }
-    return connection;
+    return started;
   }
 
   /** Why the server stopped during the run; undefined while it runs. */
@@ -169,16 +173,27 @@ export class McpConnection {
   }
 
   /**
-   * The SDK's stdio transport gives up on a message past its buffer (a reply that never ends)
-   * and closes, which takes seconds with a server that does not exit: the server is stopped at
-   * once and what waited on it fails now, saying why. Other transport errors (a line that is not
-   * JSON) leave the connection as it is.
+   * The SDK's stdio transport gives up on a line past its buffer (a reply that never ends) and
+   * closes, which takes seconds with a server that does not exit. Other transport errors (a line
+   * that is not JSON) leave the connection as it is.
    */
   private transportError(error: Error): void {
-    if (!/ReadBuffer exceeded/.test(error.message) || this.stoppedBecause !== undefined) return;
-    this.stoppedBecause = `it sent a message larger than ${megabytes(MAX_MCP_MESSAGE_BYTES)} (a reply that does not end?) and was stopped`;
+    if (/ReadBuffer exceeded/.test(error.message))
+      this.stopForSize(
+        `it sent a message larger than ${megabytes(MAX_MCP_MESSAGE_BYTES)} (a reply that does not end?) and was stopped`,
+      );
+  }
+
+  /**
+   * A reply past the message size (stdio: a line past the SDK's buffer; HTTP: a reply cut by
+   * limitedFetch, which would otherwise wait for its timeout): the server is stopped at once and
+   * what waited on it fails now, saying why.
+   */
+  private stopForSize(reason: string): void {
+    if (this.stoppedBecause !== undefined) return;
+    this.stoppedBecause = reason;
     this.kill();
-    this.broken.abort(new Error(this.stoppedBecause));
+    this.broken.abort(new Error(reason));
   }
 
   /** Kills a stdio server's process at once (SIGKILL); nothing for an HTTP server. */
