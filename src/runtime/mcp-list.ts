@@ -10,11 +10,13 @@ export interface McpServerListing {
   /** Its tools (as the model sees their names) when it started; the failure otherwise. */
   tools?: { name: string; description: string }[];
   failure?: string;
+  /** Changes made to its tools' names (listed twice, a name taken), as a run shows them. */
+  notes?: string[];
 }
 
 /**
- * Starts every MCP server of the config (the workspace's and the user's), lists their tools
- * and stops them again.
+ * Starts every MCP server of the config (the workspace's and the user's) together, as a run
+ * does (so that its tool names are the run's), lists their tools and stops them again.
  */
 export async function listMcpServers(options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{
   configFile?: string;
@@ -25,23 +27,23 @@ export async function listMcpServers(options: { cwd: string; env?: NodeJS.Proces
   // `mcp` is read from the user's own config only (a workspace config may not add servers).
   const path = paths.at(-1);
   const configured = config.mcp ?? {};
-  const listings: McpServerListing[] = [];
   const { startMcpServers } = await import('../tools/mcp/mcp-servers.js');
-  for (const [name, server] of Object.entries(configured)) {
-    const started = await startMcpServers({ servers: { [name]: server }, workspaceRoot: workspace.root });
-    try {
-      listings.push({
-        name,
-        transport: transportOf(server),
-        ...(started.failures[0] !== undefined
-          ? { failure: started.failures[0] }
-          : { tools: started.tools.map((tool) => ({ name: tool.name, description: tool.description })) }),
-      });
-    } finally {
-      await started.close();
-    }
+  const started = await startMcpServers({ servers: configured, workspaceRoot: workspace.root });
+  try {
+    const listings = started.servers.map(
+      (server): McpServerListing => ({
+        name: server.name,
+        transport: transportOf(configured[server.name]!),
+        ...(server.failure !== undefined
+          ? { failure: server.failure }
+          : { tools: server.tools.map((tool) => ({ name: tool.name, description: tool.description })) }),
+        ...(server.notes.length > 0 ? { notes: server.notes } : {}),
+      }),
+    );
+    return { configFile: path, servers: listings };
+  } finally {
+    await started.close();
   }
-  return { configFile: path, servers: listings };
 }
 
 function transportOf(server: McpServerConfig): string {

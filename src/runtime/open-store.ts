@@ -92,7 +92,10 @@ const UNUSABLE_DATABASE_CODES: Record<string, string> = {
 /** The message for a database file the user pointed at that cannot be used, naming it. */
 function unusableDatabase(error: unknown, databasePath: string): string | undefined {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
-  const reason = UNUSABLE_DATABASE_CODES[code];
+  // SQLITE_READONLY_DIRECTORY and the like: a folder or `-shm` file this user may not write.
+  const reason =
+    UNUSABLE_DATABASE_CODES[code] ??
+    (code.startsWith('SQLITE_READONLY_') ? 'or its folder may not be written by this user' : undefined);
   if (reason === undefined) return undefined;
   return `The database file ${databasePath} ${reason}. Point --db at a taskweave database (or at a new file), or leave --db out to use <workspace>/.taskweave/taskweave.db.`;
 }

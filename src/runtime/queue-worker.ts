@@ -88,7 +88,7 @@ async function agentOptions(
     journal: new Journal({ sessionId, store: ctx.store, bus: ctx.bus }),
     store: ctx.store,
     control,
-    safety: { ...safety, notes: [...(safety.notes ?? []), ...(mcp?.failures ?? [])] },
+    safety: { ...safety, notes: [...(safety.notes ?? []), ...(mcp?.failures ?? []), ...(mcp?.notes ?? [])] },
     tools: mcp ? [...coreTools, ...mcp.tools] : undefined,
     maxSteps: settings.maxSteps,
     concurrency: settings.concurrency,
@@ -165,6 +165,10 @@ export async function runQueueTask(
           run.control.stop('another worker took the task over');
         }
       }
+    } catch {
+      // The store failed (its file deleted or locked under the run): the run's own next write
+      // fails the same way and ends it as failed, with the reason. Thrown here, it would end
+      // the process with a stack trace and no final status.
     } finally {
       watching = false;
     }

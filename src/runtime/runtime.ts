@@ -8,6 +8,7 @@ import { resolveModel } from '../model/resolve-model.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
 import { DEFAULT_QUEUE, type Task } from '../store/schema.js';
+import { StoreGoneError } from '../store/store-file-guard.js';
 import type { ApprovalMode } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
@@ -253,9 +254,21 @@ export class Runtime implements WorkerContext {
   }
 
   private async runSubmitted(task: Task, owner: string): Promise<SubmitOutcome> {
-    const { tasks } = this.store;
     const result = await runQueueTask(this, task, owner);
     if (result.cancelled) return { result };
+    try {
+      return await this.afterSubmitted(task, owner, result);
+    } catch (error) {
+      // The database file went away under the run, which ended as failed saying so: there is
+      // nothing left to close the task in.
+      if (error instanceof StoreGoneError && result.status === 'failed') return { result };
+      throw error;
+    }
+  }
+
+  /** Closes a goal's task as its run ended and works the queue behind it. */
+  private async afterSubmitted(task: Task, owner: string, result: QueueTaskResult): Promise<SubmitOutcome> {
+    const { tasks } = this.store;
     if (this.stopRequested) {
       // A goal the user stopped is not left in the queue for a later worker to pick up.
       await tasks.cancel(task.id);

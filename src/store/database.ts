@@ -117,19 +117,35 @@ function wrap(sqlite: Database.Database, filePath: string): TaskweaveDb {
 const FORMAT_VERSION_BYTES = [18, 19] as const;
 
 /**
+ * What SQLite says when a reader of a WAL database cannot create or use its `-shm` file: a
+ * read-only mount (CANTOPEN), a folder the user may not write (READONLY_DIRECTORY, as a user
+ * who does not own `.taskweave/` or after `chmod 555`), a `-shm` left that it may not write
+ * (READONLY_CANTINIT, READONLY_RECOVERY).
+ */
+const NO_SHARED_MEMORY_CODES = new Set([
+  'SQLITE_CANTOPEN',
+  'SQLITE_READONLY_DIRECTORY',
+  'SQLITE_READONLY_CANTINIT',
+  'SQLITE_READONLY_RECOVERY',
+  'SQLITE_READONLY_CANTLOCK',
+]);
+
+/**
  * Opens an existing database for reading. In WAL mode a reader needs the `-shm` file, which a
  * read-only folder does not let it create (and this build of SQLite takes no `immutable=1` URI):
  * the file is then read into memory and opened from there, as a snapshot. A WAL file left next
  * to it (commits not yet in the file) cannot be read that way, and is said.
  */
 function openReadOnly(options: OpenDatabaseOptions): TaskweaveDb {
-  let sqlite: Database.Database;
+  let sqlite: Database.Database | undefined;
   try {
     sqlite = new Database(options.path, { readonly: true, fileMustExist: true });
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     sqlite.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (error) {
-    if ((error as { code?: string }).code !== 'SQLITE_CANTOPEN' || !existsSync(options.path)) throw error;
+    sqlite?.close();
+    const code = String((error as { code?: unknown }).code);
+    if (!NO_SHARED_MEMORY_CODES.has(code) || !existsSync(options.path)) throw error;
     sqlite = openSnapshot(options.path);
   }
   try {

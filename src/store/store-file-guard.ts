@@ -40,7 +40,7 @@ export class StoreFileGuard {
     }
     if (problem === undefined) return;
     this.gone = new StoreGoneError(
-      `The database file ${this.path} ${problem} while taskweave had it open (did a command remove or write .taskweave/?); nothing since then was kept.`,
+      `The database file ${this.path} ${problem} while taskweave had it open (did a command or another program remove or write .taskweave/?); nothing since then was kept.`,
     );
     throw this.gone;
   }

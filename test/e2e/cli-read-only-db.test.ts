@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { chmod, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../src/tools/sandbox-probe.js';
@@ -79,4 +79,57 @@ describe('a read-only database can still be read', () => {
       expect(add.stderr).not.toContain('    at ');
     });
   }
+});
+
+/**
+ * Runs the CLI as a user who does not own the workspace: `nobody` when the tests run as root
+ * (root writes through any chmod), the user itself otherwise.
+ */
+function runCliAsAnotherUser(args: string[]): Promise<CliResult> {
+  const asNobody =
+    process.getuid?.() === 0 ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'] : [];
+  const [program, ...rest] = [...asNobody, process.execPath, CLI_PATH, ...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(program!, rest, {
+      env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent', XDG_CONFIG_HOME: '/nonexistent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+describe('a .taskweave folder this user may not write (chmod 555, the database 444)', () => {
+  it('tasks list and sessions list read it (WAL needs a -shm it cannot create); tasks add says why it cannot', async () => {
+    const workspace = await workspaceWithHistory();
+    const folder = path.join(workspace, '.taskweave');
+    // The other user must be able to reach the workspace, not write in it.
+    await chmod(workspace, 0o755);
+    await chmod(path.join(folder, 'taskweave.db'), 0o444);
+    await chmod(folder, 0o555);
+    const before = await readdir(folder);
+
+    const tasks = await runCliAsAnotherUser(['tasks', 'list', '--cwd', workspace]);
+    expect(tasks.stderr).toBe('');
+    expect(tasks.code).toBe(0);
+    expect(tasks.stdout).toContain('queued goal');
+    const sessions = await runCliAsAnotherUser(['sessions', 'list', '--cwd', workspace]);
+    expect(sessions.stderr).toBe('');
+    expect(sessions.code).toBe(0);
+    expect(sessions.stdout).toContain('first goal');
+    expect(await readdir(folder)).toEqual(before);
+
+    const add = await runCliAsAnotherUser(['tasks', 'add', '--cwd', workspace, 'another']);
+    expect(add.code).not.toBe(0);
+    expect(add.stderr).toContain('taskweave.db or its folder may not be written by this user');
+    expect(add.stderr).not.toContain('    at ');
+  });
 });

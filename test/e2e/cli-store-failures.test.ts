@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUSY_TIMEOUT_MS } from '../../src/store/database.js';
-import { runCli, writeScript } from '../helpers/cli.js';
+import { parseJsonLines, runCli, writeScript } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -74,6 +74,44 @@ describe('a run whose database is removed or overwritten mid-run ends as failed,
       if (next.code !== 0) expect(next.stderr).toMatch(/taskweave\.db is (not an SQLite database|a damaged)/);
     });
   }
+});
+
+describe('a database deleted from another shell while a run waits for its model', () => {
+  it('the run ends with its final status, failed with the reason (exit 1), not an error and no end', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-store-gone-');
+    await runOnce(workspace);
+    const model = await scriptOf([
+      // The model takes its time: the database is deleted meanwhile.
+      { latencyMs: 1500, toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'x\n' } }] },
+      { text: 'All done.' },
+    ]);
+    let deleted: Promise<void> | undefined;
+    const run = await runCli(
+      ['run', '--approval', 'auto', '--json', '--model', model, '--cwd', workspace, 'work while deleted'],
+      {
+        onSpawn: (child) => {
+          child.stdout?.on('data', (chunk: Buffer) => {
+            if (deleted === undefined && chunk.toString().includes('"agent_start"'))
+              deleted = rm(path.join(workspace, '.taskweave', 'taskweave.db'));
+          });
+        },
+      },
+    );
+    await deleted;
+    expect(deleted).toBeDefined();
+    expect(run.stderr).not.toContain('    at ');
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const events = parseJsonLines(run.stdout);
+    expect(events.filter((event) => event.type === 'error')).toEqual([]);
+    const reason = /taskweave\.db was deleted while taskweave had it open/;
+    expect(events.at(-2)).toMatchObject({
+      type: 'agent_update',
+      update_type: 'agent_completion',
+      status: 'failed',
+      reason: expect.stringMatching(reason),
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'response_complete', status: 'failed' });
+  });
 });
 
 describe('a database locked by another process for longer than the busy timeout', () => {

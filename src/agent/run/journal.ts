@@ -119,6 +119,17 @@ export class Journal {
     return this.enqueue(work);
   }
 
+  /**
+   * Announces an event the store could not log because it failed (its file was deleted under the
+   * run, the disk is full): the end of a run still reaches whoever watches it, as failed with the
+   * reason, instead of the stream just stopping. It takes the next seq this journal knows of.
+   */
+  announceUnkept(runId: string, payload: EventPayload): void {
+    const seq = this.nextSeq ?? 0;
+    this.nextSeq = seq + 1;
+    this.bus.publish(this.envelope({ runId, payload, ts: this.now(), seq }) as ServerEvent);
+  }
+
   /** Resolves once every write queued so far (held events included) is done, whether it succeeded or not. */
   async settled(): Promise<void> {
     await this.write(async () => {}).catch(() => undefined);

@@ -7,6 +7,7 @@ import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
 import { systemPrompts } from '../../prompts/system-prompt.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
 import type { Store } from '../../store/ports.js';
+import type { RunMode } from '../../store/schema.js';
 import { FileTracker } from '../../tools/file-tracker.js';
 import { coreTools, ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/types.js';
@@ -99,16 +100,36 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     saved: history.length,
     goal: options.goal,
   };
-  await run.records.saveMessages(run.runId, conversation);
-  const first = await runStepLoop({
-    run,
-    conversation,
-    phase: planMode === 'always' ? 'plan' : 'act',
-    firstToolChoice: planMode === 'always' ? { type: 'tool', toolName: 'plan_actions' } : undefined,
-    decide: (step) => decideRequestStep(step, { run, conversation, planRequired: planMode === 'always' }),
+  let mode: RunMode = 'simple';
+  const outcome = await failedWhenStoreFails(run, async () => {
+    await run.records.saveMessages(run.runId, conversation);
+    const first = await runStepLoop({
+      run,
+      conversation,
+      phase: planMode === 'always' ? 'plan' : 'act',
+      firstToolChoice: planMode === 'always' ? { type: 'tool', toolName: 'plan_actions' } : undefined,
+      decide: (step) => decideRequestStep(step, { run, conversation, planRequired: planMode === 'always' }),
+    });
+    if (first.kind !== 'plan') return first;
+    mode = 'complex';
+    return orchestrate(run, options.goal, first);
   });
-  const outcome = first.kind === 'plan' ? await orchestrate(run, options.goal, first) : first;
-  return finish(run, conversation.messages, outcome, first.kind === 'plan' ? 'complex' : 'simple');
+  return finish(run, conversation.messages, outcome, mode);
+}
+
+/**
+ * The run's work, or a failed outcome when it threw because the store failed under it (a write
+ * the run waited for: its database file deleted by another shell, the disk full). The run then
+ * still ends with its final status and the reason, instead of an exception and no end.
+ */
+async function failedWhenStoreFails(run: RunContext, work: () => Promise<LoopOutcome>): Promise<LoopOutcome> {
+  try {
+    return await work();
+  } catch (error) {
+    const storeFailure = run.records.journal.failure;
+    if (storeFailure === undefined) throw error;
+    return { kind: 'interruption', status: 'failed', reason: storeFailure.message };
+  }
 }
 
 /** A plan read back from the store to continue it. */
@@ -139,11 +160,8 @@ export async function resumePlan(
     tasks: planEventTasks(plan.graph),
     completed: plan.completed.map((task) => task.id),
   });
-  const outcome = await orchestrate(
-    run,
-    plan.goal,
-    { kind: 'plan', planId: plan.planId, graph: plan.graph },
-    plan,
+  const outcome = await failedWhenStoreFails(run, () =>
+    orchestrate(run, plan.goal, { kind: 'plan', planId: plan.planId, graph: plan.graph }, plan),
   );
   return finish(run, [], outcome, 'complex');
 }
@@ -267,9 +285,8 @@ async function finish(
       mode,
     });
   } catch (error) {
-    if (result.status === 'completed') {
-      result = { ...base, status: 'failed', reason: run.records.journal.failure?.message ?? String(error) };
-    }
+    // Its end was announced as failed (see finishRun): the result says the same.
+    result = { ...base, status: 'failed', reason: run.records.journal.failure?.message ?? String(error) };
   }
   return result;
 }

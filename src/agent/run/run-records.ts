@@ -4,6 +4,7 @@ import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
 import type { Store } from '../../store/ports.js';
 import type { RunMode } from '../../store/schema.js';
 import type { CommandRecorder } from '../../tools/types.js';
+import { errorMessage } from '../../util/error-message.js';
 import type { Conversation } from '../conversation/conversation.js';
 import { loadConversation } from '../conversation/stored-conversation.js';
 import { commandRecorder } from './command-records.js';
@@ -60,7 +61,7 @@ export class RunRecords {
     },
   ): Promise<void> {
     const { reason, ...stored } = result;
-    await this.journal.record(runId, () => this.store.sessions.finishRun({ id: runId, ...stored }), {
+    const completion = {
       type: 'agent_update',
       update_type: 'agent_completion',
       steps: result.steps,
@@ -69,12 +70,33 @@ export class RunRecords {
       reason,
       input_tokens: result.inputTokens,
       output_tokens: result.outputTokens,
-    });
-    await this.journal.emit(runId, {
+    } as const;
+    try {
+      await this.journal.record(
+        runId,
+        () => this.store.sessions.finishRun({ id: runId, ...stored }),
+        completion,
+      );
+    } catch (error) {
+      // The store failed: the end is announced all the same (not kept), as failed with the reason.
+      const why = this.journal.failure?.message ?? errorMessage(error);
+      this.journal.announceUnkept(runId, {
+        ...completion,
+        status: 'failed',
+        final_answer: undefined,
+        reason: why,
+      });
+      this.journal.announceUnkept(runId, { type: 'response_complete', status: 'failed' });
+      throw error;
+    }
+    const response = {
       type: 'response_complete',
       status: result.status,
       final_answer: result.finalAnswer,
-    });
+    } as const;
+    // emit never rejects: a write that failed shows as nothing logged, and the journal's failure.
+    if ((await this.journal.emit(runId, response)) === undefined && this.journal.failure !== undefined)
+      this.journal.announceUnkept(runId, response);
   }
 
   /** Saves the messages added to a conversation since the last save (taken now, written in turn). */

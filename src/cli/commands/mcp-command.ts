@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { sanitizeForTerminal } from '../../util/terminal-text.js';
 import { EXIT } from '../exit-codes.js';
 import { styleFor } from '../render/terminal.js';
 
@@ -12,13 +13,16 @@ export function addMcpCommand(program: Command, setExitCode: (code: number) => v
     .option('--json', 'print the servers and their tools as JSON')
     .action(async (options: { cwd: string; json?: boolean }) => {
       const { listMcpServers } = await import('../../runtime/index.js');
-      const { configFile, servers } = await listMcpServers({ cwd: options.cwd });
-      const failed = servers.some((server) => server.failure !== undefined);
+      const { configFile, servers: listed } = await listMcpServers({ cwd: options.cwd });
+      const failed = listed.some((server) => server.failure !== undefined);
       setExitCode(failed ? EXIT.failed : EXIT.completed);
       if (options.json) {
-        process.stdout.write(`${JSON.stringify(servers, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
         return;
       }
+      // A server's names, descriptions and errors are its own text: no escape sequence of theirs
+      // reaches the terminal (a clipboard write, a cleared screen, a line written over).
+      const servers = sanitizeForTerminal(listed);
       const s = styleFor(process.stdout);
       if (servers.length === 0) {
         process.stdout.write(
@@ -34,6 +38,7 @@ export function addMcpCommand(program: Command, setExitCode: (code: number) => v
         }
         const tools = server.tools ?? [];
         process.stdout.write(`  ${s.green(`✓ ${tools.length} tool${tools.length === 1 ? '' : 's'}`)}\n`);
+        for (const note of server.notes ?? []) process.stdout.write(`  ${s.yellow(`! ${note}`)}\n`);
         for (const tool of tools) {
           const summary = tool.description.split('\n')[0] ?? '';
           process.stdout.write(`  ${tool.name} — ${summary}\n`);

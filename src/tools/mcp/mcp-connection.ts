@@ -3,7 +3,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { limitedFetch } from './limited-fetch.js';
 import type { McpServerConfig } from './mcp-config.js';
+import { ListingBudget, MAX_MCP_MESSAGE_BYTES, megabytes } from './mcp-listing-limits.js';
 
 /** How much of a stdio server's stderr is kept, to explain why it stopped. */
 const STDERR_TAIL_CHARS = 2_000;
@@ -25,6 +27,8 @@ export class McpConnection {
   private stoppedBecause: string | undefined;
   private closing = false;
   private stderrTail = '';
+  /** Aborted (with the reason) when the server broke the protocol: its listing ends at once. */
+  private readonly broken = new AbortController();
 
   private constructor(
     readonly name: string,
@@ -51,9 +55,11 @@ export class McpConnection {
     let transport: Transport;
     let stdio: StdioClientTransport | undefined;
     let http: { url: string; transport: StreamableHTTPClientTransport } | undefined;
+    let connection: McpConnection | undefined;
     if ('url' in config) {
       const httpTransport = new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: config.headers ? { headers: config.headers } : undefined,
+        fetch: limitedFetch(MAX_MCP_MESSAGE_BYTES, (error) => connection?.stopForSize(error.message)),
       });
       http = { url: config.url, transport: httpTransport };
       transport = httpTransport;
@@ -64,19 +70,22 @@ export class McpConnection {
         env: { ...getDefaultEnvironment(), ...config.env },
         cwd: path.resolve(options.workspaceRoot, config.cwd ?? '.'),
         stderr: 'pipe',
+        maxBufferSize: MAX_MCP_MESSAGE_BYTES,
       });
       transport = stdio;
     }
-    const connection = new McpConnection(options.name, client, stdio, http);
-    stdio?.stderr?.on('data', (chunk: Buffer) => connection.keepStderr(chunk.toString()));
-    client.onclose = () => connection.closedByItself();
+    connection = new McpConnection(options.name, client, stdio, http);
+    const started = connection;
+    stdio?.stderr?.on('data', (chunk: Buffer) => started.keepStderr(chunk.toString()));
+    client.onclose = () => started.closedByItself();
+    client.onerror = (error) => started.transportError(error);
     try {
       await client.connect(transport, { signal: options.signal });
     } catch (error) {
       await client.close().catch(() => {});
-      throw new Error(connection.withStderr(errorText(error)));
+      throw new Error(started.withStderr(errorText(error)));
     }
-    return connection;
+    return started;
   }
 
   /** Why the server stopped during the run; undefined while it runs. */
@@ -84,17 +93,33 @@ export class McpConnection {
     return this.stoppedBecause;
   }
 
-  /** Every tool the server offers (all pages). */
+  /**
+   * Every tool the server offers (all pages), within the limits of mcp-listing-limits: a listing
+   * past them, or a reply past the message size, throws at once saying which.
+   */
   async listTools(signal: AbortSignal): Promise<McpToolInfo[]> {
+    const budget = new ListingBudget();
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
-    do {
-      const page = await this.client.listTools(cursor ? { cursor } : undefined, { signal });
-      tools.push(
-        ...page.tools.map((tool) => ({ ...tool, inputSchema: tool.inputSchema as Record<string, unknown> })),
-      );
-      cursor = page.nextCursor;
-    } while (cursor);
+    try {
+      do {
+        // A signal per page: the SDK adds an abort listener to it for each request, never removed.
+        const page = await this.client.listTools(cursor ? { cursor } : undefined, {
+          signal: AbortSignal.any([signal, this.broken.signal]),
+        });
+        budget.add(page.tools, page.nextCursor !== undefined);
+        tools.push(
+          ...page.tools.map((tool) => ({
+            ...tool,
+            inputSchema: tool.inputSchema as Record<string, unknown>,
+          })),
+        );
+        cursor = page.nextCursor;
+      } while (cursor);
+    } catch (error) {
+      if (this.broken.signal.aborted && this.stoppedBecause) throw new Error(this.stoppedBecause);
+      throw error;
+    }
     return tools;
   }
 
@@ -122,9 +147,13 @@ export class McpConnection {
     }
   }
 
-  /** Ends the server (stdio: its process; HTTP: its session, with a DELETE) and the connection. */
-  async close(): Promise<void> {
+  /**
+   * Ends the server (stdio: its process; HTTP: its session, with a DELETE) and the connection.
+   * `force`: a server that failed is killed at once instead of being given seconds to exit.
+   */
+  async close(options: { force?: boolean } = {}): Promise<void> {
     this.closing = true;
+    if (options.force) this.kill();
     if (this.http && !this.stoppedBecause) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -140,7 +169,42 @@ export class McpConnection {
 
   private closedByItself(): void {
     if (this.closing) return;
-    this.stoppedBecause = this.withStderr('its connection closed (the server exited or crashed)');
+    this.stoppedBecause ??= this.withStderr('its connection closed (the server exited or crashed)');
+  }
+
+  /**
+   * The SDK's stdio transport gives up on a line past its buffer (a reply that never ends) and
+   * closes, which takes seconds with a server that does not exit. Other transport errors (a line
+   * that is not JSON) leave the connection as it is.
+   */
+  private transportError(error: Error): void {
+    if (/ReadBuffer exceeded/.test(error.message))
+      this.stopForSize(
+        `it sent a message larger than ${megabytes(MAX_MCP_MESSAGE_BYTES)} (a reply that does not end?) and was stopped`,
+      );
+  }
+
+  /**
+   * A reply past the message size (stdio: a line past the SDK's buffer; HTTP: a reply cut by
+   * limitedFetch, which would otherwise wait for its timeout): the server is stopped at once and
+   * what waited on it fails now, saying why.
+   */
+  private stopForSize(reason: string): void {
+    if (this.stoppedBecause !== undefined) return;
+    this.stoppedBecause = reason;
+    this.kill();
+    this.broken.abort(new Error(reason));
+  }
+
+  /** Kills a stdio server's process at once (SIGKILL); nothing for an HTTP server. */
+  private kill(): void {
+    const pid = this.stdio?.pid;
+    if (pid === undefined || pid === null) return;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // ESRCH: it has exited already.
+    }
   }
 
   private keepStderr(text: string): void {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import type { Tool } from '../types.js';
-import { MCP_NAME_SEPARATOR } from './mcp-config.js';
 import type { McpConnection, McpToolInfo } from './mcp-connection.js';
 import { mcpResultText } from './mcp-result.js';
 
@@ -12,12 +11,12 @@ export const MCP_CALL_TIMEOUT_MS = 120_000;
 const ANY_ARGUMENTS = z.record(z.string(), z.unknown());
 
 /**
- * An MCP server's tool as a taskweave tool named `server__tool`: its JSON Schema is shown to the
- * model as it is and checked by the tool wrapper; it counts as `external` for approvals. A call
- * after the server stopped, a protocol error or an error result comes back as an error result.
+ * An MCP server's tool as a taskweave tool named `name` (`server__tool`, see nameMcpTools): its
+ * JSON Schema is shown to the model as it is and checked by the tool wrapper; it counts as
+ * `external` for approvals. A call after the server stopped, a protocol error or an error result
+ * comes back as an error result.
  */
-export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool {
-  const name = `${connection.name}${MCP_NAME_SEPARATOR}${info.name}`;
+export function mcpTool(connection: McpConnection, info: McpToolInfo, name: string): Tool {
   const parameters = schemaOf(info.inputSchema);
   const tool = defineTool({
     name,
