@@ -3,7 +3,6 @@
  * folder (and event types, pure plan helpers), never `agent` or `store`.
  */
 
-export { alwaysPrefix } from '../agent/approval/command-line.js';
 export type { RequestPolicy } from '../agent/control.js';
 export { DEFAULT_INPUT_TIMEOUT_MS } from '../agent/control.js';
 export type {
