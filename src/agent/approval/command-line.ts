@@ -64,22 +64,23 @@ export type DenyMatch = 'yes' | 'maybe' | 'no';
  * in its words is a `maybe`.
  */
 export function denyMatch(run: readonly ShellWord[], entry: readonly string[]): DenyMatch {
-  const direct = matchFrom(run, entry);
+  const direct = matchAt(run, entry, 0);
   if (direct !== 'no') return direct;
   const program = run[0];
   if (program === undefined || !isWrapper(program)) return 'no';
-  for (let index = 1; index < run.length; index += 1) {
-    if (run[index] !== undefined && matchFrom(run.slice(index), entry) !== 'no') return 'maybe';
+  for (let start = 1; start < run.length; start += 1) {
+    if (run[start] !== undefined && matchAt(run, entry, start) !== 'no') return 'maybe';
   }
   return 'no';
 }
 
-function matchFrom(run: readonly ShellWord[], entry: readonly string[]): DenyMatch {
-  if (entry.length === 0 || run.length === 0) return 'no';
+/** Matches the entry against the run's words from `start` on (the word there as a program). */
+function matchAt(run: readonly ShellWord[], entry: readonly string[], start: number): DenyMatch {
+  if (entry.length === 0 || start >= run.length) return 'no';
   let unknown = false;
   for (let index = 0; index < entry.length; index += 1) {
-    if (index >= run.length) return unknown ? 'maybe' : 'no';
-    const word = run[index];
+    if (start + index >= run.length) return unknown ? 'maybe' : 'no';
+    const word = run[start + index];
     if (word === undefined) {
       unknown = true;
       continue;

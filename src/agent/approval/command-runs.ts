@@ -247,10 +247,10 @@ function findExecs(args: ShellWord[], readLine: ReadLine, depth: number): ShellW
   for (let index = 0; index < args.length; index += 1) {
     const word = args[index];
     if (word === undefined || !FIND_EXEC.has(word)) continue;
-    const end = args.findIndex((next, at) => at > index && (next === ';' || next === '+'));
-    const command = args.slice(index + 1, end < 0 ? undefined : end);
-    found.push(...commandsRun(command, readLine, depth + 1));
-    if (end > index) index = end;
+    let end = index + 1;
+    while (end < args.length && args[end] !== ';' && args[end] !== '+') end += 1;
+    found.push(...commandsRun(args.slice(index + 1, end), readLine, depth + 1));
+    index = end;
   }
   return found;
 }

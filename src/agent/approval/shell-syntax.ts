@@ -4,9 +4,10 @@ import type { Parser, Node as SyntaxNode } from 'web-tree-sitter';
 /**
  * The longest command line that is parsed (in UTF-16 code units). Longer lines are not
  * checked word by word: they are asked, never allowed by a list. Parsing is linear, but a
- * 10 MB line still takes seconds; no command a model writes by hand comes near this.
+ * 10 MB line still takes seconds; no command a model writes by hand comes near this (a file is
+ * written with write_file).
  */
-export const MAX_PARSED_CHARS = 256 * 1024;
+export const MAX_PARSED_CHARS = 64 * 1024;
 
 /** A word of a command: its text after quote removal, or undefined when only bash knows it. */
 export type ShellWord = string | undefined;
@@ -118,41 +119,37 @@ function fromTree(root: SyntaxNode, line: string): ShellLine {
     const where = near.trim() === '' ? 'at its end' : `near \`${near}\`, character ${at + 1}`;
     return { parsed: false, why: `it is not valid shell syntax (${where})`, operators };
   }
-  const commands = commandNodes.map((node) => ({ words: commandWords(node) }));
-  const plain = plainWords(root);
-  return { parsed: true, commands, operators, ...(plain ? { plain } : {}) };
+  const read = commandNodes.map(commandWords);
+  const only =
+    read.length === 1 && root.childCount === 1 && root.child(0)?.type === 'command' ? read[0] : undefined;
+  const plain = only?.plain ? (only.words as string[]) : undefined;
+  return {
+    parsed: true,
+    commands: read.map(({ words }) => ({ words })),
+    operators,
+    ...(plain ? { plain } : {}),
+  };
 }
 
-/** The program and arguments of a `command` node (assignments and redirections left out). */
-function commandWords(command: SyntaxNode): ShellWord[] {
+/**
+ * The program and arguments of a `command` node (assignments and redirections left out), in
+ * one pass over its children; `plain` when it has nothing but words whose text is known.
+ */
+function commandWords(command: SyntaxNode): { words: ShellWord[]; plain: boolean } {
   const words: ShellWord[] = [];
+  let plain = true;
   for (const child of command.namedChildren) {
-    if (child === null || !isWord(child)) continue;
-    words.push(staticText(child.type === 'command_name' ? (child.namedChildren[0] ?? null) : child));
+    if (child === null) continue;
+    const type = child.type;
+    if (type === 'variable_assignment' || type.endsWith('_redirect') || type === 'comment') {
+      plain = false;
+      continue;
+    }
+    const word = staticText(type === 'command_name' ? (child.namedChildren[0] ?? null) : child);
+    if (word === undefined) plain = false;
+    words.push(word);
   }
-  return words;
-}
-
-/** Whether a child of a `command` node is its name or an argument (not an assignment, redirection). */
-function isWord(child: SyntaxNode): boolean {
-  return (
-    child.type !== 'variable_assignment' && !child.type.endsWith('_redirect') && child.type !== 'comment'
-  );
-}
-
-/** The words of a line that is exactly one plain command, else undefined. */
-function plainWords(root: SyntaxNode): string[] | undefined {
-  if (root.childCount !== 1) return undefined;
-  const command = root.child(0);
-  if (command?.type !== 'command') return undefined;
-  const words: string[] = [];
-  for (const child of command.namedChildren) {
-    if (child === null || !isWord(child)) return undefined;
-    const text = staticText(child.type === 'command_name' ? (child.namedChildren[0] ?? null) : child);
-    if (text === undefined) return undefined;
-    words.push(text);
-  }
-  return words.length > 0 ? words : undefined;
+  return { words, plain: plain && words.length > 0 };
 }
 
 /**
