@@ -4,6 +4,7 @@ import type { Tool, ToolContext } from '../../tools/types.js';
 import type { RunControl } from '../control.js';
 import { alwaysLabel, alwaysScope } from './always-scope.js';
 import { type ApprovalVerdict, decideApproval } from './approval-rules.js';
+import { codeRunningOption } from './code-running-options.js';
 import { type CommandLine, readCommandLine } from './command-line.js';
 import { plainCommand } from './plain-command.js';
 import type { SessionApprovals } from './session-approvals.js';
@@ -175,10 +176,16 @@ function unavailableReason(options: {
   const listable =
     tool.changes === 'external'
       ? ` or add "${tool.name}" to "allow" in the taskweave config`
-      : line !== undefined && plainCommand(line) !== undefined
+      : line !== undefined && coverable(line)
         ? ` or add "${line.text}" to "allow" in the taskweave config`
         : '';
   return `${what} needs approval and no one can give it here (no terminal). Run with ${verdict.allowedBy}${listable}.`;
+}
+
+/** Whether an allow entry naming the line would let it run (one plain command, no code-running option). */
+function coverable(line: CommandLine): boolean {
+  const words = plainCommand(line);
+  return words !== undefined && codeRunningOption(words) === undefined;
 }
 
 function firstLine(text: string): string {
