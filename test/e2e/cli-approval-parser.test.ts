@@ -47,7 +47,7 @@ async function sessionStatus(workspace: string): Promise<string> {
 }
 
 describe('command lines the old parser crashed on (run --json, script model)', { timeout: 120_000 }, () => {
-  it('`OUT=${OUT_DIR:-$(pwd)/dist}` runs in auto mode; the session completes', async () => {
+  it('OUT="default from OUT_DIR or $(pwd)/dist" (the idiom that crashed) runs in auto mode; the session completes', async () => {
     const { workspace, model } = await setup([
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line, not a template
       { toolCalls: [command('OUT=${OUT_DIR:-$(pwd)/dist}; echo "out=$OUT"')] },
@@ -76,8 +76,7 @@ describe('command lines the old parser crashed on (run --json, script model)', {
   });
 
   it.each([
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line, not a template
-    ['an unterminated ${', 'echo ${A; touch made.txt', /not valid shell syntax/],
+    ['an unterminated parameter expansion', 'echo ${A; touch made.txt', /not valid shell syntax/],
     ['a 10 MB line', `touch made.txt # ${'x'.repeat(10 * 1024 * 1024)}`, /too long to check/],
   ])(
     '%s is asked even in auto mode and under an allow entry: exit 4, nothing run, the session not left running',
