@@ -7,7 +7,10 @@ import { build } from 'esbuild';
 
 const OUT = 'dist/bundle';
 
-/** Loaded from node_modules as they are: native addons, binaries located through their own path, the server's plugins. */
+/**
+ * Loaded from node_modules as they are: native addons, binaries and WebAssembly located through
+ * their own path (ripgrep, the bash grammar), the server's plugins, the MCP SDK.
+ */
 const EXTERNAL = [
   'better-sqlite3',
   '@vscode/ripgrep',
@@ -15,6 +18,8 @@ const EXTERNAL = [
   '@fastify/*',
   '@modelcontextprotocol/sdk',
   '@modelcontextprotocol/sdk/*',
+  'web-tree-sitter',
+  'tree-sitter-bash',
 ];
 
 rmSync(OUT, { recursive: true, force: true });

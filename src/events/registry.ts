@@ -97,13 +97,20 @@ export const eventPayloadSchema = z.union([
     blocked: z.array(z.string()),
     choices: z.array(z.enum(['retry', 'skip', 'revise', 'abort'])),
   }),
-  /** A tool call waits for the user's approval (answered by request_id): the command or the diff. */
+  /**
+   * A tool call waits for the user's approval (answered by request_id): the command or the diff,
+   * what "always" would allow (the button's label), and where a command's operators are.
+   */
   agentUpdate('approval_requested', {
     request_id: z.string(),
     call_id: z.string(),
     name: z.string(),
     args: z.unknown(),
     preview: z.string(),
+    /** The "always" button's label: `Always allow \`npm test …\`` or `Always: this exact command`. */
+    always: z.string().optional(),
+    /** [start, end) of each operator (`&&`, `||`, `|`, `;`, `&`, `$(`…) in `preview`, UTF-16 code units. */
+    operators: z.array(z.tuple([z.number().int(), z.number().int()])).optional(),
     task_id: taskId,
   }),
   agentUpdate('agent_request_input_timeout', { request_id: z.string() }),

@@ -100,6 +100,10 @@ export interface ApprovalItem {
   args: unknown;
   /** The command, or the diff of a file change. */
   preview: string;
+  /** The "always" button's label, as the core computed it (older logs: none). */
+  always?: string;
+  /** Where a command's operators are in `preview`. */
+  operators?: [number, number][];
   taskId?: string;
   askedAt: number;
   /** Once the call ran, was refused or the run ended: what became of it (`exit 0`, `denied: …`). */

@@ -185,6 +185,8 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         name: event.name,
         args: event.args,
         preview: event.preview,
+        ...(event.always !== undefined ? { always: event.always } : {}),
+        ...(event.operators !== undefined ? { operators: event.operators } : {}),
         taskId: event.task_id,
         askedAt: event.ts,
         settled: false,

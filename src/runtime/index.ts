@@ -3,7 +3,6 @@
  * folder (and event types, pure plan helpers), never `agent` or `store`.
  */
 
-export { alwaysPrefix } from '../agent/approval/command-line.js';
 export type { ProtocolName } from '../agent/protocol/wire-protocol.js';
 export type { RequestPolicy } from '../agent/run/control.js';
 export { DEFAULT_INPUT_TIMEOUT_MS } from '../agent/run/control.js';

@@ -37,10 +37,10 @@ describe('approvals on a terminal (--approval ask, the default)', () => {
     expect(run.code, run.output).toBe(0);
     expect(run.output).toContain('approval ask · sandbox workspace-write (no network)');
     expect(run.output).toContain('? run_command needs your approval:\n    touch one.txt');
-    expect(run.output).toContain('[a]lways allow `touch …` commands in this session');
+    expect(run.output).toContain('[a] Always allow `touch …` (this session)');
     expect(run.output).toMatch(/run_command\("rm one\.txt"\) ✗ denied: keep that file/);
     expect(run.output).toContain('? write_file needs your approval:\n    --- /dev/null\n    +++ b/two.txt');
-    expect(run.output).toContain('[a]lways allow file changes in this session');
+    expect(run.output).toContain('[a] Always allow file changes (this session)');
     // Asked four times: three.txt (after "always" for file changes) and five.txt (after "always" for touch) were not.
     expect(run.output.match(/Allow\? /g)).toHaveLength(4);
     expect(existsSync(path.join(workspace, 'one.txt'))).toBe(true);

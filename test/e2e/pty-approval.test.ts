@@ -100,7 +100,7 @@ describe('approvals in the interactive session on an 80×24 terminal', () => {
     const text = session.text();
     expect(text).toContain('? run_command needs your approval:\n    npm run lint');
     // The question wraps at a word boundary, not mid-word where the terminal would cut it.
-    expect(text).toContain('[a]lways allow `npm test …` commands in\nthis session: a');
+    expect(text).toContain('[a] Always allow `npm test …` (this\nsession): a');
     expect(text).toMatch(/run_command\("npm test -- --verbose"\) ✓/);
     expect(text).toMatch(/run_command\("rm -rf build"\) ✗ denied: the build folder is mine/);
     expect(text.match(/Allow\? /g)).toHaveLength(3);

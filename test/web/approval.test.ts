@@ -74,7 +74,7 @@ describe('approvals in the web UI (chromium against taskweave serve --approval a
     expect(await banner.locator('.diff-remove').first().textContent()).toContain('red');
     expect(await banner.locator('.diff-add').first().textContent()).toContain('teal');
     await screenshot(page, 'approval-diff');
-    await banner.getByRole('button', { name: 'Allow' }).click();
+    await banner.getByRole('button', { name: 'Allow', exact: true }).click();
 
     const result = page.getByRole('region', { name: 'Run result' });
     await result.waitFor({ timeout: 15_000 });
@@ -120,7 +120,7 @@ describe('approvals in the web UI (chromium against taskweave serve --approval a
     await modeOf(second.page).selectOption('edits');
     await expect.poll(() => modeOf(first.page).inputValue(), { timeout: 10_000 }).toBe('edits');
     await screenshot(first.page, 'approval-mode-header');
-    await banner.getByRole('button', { name: 'Allow' }).click();
+    await banner.getByRole('button', { name: 'Allow', exact: true }).click();
     const result = first.page.getByRole('region', { name: 'Run result' });
     await result.waitFor({ timeout: 15_000 });
     expect(await result.textContent()).toContain('Wrote asked.txt.');

@@ -2,9 +2,13 @@ import type { ModelToolCall } from '../../model/call-model.js';
 import type { ApprovalMode } from '../../tools/approval.js';
 import type { Tool, ToolContext } from '../../tools/types.js';
 import type { RunControl } from '../run/control.js';
-import { decideApproval } from './approval-rules.js';
-import { parseSimpleCommand } from './command-line.js';
+import { alwaysLabel, alwaysScope } from './always-scope.js';
+import { type ApprovalVerdict, decideApproval } from './approval-rules.js';
+import { codeRunningOption } from './code-running-options.js';
+import { type CommandLine, readCommandLine } from './command-line.js';
+import { plainCommand } from './plain-command.js';
 import type { SessionApprovals } from './session-approvals.js';
+import type { Span } from './shell-syntax.js';
 
 /**
  * The approval settings of a runtime: one object shared by its runs, so that a mode switched
@@ -37,6 +41,7 @@ export interface GateOrigin {
  */
 export class ApprovalGate {
   private unanswered = false;
+  private failed: string | undefined;
 
   constructor(
     private readonly options: {
@@ -58,12 +63,31 @@ export class ApprovalGate {
     return this.options.settings.mode;
   }
 
+  /**
+   * An unexpected error while checking a call (a bug, not a refusal): the call did not run and
+   * the run ends as failed with this reason, rather than being left running.
+   */
+  get failure(): string | undefined {
+    return this.failed;
+  }
+
   /** Decides, asking the user when the rules say so. Never throws. */
   async check(origin: GateOrigin): Promise<GateResult> {
+    try {
+      return await this.decide(origin);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.failed ??= `taskweave failed while checking a call of ${origin.tool.name}: ${message}`;
+      return { allowed: false, output: `Not run: ${this.failed}.`, display: 'check failed' };
+    }
+  }
+
+  private async decide(origin: GateOrigin): Promise<GateResult> {
     const { call, tool } = origin;
     const { settings, remembered, sandboxMissing, control } = this.options;
     const command = commandOf(tool, call.args);
-    const subject = { toolName: tool.name, changes: tool.changes, command };
+    const line = command === undefined ? undefined : await readCommandLine(command);
+    const subject = { toolName: tool.name, changes: tool.changes, line };
     const verdict = decideApproval({
       ...subject,
       mode: settings.mode,
@@ -77,13 +101,16 @@ export class ApprovalGate {
     const preview = await tool.preview(call.args, origin.ctx);
     // Invalid arguments: nothing would run; the wrapper reports them to the model.
     if (preview === undefined) return { allowed: true };
+    const scope = alwaysScope(subject);
     const reply = await control.requestApproval(
       {
         callId: call.id,
         name: tool.name,
         args: call.args,
         preview,
-        unavailable: unavailableReason({ tool, command, preview, allowedBy: verdict.allowedBy }),
+        always: alwaysLabel(scope),
+        ...(line ? { operators: await operatorsIn(preview, line) } : {}),
+        unavailable: unavailableReason({ tool, line, preview, verdict }),
       },
       { step: origin.step, taskId: origin.taskId, signal: origin.signal },
     );
@@ -106,10 +133,21 @@ export class ApprovalGate {
             display: reason ? `denied: ${reason}` : 'denied',
           };
         }
-        if (reply.decision === 'always') remembered.remember(subject);
+        if (reply.decision === 'always') remembered.remember(scope);
         return { allowed: true };
     }
   }
+}
+
+/**
+ * Where the operators of a command are in its preview: the command's own, shifted, when the
+ * preview shows it whole; else those of the preview read again (cut or redacted).
+ */
+async function operatorsIn(preview: string, line: CommandLine): Promise<Span[]> {
+  const at = preview.lastIndexOf(line.text);
+  if (at >= 0 && line.text !== '')
+    return line.shell.operators.map(([start, end]): Span => [start + at, end + at]);
+  return (await readCommandLine(preview)).shell.operators;
 }
 
 /** The command line of a `command` call (run_command's `command`), when it has one. */
@@ -122,24 +160,32 @@ function commandOf(tool: Tool, args: unknown): string | undefined {
 /** Why a run ends when nobody can approve a call: the call, and the flag or config entry that allows it. */
 function unavailableReason(options: {
   tool: Tool;
-  command: string | undefined;
+  line: CommandLine | undefined;
   preview: string;
-  allowedBy: string;
+  verdict: Extract<ApprovalVerdict, { kind: 'ask' }>;
 }): string {
-  const { tool, command, allowedBy } = options;
+  const { tool, line, verdict } = options;
   const what =
-    command !== undefined
-      ? `The command \`${command}\``
+    line !== undefined
+      ? `The command \`${line.text}\``
       : tool.changes === 'files'
         ? `The file change by ${tool.name} (${firstLine(options.preview)})`
         : `The call of ${tool.name}`;
+  if (verdict.why !== undefined)
+    return `${what} needs approval and no one can give it here (no terminal): ${verdict.why}.`;
   const listable =
     tool.changes === 'external'
       ? ` or add "${tool.name}" to "allow" in the taskweave config`
-      : command !== undefined && parseSimpleCommand(command).simple
-        ? ` or add "${command}" to "allow" in the taskweave config`
+      : line !== undefined && coverable(line)
+        ? ` or add "${line.text}" to "allow" in the taskweave config`
         : '';
-  return `${what} needs approval and no one can give it here (no terminal). Run with ${allowedBy}${listable}.`;
+  return `${what} needs approval and no one can give it here (no terminal). Run with ${verdict.allowedBy}${listable}.`;
+}
+
+/** Whether an allow entry naming the line would let it run (one plain command, no code-running option). */
+function coverable(line: CommandLine): boolean {
+  const words = plainCommand(line);
+  return words !== undefined && codeRunningOption(words) === undefined;
 }
 
 function firstLine(text: string): string {

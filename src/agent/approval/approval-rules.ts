@@ -1,12 +1,17 @@
 import type { ApprovalMode, ChangeKind } from '../../tools/approval.js';
-import { commandsOf, entryWords, parseSimpleCommand, startsWithWords } from './command-line.js';
+import { codeRunningOption } from './code-running-options.js';
+import { type CommandLine, denyMatch, entryWords, startsWithWords } from './command-line.js';
+import { plainCommand } from './plain-command.js';
 import type { SessionApprovals } from './session-approvals.js';
 
 /** What the approval rules say about one call. */
 export type ApprovalVerdict =
   | { kind: 'run' }
-  /** Ask the user; `allowedBy` says what would have let it run unasked (for a run nobody can ask). */
-  | { kind: 'ask'; allowedBy: string }
+  /**
+   * Ask the user; `allowedBy` says what would have let it run unasked (for a run nobody can
+   * ask), or `why` says why nothing would (a line that cannot be read, a deny entry it may hit).
+   */
+  | { kind: 'ask'; allowedBy: string; why?: string }
   | { kind: 'refuse'; message: string };
 
 /** One call as the rules see it. */
@@ -14,8 +19,8 @@ export interface ApprovalQuestion {
   mode: ApprovalMode;
   toolName: string;
   changes: ChangeKind;
-  /** The command line, for `command` calls. */
-  command?: string;
+  /** The command line, read, for `command` calls. */
+  line?: CommandLine;
   allow: readonly string[];
   deny: readonly string[];
   /**
@@ -29,18 +34,20 @@ export interface ApprovalQuestion {
 
 /**
  * Decides whether a call runs, is asked, or is refused. The deny list wins over everything,
- * `plan-only` refuses every change, the allow list and "always" answers let a call run unasked;
- * otherwise the mode decides: `ask` asks every change, `edits` runs file changes, `auto` runs
- * everything, commands inside the sandbox (asked when the sandbox is wanted but missing).
+ * `plan-only` refuses every change; a command line that cannot be read, or that may run a
+ * denied command in a way taskweave cannot see, is asked in every mode; the allow list and
+ * "always" answers let a call run unasked; otherwise the mode decides: `ask` asks every change,
+ * `edits` runs file changes, `auto` runs everything, commands inside the sandbox (asked when
+ * the sandbox is wanted but missing).
  */
 export function decideApproval(question: ApprovalQuestion): ApprovalVerdict {
-  const { mode, changes } = question;
+  const { mode, changes, line } = question;
   if (changes === 'none') return { kind: 'run' };
   const denied = deniedBy(question);
-  if (denied !== undefined) {
+  if (denied?.match === 'yes') {
     return {
       kind: 'refuse',
-      message: `Refused: \`${denied}\` is on the deny list of the taskweave config, so this call is never run. Do not try to get around it; tell the user if the task needs it.`,
+      message: `Refused: \`${denied.entry}\` is on the deny list of the taskweave config, so this call is never run. Do not try to get around it; tell the user if the task needs it.`,
     };
   }
   if (mode === 'plan-only') {
@@ -48,6 +55,17 @@ export function decideApproval(question: ApprovalQuestion): ApprovalVerdict {
       kind: 'refuse',
       message:
         'Refused: taskweave runs in plan-only mode (--approval plan-only), where only read-only tools run and nothing is changed. Describe the change you would make instead.',
+    };
+  }
+  if (changes === 'command' && line && !line.shell.parsed) {
+    if (question.remembered.allows(question)) return { kind: 'run' };
+    return { kind: 'ask', allowedBy: '', why: `taskweave cannot check this command line: ${line.shell.why}` };
+  }
+  if (denied?.match === 'maybe') {
+    return {
+      kind: 'ask',
+      allowedBy: '',
+      why: `it may run \`${denied.entry}\`, which the deny list refuses, in a way taskweave cannot read before it runs`,
     };
   }
   if (allowedByList(question) || question.remembered.allows(question)) return { kind: 'run' };
@@ -68,26 +86,38 @@ export function decideApproval(question: ApprovalQuestion): ApprovalVerdict {
   }
 }
 
-/** The deny entry a call matches: any command of a command line, or an MCP tool's name. */
-function deniedBy(question: ApprovalQuestion): string | undefined {
-  if (question.changes === 'external')
-    return question.deny.find((entry) => toolMatches(entry, question.toolName));
-  if (question.changes !== 'command' || question.command === undefined) return undefined;
-  const commands = commandsOf(question.command);
-  return question.deny.find((entry) => {
+/** The deny entry a call matches (surely or perhaps): any command a line runs, or an MCP tool's name. */
+function deniedBy(question: ApprovalQuestion): { entry: string; match: 'yes' | 'maybe' } | undefined {
+  if (question.changes === 'external') {
+    const entry = question.deny.find((candidate) => toolMatches(candidate, question.toolName));
+    return entry === undefined ? undefined : { entry, match: 'yes' };
+  }
+  if (question.changes !== 'command' || question.line === undefined) return undefined;
+  const { runs } = question.line;
+  let maybe: string | undefined;
+  for (const entry of question.deny) {
     const words = entryWords(entry);
-    return commands.some((command) => startsWithWords(command, words));
-  });
+    for (const run of runs) {
+      const match = denyMatch(run, words);
+      if (match === 'yes') return { entry, match };
+      if (match === 'maybe') maybe ??= entry;
+    }
+  }
+  return maybe === undefined ? undefined : { entry: maybe, match: 'maybe' };
 }
 
-/** Whether the allow list lets the call run: a simple command beginning with an entry, or a tool by name. */
+/**
+ * Whether the allow list lets the call run: one plain command beginning with an entry (seen
+ * through `time`, `nice`, `timeout`… but not `env`, `sudo` or `xargs`), with none of the
+ * options that make a program run code of its own choosing; or an MCP tool by name.
+ */
 function allowedByList(question: ApprovalQuestion): boolean {
   if (question.changes === 'external')
     return question.allow.some((entry) => toolMatches(entry, question.toolName));
-  if (question.changes !== 'command' || question.command === undefined) return false;
-  const parsed = parseSimpleCommand(question.command);
-  if (!parsed.simple) return false;
-  return question.allow.some((entry) => startsWithWords(parsed.words, entryWords(entry)));
+  if (question.changes !== 'command' || question.line === undefined) return false;
+  const words = plainCommand(question.line);
+  if (words === undefined || codeRunningOption(words) !== undefined) return false;
+  return question.allow.some((entry) => startsWithWords(words, entryWords(entry)));
 }
 
 /** An MCP tool entry: its full name (`files__read`) or every tool of a server (`files__*`). */

@@ -1,98 +1,93 @@
 import path from 'node:path';
-import { parse } from 'shell-quote';
+import { commandsRun, isWrapper, type ReadLine } from './command-runs.js';
+import { loadShellParser, readShellLine, type ShellLine, type ShellWord } from './shell-syntax.js';
 
-/** The most words an "always" prefix keeps (`npm run build`). */
-export const MAX_PREFIX_WORDS = 3;
-
-/**
- * Characters that make a line more than one plain command even where the parser would not
- * say so: bash runs each line of a multi-line string, and command substitution in any form.
- */
-const HIDDEN_COMMAND = /[\n\r`]|\$\(|<\(|>\(/;
-
-/** A command line is simple when it is one program with plain words: no operators at all. */
-export type ParsedCommand = { simple: true; words: string[] } | { simple: false; why: string };
-
-/**
- * Parses a command line for the allow list. Anything but one plain command is refused:
- * `;`, `&&`, `||`, `|`, `&`, redirections, subshells, `$(…)` and backticks, variables, globs,
- * comments, several lines, and leading `NAME=value` assignments.
- */
-export function parseSimpleCommand(line: string): ParsedCommand {
-  if (HIDDEN_COMMAND.test(line)) return { simple: false, why: 'it runs more than one command' };
-  const tokens = parse(line, (name) => ({ variable: name }));
-  const words: string[] = [];
-  for (const token of tokens) {
-    if (typeof token !== 'string') return { simple: false, why: describeToken(token) };
-    words.push(token);
-  }
-  if (words.length === 0) return { simple: false, why: 'it is empty' };
-  if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] ?? ''))
-    return { simple: false, why: 'it sets environment variables' };
-  return { simple: true, words };
+/** A command line as the approval rules see it, read once per call. */
+export interface CommandLine {
+  /** The line as the model gave it. */
+  text: string;
+  /** What the bash grammar made of it. */
+  shell: ShellLine;
+  /**
+   * Every command the line runs, for the deny list: each simple command anywhere in it, what
+   * its wrappers run, `bash -c`/`eval` lines, git without its global options. An undefined word
+   * is one taskweave cannot know without running the line.
+   */
+  runs: ShellWord[][];
 }
 
-function describeToken(token: object): string {
-  if ('op' in token) {
-    const op = String(token.op);
-    if (op === 'glob') return 'it uses a file pattern';
-    if (op === '(' || op === ')') return 'it uses a subshell';
-    if (/[<>]/.test(op)) return 'it redirects input or output';
-    return `it chains commands with \`${op}\``;
+/**
+ * Reads a command line with the bash grammar (loaded on the first call). Never throws: a line
+ * that cannot be read comes back with `shell.parsed` false and why.
+ */
+export async function readCommandLine(text: string): Promise<CommandLine> {
+  try {
+    const parser = await loadShellParser();
+    const shell = readShellLine(parser, text);
+    if (!shell.parsed) return { text, shell, runs: [] };
+    const readLine: ReadLine = (inner, depth) => {
+      const nested = readShellLine(parser, inner);
+      if (!nested.parsed) return [[undefined]];
+      return nested.commands.flatMap((command) => commandsRun(command.words, readLine, depth));
+    };
+    return { text, shell, runs: shell.commands.flatMap((command) => commandsRun(command.words, readLine)) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      text,
+      shell: { parsed: false, why: `it could not be read (${message})`, operators: [] },
+      runs: [],
+    };
   }
-  if ('comment' in token) return 'it has a comment';
-  return 'it uses a variable';
+}
+
+/** An allow or deny entry of the config as words (`"npm test"` → npm, test; quotes group words). */
+export function entryWords(entry: string): string[] {
+  return [...entry.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map(
+    (match) => match[1] ?? match[2] ?? match[3] ?? '',
+  );
 }
 
 /** Whether the command's words begin with the entry's words (an allow entry, or an "always" prefix). */
-export function startsWithWords(words: string[], entry: string[]): boolean {
+export function startsWithWords(words: readonly string[], entry: readonly string[]): boolean {
   return (
     entry.length > 0 && entry.length <= words.length && entry.every((word, index) => words[index] === word)
   );
 }
 
-/** An allow or deny entry of the config as words (`"npm test"` → npm, test). */
-export function entryWords(entry: string): string[] {
-  return parse(entry).filter((token): token is string => typeof token === 'string');
-}
+/** Whether a command matches a deny entry: surely, perhaps (a word taskweave cannot know), or not. */
+export type DenyMatch = 'yes' | 'maybe' | 'no';
 
 /**
- * Each plain command a line runs, as words, for the deny list: the line split at every operator,
- * subshell and backtick, leading `NAME=value` assignments dropped, the program by its base name
- * (`/usr/bin/git push` is `git push`). Commands inside `bash -c '…'`, `eval` or scripts are not seen.
+ * Matches one command the line runs against a deny entry's words (the program by its base
+ * name). Under a wrapper whose options are not all known here, the entry appearing anywhere
+ * in its words is a `maybe`.
  */
-export function commandsOf(line: string): string[][] {
-  const tokens = parse(line.replace(/[`\n\r]/g, ' ; ').replace(/\$\(/g, ' ( '), (name) => ({
-    variable: name,
-  }));
-  const commands: string[][] = [];
-  let current: string[] = [];
-  const flush = () => {
-    while (current.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(current[0] ?? '')) current.shift();
-    if (current.length > 0) commands.push([path.basename(current[0] ?? ''), ...current.slice(1)]);
-    current = [];
-  };
-  for (const token of tokens) {
-    if (typeof token === 'string') current.push(token);
-    else if ('op' in token && token.op !== 'glob') flush();
+export function denyMatch(run: readonly ShellWord[], entry: readonly string[]): DenyMatch {
+  const direct = matchAt(run, entry, 0);
+  if (direct !== 'no') return direct;
+  const program = run[0];
+  if (program === undefined || !isWrapper(program)) return 'no';
+  for (let start = 1; start < run.length; start += 1) {
+    if (run[start] !== undefined && matchAt(run, entry, start) !== 'no') return 'maybe';
   }
-  flush();
-  return commands;
+  return 'no';
 }
 
-/**
- * The prefix an "always" answer remembers for a simple command: the program and the words after
- * it up to the first option, path or value (`npm run build`, `git status`, `ls`), at most
- * MAX_PREFIX_WORDS; undefined for a line that is not simple (then only the exact line is remembered).
- */
-export function alwaysPrefix(line: string): string[] | undefined {
-  const parsed = parseSimpleCommand(line);
-  if (!parsed.simple) return undefined;
-  const [program, ...rest] = parsed.words;
-  const prefix = [program ?? ''];
-  for (const word of rest) {
-    if (prefix.length >= MAX_PREFIX_WORDS || !/^[a-z][a-z0-9:_-]*$/i.test(word)) break;
-    prefix.push(word);
+/** Matches the entry against the run's words from `start` on (the word there as a program). */
+function matchAt(run: readonly ShellWord[], entry: readonly string[], start: number): DenyMatch {
+  if (entry.length === 0 || start >= run.length) return 'no';
+  let unknown = false;
+  for (let index = 0; index < entry.length; index += 1) {
+    if (start + index >= run.length) return unknown ? 'maybe' : 'no';
+    const word = run[start + index];
+    if (word === undefined) {
+      unknown = true;
+      continue;
+    }
+    const expected = entry[index] ?? '';
+    const actual = index === 0 ? path.basename(word) : word;
+    if (actual !== (index === 0 ? path.basename(expected) : expected)) return 'no';
   }
-  return prefix;
+  return unknown ? 'maybe' : 'yes';
 }

@@ -1,17 +1,21 @@
 import type { ChangeKind } from '../../tools/approval.js';
-import { alwaysPrefix, parseSimpleCommand, startsWithWords } from './command-line.js';
+import type { AlwaysScope } from './always-scope.js';
+import { codeRunningOption } from './code-running-options.js';
+import { type CommandLine, startsWithWords } from './command-line.js';
+import { plainWords } from './plain-command.js';
 
-/** A call as an "always" answer remembers it. */
+/** A call as the "always" answers are checked against it. */
 export interface RememberedCall {
   toolName: string;
   changes: ChangeKind;
-  command?: string;
+  line?: CommandLine;
 }
 
 /**
- * The "always" answers of one session: file changes (all of them), a command prefix
- * (`npm test` allows `npm test -- --watch`; a compound line only itself), an MCP tool by name.
- * Kept in memory by the runtime for as long as it runs.
+ * The "always" answers of one session, each the scope its request showed on its button: file
+ * changes (all of them), a command prefix (`npm test` allows `npm test -- --watch`, never with
+ * an option that runs code of its own), an exact command line, an MCP tool by name. Kept in
+ * memory by the runtime for as long as it runs.
  */
 export class SessionApprovals {
   private files = false;
@@ -19,25 +23,21 @@ export class SessionApprovals {
   private readonly exactLines = new Set<string>();
   private readonly tools = new Set<string>();
 
-  /** Remembers an "always" answer for calls like this one; returns what was remembered, for display. */
-  remember(call: RememberedCall): string {
-    switch (call.changes) {
+  /** Remembers an "always" answer: the scope the request showed. */
+  remember(scope: AlwaysScope): void {
+    switch (scope.kind) {
       case 'files':
         this.files = true;
-        return 'file changes';
-      case 'command': {
-        const command = call.command ?? '';
-        const prefix = alwaysPrefix(command);
-        if (prefix) {
-          this.prefixes.push(prefix);
-          return `commands starting with \`${prefix.join(' ')}\``;
-        }
-        this.exactLines.add(command);
-        return `\`${command}\``;
-      }
-      default:
-        this.tools.add(call.toolName);
-        return call.toolName;
+        return;
+      case 'prefix':
+        this.prefixes.push(scope.words);
+        return;
+      case 'exact':
+        this.exactLines.add(scope.command);
+        return;
+      case 'tool':
+        this.tools.add(scope.name);
+        return;
     }
   }
 
@@ -49,10 +49,12 @@ export class SessionApprovals {
       case 'files':
         return this.files;
       case 'command': {
-        const command = call.command ?? '';
-        if (this.exactLines.has(command)) return true;
-        const parsed = parseSimpleCommand(command);
-        return parsed.simple && this.prefixes.some((prefix) => startsWithWords(parsed.words, prefix));
+        const line = call.line;
+        if (line === undefined) return false;
+        if (this.exactLines.has(line.text)) return true;
+        const words = plainWords(line);
+        if (words === undefined || codeRunningOption(words) !== undefined) return false;
+        return this.prefixes.some((prefix) => startsWithWords(words, prefix));
       }
       case 'external':
         return this.tools.has(call.toolName);

@@ -29,16 +29,18 @@ export interface ExecuteToolsOptions {
 
 /**
  * Runs the tool calls of one model reply, in order. Consecutive read-only calls run together;
- * a call that writes runs alone, after its approval. Once the run is stopped, or a call waits
- * for an approval nobody can give, the calls not yet started are not run.
+ * a call that writes runs alone, after its approval. Once the run is stopped, a call waits
+ * for an approval nobody can give, or checking a call failed, the calls not yet started are not run.
  */
 export async function executeTools(options: ExecuteToolsOptions): Promise<ExecutedCall[]> {
   const executed: ExecutedCall[] = [];
   for (const batch of batches(options.calls, options.registry)) {
-    if (options.signal.aborted || options.approval.blocked) {
+    if (options.signal.aborted || options.approval.blocked || options.approval.failure) {
       const why = options.signal.aborted
         ? 'the run was stopped by the user'
-        : 'an earlier call of this reply needs an approval no one can give now';
+        : options.approval.failure
+          ? 'taskweave failed while checking an earlier call of this reply'
+          : 'an earlier call of this reply needs an approval no one can give now';
       for (const call of batch) executed.push(notRun(call, why));
       continue;
     }

@@ -69,6 +69,9 @@ async function afterAct(
     signal: ctx.signal,
   });
   queueConversationSave(ctx);
+  // Checking a call failed unexpectedly: the run ends as failed rather than going on unchecked.
+  const failure = run.approval.failure;
+  if (failure !== undefined) return { kind: 'interruption', status: 'failed', reason: failure };
   if (recovered) return recovered;
   const question = run.control.pendingQuestion;
   return question === undefined

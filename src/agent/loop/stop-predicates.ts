@@ -10,6 +10,9 @@ export function checkStopPredicates(run: RunContext, signal: AbortSignal): Inter
   // The store stopped keeping the run's record: work nobody can find again is not done.
   const storeFailure = run.records.journal.failure;
   if (storeFailure) return { kind: 'interruption', status: 'failed', reason: storeFailure.message };
+  // Checking a call failed unexpectedly (in this loop or a parallel task's): the run ends as failed.
+  const gateFailure = run.approval.failure;
+  if (gateFailure !== undefined) return { kind: 'interruption', status: 'failed', reason: gateFailure };
   if (run.steps >= run.maxSteps) {
     return {
       kind: 'interruption',

@@ -47,6 +47,10 @@ export interface ApprovalRequest {
   args: unknown;
   /** The command, or the diff of a file change. */
   preview: string;
+  /** What "always" would allow, as its button says (`Always allow \`npm test …\``). */
+  always: string;
+  /** Where a command's operators are in the preview ([start, end) in UTF-16 code units). */
+  operators?: [number, number][];
   /** The run's end reason when nobody can answer: names the flag that allows the call. */
   unavailable: string;
 }
@@ -179,6 +183,8 @@ export class RunControl {
       name: request.name,
       args: request.args,
       preview: request.preview,
+      always: request.always,
+      ...(request.operators ? { operators: request.operators } : {}),
       task_id: origin.taskId,
     };
     if ((this.policy.approval ?? this.policy.input) === 'nobody') {

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { ServerEvent } from '../../events/registry.js';
-import { alwaysPrefix, type RequestAnswer, type Runtime } from '../../runtime/index.js';
+import type { RequestAnswer, Runtime } from '../../runtime/index.js';
 import { wrapWords } from '../render/text-wrap.js';
 
 /** The terminal the questions go to, and what Ctrl-C at a prompt does (stop the run). */
@@ -220,22 +220,9 @@ export class TerminalResponder {
   }
 }
 
-/** The approval prompt, with what "always" would allow in this session. */
-function approvalQuestion(event: { name: string; args: unknown }): string {
-  const command =
-    event.name === 'run_command' && typeof event.args === 'object' && event.args !== null
-      ? (event.args as { command?: unknown }).command
-      : undefined;
-  const always =
-    typeof command === 'string'
-      ? (() => {
-          const prefix = alwaysPrefix(command);
-          return prefix ? `\`${prefix.join(' ')} …\` commands` : 'this exact command';
-        })()
-      : event.name === 'write_file' || event.name === 'edit_file'
-        ? 'file changes'
-        : event.name;
-  return `Allow? [Y]es · [n]o (then say why) · [a]lways allow ${always} in this session: `;
+/** The approval prompt, with what "always" would allow in this session (the core's label, as on the web). */
+function approvalQuestion(event: { always?: string }): string {
+  return `Allow? [Y]es · [n]o (then say why) · [a] ${event.always ?? 'Always'} (this session): `;
 }
 
 /**

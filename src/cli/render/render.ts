@@ -2,6 +2,7 @@ import { compactionText } from '../../events/compaction-text.js';
 import type { ServerEvent } from '../../events/registry.js';
 import { formatArgs } from '../../util/format-args.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
+import { approvalPreview } from './approval-preview.js';
 import { renderMarkdown } from './markdown.js';
 import { MarkdownStream } from './markdown-stream.js';
 import { type PlanTaskState, proposedPlanLines, taskListLines } from './plan-lines.js';
@@ -92,7 +93,7 @@ export class HumanRenderer {
 
   /** Renders one event; control sequences in what it carries are stripped (taskweave styles it itself). */
   render(raw: ServerEvent): void {
-    const event = sanitizeForTerminal(raw);
+    const event = withoutStaleSpans(sanitizeForTerminal(raw), raw);
     if (this.held) {
       this.held.push(event);
       return;
@@ -170,7 +171,10 @@ export class HumanRenderer {
         this.line(s.cyan(`? ${event.question}`));
         return;
       case 'approval_requested':
-        this.line(s.cyan(`? ${event.name} needs your approval:`), indentPreview(event.preview));
+        this.line(
+          s.cyan(`? ${event.name} needs your approval:`),
+          approvalPreview({ ...event, style: s, width: this.width() }),
+        );
         return;
       case 'agent_request_input_timeout':
         this.line(s.yellow('! no answer in time; the agent goes on without one'));
@@ -395,9 +399,12 @@ function safetyHeader(event: { approval?: string; sandbox?: string; network?: bo
 }
 
 /** The command or diff of an approval, indented under its question. */
-function indentPreview(preview: string): string {
-  return preview
-    .split('\n')
-    .map((line) => `    ${line}`)
-    .join('\n');
+/**
+ * An approval's operator spans point into its preview as sent: when stripping control sequences
+ * changed the preview, they no longer fit it and are left out (the command is shown unmarked).
+ */
+function withoutStaleSpans(event: ServerEvent, raw: ServerEvent): ServerEvent {
+  if (event.type !== 'agent_update' || event.update_type !== 'approval_requested') return event;
+  if (raw.type !== 'agent_update' || raw.update_type !== 'approval_requested') return event;
+  return event.preview === raw.preview ? event : { ...event, operators: undefined };
 }

@@ -1,71 +1,92 @@
 import { describe, expect, it } from 'vitest';
+import { alwaysLabel, alwaysScope } from '../../../src/agent/approval/always-scope.js';
 import { type ApprovalQuestion, decideApproval } from '../../../src/agent/approval/approval-rules.js';
+import { type CommandLine, readCommandLine } from '../../../src/agent/approval/command-line.js';
 import { SessionApprovals } from '../../../src/agent/approval/session-approvals.js';
 
-function question(overrides: Partial<ApprovalQuestion>): ApprovalQuestion {
+/** A call as the rules see it: `command` is read with the bash grammar first, as the gate does. */
+type Overrides = Partial<Omit<ApprovalQuestion, 'line'>> & { command?: string };
+
+async function question(overrides: Overrides): Promise<ApprovalQuestion> {
+  const { command = 'npm test', ...rest } = overrides;
+  const changes = rest.changes ?? 'command';
   return {
     mode: 'ask',
     toolName: 'run_command',
-    changes: 'command',
-    command: 'npm test',
+    changes,
     allow: [],
     deny: [],
     sandboxMissing: false,
     remembered: new SessionApprovals(),
-    ...overrides,
+    ...rest,
+    ...(changes === 'command' ? { line: await readCommandLine(command) } : {}),
   };
 }
-const write = { toolName: 'write_file', changes: 'files', command: undefined } as const;
-const mcp = { toolName: 'everything__echo', changes: 'external', command: undefined } as const;
-const read = { toolName: 'read_file', changes: 'none', command: undefined } as const;
 
-describe('decideApproval', () => {
-  it('ask: commands, file changes and MCP tools are asked; reads run', () => {
-    expect(decideApproval(question({}))).toMatchObject({ kind: 'ask', allowedBy: /--approval auto/ });
-    expect(decideApproval(question(write))).toMatchObject({ kind: 'ask', allowedBy: '--approval edits' });
-    expect(decideApproval(question(mcp))).toMatchObject({ kind: 'ask' });
-    expect(decideApproval(question(read))).toEqual({ kind: 'run' });
+/** The verdict for a call. */
+async function decide(overrides: Overrides) {
+  return decideApproval(await question(overrides));
+}
+
+/** Remembers an "always" answer for a command, as the gate does; returns the button's label. */
+async function always(remembered: SessionApprovals, command: string): Promise<string> {
+  const line: CommandLine = await readCommandLine(command);
+  const scope = alwaysScope({ toolName: 'run_command', changes: 'command', line });
+  remembered.remember(scope);
+  return alwaysLabel(scope);
+}
+
+const write = { toolName: 'write_file', changes: 'files' } as const;
+const mcp = { toolName: 'everything__echo', changes: 'external' } as const;
+const read = { toolName: 'read_file', changes: 'none' } as const;
+
+describe('decideApproval', async () => {
+  it('ask: commands, file changes and MCP tools are asked; reads run', async () => {
+    expect(await decide({})).toMatchObject({ kind: 'ask', allowedBy: /--approval auto/ });
+    expect(await decide(write)).toMatchObject({ kind: 'ask', allowedBy: '--approval edits' });
+    expect(await decide(mcp)).toMatchObject({ kind: 'ask' });
+    expect(await decide(read)).toEqual({ kind: 'run' });
   });
 
-  it('edits: file changes run, commands and MCP tools are asked', () => {
-    expect(decideApproval(question({ mode: 'edits', ...write }))).toEqual({ kind: 'run' });
-    expect(decideApproval(question({ mode: 'edits' }))).toMatchObject({ kind: 'ask' });
-    expect(decideApproval(question({ mode: 'edits', ...mcp }))).toMatchObject({ kind: 'ask' });
+  it('edits: file changes run, commands and MCP tools are asked', async () => {
+    expect(await decide({ mode: 'edits', ...write })).toEqual({ kind: 'run' });
+    expect(await decide({ mode: 'edits' })).toMatchObject({ kind: 'ask' });
+    expect(await decide({ mode: 'edits', ...mcp })).toMatchObject({ kind: 'ask' });
   });
 
-  it('auto: everything runs; without bubblewrap commands fall back to being asked', () => {
-    expect(decideApproval(question({ mode: 'auto' }))).toEqual({ kind: 'run' });
-    expect(decideApproval(question({ mode: 'auto', ...mcp }))).toEqual({ kind: 'run' });
-    expect(decideApproval(question({ mode: 'auto', sandboxMissing: true }))).toMatchObject({
+  it('auto: everything runs; without bubblewrap commands fall back to being asked', async () => {
+    expect(await decide({ mode: 'auto' })).toEqual({ kind: 'run' });
+    expect(await decide({ mode: 'auto', ...mcp })).toEqual({ kind: 'run' });
+    expect(await decide({ mode: 'auto', sandboxMissing: true })).toMatchObject({
       kind: 'ask',
       allowedBy: /--sandbox off/,
     });
-    expect(decideApproval(question({ mode: 'auto', sandboxMissing: true, ...write }))).toEqual({
+    expect(await decide({ mode: 'auto', sandboxMissing: true, ...write })).toEqual({
       kind: 'run',
     });
   });
 
-  it('plan-only: every change is refused, reads run', () => {
+  it('plan-only: every change is refused, reads run', async () => {
     for (const kind of [{}, write, mcp]) {
-      expect(decideApproval(question({ mode: 'plan-only', ...kind }))).toMatchObject({
+      expect(await decide({ mode: 'plan-only', ...kind })).toMatchObject({
         kind: 'refuse',
         message: /plan-only/,
       });
     }
-    expect(decideApproval(question({ mode: 'plan-only', ...read }))).toEqual({ kind: 'run' });
+    expect(await decide({ mode: 'plan-only', ...read })).toEqual({ kind: 'run' });
   });
 
-  it('the allow list lets a matching plain command run, never a compound one', () => {
+  it('the allow list lets a matching plain command run, never a compound one', async () => {
     const allow = ['npm test', 'git status'];
-    expect(decideApproval(question({ allow }))).toEqual({ kind: 'run' });
-    expect(decideApproval(question({ allow, command: 'npm test -- --coverage' }))).toEqual({ kind: 'run' });
-    expect(decideApproval(question({ allow, command: 'npm test; rm -rf ~' }))).toMatchObject({ kind: 'ask' });
-    expect(decideApproval(question({ allow, command: 'npm testing' }))).toMatchObject({ kind: 'ask' });
-    expect(decideApproval(question({ allow, command: 'npm install' }))).toMatchObject({ kind: 'ask' });
-    expect(decideApproval(question({ allow: ['everything__*'], ...mcp }))).toEqual({ kind: 'run' });
+    expect(await decide({ allow })).toEqual({ kind: 'run' });
+    expect(await decide({ allow, command: 'npm test -- --coverage' })).toEqual({ kind: 'run' });
+    expect(await decide({ allow, command: 'npm test; rm -rf ~' })).toMatchObject({ kind: 'ask' });
+    expect(await decide({ allow, command: 'npm testing' })).toMatchObject({ kind: 'ask' });
+    expect(await decide({ allow, command: 'npm install' })).toMatchObject({ kind: 'ask' });
+    expect(await decide({ allow: ['everything__*'], ...mcp })).toEqual({ kind: 'run' });
   });
 
-  it('the deny list wins over every mode and the allow list, in any part of a line', () => {
+  it('the deny list wins over every mode and the allow list, in any part of a line', async () => {
     const deny = ['git push'];
     for (const command of [
       'git push',
@@ -73,32 +94,208 @@ describe('decideApproval', () => {
       'npm test && git push',
       'echo $(git push)',
     ]) {
-      expect(decideApproval(question({ mode: 'auto', deny, allow: ['git'], command }))).toMatchObject({
+      expect(await decide({ mode: 'auto', deny, allow: ['git'], command })).toMatchObject({
         kind: 'refuse',
         message: /`git push` is on the deny list/,
       });
     }
-    expect(decideApproval(question({ mode: 'auto', deny, command: 'git status' }))).toEqual({ kind: 'run' });
-    expect(decideApproval(question({ mode: 'auto', deny: ['everything__echo'], ...mcp }))).toMatchObject({
+    expect(await decide({ mode: 'auto', deny, command: 'git status' })).toEqual({ kind: 'run' });
+    expect(await decide({ mode: 'auto', deny: ['everything__echo'], ...mcp })).toMatchObject({
       kind: 'refuse',
     });
   });
 
-  it('"always" answers of the session: a command prefix, file changes, an MCP tool', () => {
+  it('"always" answers of the session: a command prefix, file changes, an MCP tool', async () => {
     const remembered = new SessionApprovals();
-    expect(
-      remembered.remember({ toolName: 'run_command', changes: 'command', command: 'npm run build' }),
-    ).toBe('commands starting with `npm run build`');
-    expect(decideApproval(question({ remembered, command: 'npm run build -- --watch' }))).toEqual({
+    expect(await always(remembered, 'npm run build')).toBe('Always allow `npm run build …`');
+    expect(await decide({ remembered, command: 'npm run build -- --watch' })).toEqual({
       kind: 'run',
     });
-    expect(decideApproval(question({ remembered, command: 'npm run lint' }))).toMatchObject({ kind: 'ask' });
-    expect(decideApproval(question({ remembered, command: 'npm run build; rm -rf ~' }))).toMatchObject({
+    expect(await decide({ remembered, command: 'npm run lint' })).toMatchObject({ kind: 'ask' });
+    expect(await decide({ remembered, command: 'npm run build; rm -rf ~' })).toMatchObject({
       kind: 'ask',
     });
-    remembered.remember({ toolName: 'write_file', changes: 'files' });
-    expect(decideApproval(question({ remembered, ...write }))).toEqual({ kind: 'run' });
-    remembered.remember({ toolName: 'everything__echo', changes: 'external' });
-    expect(decideApproval(question({ remembered, ...mcp }))).toEqual({ kind: 'run' });
+    remembered.remember(alwaysScope(write));
+    expect(await decide({ remembered, ...write })).toEqual({ kind: 'run' });
+    remembered.remember(alwaysScope(mcp));
+    expect(await decide({ remembered, ...mcp })).toEqual({ kind: 'run' });
+  });
+});
+
+describe('the deny list sees through wrappers, shell keywords, compound commands and git options', () => {
+  const refused = { kind: 'refuse', message: expect.stringMatching(/is on the deny list/) };
+
+  it.each([
+    // wrappers
+    'env rm -rf build',
+    'env FOO=1 rm -rf build',
+    'command rm -rf build',
+    'exec rm -rf build',
+    'nice -n 5 rm -rf build',
+    'nohup rm -rf build',
+    'timeout 5 rm -rf build',
+    'timeout -s KILL 5 rm -rf build',
+    'stdbuf -oL rm -rf build',
+    'setsid rm -rf build',
+    'echo build | xargs rm -rf',
+    'echo build | xargs -I{} rm -rf {}',
+    'time rm -rf build',
+    'sudo -u root rm -rf build',
+    'nice env timeout 5 /bin/rm -rf build',
+    // shell keywords and compound commands
+    '{ rm -rf build; }',
+    'if true; then rm -rf build; fi',
+    '! rm -rf build',
+    'for f in build; do rm -rf $f; done',
+    'while true; do rm -rf build; done',
+    'case x in x) rm -rf build;; esac',
+    '(cd . && rm -rf build)',
+    'echo $(rm -rf build)',
+    'echo `rm -rf build`',
+    'cat <(rm -rf build)',
+    'true | rm -rf build',
+    'false || rm -rf build',
+    'true && rm -rf build',
+    'true; rm -rf build',
+    'f() { rm -rf build; }; f',
+    'X=$(rm -rf build) true',
+    // interpreters taking a command line
+    "bash -c 'rm -rf build'",
+    "sh -lc 'cd . && rm -rf build'",
+    "eval 'rm -rf build'",
+    "env -S 'rm -rf build'",
+    'find . -name build -exec rm -rf {} ;',
+    // quoting tricks
+    '"rm" -rf build',
+    'r\\m -rf build',
+  ])('deny ["rm -rf"] refuses %j in auto mode', async (command) => {
+    expect(await decide({ mode: 'auto', deny: ['rm -rf'], command })).toMatchObject(refused);
+  });
+
+  it.each([
+    'git -C . push',
+    'git --no-pager push origin main',
+    'git -c k=v push',
+    'git --git-dir=.git push',
+    'git --git-dir .git --work-tree . push',
+    'git -P -c core.x=1 -C sub push --force',
+    'git --namespace=x push',
+  ])('deny ["git push"] refuses %j', async (command) => {
+    expect(await decide({ mode: 'auto', deny: ['git push'], command })).toMatchObject(refused);
+  });
+
+  it.each([
+    'git -c alias.p=push p',
+    'git --config-env=alias.p=P p',
+    '$GIT push',
+    'git $SUB',
+    'bash -c "$CMD"',
+    'eval "$CMD"',
+    'timeout --unknown-option value 5 git push',
+  ])('deny ["git push"] asks %j, even in auto: taskweave cannot tell what it runs', async (command) => {
+    expect(await decide({ mode: 'auto', deny: ['git push'], command })).toMatchObject({
+      kind: 'ask',
+      why: expect.stringMatching(/may run `git push`/),
+    });
+  });
+
+  it('a command that only looks alike is not refused', async () => {
+    for (const command of ['git status', 'echo rm -rf build', 'git pull', 'npm run git push']) {
+      expect(await decide({ mode: 'auto', deny: ['git push', 'rm -rf'], command })).toEqual({ kind: 'run' });
+    }
+  });
+});
+
+describe('a line taskweave cannot read', () => {
+  it.each([
+    ['echo ${A', /not valid shell syntax/],
+    [`echo ${'a'.repeat(10 * 1024 * 1024)}`, /too long to check/],
+    ['echo "unterminated', /not valid shell syntax/],
+  ])('%# is asked in every mode, never allowed by a list', async (command, why) => {
+    for (const mode of ['ask', 'edits', 'auto'] as const) {
+      expect(await decide({ mode, allow: ['echo'], command })).toMatchObject({
+        kind: 'ask',
+        why: expect.stringMatching(why),
+      });
+    }
+  });
+
+  it('the idiom that crashed the old parser is read and runs where the mode says', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line, not a template
+    expect(await decide({ mode: 'auto', command: 'OUT=${OUT_DIR:-$(pwd)/dist}' })).toEqual({ kind: 'run' });
+  });
+});
+
+describe('"always" never remembers an interpreter or launcher as a prefix', () => {
+  it.each([
+    ['bash scripts/build.sh', "bash -c 'touch PWNED'"],
+    ['sh build.sh', 'sh -c id'],
+    ['python3 setup.py build', "python3 -c 'import os'"],
+    ['node scripts/gen.js', 'node -e 1'],
+    ['npx prettier --check .', 'npx evil-package'],
+    ['env NODE_ENV=test npm test', 'env rm -rf ~'],
+    ['xargs echo', 'xargs rm'],
+    ['sudo ls', 'sudo rm -rf /'],
+    ['perl script.pl', "perl -e 'system 1'"],
+    ['npm exec vitest', 'npm exec evil'],
+    ['git --version', 'git -c core.pager=evil log'],
+    ['find . -name x', 'find . -exec rm {} ;'],
+  ])('after "always" on %j, %j is asked again', async (approved, attack) => {
+    const remembered = new SessionApprovals();
+    expect(await always(remembered, approved)).toBe('Always: this exact command');
+    expect(await decide({ remembered, command: approved })).toEqual({ kind: 'run' });
+    expect(await decide({ remembered, command: attack })).toMatchObject({ kind: 'ask' });
+  });
+
+  it('a plain command is remembered by its program and subcommands, and says so', async () => {
+    const remembered = new SessionApprovals();
+    expect(await always(remembered, 'npm test')).toBe('Always allow `npm test …`');
+    expect(await always(remembered, 'git status --short')).toBe('Always allow `git status …`');
+    expect(await decide({ remembered, command: 'npm test -- --watch' })).toEqual({ kind: 'run' });
+    expect(await decide({ remembered, command: 'git status' })).toEqual({ kind: 'run' });
+    expect(await decide({ remembered, command: 'git push' })).toMatchObject({ kind: 'ask' });
+  });
+});
+
+describe('options that run code of their own are asked under an allow entry or an "always"', () => {
+  it.each([
+    ['npm test', 'npm test --node-options=--import=data:text/javascript,process.exit(9)'],
+    ['npm test', 'npm test --node-options --require=./evil.js'],
+    ['npm test', 'npm test --script-shell=./evil.sh'],
+    ['npm test', 'npm test --userconfig=./evil.npmrc'],
+    ['npm run build', 'npm run build --script-shell ./evil.sh'],
+    ['make', 'make --eval=$(shell id)'],
+    ['make', "make -E 'x:=$(shell id)'"],
+    ['make', 'make -f /tmp/evil.mk'],
+    ['make', 'make SHELL=./evil.sh'],
+    ['make test', 'make test CC=./evil'],
+    ['node scripts/check.js', 'node scripts/check.js --require ./evil.js'],
+    ['git grep', 'git grep -Oevil x'],
+    ['git fetch', 'git fetch --upload-pack=./evil origin'],
+  ])('allow [%j] asks %j', async (entry, command) => {
+    expect(await decide({ allow: [entry], command })).toMatchObject({ kind: 'ask' });
+    const remembered = new SessionApprovals();
+    await always(remembered, entry);
+    expect(await decide({ remembered, command })).toMatchObject({ kind: 'ask' });
+  });
+
+  it('the plain forms still run under the entry', async () => {
+    expect(await decide({ allow: ['npm test'], command: 'npm test -- --coverage' })).toEqual({ kind: 'run' });
+    expect(await decide({ allow: ['make'], command: 'make -j4 build' })).toEqual({ kind: 'run' });
+    expect(await decide({ allow: ['npm test'], command: 'nice -n 5 npm test' })).toEqual({ kind: 'run' });
+  });
+
+  it('a wrapper never carries another program in under an allow entry', async () => {
+    for (const command of [
+      'env npm test',
+      'env PATH=/tmp/evil npm test',
+      'sudo npm test',
+      'xargs npm test',
+    ]) {
+      expect(await decide({ allow: ['npm test'], command })).toMatchObject({ kind: 'ask' });
+    }
+    for (const command of ['timeout 5 rm -rf ~', 'nice rm -rf ~', 'env rm -rf ~']) {
+      expect(await decide({ allow: ['timeout', 'nice', 'env'], command })).toMatchObject({ kind: 'ask' });
+    }
   });
 });

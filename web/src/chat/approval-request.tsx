@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { commandSegments, gapLabel } from '../../../src/events/command-segments.js';
 import type { ApprovalItem } from '../../../src/events/session-view.js';
 
 type Decision = 'allow' | 'deny' | 'always';
@@ -9,6 +10,33 @@ function previewLineClass(line: string): string | undefined {
   if (line.startsWith('+')) return 'diff-add';
   if (line.startsWith('-')) return 'diff-remove';
   return undefined;
+}
+
+/**
+ * A command shown whole, wrapped: its operators marked, and a long run of blanks inside a line
+ * shown as its count, so nothing after it can sit out of sight.
+ */
+function CommandPreview({ preview, operators }: { preview: string; operators?: [number, number][] }) {
+  return (
+    <pre className="approval-preview approval-command" title="the command">
+      {commandSegments(preview, operators).map((segment, index) =>
+        segment.kind === 'operator' ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: pieces of a fixed text
+          <mark key={index} className="approval-operator">
+            {segment.text}
+          </mark>
+        ) : segment.kind === 'gap' ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: pieces of a fixed text
+          <span key={index} className="approval-gap" title={`${segment.length} blanks`}>
+            {gapLabel(segment.length)}
+          </span>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: pieces of a fixed text
+          <span key={index}>{segment.text}</span>
+        ),
+      )}
+    </pre>
+  );
 }
 
 /** A tool call waiting for approval: the command or the diff, and Allow / Deny (with a reason) / Always. */
@@ -32,14 +60,18 @@ export function ApprovalRequest({
         {isCommand ? 'Run this command?' : `Allow ${approval.name}?`}{' '}
         {approval.taskId && <span className="badge badge-task">{approval.taskId}</span>}
       </div>
-      <pre className="approval-preview" title={isCommand ? 'the command' : 'the change'}>
-        {approval.preview.split('\n').map((line, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: lines of a fixed text
-          <div key={index} className={isCommand ? undefined : previewLineClass(line)}>
-            {line === '' ? ' ' : line}
-          </div>
-        ))}
-      </pre>
+      {isCommand ? (
+        <CommandPreview preview={approval.preview} operators={approval.operators} />
+      ) : (
+        <pre className="approval-preview" title="the change">
+          {approval.preview.split('\n').map((line, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: lines of a fixed text
+            <div key={index} className={previewLineClass(line)}>
+              {line === '' ? ' ' : line}
+            </div>
+          ))}
+        </pre>
+      )}
       <textarea
         aria-label="Why not (for Deny)"
         placeholder="Why not (for Deny, optional: the model reads it)"
@@ -60,13 +92,9 @@ export function ApprovalRequest({
           type="button"
           disabled={sent !== undefined}
           onClick={() => decide('always')}
-          title={
-            isCommand
-              ? 'Allow this command for the rest of the session'
-              : `Allow ${approval.name} for the rest of the session`
-          }
+          title="For the rest of this session"
         >
-          {sent === 'always' ? 'Always…' : 'Always'}
+          {`${approval.always ?? 'Always'}${sent === 'always' ? '…' : ''}`}
         </button>
         <button type="button" className="danger" disabled={sent !== undefined} onClick={() => decide('deny')}>
           {sent === 'deny' ? 'Deny…' : 'Deny'}
