@@ -25,14 +25,14 @@ async function startServe(cwd: string, args: string[]): Promise<ServeProcess> {
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const start = Date.now();
   // The header's lines may come in more than one chunk: wait for the last one.
-  while (!/Open http:\/\/\S+\?token=\S+/.test(stdout) || !stdout.includes('Ctrl-C stops the server')) {
+  while (!/Open http:\/\/\S+#token=\S+/.test(stdout) || !stdout.includes('Ctrl-C stops the server')) {
     if (Date.now() - start > 20_000 || child.exitCode !== null)
       throw new Error(`serve printed no URL: ${stdout}${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   const url = new URL(/Open (http:\/\/\S+)/.exec(stdout)![1]!);
   const port = Number(url.port);
-  const token = url.searchParams.get('token')!;
+  const token = new URLSearchParams(url.hash.slice(1)).get('token')!;
   // A TestServer view of the process, for the REST and WebSocket helpers.
   const target = {
     base: `http://127.0.0.1:${port}`,
@@ -71,7 +71,7 @@ describe('taskweave serve as a process', { timeout: 60_000 }, () => {
     const serve = await startServe(workspace, ['--model', `script:${serverScript}`, '--approval', 'auto']);
     const lines = serve.stdout().split('\n');
     expect(lines[0]).toBe(`taskweave serve · workspace ${workspace} · model script:${serverScript}`);
-    expect(lines[1]).toMatch(/^Open http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    expect(lines[1]).toMatch(/^Open http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}$/);
     expect(lines[2]).toBe('Ctrl-C stops the server (running sessions stop at their next step).');
     expect(serve.stderr()).toBe('');
 
