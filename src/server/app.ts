@@ -30,7 +30,7 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { runtime, guard } = options;
   const limits = { ...DEFAULT_SOCKET_LIMITS, ...options.socket };
-  // No request logging: URLs may carry the token.
+  // No request logging: headers carry the token.
   // forceCloseConnections: stopping the server does not wait for clients that keep connections open.
   const app = Fastify({ logger: false, bodyLimit: MAX_CLIENT_FRAME_BYTES, forceCloseConnections: true });
   app.setErrorHandler(replyToError);

@@ -124,7 +124,13 @@ describe('the web UI and its access token', { timeout: 120_000 }, () => {
     expect(await page.getByRole('alert').filter({ hasText: 'access token' }).count()).toBe(0);
     await screenshot(page, 'token-after-restart');
 
-    // A tab opened without the printed URL says how to get in.
+    // A tab opened by hand (or by a middle click) gets the token from an open tab of this server…
+    const byHand = await context.newPage();
+    await byHand.goto(`http://127.0.0.1:${port}/#/sessions`);
+    await byHand.getByRole('link', { name: /say hello again/ }).waitFor();
+    // …and once no tab of it is open, says how to get in.
+    await byHand.close();
+    await page.close();
     const bare = await context.newPage();
     await bare.goto(`http://127.0.0.1:${port}/`);
     await bare.getByRole('alert').filter({ hasText: 'Open the URL taskweave serve printed' }).waitFor();

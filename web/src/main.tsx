@@ -5,7 +5,13 @@ import { App } from './app/app.js';
 import './app/app.css';
 import { NoAccess } from './app/no-access.js';
 import { HealthContext, StoreContext } from './app/store-context.js';
-import { accessToken, adoptAccessToken, reloadOnNewToken } from './connection/access-token.js';
+import {
+  accessToken,
+  adoptAccessToken,
+  askOtherTabs,
+  reloadOnNewToken,
+  shareWithOtherTabs,
+} from './connection/access-token.js';
 import { ApiRequestError, api } from './connection/api.js';
 import { SessionStore } from './connection/session-store.js';
 
@@ -42,8 +48,8 @@ async function refused(): Promise<boolean> {
   }
 }
 
-if (accessToken() === undefined) refuse();
-else {
+function start() {
+  shareWithOtherTabs();
   store.connect();
   render(null);
   api.health().then(render, (error: unknown) => {
@@ -61,3 +67,6 @@ else {
     });
   });
 }
+
+if (accessToken() !== undefined) start();
+else void askOtherTabs().then((token) => (token === undefined ? refuse() : start()));

@@ -5,6 +5,11 @@ const STORAGE_KEY = 'taskweave.token';
 
 const FRAGMENT = new RegExp(`^#${TOKEN_FRAGMENT_KEY}=([A-Za-z0-9_-]+)$`);
 
+/** The channel the tabs of this origin (this server) share the token on. */
+const CHANNEL = 'taskweave.token';
+/** How long a tab without a token waits for another tab of this origin to give it one. */
+const ASK_TABS_MS = 400;
+
 /** The token when sessionStorage cannot be used (storage disabled): it lasts until a reload. */
 let inMemory: string | undefined;
 
@@ -18,10 +23,7 @@ let inMemory: string | undefined;
 export function adoptAccessToken(): boolean {
   const match = FRAGMENT.exec(window.location.hash);
   if (!match) return false;
-  inMemory = match[1]!;
-  try {
-    sessionStorage.setItem(STORAGE_KEY, inMemory);
-  } catch {}
+  keep(match[1]!);
   window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
   return true;
 }
@@ -36,6 +38,13 @@ export function reloadOnNewToken(): void {
   });
 }
 
+function keep(token: string): void {
+  inMemory = token;
+  try {
+    sessionStorage.setItem(STORAGE_KEY, token);
+  } catch {}
+}
+
 /** The token this tab has, or undefined when it was opened without the printed URL. */
 export function accessToken(): string | undefined {
   try {
@@ -43,4 +52,37 @@ export function accessToken(): string | undefined {
   } catch {
     return inMemory;
   }
+}
+
+/**
+ * A tab opened by hand or by a middle click has an empty sessionStorage: it asks the open tabs
+ * of the same origin (this server's own pages: a BroadcastChannel does not cross origins, ports
+ * included) for the token, and keeps what one answers. Undefined when none does in time.
+ */
+export async function askOtherTabs(): Promise<string | undefined> {
+  if (typeof BroadcastChannel === 'undefined') return undefined;
+  const channel = new BroadcastChannel(CHANNEL);
+  const token = await new Promise<string | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ASK_TABS_MS);
+    channel.onmessage = (message: MessageEvent<{ token?: unknown }>) => {
+      const given = message.data?.token;
+      if (typeof given !== 'string' || !/^[A-Za-z0-9_-]+$/.test(given)) return;
+      clearTimeout(timer);
+      resolve(given);
+    };
+    channel.postMessage({ ask: true });
+  });
+  channel.close();
+  if (token !== undefined) keep(token);
+  return token;
+}
+
+/** Answers the tabs of this origin that ask for the token. */
+export function shareWithOtherTabs(): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.onmessage = (message: MessageEvent<{ ask?: unknown }>) => {
+    const token = accessToken();
+    if (message.data?.ask === true && token !== undefined) channel.postMessage({ token });
+  };
 }
