@@ -79,6 +79,11 @@ async function startServer(workspace: string, script: string) {
   return { child, url };
 }
 
+/** The token of the URL serve printed: in its fragment (`/#token=…`). */
+function tokenOf(url: URL): string {
+  return new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
+}
+
 interface ClientResult {
   sessionId: string;
   latencies: number[];
@@ -87,7 +92,9 @@ interface ClientResult {
 
 /** One client: sends its goal, follows its session until response_complete. */
 function runClient(url: URL, index: number, start: Promise<void>): Promise<ClientResult> {
-  const socket = new WebSocket(`ws://${url.host}/ws?token=${url.searchParams.get('token')}`);
+  const socket = new WebSocket(`ws://${url.host}/ws`, {
+    headers: { authorization: `Bearer ${tokenOf(url)}` },
+  });
   const result: ClientResult = { sessionId: '', latencies: [], seqs: [] };
   return new Promise((resolve, reject) => {
     socket.on('open', () => {
@@ -165,7 +172,7 @@ async function main() {
   let broken = 0;
   for (const result of results) {
     const response = await fetch(`http://${url.host}/api/sessions/${result.sessionId}/events`, {
-      headers: { authorization: `Bearer ${url.searchParams.get('token')}` },
+      headers: { authorization: `Bearer ${tokenOf(url)}` },
     });
     const logged = ((await response.json()) as { events: ServerEvent[] }).events.length;
     const inOrder = result.seqs.every((seq, index) => seq === index + 1);

@@ -1,8 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
-
-/** The cookie the URL's first visit sets, so that the page, REST and the WebSocket carry the token. */
-export const TOKEN_COOKIE = 'taskweave_token';
+import { TOKEN_PROTOCOL_PREFIX } from '../events/access-token.js';
 
 /** Why a request was refused. */
 export interface AccessRefusal {
@@ -11,11 +9,13 @@ export interface AccessRefusal {
   message: string;
 }
 
-/** What a request shows the guard: its headers and query. */
+/** What a request shows the guard: its headers. */
 export interface AccessRequest {
   headers: Record<string, string | string[] | undefined>;
-  query?: unknown;
 }
+
+/** `Bearer <token68>` (RFC 6750); the scheme is case-insensitive. */
+const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 
@@ -27,7 +27,8 @@ export function newAccessToken(): string {
 /**
  * Who may talk to the server: requests that name one of the server's own addresses in `Host`
  * (against DNS rebinding), come from no foreign `Origin` (against cross-site WebSocket hijacking)
- * and carry the token (header, cookie or `?token=`), compared in constant time.
+ * and carry the token (`Authorization: Bearer`, or a WebSocket subprotocol value), compared in
+ * constant time. No cookie and no `?token=`: see `src/events/access-token.ts`.
  */
 export class AccessGuard {
   private readonly tokenDigest: Buffer;
@@ -51,7 +52,7 @@ export class AccessGuard {
   /** The reason to refuse a request, or undefined when it may pass. */
   check(request: AccessRequest, options: { tokenRequired?: boolean } = {}): AccessRefusal | undefined {
     const host = header(request, 'host')?.toLowerCase();
-    if (host === undefined || !this.hosts.has(host))
+    if (!this.allowsHost(host))
       return {
         status: 403,
         code: 'forbidden_host',
@@ -68,20 +69,30 @@ export class AccessGuard {
     };
   }
 
+  /** Whether a `Host` header names one of the server's own addresses. */
+  allowsHost(host: string | undefined): host is string {
+    return host !== undefined && this.hosts.has(host.toLowerCase());
+  }
+
   /** Whether a candidate equals the token (constant time). */
   tokenMatches(candidate: string | undefined): boolean {
     if (candidate === undefined || candidate === '') return false;
     return timingSafeEqual(digest(candidate), this.tokenDigest);
   }
 
-  /** The token a request carries: `Authorization: Bearer`, the cookie, or `?token=`. */
+  /**
+   * The token a request carries: `Authorization: Bearer <token>`, else the `taskweave.token.<token>`
+   * value of `Sec-WebSocket-Protocol` (a browser's WebSocket can set no other header). A malformed
+   * header carries none.
+   */
   presentedToken(request: AccessRequest): string | undefined {
     const authorization = header(request, 'authorization');
-    if (authorization?.startsWith('Bearer ')) return authorization.slice('Bearer '.length).trim();
-    const fromCookie = cookieValue(header(request, 'cookie'), TOKEN_COOKIE);
-    if (fromCookie !== undefined) return fromCookie;
-    const query = request.query as { token?: unknown } | undefined;
-    return typeof query?.token === 'string' ? query.token : undefined;
+    if (authorization !== undefined) return BEARER.exec(authorization)?.[1];
+    for (const value of header(request, 'sec-websocket-protocol')?.split(',') ?? []) {
+      const protocol = value.trim();
+      if (protocol.startsWith(TOKEN_PROTOCOL_PREFIX)) return protocol.slice(TOKEN_PROTOCOL_PREFIX.length);
+    }
+    return undefined;
   }
 }
 
@@ -102,12 +113,4 @@ function originHost(origin: string): string {
   } catch {
     return '';
   }
-}
-
-function cookieValue(cookieHeader: string | undefined, name: string): string | undefined {
-  for (const part of cookieHeader?.split(';') ?? []) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(rest.join('='));
-  }
-  return undefined;
 }

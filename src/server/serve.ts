@@ -1,3 +1,4 @@
+import { TOKEN_FRAGMENT_KEY } from '../events/access-token.js';
 import type { Runtime, WorkOutcome } from '../runtime/index.js';
 import { AccessGuard, newAccessToken } from './access.js';
 import { buildApp } from './app.js';
@@ -19,7 +20,7 @@ export interface ServeOptions {
 
 /** A listening server. */
 export interface RunningServer {
-  /** The URL to open, with the token in it. */
+  /** The URL to open, with the token in its fragment (which the browser never sends to a server). */
   url: string;
   host: string;
   port: number;
@@ -52,7 +53,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const shownHost = urlHost === '0.0.0.0' || urlHost === '[::]' ? '127.0.0.1' : urlHost;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${port}/?token=${token}`,
+    url: `http://${shownHost}:${port}/#${TOKEN_FRAGMENT_KEY}=${token}`,
     host: options.host,
     port,
     token,

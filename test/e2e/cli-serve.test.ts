@@ -4,6 +4,7 @@ import type { ServerEvent } from '../../src/events/registry.js';
 import { CLI_PATH, runCli, writeScript } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 import { api, is, TestClient, type TestServer } from '../server/helpers.js';
+import { openStalledClient } from '../server/stalled-client.js';
 
 interface ServeProcess {
   child: ChildProcessWithoutNullStreams;
@@ -25,14 +26,14 @@ async function startServe(cwd: string, args: string[]): Promise<ServeProcess> {
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const start = Date.now();
   // The header's lines may come in more than one chunk: wait for the last one.
-  while (!/Open http:\/\/\S+\?token=\S+/.test(stdout) || !stdout.includes('Ctrl-C stops the server')) {
+  while (!/Open http:\/\/\S+#token=\S+/.test(stdout) || !stdout.includes('Ctrl-C stops the server')) {
     if (Date.now() - start > 20_000 || child.exitCode !== null)
       throw new Error(`serve printed no URL: ${stdout}${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   const url = new URL(/Open (http:\/\/\S+)/.exec(stdout)![1]!);
   const port = Number(url.port);
-  const token = url.searchParams.get('token')!;
+  const token = new URLSearchParams(url.hash.slice(1)).get('token')!;
   // A TestServer view of the process, for the REST and WebSocket helpers.
   const target = {
     base: `http://127.0.0.1:${port}`,
@@ -71,7 +72,7 @@ describe('taskweave serve as a process', { timeout: 60_000 }, () => {
     const serve = await startServe(workspace, ['--model', `script:${serverScript}`, '--approval', 'auto']);
     const lines = serve.stdout().split('\n');
     expect(lines[0]).toBe(`taskweave serve · workspace ${workspace} · model script:${serverScript}`);
-    expect(lines[1]).toMatch(/^Open http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    expect(lines[1]).toMatch(/^Open http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}$/);
     expect(lines[2]).toBe('Ctrl-C stops the server (running sessions stop at their next step).');
     expect(serve.stderr()).toBe('');
 
@@ -123,7 +124,21 @@ describe('taskweave serve as a process', { timeout: 60_000 }, () => {
       .map((message: ServerEvent) => message.seq);
     expect(seqs).toEqual(seqs.map((_, index) => index + 1));
 
-    // SIGTERM mid-tool: the session stops at once and the server exits 0.
+    // A switch of the approval mode by a client shows on the server's terminal.
+    subscriber.send({ type: 'set_approval_mode', mode: 'edits' });
+    subscriber.send({ type: 'set_approval_mode', mode: 'auto' });
+    while (!serve.stdout().includes('switched to auto'))
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(serve.stdout()).toContain(
+      'approval mode switched to edits by a client\napproval mode switched to auto by a client: tool calls now run unasked\n',
+    );
+
+    // SIGTERM mid-tool, with a client that stopped reading (it never answers the close frame):
+    // the session stops at once and the server exits 0 without waiting for that client.
+    const stalled = await openStalledClient(serve.target.server.port, {
+      Authorization: `Bearer ${serve.target.token}`,
+    });
+    stalled.send(JSON.stringify({ type: 'subscribe', session_id: sessionId, after_seq: 0 }));
     const client = await TestClient.open(serve.target);
     client.send({ type: 'chat', content: 'wait a while' });
     await client.next((message) => message.type === 'tool_start');
@@ -131,6 +146,7 @@ describe('taskweave serve as a process', { timeout: 60_000 }, () => {
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toBe(0);
     expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    stalled.destroy();
     expect(serve.stdout()).toMatch(/stopping: running sessions end at their next step/);
     // The token is printed once, in the URL to open, and nowhere else.
     expect(serve.stdout().split(serve.target.token)).toHaveLength(2);

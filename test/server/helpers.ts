@@ -1,5 +1,6 @@
 import { afterEach } from 'vitest';
 import WebSocket from 'ws';
+import { socketProtocols } from '../../src/events/access-token.js';
 import type { ServerEvent } from '../../src/events/registry.js';
 import type { Runtime, RuntimeOptions } from '../../src/runtime/runtime.js';
 import { type RunningServer, serve } from '../../src/server/serve.js';
@@ -84,17 +85,17 @@ export class TestClient {
     );
   }
 
-  /** Opens `/ws` with the token in the query (unless `token: null`). */
+  /** Opens `/ws` with the token as a subprotocol value, as the web UI does (unless `token: null`). */
   static open(
     target: TestServer,
     options: { token?: string | null; headers?: Record<string, string>; autoPong?: boolean } = {},
   ): Promise<TestClient> {
     const token = options.token === undefined ? target.token : options.token;
-    const query = token === null ? '' : `?token=${encodeURIComponent(token)}`;
-    const socket = new WebSocket(`ws://127.0.0.1:${target.server.port}/ws${query}`, {
-      headers: options.headers,
-      autoPong: options.autoPong ?? true,
-    });
+    const socket = new WebSocket(
+      `ws://127.0.0.1:${target.server.port}/ws`,
+      token === null ? [] : socketProtocols(token),
+      { headers: options.headers, autoPong: options.autoPong ?? true },
+    );
     const client = new TestClient(socket);
     clients.push(client);
     return new Promise((resolve, reject) => {

@@ -20,7 +20,7 @@ const CHROMIUM_ARGS = [
 /** Where the tests save their screenshots (ignored by git). */
 export const SCREENSHOTS = path.resolve('test-results/web');
 
-const URL_PATTERN = /http:\/\/\S+\?token=\S+/;
+const URL_PATTERN = /http:\/\/\S+#token=\S+/;
 const START_TIMEOUT_MS = 20_000;
 
 /** A running `taskweave serve` child process. */
@@ -109,6 +109,15 @@ export async function startServe(options: {
 /** Launches headless chromium. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** Launches headless chromium with a real profile on disk (cookies, storage), as a user's browser keeps one. */
+export function launchProfile(userDataDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
 }
 
 /** A fresh browser context at 1280×800 (or the given size) that has opened the server's URL. */

@@ -21,6 +21,15 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
     else if (event.type === 'response_complete')
       say(style.dim(`■ session ${event.session_id}: ${event.status}`));
   });
+  // Only the server's clients can switch it (there is no prompt here): whoever holds the token can,
+  // so the terminal shows every switch rather than asking (see README, Safety).
+  runtime.safety.onApprovalModeChange((mode) =>
+    say(
+      mode === 'auto'
+        ? style.yellow('approval mode switched to auto by a client: tool calls now run unasked')
+        : `approval mode switched to ${mode} by a client`,
+    ),
+  );
   let server: Awaited<ReturnType<typeof serve>>;
   try {
     server = await serve({ runtime, host: options.host, port: options.port });

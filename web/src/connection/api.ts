@@ -7,8 +7,9 @@ import type {
   ApiSessionDetail,
   ApiTask,
 } from '../../../src/events/api.js';
+import { accessToken } from './access-token.js';
 
-/** The server's REST API (README, "Server"); the page's cookie authorises every call. */
+/** The server's REST API (README, "Server"); every call carries the tab's token as `Authorization: Bearer`. */
 
 /** A 4xx/5xx answer, with the server's code and message. */
 export class ApiRequestError extends Error {
@@ -22,9 +23,12 @@ export class ApiRequestError extends Error {
 }
 
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+  const token = accessToken();
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();

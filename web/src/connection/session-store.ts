@@ -52,6 +52,11 @@ export class SessionStore {
     this.socket.connect();
   }
 
+  /** Closes the connection for good (the page has no valid token). */
+  disconnect(): void {
+    this.socket.close();
+  }
+
   /** For useSyncExternalStore. */
   readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);

@@ -1,5 +1,7 @@
+import { SOCKET_PROTOCOL, socketProtocols } from '../../../src/events/access-token.js';
 import type { ClientMessageInput } from '../../../src/events/client-messages.js';
 import type { ServerEvent } from '../../../src/events/registry.js';
+import { accessToken } from './access-token.js';
 
 /** What the socket tells its owner. */
 export interface SocketListener {
@@ -14,9 +16,10 @@ const FIRST_RETRY_MS = 300;
 const LONGEST_RETRY_MS = 5000;
 
 /**
- * The WebSocket to `/ws` (same origin, authorised by the page's cookie). A lost connection is
- * opened again on its own, with a growing delay; `onOpen` then subscribes again from each
- * session's last seq, so nothing is missed and nothing shown twice.
+ * The WebSocket to `/ws` (same origin; the tab's token goes as a subprotocol value, the one header
+ * a browser lets a page set on a WebSocket). A lost connection is opened again on its own, with a
+ * growing delay; `onOpen` then subscribes again from each session's last seq, so nothing is
+ * missed and nothing shown twice.
  */
 export class ServerSocket {
   private socket: WebSocket | undefined;
@@ -34,7 +37,8 @@ export class ServerSocket {
   connect(): void {
     const url = new URL('/ws', window.location.href);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    const socket = new WebSocket(url);
+    const token = accessToken();
+    const socket = new WebSocket(url, token === undefined ? [SOCKET_PROTOCOL] : socketProtocols(token));
     this.socket = socket;
     socket.addEventListener('open', () => {
       this.retryMs = FIRST_RETRY_MS;
