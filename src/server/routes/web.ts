@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { packageRoot } from '../../util/package-root.js';
 
 /** Where the built web UI is: `dist/web/` of the package, from `src/server/` and `dist/server/` alike. */
-export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
+export const DEFAULT_WEB_ROOT = path.join(packageRoot(), 'dist', 'web');
 
 const NOT_BUILT_PAGE = `<!doctype html><meta charset="utf-8"><title>taskweave</title>
 <p>The web UI is not built in this copy of taskweave. Run <code>npm run build</code> and start
