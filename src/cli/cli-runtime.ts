@@ -177,6 +177,7 @@ export function runtimeOptions(
     sandbox: options.sandbox,
     network: options.network,
     inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
+    trustDatabase: options.trustDb,
     policy,
   };
 }
