@@ -84,16 +84,19 @@ export class RuntimeSafety {
 
   /**
    * The safety of a run queued with settings of its own (another terminal's, see
-   * queued-settings.ts): its approval mode (fixed for the run: a switch of this process's mode
-   * does not loosen it), its sandbox mode and network, the session's "always" answers.
+   * queued-settings.ts): its approval mode, or this process's when that is stricter now (fixed
+   * for the run unless it is this process's: a later switch does not loosen it), its sandbox
+   * mode and network, the session's "always" answers.
    */
   async forQueuedRun(
     sessionId: string,
     wanted: { approval: ApprovalMode; sandbox: SandboxMode; network: boolean },
   ): Promise<RunSafety> {
     const own = this.forSession(sessionId);
-    const approval =
-      wanted.approval === this.approval.mode ? own.approval : { ...this.approval, mode: wanted.approval };
+    // The stricter of the goal's mode and this process's now: a mode switched to a stricter one
+    // after the goal was queued (the web UI's switch) still applies to it.
+    const mode = stricterApproval(wanted.approval, this.approval.mode);
+    const approval = mode === this.approval.mode ? own.approval : { ...this.approval, mode };
     if (wanted.sandbox === this.sandboxMode && wanted.network === this.networkChoice)
       return { ...own, approval };
     if (wanted.sandbox === 'off')
@@ -149,4 +152,11 @@ export class RuntimeSafety {
       notes,
     };
   }
+}
+
+/** Strictest first. */
+const APPROVAL_STRICTNESS: readonly ApprovalMode[] = ['plan-only', 'ask', 'edits', 'auto'];
+
+function stricterApproval(a: ApprovalMode, b: ApprovalMode): ApprovalMode {
+  return APPROVAL_STRICTNESS.indexOf(a) <= APPROVAL_STRICTNESS.indexOf(b) ? a : b;
 }
