@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ServerEvent } from '../events/registry.js';
 import { findInstructions, type RequestPolicy, type Runtime, type RuntimeOptions } from '../runtime/index.js';
+import { writeTerminal } from '../util/terminal-write.js';
 import { EXIT } from './exit-codes.js';
 import type { AgentCliOptions } from './options.js';
 import { onOutputClosed, outputClosed } from './output-closed.js';
@@ -111,9 +112,9 @@ export class CliRuntime {
   say(text: string): void {
     if (this.renderer && !outputClosed()) {
       this.renderer.close();
-      process.stdout.write(`${text}\n`);
+      writeTerminal(process.stdout, `${text}\n`);
     } else {
-      process.stderr.write(`${text}\n`);
+      writeTerminal(process.stderr, `${text}\n`);
     }
   }
 
