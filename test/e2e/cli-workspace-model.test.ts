@@ -131,7 +131,10 @@ describe("a workspace config does not choose the model over the user's choice", 
       let output = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      // A serve that did not refuse would listen until stopped: it is stopped after a while.
+      const timer = setTimeout(() => child.kill('SIGTERM'), 20_000);
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      clearTimeout(timer);
       expect(code, output).toBe(2);
       expect(output).toContain('chooses the model');
       expect(output).not.toContain('Open http');
