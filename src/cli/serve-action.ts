@@ -5,7 +5,7 @@ import { runtimeOptions } from './cli-runtime.js';
 import { EXIT } from './exit-codes.js';
 import type { ServeCliOptions } from './options.js';
 import { styleFor } from './terminal.js';
-import { openRuntimeAskingTrust } from './trust-prompt.js';
+import { askToTrustDatabase, openRuntimeAskingTrust } from './trust-prompt.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
 
@@ -16,6 +16,12 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
   // A workspace's model or server not yet accepted is asked about when a person is at the terminal.
   const ask = !!process.stdin.isTTY && !!process.stdout.isTTY;
   const runtime = await openRuntimeAskingTrust(runtimeOptions(options, policy), ask);
+  try {
+    await askToTrustDatabase(runtime, ask);
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
   const style = styleFor(process.stdout);
   // Every line goes through the stripping: the model's name and goals come from outside.
   const say = (text: string) => writeTerminal(process.stdout, `${text}\n`);

@@ -58,8 +58,8 @@ export async function openRuntimeAskingTrust(options: RuntimeOptions, ask: boole
   }
 }
 
-/** Shows `lines` and asks `question` on the terminal; only y or yes is a yes. */
-async function confirm(lines: string[], question: string): Promise<boolean> {
+/** Shows `lines` and asks `question` on the terminal; only y or yes is a yes (no, Enter, Ctrl-C, Ctrl-D: no). */
+export async function confirm(lines: string[], question: string): Promise<boolean> {
   writeTerminal(process.stdout, `${lines.join('\n')}\n`);
   const prompt = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
   const controller = new AbortController();
@@ -76,4 +76,23 @@ async function confirm(lines: string[], question: string): Promise<boolean> {
   } finally {
     prompt.close();
   }
+}
+
+/**
+ * When the workspace's database was created for another folder (copied or cloned here) and a
+ * person is at the terminal, asks whether to work the tasks queued in it; yes makes it this
+ * workspace's (Runtime.trustDatabase). Otherwise its queued work is left, as the runtime says.
+ */
+export async function askToTrustDatabase(runtime: Runtime, ask: boolean): Promise<void> {
+  const foreign = runtime.foreignDatabase;
+  if (!ask || foreign === undefined) return;
+  const origin = foreign.recorded;
+  const lines = [
+    `The database ${runtime.databasePath} was not created for this workspace:`,
+    origin === undefined
+      ? '  it records no origin (made elsewhere, or by an older taskweave)'
+      : `  created for ${origin.workspace} by ${origin.user} on ${origin.host}`,
+    'The tasks queued in it would run here (a repository can ship a database with work queued).',
+  ];
+  if (await confirm(lines, 'Work the tasks queued in it here? [y/N] ')) await runtime.trustDatabase();
 }

@@ -2,11 +2,13 @@ import { CliRuntime } from './cli-runtime.js';
 import { EXIT } from './exit-codes.js';
 import type { WorkCliOptions } from './options.js';
 import { outputClosed } from './output-closed.js';
+import { askToTrustDatabase } from './trust-prompt.js';
 
 /** `taskweave work`: drains the queue through the runtime and says how it went. */
 export async function workQueue(options: WorkCliOptions): Promise<number> {
   const cli = await CliRuntime.open(options);
   try {
+    await askToTrustDatabase(cli.runtime, cli.interactive && !!process.stdout.isTTY);
     const outcome = await cli.runtime.work({ queue: options.queue, watch: options.watch });
     if (outcome.kind === 'busy') {
       cli.say(`Another worker is running "${outcome.running.title}"; this queue runs one task at a time.`);

@@ -109,7 +109,7 @@ export class Runtime implements WorkerContext {
     /** The model's price in US dollars per million tokens (the config's `prices`), when known. */
     readonly price: { input: number; output: number } | undefined,
     /** The database came from another folder: the work queued in it is left (see database-origin.ts). */
-    readonly foreignDatabase: ForeignDatabase | undefined,
+    private foreign: ForeignDatabase | undefined,
     private readonly options: RuntimeOptions,
   ) {
     this.tasks = new TaskBoard(store);
@@ -146,6 +146,24 @@ export class Runtime implements WorkerContext {
       foreign,
       { ...options, env },
     );
+  }
+
+  /**
+   * Where the database says it was created, when that is not this workspace (copied or cloned
+   * here): the work queued in it is left until trustDatabase. Undefined for the workspace's own.
+   */
+  get foreignDatabase(): ForeignDatabase | undefined {
+    return this.foreign;
+  }
+
+  /**
+   * Makes a database from elsewhere this workspace's (the user said so): recorded as created
+   * here, the settings its tasks were queued with dropped; its queued work runs from now on.
+   */
+  async trustDatabase(): Promise<void> {
+    if (this.foreign === undefined) return;
+    await checkDatabaseOrigin(this.store, { workspaceRoot: this.workspace.root, adopt: true });
+    this.foreign = undefined;
   }
 
   /** When tool calls are asked now. */

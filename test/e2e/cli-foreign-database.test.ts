@@ -3,6 +3,7 @@ import { copyFile, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_PATH, runCli, writeScript } from '../helpers/cli.js';
+import { PtyRun } from '../helpers/pty.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 
 const GOAL = 'queued by the repository';
@@ -111,6 +112,28 @@ describe('a database copied or cloned from another folder', { timeout: 90_000 },
 
     const ran = await runCli([...args, '--trust-db'], { env: { TASKWEAVE_MODEL: '' } });
     expect(ran.code, ran.stderr + ran.stdout).toBe(0);
+    expect(await exists(path.join(workspace, 'PWNED'))).toBe(true);
+    expect(await pendingTitles(workspace)).toEqual([]);
+  });
+
+  it('on a terminal, work asks (naming where it was created): n leaves the goal, y works it', async () => {
+    const { workspace, script } = await shippedDatabase();
+    const args = ['work', '-C', workspace, '--model', `script:${script}`, '--approval', 'auto'];
+    const env = { TASKWEAVE_MODEL: '', NO_COLOR: '1' };
+    const question = 'Work the tasks queued in it here? [y/N]';
+    const declined = PtyRun.start(args, { env });
+    await declined.waitFor(question);
+    expect(declined.text()).toContain('was not created for this workspace:');
+    expect(declined.text()).toContain('taskweave-db-origin-');
+    declined.type('n\r');
+    expect(await declined.exited, declined.text()).toBe(0);
+    expect(await exists(path.join(workspace, 'PWNED'))).toBe(false);
+    expect(await pendingTitles(workspace)).toEqual([GOAL]);
+
+    const accepted = PtyRun.start(args, { env });
+    await accepted.waitFor(question);
+    accepted.type('y\r');
+    expect(await accepted.exited, accepted.text()).toBe(0);
     expect(await exists(path.join(workspace, 'PWNED'))).toBe(true);
     expect(await pendingTitles(workspace)).toEqual([]);
   });
