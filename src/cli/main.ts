@@ -63,15 +63,17 @@ Examples:
       return EXIT.usage;
     }
     const style = styleFor(process.stderr);
+    // A message may carry text from outside (a config's model name, a URL): printed stripped.
+    const { writeTerminal } = await import('../util/terminal-write.js');
     if (error instanceof UsageError || (await isConfigurationError(error))) {
       const message = (error as Error).message;
-      process.stderr.write(`${style.red('error:')} ${message}\n`);
+      writeTerminal(process.stderr, `${style.red('error:')} ${message}\n`);
       if (json) writeJsonError('configuration', message);
       return EXIT.usage;
     }
     const { errorMessage } = await import('../util/error-message.js');
     const message = errorMessage(error);
-    process.stderr.write(`${style.red('error:')} ${message}\n`);
+    writeTerminal(process.stderr, `${style.red('error:')} ${message}\n`);
     if (json) writeJsonError('failed', message);
     return EXIT.failed;
   }

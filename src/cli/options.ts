@@ -42,6 +42,8 @@ export interface AgentCliOptions extends StoreCliOptions {
   sandbox?: SandboxMode;
   network?: boolean;
   verbose?: boolean;
+  /** `--trust-db` (work, serve): make a database created for another folder this workspace's. */
+  trustDb?: boolean;
 }
 
 /** Options of `taskweave run`, as commander parses them. */

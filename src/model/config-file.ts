@@ -3,19 +3,39 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../util/describe-issues.js';
+import { baseUrlProblem } from './base-url.js';
 import { contextConfigSchema } from './context-limits.js';
 import { mergeSafety, safetyConfigShape } from './safety-config.js';
 import { ModelConfigError } from './types.js';
+
+/** A base URL that is safe to send requests to and to print (see baseUrlProblem). */
+const safeBaseUrl = z.string().superRefine((value, ctx) => {
+  const problem = baseUrlProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `not a usable base URL: ${problem}` });
+});
 
 /** The settings a config file may hold; unknown keys are an error, so that typos are caught. */
 export const taskweaveConfigSchema = z.strictObject({
   /** `provider:model`, as for --model. */
   model: z.string().min(1).optional(),
   /** Base URL for providers that take one (openai, anthropic, openai-compatible). */
-  baseUrl: z.url().optional(),
+  baseUrl: safeBaseUrl.optional(),
   maxSteps: z.number().int().positive().optional(),
   /** Base URLs a workspace config may send an API key to; read from the user's own file only. */
-  trustedBaseUrls: z.array(z.url()).optional(),
+  trustedBaseUrls: z.array(safeBaseUrl).optional(),
+  /**
+   * The models and base URLs workspace configs chose that the user accepted, per workspace
+   * folder (see workspace-model.ts); read from the user's own file only.
+   */
+  workspaceModels: z
+    .array(
+      z.strictObject({
+        workspace: z.string().min(1),
+        model: z.string().optional(),
+        baseUrl: z.string().optional(),
+      }),
+    )
+    .optional(),
   /** Milliseconds a model call may wait for the first part of its reply (stream-timeouts.ts). */
   firstTokenTimeoutMs: z.number().int().positive().optional(),
   /** Milliseconds a streamed reply may stall between two parts. */
@@ -28,6 +48,9 @@ export const taskweaveConfigSchema = z.strictObject({
   /** Per `provider:model` (or provider): the context window and the fraction at which to compact. */
   context: contextConfigSchema.optional(),
 });
+
+/** Keys a workspace config cannot override when the user's own config sets them. */
+const USER_CHOICE_KEYS: ReadonlySet<string> = new Set(['model', 'baseUrl']);
 
 /** The contents of a taskweave config file. */
 export type TaskweaveConfig = z.infer<typeof taskweaveConfigSchema>;
@@ -57,7 +80,8 @@ export interface LoadedConfig {
 
 /**
  * Reads every config file that exists (see configFilePaths) and merges them key by key: a
- * project file with one key overrides that key only, the user's other settings still apply.
+ * project file with one key overrides that key only, the user's other settings still apply;
+ * `model` and `baseUrl` are the exception: the user's win.
  * No file at all gives an empty config; a file that is not valid JSON or does not fit the
  * schema is a ModelConfigError naming the file and what is wrong. The safety keys are merged
  * differently (see mergeSafety): a project file may only tighten them.
@@ -80,6 +104,10 @@ export async function loadConfigFile(options: {
     const { approval, sandbox, network, allow, deny, mcp, ...settings } = config;
     for (const key of Object.keys(settings) as (keyof typeof settings)[]) {
       if (settings[key] === undefined) continue;
+      // The model and where it is sent are the user's choice: a workspace's only fills a gap
+      // (and is asked about, see workspace-model.ts).
+      if (filePath === projectPath && USER_CHOICE_KEYS.has(key) && loaded.sources[key] !== undefined)
+        continue;
       Object.assign(loaded.config, { [key]: settings[key] });
       loaded.sources[key] = filePath;
     }

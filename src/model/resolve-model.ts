@@ -1,12 +1,14 @@
 import { heldProviderKeys } from '../util/provider-keys.js';
+import { baseUrlProblem } from './base-url.js';
 import { configFilePaths, loadConfigFile, type TaskweaveConfig } from './config-file.js';
 import { contextLimitsFor } from './context-limits.js';
 import { checkEndpointTrust } from './endpoint-trust.js';
 import { describeProviders, envValue, PROVIDERS } from './providers.js';
 import { ModelConfigError, type ResolvedModel } from './types.js';
+import { checkWorkspaceModel } from './workspace-model.js';
 
-/** Where the model name came from. */
-export type ModelSource = 'flag' | 'env' | 'config' | 'api-key';
+/** Where the model name came from (`config`: the user's own config; `workspace`: the workspace's). */
+export type ModelSource = 'flag' | 'env' | 'config' | 'api-key' | 'workspace';
 
 export interface ResolveModelOptions {
   /** The --model flag. */
@@ -30,8 +32,9 @@ const API_KEY_DEFAULTS: readonly { variables: string[]; model: string }[] = [
 
 /**
  * Chooses and builds the model. The name (`provider:model`) comes from the first of: the
- * --model flag, TASKWEAVE_MODEL, the config file's `model`, a default for an API key found in
- * the environment. Nothing configured, an unknown provider, a missing key or base URL, or a
+ * --model flag, TASKWEAVE_MODEL, the user config's `model`, a default for an API key found in
+ * the environment, the workspace config's `model` (once accepted, see workspace-model.ts; never
+ * a script model). Nothing configured, an unknown provider, a missing key or base URL, or a
  * broken config file is a ModelConfigError that says how to fix it.
  */
 export async function resolveModel(
@@ -39,8 +42,26 @@ export async function resolveModel(
 ): Promise<ResolvedModel & { source: ModelSource; config: TaskweaveConfig }> {
   // The keys the CLI took out of the process environment at start-up (see holdProviderKeys).
   options = { ...options, env: { ...heldProviderKeys(), ...options.env } };
+  if (options.baseUrl !== undefined) {
+    const problem = baseUrlProblem(options.baseUrl);
+    if (problem !== undefined)
+      throw new ModelConfigError(`The --base-url is not a usable base URL: ${problem}.`);
+  }
   const { config, sources } = await loadConfigFile(options);
-  const choice = chooseModelName(options, config.model, sources.model);
+  const [projectFile = '', userFile = ''] = configFilePaths(options);
+  for (const key of ['trustedBaseUrls', 'workspaceModels'] as const) {
+    if (sources[key] === projectFile && config[key] !== undefined) {
+      throw new ModelConfigError(
+        `The workspace config ${projectFile} sets "${key}"; only your own config ${userFile} may.`,
+      );
+    }
+  }
+  const choice = chooseModelName(options, config.model, sources.model, projectFile);
+  if (choice.source === 'workspace' && choice.name.startsWith('script:')) {
+    throw new ModelConfigError(
+      `The workspace config ${projectFile} names a script model ("${choice.name}"); a script model is never taken from a workspace config (its script would call tools as the model). Pass it yourself with --model if you mean it.`,
+    );
+  }
   const separator = choice.name.indexOf(':');
   const providerName = separator === -1 ? '' : choice.name.slice(0, separator);
   const modelName = separator === -1 ? '' : choice.name.slice(separator + 1).trim();
@@ -57,24 +78,35 @@ export async function resolveModel(
       `The model "${choice.name}" (from ${choice.origin}) names no model after "${providerName}:"; for example ${provider.example}.`,
     );
   }
-  // The config file's baseUrl goes with the config file's model, or with openai-compatible (whose
+  // The config file's baseUrl goes with the same file's model, or with openai-compatible (whose
   // key is its own): a workspace file must not send a well-known API key from the environment,
   // for a model chosen elsewhere (another file included), to the server it names.
-  const baseUrlGoesWithModel = choice.source === 'config' && sources.baseUrl === sources.model;
+  const baseUrlFromWorkspace = sources.baseUrl === projectFile;
+  const baseUrlGoesWithModel = baseUrlFromWorkspace
+    ? choice.source === 'workspace'
+    : choice.source === 'config' && sources.baseUrl === sources.model;
   const configBaseUrl =
     baseUrlGoesWithModel || providerName === 'openai-compatible' ? config.baseUrl : undefined;
-  const [projectFile = '', userFile = ''] = configFilePaths(options);
-  if (sources.trustedBaseUrls === projectFile && config.trustedBaseUrls !== undefined) {
-    throw new ModelConfigError(
-      `The workspace config ${projectFile} sets "trustedBaseUrls"; only your own config ${userFile} may.`,
+  const workspaceBaseUrl =
+    options.baseUrl === undefined && configBaseUrl !== undefined && baseUrlFromWorkspace
+      ? configBaseUrl
+      : undefined;
+  // What only the workspace chose is used once the user accepted it for this workspace.
+  if (choice.source === 'workspace' || workspaceBaseUrl !== undefined) {
+    checkWorkspaceModel(
+      {
+        workspace: options.cwd,
+        workspaceFile: projectFile,
+        userFile,
+        ...(choice.source === 'workspace' ? { model: choice.name } : {}),
+        ...(workspaceBaseUrl === undefined ? {} : { baseUrl: workspaceBaseUrl }),
+      },
+      config.workspaceModels ?? [],
     );
   }
   checkEndpointTrust({
     provider: providerName,
-    workspaceBaseUrl:
-      options.baseUrl === undefined && configBaseUrl !== undefined && sources.baseUrl === projectFile
-        ? configBaseUrl
-        : undefined,
+    workspaceBaseUrl,
     workspaceFile: projectFile,
     userFile,
     trusted: config.trustedBaseUrls ?? [],
@@ -91,21 +123,29 @@ export async function resolveModel(
   return { id: choice.name, model, context, timeouts, source: choice.source, config };
 }
 
+/**
+ * The model name, from the first of: the flag, the environment, the user's config, the default
+ * for an API key found, and last the workspace config's (what the user chose always wins).
+ */
 function chooseModelName(
   options: ResolveModelOptions,
   configModel: string | undefined,
   configPath: string | undefined,
+  projectFile: string,
 ): { name: string; source: ModelSource; origin: string } {
   const flag = options.model?.trim();
   if (flag) return { name: flag, source: 'flag', origin: 'the --model flag' };
   const fromEnv = envValue(options.env, MODEL_ENV);
   if (fromEnv !== undefined) return { name: fromEnv, source: 'env', origin: MODEL_ENV };
-  if (configModel !== undefined)
+  const fromWorkspace = configPath === projectFile;
+  if (configModel !== undefined && !fromWorkspace)
     return { name: configModel.trim(), source: 'config', origin: `${configPath}` };
   for (const candidate of API_KEY_DEFAULTS) {
     const variable = candidate.variables.find((name) => envValue(options.env, name) !== undefined);
     if (variable !== undefined) return { name: candidate.model, source: 'api-key', origin: variable };
   }
+  if (configModel !== undefined)
+    return { name: configModel.trim(), source: 'workspace', origin: `${configPath}` };
   throw new ModelConfigError(noModelMessage(options));
 }
 

@@ -17,14 +17,29 @@ const JSON_INDENT = 2;
  */
 export async function trustBaseUrl(options: { userFile: string; url: string }): Promise<void> {
   const { url } = options;
+  await updateUserConfig(options.userFile, `trust ${url}`, (current) => {
+    const trusted = Array.isArray(current.trustedBaseUrls) ? current.trustedBaseUrls : [];
+    return trusted.includes(url) ? current : { ...current, trustedBaseUrls: [...trusted, url] };
+  });
+}
+
+/**
+ * Changes the user's own config file with `change` (given the current contents, {} when there
+ * is none), keeping every other key, the way trustBaseUrl describes: checked against the schema
+ * first, written to a temporary file and renamed over the old one. `what` names the change in errors.
+ */
+export async function updateUserConfig(
+  file: string,
+  what: string,
+  change: (current: Record<string, unknown>) => Record<string, unknown>,
+): Promise<void> {
   // A config file kept elsewhere behind a symbolic link (a dotfiles repository) stays a link.
-  const userFile = await realpath(options.userFile).catch(() => options.userFile);
+  const userFile = await realpath(file).catch(() => file);
   const current = await readConfigObject(userFile);
-  const trusted = Array.isArray(current.trustedBaseUrls) ? current.trustedBaseUrls : [];
-  const next = trusted.includes(url) ? current : { ...current, trustedBaseUrls: [...trusted, url] };
+  const next = change(current);
   const checked = taskweaveConfigSchema.safeParse(next);
   if (!checked.success) {
-    throw new ModelConfigError(`Cannot trust ${url} in ${userFile}: ${describeIssues(checked.error)}`);
+    throw new ModelConfigError(`Cannot ${what} in ${userFile}: ${describeIssues(checked.error)}`);
   }
   await mkdir(path.dirname(userFile), { recursive: true });
   const mode = await existingMode(userFile);

@@ -16,6 +16,8 @@ export interface HandOff {
   owner: string;
   queue: string;
   leaseMs: number;
+  /** The next task only from those queued after this position (a foreign database's are left). */
+  afterSequence?: number;
 }
 
 /** The result summary (or failure reason) a queue task is closed with. */
@@ -48,7 +50,12 @@ export async function closeGoalTaskAndClaimNext(
   if (result.status !== 'needs_input')
     return (await tasks.failAndClaimNext({ ...handOff, reason: text })).next;
   await tasks.block(handOff.id, blockedReason(result));
-  return tasks.claimNext({ queue: handOff.queue, owner: handOff.owner, leaseMs: handOff.leaseMs });
+  return tasks.claimNext({
+    queue: handOff.queue,
+    owner: handOff.owner,
+    leaseMs: handOff.leaseMs,
+    afterSequence: handOff.afterSequence,
+  });
 }
 
 function blockedReason(result: Outcome): string {

@@ -14,8 +14,15 @@ export type {
   RequestAnswer,
 } from '../agent/run/requests.js';
 export { DEFAULT_MAX_STEPS, type PlanMode } from '../agent/run/run-agent.js';
+export { originOf } from '../model/base-url.js';
+
 export { EndpointTrustError } from '../model/endpoint-trust.js';
 export { trustBaseUrl } from '../model/trust-base-url.js';
+export {
+  describeWorkspaceModel,
+  rememberWorkspaceModel,
+  WorkspaceModelError,
+} from '../model/workspace-model.js';
 export { findInstructions, type InstructionsFile } from '../prompts/project-instructions.js';
 export { DEFAULT_QUEUE, type Run, type Session, type Task, type TaskStatus } from '../store/schema.js';
 export type { StoredMessage } from '../store/session-store.js';

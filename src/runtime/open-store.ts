@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -11,6 +12,7 @@ import type { Store } from '../store/ports.js';
 import { openSqliteStore, StoreBusyError } from '../store/sqlite-store.js';
 import { TaskStoreError } from '../store/task-store.js';
 import { Workspace } from '../tools/workspace.js';
+import { originHere } from './database-origin.js';
 import { RuntimeInputError } from './errors.js';
 
 /** Where a workspace's data lives: the folder, and the database file (default inside it). */
@@ -45,8 +47,11 @@ export async function openWorkspaceStore(
       ? defaultDatabasePath(workspace.root)
       : path.resolve(process.cwd(), location.db);
   try {
+    const created = options.create === true && !existsSync(databasePath);
     const store = openSqliteStore({ path: databasePath, create: options.create, readOnly: options.readOnly });
     if (options.create && location.db === undefined) await ignoreOwnFolder(path.dirname(databasePath));
+    // A new database records the workspace it was created for (see database-origin.ts).
+    if (created) await store.origin.record(originHere(workspace.root));
     return { workspace, databasePath, store };
   } catch (error) {
     if (error instanceof StoreVersionError || error instanceof StoreReadOnlyError)

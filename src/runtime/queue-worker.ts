@@ -1,3 +1,4 @@
+import type { RunSafety } from '../agent/approval/run-safety.js';
 import { loadConversation } from '../agent/conversation/stored-conversation.js';
 import { loadStoredPlan } from '../agent/orchestrator/stored-plan.js';
 import { RunControl } from '../agent/run/control.js';
@@ -15,6 +16,7 @@ import { errorMessage } from '../util/error-message.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
 import { closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { cleanUpAfterCrash } from './crash-cleanup.js';
+import { decodeQueuedSettings, type QueuedSettings, settingsDifferences } from './queued-settings.js';
 import type { RunSettings } from './run-settings.js';
 import type { RuntimeSafety } from './runtime-safety.js';
 import { isDeadLocalWorker } from './worker-identity.js';
@@ -32,8 +34,10 @@ export interface WorkerContext {
   workspace: Workspace;
   model: ResolvedModel;
   settings: RunSettings;
-  /** The settings a queue task runs with: the runtime's, with what its submitter chose for it. */
-  settingsFor(taskId: string | undefined): RunSettings;
+  /** The settings this process queues its goals with (what a task queued here runs with). */
+  queuedSettings(goal?: Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan'>>): QueuedSettings;
+  /** The model a task queued with another model runs with (resolved as if given by --model). */
+  modelFor(settings: QueuedSettings): Promise<ResolvedModel>;
   /** Approval settings, sandbox, and each session's "always" answers. */
   safety: RuntimeSafety;
   /** The MCP servers each run starts (the config's `mcp`). */
@@ -66,13 +70,17 @@ async function agentOptions(
   ctx: WorkerContext,
   sessionId: string,
   settings: RunSettings,
+  own: { model: ResolvedModel; safety: RunSafety } = {
+    model: ctx.model,
+    safety: ctx.safety.forSession(sessionId),
+  },
 ): Promise<{ run: Omit<RunAgentOptions, 'goal'>; close: () => Promise<void> }> {
   const control = new RunControl({
     policy: settings.policy,
     inputTimeoutMs: settings.inputTimeoutMs,
   });
   if (ctx.stopRequested) control.stop();
-  const safety = ctx.safety.forSession(sessionId);
+  const { safety } = own;
   // The configured MCP servers start with the run and stop when it ends.
   const mcp =
     Object.keys(ctx.mcpServers).length === 0
@@ -83,7 +91,7 @@ async function agentOptions(
           workspaceRoot: ctx.workspace.root,
         });
   const run: Omit<RunAgentOptions, 'goal'> = {
-    model: ctx.model,
+    model: own.model,
     workspace: ctx.workspace,
     journal: new Journal({ sessionId, store: ctx.store, bus: ctx.bus }),
     store: ctx.store,
@@ -110,7 +118,10 @@ export async function runQueueTask(
   ctx: WorkerContext,
   task: Task,
   owner: string,
-  /** `goal`: what the continued run is told instead of the task's goal (an answer the session waited for). */
+  /**
+   * `continuing`: the user continues the task (resume, an answer), with this process's settings;
+   * `goal`: what the continued run is told instead of the task's goal (an answer the session waited for).
+   */
   options: { continuing?: boolean; goal?: string } = {},
 ): Promise<QueueTaskResult> {
   const { sessions, tasks } = ctx.store;
@@ -133,8 +144,22 @@ export async function runQueueTask(
     if (done)
       return { sessionId, status: 'completed', finalAnswer: done.finalAnswer ?? undefined, cancelled: false };
   }
-  const settings = ctx.settingsFor(task.id);
-  const { run, close } = await agentOptions(ctx, sessionId, settings);
+  let prepared: Awaited<ReturnType<typeof queuedRun>>;
+  try {
+    // `resume` and an answer to a waiting session are the user's own say, with this process's
+    // settings; everything the queue hands out runs with the settings it was queued with.
+    prepared = options.continuing
+      ? { settings: ctx.settings, model: ctx.model, safety: ctx.safety.forSession(sessionId) }
+      : await queuedRun(ctx, task, sessionId);
+  } catch (error) {
+    // Settings that cannot be honoured here (a model that cannot be built, a stored value that
+    // cannot be read): the task is refused, saying why, rather than run with other settings.
+    const reason = `not run with other settings than it was queued with: ${errorMessage(error)}`;
+    ctx.notice(`■ the task "${task.title}" was ${reason}`);
+    return { sessionId, status: 'failed', reason, cancelled: false };
+  }
+  const { settings } = prepared;
+  const { run, close } = await agentOptions(ctx, sessionId, settings, prepared);
   const untrack = ctx.track(sessionId, run.control);
   let cancelled = false;
   let leaseLost = false;
@@ -206,6 +231,35 @@ export async function runQueueTask(
 }
 
 /**
+ * The settings, model and safety a queue task runs with: the ones it was queued with (stored on
+ * the task), whichever process runs it; this process's own for work queued without any.
+ */
+async function queuedRun(
+  ctx: WorkerContext,
+  task: Task,
+  sessionId: string,
+): Promise<{ settings: RunSettings; model: ResolvedModel; safety: RunSafety }> {
+  const queued = decodeQueuedSettings(task.runSettings);
+  if (queued === undefined)
+    return { settings: ctx.settings, model: ctx.model, safety: ctx.safety.forSession(sessionId) };
+  const differences = settingsDifferences(queued, ctx.queuedSettings());
+  const model = queued.model === ctx.model.id ? ctx.model : await ctx.modelFor(queued);
+  const safety = await ctx.safety.forQueuedRun(sessionId, queued);
+  if (differences.length > 0)
+    ctx.notice(`▶ "${task.title}" runs with the settings it was queued with: ${differences.join(', ')}`);
+  const settings: RunSettings = {
+    ...ctx.settings,
+    maxSteps: queued.maxSteps,
+    loop: queued.loop,
+    plan: queued.plan,
+    approval: queued.approval,
+    sandbox: queued.sandbox,
+    network: queued.network,
+  };
+  return { settings, model, safety };
+}
+
+/**
  * The run that already completed a task, when an earlier worker died after the run ended but
  * before it closed the task: the last run of the task's session started since the task was
  * added, completed, with no unfinished plan left. Its work is done and is not done again.
@@ -232,7 +286,14 @@ export interface DrainSummary {
  */
 export async function drainQueue(
   ctx: WorkerContext,
-  options: { owner: string; queue: string; first: Task; announce: (task: Task, index: number) => void },
+  options: {
+    owner: string;
+    queue: string;
+    first: Task;
+    announce: (task: Task, index: number) => void;
+    /** Only tasks queued after this position are taken (a foreign database's are left). */
+    afterSequence?: number;
+  },
 ): Promise<DrainSummary> {
   const { tasks } = ctx.store;
   const summary: DrainSummary = { completed: 0, failed: 0, stopped: false };
@@ -242,7 +303,13 @@ export async function drainQueue(
     index += 1;
     options.announce(task, index);
     const result = await runQueueTask(ctx, task, options.owner);
-    const handOff = { id: task.id, owner: options.owner, queue: options.queue, leaseMs: LEASE_MS };
+    const handOff = {
+      id: task.id,
+      owner: options.owner,
+      queue: options.queue,
+      leaseMs: LEASE_MS,
+      afterSequence: options.afterSequence,
+    };
     if (ctx.stopRequested) {
       // Stopped: the task goes back to the queue (it runs again later) and the worker ends.
       if (!result.cancelled) await tasks.resetToPending(task.id);
@@ -250,7 +317,12 @@ export async function drainQueue(
       return summary;
     }
     if (result.cancelled) {
-      task = await tasks.claimNext({ queue: options.queue, owner: options.owner, leaseMs: LEASE_MS });
+      task = await tasks.claimNext({
+        queue: options.queue,
+        owner: options.owner,
+        leaseMs: LEASE_MS,
+        afterSequence: options.afterSequence,
+      });
       continue;
     }
     if (result.status === 'completed') summary.completed += 1;

@@ -26,12 +26,20 @@ export class RuntimeSafety {
   private readonly sessions = new Map<string, SessionApprovals>();
   private readonly modeListeners = new Set<(mode: ApprovalMode) => void>();
 
+  /** The probe's answer for runs that want a sandbox when this process's is off (probed once, when first needed). */
+  private probed: Promise<Awaited<ReturnType<typeof probeSandbox>>> | undefined;
+
   private constructor(
     readonly approval: ApprovalSettings,
     readonly sandbox: CommandSandbox,
     /** Why the wanted sandbox cannot be used here; undefined when it can, or is off. */
     readonly sandboxUnavailable: string | undefined,
     readonly sandboxLabel: string,
+    /** The sandbox mode chosen (by flag, config or default), whether bubblewrap is there or not. */
+    readonly sandboxMode: SandboxMode,
+    /** Network access chosen for sandboxed commands. */
+    readonly networkChoice: boolean,
+    private readonly env: NodeJS.ProcessEnv,
   ) {}
 
   /** Resolves flags over the config over the defaults, and probes bubblewrap unless the sandbox is off. */
@@ -48,10 +56,13 @@ export class RuntimeSafety {
     };
     const mode = choices.sandbox ?? config.sandbox ?? DEFAULT_SANDBOX_MODE;
     const network = choices.network ?? config.network ?? false;
-    if (mode === 'off') return new RuntimeSafety(approval, { kind: 'none' }, undefined, 'off');
+    const chosen = [mode, network, options.env] as const;
+    if (mode === 'off') return new RuntimeSafety(approval, { kind: 'none' }, undefined, 'off', ...chosen);
     const found = await probeSandbox(options.env);
-    if (!found.available) return new RuntimeSafety(approval, { kind: 'none' }, found.reason, 'unavailable');
-    return new RuntimeSafety(approval, { kind: 'bwrap', bwrap: found.bwrap, mode, network }, undefined, mode);
+    if (!found.available)
+      return new RuntimeSafety(approval, { kind: 'none' }, found.reason, 'unavailable', ...chosen);
+    const sandbox: CommandSandbox = { kind: 'bwrap', bwrap: found.bwrap, mode, network };
+    return new RuntimeSafety(approval, sandbox, undefined, mode, ...chosen);
   }
 
   /** Switches the approval mode of every run (from its next call) and tells the listeners. */
@@ -69,6 +80,53 @@ export class RuntimeSafety {
   /** Whether sandboxed commands may reach the network. */
   get network(): boolean {
     return this.sandbox.kind === 'bwrap' && this.sandbox.network;
+  }
+
+  /**
+   * The safety of a run queued with settings of its own (another terminal's, see
+   * queued-settings.ts): its approval mode, or this process's when that is stricter now (fixed
+   * for the run unless it is this process's: a later switch does not loosen it), its sandbox
+   * mode and network, the session's "always" answers.
+   */
+  async forQueuedRun(
+    sessionId: string,
+    wanted: { approval: ApprovalMode; sandbox: SandboxMode; network: boolean },
+  ): Promise<RunSafety> {
+    const own = this.forSession(sessionId);
+    // The stricter of the goal's mode and this process's now: a mode switched to a stricter one
+    // after the goal was queued (the web UI's switch) still applies to it.
+    const mode = stricterApproval(wanted.approval, this.approval.mode);
+    const approval = mode === this.approval.mode ? own.approval : { ...this.approval, mode };
+    if (wanted.sandbox === this.sandboxMode && wanted.network === this.networkChoice)
+      return { ...own, approval };
+    if (wanted.sandbox === 'off')
+      return { ...own, approval, sandbox: { kind: 'none' }, sandboxMissing: false, sandboxLabel: 'off' };
+    this.probed ??= probeSandbox(this.env);
+    const found =
+      this.sandbox.kind === 'bwrap'
+        ? { available: true as const, bwrap: this.sandbox.bwrap }
+        : await this.probed;
+    if (!found.available) {
+      const notes = [
+        ...(own.notes ?? []),
+        `Commands cannot be sandboxed: ${found.reason}. Each command is asked before it runs, and runs unconfined.`,
+      ];
+      return {
+        ...own,
+        approval,
+        sandbox: { kind: 'none' },
+        sandboxMissing: true,
+        sandboxLabel: 'unavailable',
+        notes,
+      };
+    }
+    const sandbox: CommandSandbox = {
+      kind: 'bwrap',
+      bwrap: found.bwrap,
+      mode: wanted.sandbox,
+      network: wanted.network,
+    };
+    return { ...own, approval, sandbox, sandboxMissing: false, sandboxLabel: wanted.sandbox };
   }
 
   /** The safety of the next run of a session; the first run of the process is told when the sandbox is missing. */
@@ -94,4 +152,11 @@ export class RuntimeSafety {
       notes,
     };
   }
+}
+
+/** Strictest first. */
+const APPROVAL_STRICTNESS: readonly ApprovalMode[] = ['plan-only', 'ask', 'edits', 'auto'];
+
+function stricterApproval(a: ApprovalMode, b: ApprovalMode): ApprovalMode {
+  return APPROVAL_STRICTNESS.indexOf(a) <= APPROVAL_STRICTNESS.indexOf(b) ? a : b;
 }

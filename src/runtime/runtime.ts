@@ -15,6 +15,7 @@ import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { continueWaiting, type WaitingReply } from './continue-waiting.js';
+import { checkDatabaseOrigin, describeOrigin, type ForeignDatabase } from './database-origin.js';
 import { RuntimeInputError } from './errors.js';
 import { openWorkspaceStore, type StoreLocation } from './open-store.js';
 import {
@@ -27,6 +28,7 @@ import {
   type WorkerContext,
 } from './queue-worker.js';
 import { awaitQueuedGoal, type QueuedGoalOutcome, queuedSuffix, waitingInQueue } from './queued-goal.js';
+import { encodeQueuedSettings, type QueuedSettings } from './queued-settings.js';
 import { type ResumeOutcome, resumeSession } from './resume.js';
 import type { RunSettings } from './run-settings.js';
 import { RuntimeSafety } from './runtime-safety.js';
@@ -49,6 +51,11 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
   /** The step budget; the config file's `maxSteps` or DEFAULT_MAX_STEPS when left out. */
   maxSteps?: number;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Make a database created for another folder (copied or cloned here) this workspace's own, so
+   * that the work queued in it runs (see database-origin.ts); without it that work is left.
+   */
+  trustDatabase?: boolean;
 }
 
 /** What a submitter may choose for one goal; the rest comes from the runtime's settings. */
@@ -85,8 +92,8 @@ export class Runtime implements WorkerContext {
   readonly tasks: TaskBoard;
   readonly sessions: SessionBook;
   private readonly controls = new Map<string, Set<RunControl>>();
-  /** Settings chosen for queued goals of this process, until they run (kept in memory only). */
-  private readonly goalSettings = new Map<string, GoalSettings>();
+  /** Models of goals queued with another model than this process's, by `model baseUrl`. */
+  private readonly otherModels = new Map<string, Promise<ResolvedModel>>();
   /** Goals submitted in this process that are still running (with the queue work after them). */
   private readonly inFlight = new Set<Promise<SubmitOutcome>>();
   private readonly noticeListeners = new Set<(text: string) => void>();
@@ -102,6 +109,9 @@ export class Runtime implements WorkerContext {
     readonly mcpServers: Record<string, McpServerConfig>,
     /** The model's price in US dollars per million tokens (the config's `prices`), when known. */
     readonly price: { input: number; output: number } | undefined,
+    /** The database came from another folder: the work queued in it is left (see database-origin.ts). */
+    private foreign: ForeignDatabase | undefined,
+    private readonly options: RuntimeOptions,
   ) {
     this.tasks = new TaskBoard(store);
     this.sessions = new SessionBook(store);
@@ -121,6 +131,10 @@ export class Runtime implements WorkerContext {
       workspace: opened,
     });
     const maxSteps = options.maxSteps ?? config.maxSteps ?? DEFAULT_MAX_STEPS;
+    const foreign = await checkDatabaseOrigin(store, {
+      workspaceRoot: workspace.root,
+      adopt: options.trustDatabase,
+    });
     return new Runtime(
       workspace,
       store,
@@ -130,7 +144,27 @@ export class Runtime implements WorkerContext {
       safety,
       config.mcp ?? {},
       config.prices?.[model.id],
+      foreign,
+      { ...options, env },
     );
+  }
+
+  /**
+   * Where the database says it was created, when that is not this workspace (copied or cloned
+   * here): the work queued in it is left until trustDatabase. Undefined for the workspace's own.
+   */
+  get foreignDatabase(): ForeignDatabase | undefined {
+    return this.foreign;
+  }
+
+  /**
+   * Makes a database from elsewhere this workspace's (the user said so): recorded as created
+   * here, the settings its tasks were queued with dropped; its queued work runs from now on.
+   */
+  async trustDatabase(): Promise<void> {
+    if (this.foreign === undefined) return;
+    await checkDatabaseOrigin(this.store, { workspaceRoot: this.workspace.root, adopt: true });
+    this.foreign = undefined;
   }
 
   /** When tool calls are asked now. */
@@ -162,11 +196,33 @@ export class Runtime implements WorkerContext {
     return () => this.noticeListeners.delete(listener);
   }
 
-  settingsFor(taskId: string | undefined): RunSettings {
-    const chosen = taskId === undefined ? undefined : this.goalSettings.get(taskId);
-    if (chosen === undefined) return this.settings;
-    const defined = Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));
-    return { ...this.settings, ...defined };
+  queuedSettings(goal: GoalSettings = {}): QueuedSettings {
+    const loop = goal.loop ?? this.settings.loop;
+    return {
+      model: this.model.id,
+      ...(this.options.baseUrl === undefined ? {} : { baseUrl: this.options.baseUrl }),
+      approval: this.safety.approval.mode,
+      sandbox: this.safety.sandboxMode,
+      network: this.safety.networkChoice,
+      maxSteps: goal.maxSteps ?? this.settings.maxSteps,
+      ...(loop === undefined ? {} : { loop }),
+      plan: goal.plan ?? this.settings.plan ?? 'auto',
+    };
+  }
+
+  modelFor(settings: QueuedSettings): Promise<ResolvedModel> {
+    const key = `${settings.model} ${settings.baseUrl ?? ''}`;
+    let model = this.otherModels.get(key);
+    if (model === undefined) {
+      model = resolveModel({
+        model: settings.model,
+        baseUrl: settings.baseUrl,
+        cwd: this.workspace.root,
+        env: this.options.env ?? process.env,
+      });
+      this.otherModels.set(key, model);
+    }
+    return model;
   }
 
   notice(text: string): void {
@@ -219,11 +275,12 @@ export class Runtime implements WorkerContext {
     const afterSeq = await sessions.lastSeq(sessionId);
     await releaseDeadWorkers(this, DEFAULT_QUEUE);
     if (options.interrupt) await this.interruptRunning(DEFAULT_QUEUE);
+    // The goal carries the settings it was made with: whichever process runs it runs it with them.
+    const runSettings = encodeQueuedSettings(this.queuedSettings(options.settings));
     const { task, started } = await tasks.addAndStartIfIdle(
-      { title, description: text, sessionId, queue: DEFAULT_QUEUE },
+      { title, description: text, sessionId, queue: DEFAULT_QUEUE, runSettings },
       { owner, leaseMs: LEASE_MS },
     );
-    if (options.settings !== undefined) this.goalSettings.set(task.id, options.settings);
     if (!started) {
       const active = await tasks.listActive(task.queue);
       const running = active.find((other) => other.status === 'in_progress');
@@ -276,7 +333,8 @@ export class Runtime implements WorkerContext {
     }
     // Work queued while this goal ran runs after it, here (older queued work is left to `work`).
     const olderWaiting = (await tasks.listActive(task.queue)).some((other) => other.sequence < task.sequence);
-    const handOff = { id: task.id, owner, queue: task.queue, leaseMs: LEASE_MS };
+    const afterSequence = this.foreignDatabase?.queuedBefore.get(task.queue);
+    const handOff = { id: task.id, owner, queue: task.queue, leaseMs: LEASE_MS, afterSequence };
     if (olderWaiting) {
       await closeGoalTask(tasks, handOff, result);
       return { result };
@@ -286,6 +344,7 @@ export class Runtime implements WorkerContext {
     const drained = await drainQueue(this, {
       owner,
       queue: task.queue,
+      afterSequence,
       first: next,
       announce: (queued) =>
         void waitingInQueue(this, task.queue).then((waiting) =>
@@ -321,17 +380,26 @@ export class Runtime implements WorkerContext {
         `${released} task${released === 1 ? '' : 's'} whose worker stopped without finishing went back to the queue.`,
       );
     }
+    // The work a database from another folder came with is left until the user makes it theirs.
+    const afterSequence = this.foreignDatabase?.queuedBefore.get(queue);
+    if (this.foreignDatabase !== undefined && afterSequence !== undefined) {
+      const left = (await tasks.listActive(queue)).filter((task) => task.sequence <= afterSequence).length;
+      this.notice(
+        `The database ${this.databasePath} was not created for this workspace (${describeOrigin(this.foreignDatabase)}): the ${left} task${left === 1 ? '' : 's'} queued in it before now ${left === 1 ? 'is' : 'are'} not run. If it is yours, run again with --trust-db to make it this workspace's and work them.`,
+      );
+    }
+    const claim = { queue, owner, leaseMs: LEASE_MS, afterSequence };
     const waitForTask = async (): Promise<Task | undefined> => {
       this.notice('The queue is empty; waiting for tasks (Ctrl-C ends).');
       while (!this.stopRequested) {
         await releaseDeadWorkers(this, queue);
-        const task = await tasks.claimNext({ queue, owner, leaseMs: LEASE_MS });
+        const task = await tasks.claimNext(claim);
         if (task) return task;
         await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
       }
       return undefined;
     };
-    let first = await tasks.claimNext({ queue, owner, leaseMs: LEASE_MS });
+    let first = await tasks.claimNext(claim);
     if (!first && options.watch) first = await waitForTask();
     if (!first) {
       const running = (await tasks.listActive(queue)).find((task) => task.status === 'in_progress');
@@ -349,6 +417,7 @@ export class Runtime implements WorkerContext {
       const more = await drainQueue(this, {
         owner,
         queue,
+        afterSequence,
         first: next,
         announce: (t, i) => void announce(t, i),
       });

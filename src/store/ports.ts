@@ -1,4 +1,5 @@
 import type { CommandStore } from './command-store.js';
+import type { OriginStore } from './origin-store.js';
 import type { SessionStore } from './session-store.js';
 import type { TaskStore } from './task-store.js';
 
@@ -42,6 +43,7 @@ export type TaskQueue = Async<
     | 'settle'
     | 'cancel'
     | 'resetToPending'
+    | 'clearRunSettings'
     | 'delete'
   >
 >;
@@ -76,12 +78,16 @@ export type SessionLog = Async<
 /** Commands running now (run_command), for ending those a killed process left behind. */
 export type CommandLog = Async<Pick<CommandStore, 'started' | 'ended' | 'list'>>;
 
+/** Where and by whom the database was created. */
+export type OriginLog = Async<Pick<OriginStore, 'get' | 'record'>>;
+
 /** An open store of one workspace: the ports, and where it lives. */
 export interface Store {
   tasks: TaskQueue;
   plans: PlanStore;
   sessions: SessionLog;
   commands: CommandLog;
+  origin: OriginLog;
   /** Where the data lives, for messages (a file path, `:memory:`, or a server URL). */
   location: string;
   /**

@@ -209,6 +209,12 @@ export const tasks = sqliteTable(
     description: text('description').notNull().default(''),
     /** A shell command whose success shows the task is done. */
     checkCommand: text('check_command'),
+    /**
+     * The settings the goal was submitted with (approval, sandbox, network, model, step limit,
+     * loop, plan mode) as JSON, so that whichever process runs it runs it with them; null for
+     * work added without any (`taskweave tasks add`, a plan's own tasks).
+     */
+    runSettings: text('run_settings'),
     status: text('status', { enum: TASK_STATUSES }).notNull().default('pending'),
     /** Position in its queue; lower runs first. */
     sequence: integer('sequence').notNull(),
@@ -255,6 +261,25 @@ export const taskDependencies = sqliteTable(
   ],
 );
 
+/**
+ * Where and by whom the database was created (one row): a database copied or cloned into
+ * another folder (a repository that ships `.taskweave/taskweave.db`) is told apart from the
+ * workspace's own, and its queued work is not run without the user's say.
+ */
+export const databaseOrigin = sqliteTable(
+  'database_origin',
+  {
+    /** Always 1: the table holds one row. */
+    id: integer('id').primaryKey(),
+    /** The workspace folder's absolute path (symbolic links resolved). */
+    workspace: text('workspace').notNull(),
+    host: text('host').notNull(),
+    user: text('user').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [check('database_origin_one_row_check', sql`${bare(table.id)} = 1`)],
+);
+
 /** A session row. */
 export type Session = typeof sessions.$inferSelect;
 /** A run row. */
@@ -263,5 +288,7 @@ export type Run = typeof runs.$inferSelect;
 export type Plan = typeof plans.$inferSelect;
 /** A task row. */
 export type Task = typeof tasks.$inferSelect;
+/** The database's origin row. */
+export type DatabaseOrigin = typeof databaseOrigin.$inferSelect;
 /** A running command row. */
 export type RunningCommand = typeof commands.$inferSelect;

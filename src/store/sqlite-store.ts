@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { CommandStore } from './command-store.js';
 import { BUSY_TIMEOUT_MS, openDatabase, type Synchronous } from './database.js';
+import { OriginStore } from './origin-store.js';
 import type { Async, Store } from './ports.js';
 import { SessionStore } from './session-store.js';
 import { sqliteTransactionRunner } from './sqlite-transaction.js';
@@ -47,6 +48,7 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     plans: asyncPort(tasks, guard),
     sessions: asyncPort(sessions, guard),
     commands: asyncPort(new CommandStore(db, { now: options.now }), guard),
+    origin: asyncPort(new OriginStore(db), guard),
     location: options.path,
     transaction: guardedTransactions(sqliteTransactionRunner(db.sqlite), fileGuard),
     close: async () => {

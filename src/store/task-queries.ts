@@ -3,6 +3,7 @@ import {
   asc,
   eq,
   exists,
+  gt,
   inArray,
   lte,
   max,
@@ -163,6 +164,7 @@ export function prepareTaskQueries(orm: StoreDrizzle) {
         title: sql.placeholder('title'),
         description: sql.placeholder('description'),
         checkCommand: sql.placeholder('checkCommand'),
+        runSettings: sql.placeholder('runSettings'),
         status: 'pending',
         sequence: sql.placeholder('sequence'),
         createdAt: now,
@@ -188,7 +190,14 @@ export function prepareTaskQueries(orm: StoreDrizzle) {
     nextClaimable: orm
       .select({ id: tasks.id })
       .from(tasks)
-      .where(and(eq(tasks.queue, queue), eq(tasks.status, 'pending'), notExists(unmetDependencies)))
+      .where(
+        and(
+          eq(tasks.queue, queue),
+          eq(tasks.status, 'pending'),
+          gt(tasks.sequence, sql.placeholder('afterSequence')),
+          notExists(unmetDependencies),
+        ),
+      )
       .orderBy(asc(tasks.sequence))
       .limit(1)
       .prepare(),

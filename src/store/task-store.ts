@@ -1,5 +1,5 @@
 import type { Transaction } from 'better-sqlite3';
-import { and, asc, desc, eq, inArray, isNull, lte, ne, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, type SQL } from 'drizzle-orm';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { resolveIdPrefix } from './id-lookup.js';
 import { newId } from './ids.js';
@@ -49,6 +49,8 @@ export interface AddTaskInput {
   checkCommand?: string;
   /** Ids of tasks that must be completed before claimNext hands this one out. */
   dependsOn?: readonly string[];
+  /** The settings the goal was submitted with, as JSON (the runtime reads them back). */
+  runSettings?: string;
 }
 
 export interface ClaimOptions {
@@ -56,6 +58,8 @@ export interface ClaimOptions {
   /** Who holds the lease: a worker id unique per process. */
   owner: string;
   leaseMs: number;
+  /** Only tasks queued after this position are handed out (the work a foreign database came with is left). */
+  afterSequence?: number;
 }
 
 /** The worker's current task, and how to take the next one once it has ended. */
@@ -68,6 +72,8 @@ export interface HandOffOptions {
   queue?: string;
   /** The next task's lease. */
   leaseMs: number;
+  /** The next task only from those queued after this position (see ClaimOptions). */
+  afterSequence?: number;
 }
 
 export interface CompleteAndClaimInput extends HandOffOptions {
@@ -227,7 +233,7 @@ export class TaskStore {
    */
   claimNext(options: ClaimOptions): Task | undefined {
     const queue = options.queue ?? DEFAULT_QUEUE;
-    return this.immediate(() => this.claimWithin(queue, options.owner, options.leaseMs, this.now()));
+    return this.immediate(() => this.claimWithin(queue, options, this.now()));
   }
 
   /**
@@ -361,6 +367,20 @@ export class TaskStore {
       id,
       status: current.status,
     });
+  }
+
+  /**
+   * Forgets the settings the waiting tasks were queued with (they run with the worker's own):
+   * for work that came with a database from elsewhere, whose settings nobody here chose.
+   * Returns how many tasks had some.
+   */
+  clearRunSettings(): number {
+    return this.orm
+      .update(tasks)
+      .set({ runSettings: null, updatedAt: this.now() })
+      .where(and(inArray(tasks.status, ['pending', 'in_progress']), isNotNull(tasks.runSettings)))
+      .returning({ id: tasks.id })
+      .all().length;
   }
 
   /** A plan task the user chose to skip → skipped; tasks that depend on it may run. */
@@ -572,7 +592,12 @@ export class TaskStore {
    * claimNext's work, inside a transaction the caller holds: releases the queue's expired
    * leases, then takes the lowest-sequence runnable task unless one is already in progress.
    */
-  private claimWithin(queue: string, owner: string, leaseMs: number, now: number): Task | undefined {
+  private claimWithin(
+    queue: string,
+    options: { owner: string; leaseMs: number; afterSequence?: number },
+    now: number,
+  ): Task | undefined {
+    const { owner, leaseMs } = options;
     const running = this.queries.inProgress.all({ queue });
     // The release is an UPDATE, skipped unless it has something to do: on the worker's hot path
     // it cost ~15% of a hand-off's CPU time while matching nothing.
@@ -580,7 +605,7 @@ export class TaskStore {
       this.queries.releaseExpiredInQueue.run({ queue, now });
     }
     if (running.some((task) => task.leaseExpiresAt === null || task.leaseExpiresAt > now)) return undefined;
-    const next = this.queries.nextClaimable.get({ queue });
+    const next = this.queries.nextClaimable.get({ queue, afterSequence: options.afterSequence ?? 0 });
     if (next === undefined) return undefined;
     return this.queries
       .change('start', false)
@@ -596,7 +621,7 @@ export class TaskStore {
         { id: ended.id, status: 'in_progress' },
       );
     }
-    return this.claimWithin(ended.queue, options.owner, options.leaseMs, now);
+    return this.claimWithin(ended.queue, options, now);
   }
 
   private insertTask(input: AddTaskInput, now: number): Task {
@@ -621,6 +646,7 @@ export class TaskStore {
       title: input.title,
       description: input.description ?? '',
       checkCommand: input.checkCommand ?? null,
+      runSettings: input.runSettings ?? null,
       sequence: last + 1,
       now,
     })!;

@@ -58,11 +58,9 @@ describe('a second terminal’s run in the same workspace', () => {
       /"tool_start"/,
     );
     await first.ready;
-    const unused = await script([
-      { error: { status: 400, message: 'the waiting run must not call its model' } },
-    ]);
+    // The same settings as the first: the request runs there, with the settings it was queued with.
     const second = startCli(
-      ['run', '--approval', 'auto', '--model', unused, '--cwd', workspace, '--json', 'write the second file'],
+      ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, '--json', 'write the second file'],
       /waiting for its turn/,
     );
     await second.ready;

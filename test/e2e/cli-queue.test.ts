@@ -98,13 +98,12 @@ describe('the task queue', () => {
       /"tool_start"/,
     );
     await first.ready;
-    const emptyScript = `script:${await writeScript(await tempWorkspaceRoot(), { turns: [{ error: { status: 400, message: 'the queued run must not call its model' } }] })}`;
     const second = await runCli([
       'run',
       '--approval',
       'auto',
       '--model',
-      emptyScript,
+      model,
       '--cwd',
       workspace,
       '--no-wait',

@@ -23,6 +23,8 @@ export class PtyRun {
   private readonly terminal: InstanceType<typeof xterm.Terminal>;
   private readonly process: pty.IPty;
   private readonly waiters = new Set<() => void>();
+  /** Every byte the process wrote, as written (escape sequences included). */
+  private output = '';
   /** Resolves with the exit code once the process ended and everything it wrote is on the screen. */
   readonly exited: Promise<number>;
 
@@ -39,7 +41,10 @@ export class PtyRun {
       cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, TERM: 'xterm-256color', TASKWEAVE_RETRY_BASE_MS: '10', ...options.env },
     });
-    this.process.onData((data) => this.terminal.write(data, () => this.wake()));
+    this.process.onData((data) => {
+      this.output += data;
+      this.terminal.write(data, () => this.wake());
+    });
     const timer = setTimeout(() => this.process.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     this.exited = new Promise((resolve) => {
       this.process.onExit(({ exitCode }) => {
@@ -84,6 +89,11 @@ export class PtyRun {
       }, timeoutMs);
       this.waiters.add(check);
     });
+  }
+
+  /** What the process wrote to the terminal, before the terminal applied any of it. */
+  bytes(): string {
+    return this.output;
   }
 
   /** The rows visible now, right-trimmed. */

@@ -6,6 +6,7 @@ import { ollamaBaseUrl } from '../../src/model/providers.js';
 import { resolveModel } from '../../src/model/resolve-model.js';
 import { ScriptModel } from '../../src/model/script-model.js';
 import { ModelConfigError } from '../../src/model/types.js';
+import { WorkspaceModelError } from '../../src/model/workspace-model.js';
 
 let root: string;
 let cwd: string;
@@ -63,9 +64,57 @@ describe('resolveModel: where the model name comes from', () => {
     expect(await resolveModel({ cwd, env })).toMatchObject({ id: 'ollama:from-env', source: 'env' });
   });
 
-  it('then the config file', async () => {
+  it("then the user's config, then an API key's default: a workspace config's model overrides neither", async () => {
     const env = { ...(await allSources()), TASKWEAVE_MODEL: undefined };
-    expect(await resolveModel({ cwd, env })).toMatchObject({ id: 'ollama:from-config', source: 'config' });
+    expect(await resolveModel({ cwd, env })).toMatchObject({ id: 'openai:gpt-4.1', source: 'api-key' });
+    const xdg = path.join(root, 'xdg');
+    await mkdir(path.join(xdg, 'taskweave'), { recursive: true });
+    await writeFile(path.join(xdg, 'taskweave', 'config.json'), JSON.stringify({ model: 'ollama:user' }));
+    expect(await resolveModel({ cwd, env: { ...env, XDG_CONFIG_HOME: xdg } })).toMatchObject({
+      id: 'ollama:user',
+      source: 'config',
+    });
+  });
+
+  it("last the workspace config's, once the user accepted it for this workspace (never a script model)", async () => {
+    const file = await writeProjectConfig({ model: 'ollama:from-workspace' });
+    const xdg = path.join(root, 'xdg');
+    const env = { ...baseEnv, XDG_CONFIG_HOME: xdg };
+    const refused = await resolveModel({ cwd, env }).catch((thrown: unknown) => thrown);
+    expect(refused).toBeInstanceOf(WorkspaceModelError);
+    expect((refused as Error).message).toContain(file);
+    expect((refused as Error).message).toContain('ollama:from-workspace');
+    await mkdir(path.join(xdg, 'taskweave'), { recursive: true });
+    const userFile = path.join(xdg, 'taskweave', 'config.json');
+    // Accepted for another folder (or another model) is not accepted here.
+    await writeFile(
+      userFile,
+      JSON.stringify({
+        workspaceModels: [{ workspace: path.join(root, 'other'), model: 'ollama:from-workspace' }],
+      }),
+    );
+    await expect(resolveModel({ cwd, env })).rejects.toBeInstanceOf(WorkspaceModelError);
+    await writeFile(
+      userFile,
+      JSON.stringify({ workspaceModels: [{ workspace: cwd, model: 'ollama:from-workspace' }] }),
+    );
+    expect(await resolveModel({ cwd, env })).toMatchObject({
+      id: 'ollama:from-workspace',
+      source: 'workspace',
+    });
+
+    await writeScript('evil.json');
+    await writeProjectConfig({ model: 'script:evil.json' });
+    await writeFile(
+      userFile,
+      JSON.stringify({ workspaceModels: [{ workspace: cwd, model: 'script:evil.json' }] }),
+    );
+    expect(await configError({ cwd, env })).toContain(
+      'a script model is never taken from a workspace config',
+    );
+
+    await writeProjectConfig({ workspaceModels: [{ workspace: cwd, model: 'ollama:x' }] });
+    expect(await configError({ cwd, env })).toContain('sets "workspaceModels"; only your own config');
   });
 
   it('then the user config file under XDG_CONFIG_HOME', async () => {
@@ -193,7 +242,36 @@ describe('resolveModel: providers', () => {
       }),
     ).toMatchObject({ id: 'openai-compatible:m' });
     await writeProjectConfig({ model: 'openai-compatible:m', baseUrl: 'http://127.0.0.1:9/v1' });
-    expect(await resolveModel({ cwd, env: baseEnv })).toMatchObject({ source: 'config' });
+    const accepted = path.join(root, 'xdg');
+    await mkdir(path.join(accepted, 'taskweave'), { recursive: true });
+    await writeFile(
+      path.join(accepted, 'taskweave', 'config.json'),
+      JSON.stringify({
+        workspaceModels: [{ workspace: cwd, model: 'openai-compatible:m', baseUrl: 'http://127.0.0.1:9/v1' }],
+      }),
+    );
+    expect(await resolveModel({ cwd, env: { ...baseEnv, XDG_CONFIG_HOME: accepted } })).toMatchObject({
+      source: 'workspace',
+    });
+  });
+
+  it.each([
+    ['http://127.0.0.1:9/v1#\u001b[2K\rTrust https://api.example.com? [y/N] ', 'control characters'],
+    ['http://127.0.0.1:9/v1#x', 'a fragment'],
+    ['http://user:secret@127.0.0.1:9/v1', 'user name or password'],
+    ['http://127.0.0.1:9/v1\u001b[2K', 'control characters or whitespace'],
+    ['http://127.0.0.1:9/ v1', 'control characters or whitespace'],
+    ['file:///etc/passwd', 'http:// or https://'],
+  ])('a baseUrl %j in a config file is refused, naming the key and the file', async (url, problem) => {
+    const file = await writeProjectConfig({ model: 'openai-compatible:m', baseUrl: url });
+    const message = await configError({ cwd, env: baseEnv });
+    expect(message).toContain(file);
+    expect(message).toContain('baseUrl');
+    expect(message).toContain(problem);
+    expect(message).not.toContain('\u001b');
+    expect(await configError({ model: 'ollama:x', baseUrl: url, cwd, env: { HOME: home } })).toContain(
+      `--base-url is not a usable base URL`,
+    );
   });
 
   it.each([

@@ -208,16 +208,22 @@ describe('openDatabase', () => {
     );
     insertMessage.run(session.id, run.id, 'user', JSON.stringify('build it'), 1);
     insertMessage.run(session.id, run.id, 'assistant', JSON.stringify([{ type: 'text', text: 'ok' }]), 2);
-    const oldTasks = new TaskStore(old);
-    const { plan, tasks } = oldTasks.createPlan({
-      sessionId: session.id,
-      runId: run.id,
-      tasks: [
-        { key: 't1', title: 'a', description: '', dependsOn: [] },
-        { key: 't2', title: 'b', description: '', dependsOn: ['t1'] },
-      ],
-    });
-    oldTasks.setPlanStatus(plan.id, 'approved');
+    // A plan and its tasks as the first version wrote them (today's TaskStore names later columns).
+    const plan = { id: 'plan_old' };
+    const tasks = [{ id: 'task_old_1' }, { id: 'task_old_2' }];
+    old.sqlite
+      .prepare(
+        "INSERT INTO plans (id, session_id, run_id, status, created_at, updated_at) VALUES (?, ?, ?, 'approved', 1, 1)",
+      )
+      .run(plan.id, session.id, run.id);
+    const insertTask = old.sqlite.prepare(
+      "INSERT INTO tasks (id, session_id, plan_id, queue, key, title, sequence, created_at, updated_at) VALUES (?, ?, ?, 'plan', ?, ?, ?, 1, 1)",
+    );
+    insertTask.run(tasks[0]!.id, session.id, plan.id, 't1', 'a', 1);
+    insertTask.run(tasks[1]!.id, session.id, plan.id, 't2', 'b', 2);
+    old.sqlite
+      .prepare('INSERT INTO task_dependencies (task_id, depends_on_id) VALUES (?, ?)')
+      .run(tasks[1]!.id, tasks[0]!.id);
     const messagesBefore = old.sqlite
       .prepare<[], Record<string, unknown>>('SELECT * FROM messages ORDER BY id')
       .all();

@@ -7,6 +7,7 @@ import { readResultsFile } from '../../eval/results-file.js';
 import { loadScenarios } from '../../eval/scenario.js';
 import { SUMMARY_COLUMNS, summaryCells } from '../../eval/summary-cells.js';
 import { resolveModel } from '../../model/resolve-model.js';
+import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import { scriptPathFromShell } from '../interactive/cli-runtime.js';
 import type { EvalCliOptions } from '../options.js';
@@ -57,14 +58,16 @@ export async function evalCommand(options: EvalCliOptions): Promise<number> {
         const detail = run.passed
           ? `${run.steps} steps, ${(run.wallMs / 1000).toFixed(1)} s`
           : shortenLine(run.reason, PROGRESS_REASON_CHARS);
-        progress.write(`${mark} [${done}/${total}] ${what} — ${detail}\n`);
+        // A failed run's reason quotes the model's or a provider's text: printed stripped.
+        writeTerminal(progress, `${mark} [${done}/${total}] ${what} — ${detail}\n`);
       },
     });
     const dir = path.resolve(options.cwd, options.out ?? path.join(DEFAULT_RESULTS_DIR, stamp()));
     const files = await writeEvaluation(dir, evaluation);
     if (options.json) out.write(`${JSON.stringify(evaluation.results, null, 2)}\n`);
     else
-      out.write(
+      writeTerminal(
+        out,
         `\n${renderTable({ columns: SUMMARY_COLUMNS, rows: evaluation.summary.map(summaryCells), paintHeader: style.dim })}`,
       );
     progress.write(`Results: ${files.json} · report: ${files.markdown}\n`);
@@ -106,8 +109,9 @@ async function compare(options: EvalCliOptions): Promise<number> {
     return EXIT.completed;
   }
   const style = styleFor(process.stdout);
-  process.stdout.write(`${comparison.header}\n\n`);
-  process.stdout.write(
+  writeTerminal(process.stdout, `${comparison.header}\n\n`);
+  writeTerminal(
+    process.stdout,
     renderTable({
       columns: COMPARISON_COLUMNS,
       rows: comparison.rows.map(comparisonCells),
@@ -119,7 +123,8 @@ async function compare(options: EvalCliOptions): Promise<number> {
 
 async function list(): Promise<number> {
   const scenarios = await loadScenarios();
-  process.stdout.write(
+  writeTerminal(
+    process.stdout,
     renderTable({
       columns: [{ header: 'scenario' }, { header: 'steps', align: 'right' }, { header: 'what it asks' }],
       rows: scenarios.map((scenario) => [scenario.name, String(scenario.budget.maxSteps), scenario.title]),

@@ -1,7 +1,9 @@
 import { type RequestPolicy, Runtime } from '../../runtime/index.js';
 import { serve } from '../../server/serve.js';
+import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import { runtimeOptions } from '../interactive/cli-runtime.js';
+import { askToTrustDatabase, openRuntimeAskingTrust } from '../interactive/trust-prompt.js';
 import type { ServeCliOptions } from '../options.js';
 import { styleFor } from '../render/terminal.js';
 
@@ -11,9 +13,18 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
 export async function serveWorkspace(options: ServeCliOptions): Promise<number> {
   // Questions, plans and failed tasks are answered from the web UI or another client.
   const policy: RequestPolicy = { input: 'ask', plan: options.yes ? 'approve' : 'ask', failure: 'ask' };
-  const runtime = await Runtime.open(runtimeOptions(options, policy));
+  // A workspace's model or server not yet accepted is asked about when a person is at the terminal.
+  const ask = !!process.stdin.isTTY && !!process.stdout.isTTY;
+  const runtime = await openRuntimeAskingTrust(runtimeOptions(options, policy), ask);
+  try {
+    await askToTrustDatabase(runtime, ask);
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
   const style = styleFor(process.stdout);
-  const say = (text: string) => process.stdout.write(`${text}\n`);
+  // Every line goes through the stripping: the model's name and goals come from outside.
+  const say = (text: string) => writeTerminal(process.stdout, `${text}\n`);
   runtime.onNotice(say);
   runtime.bus.subscribe((event) => {
     if (event.type === 'agent_update' && event.update_type === 'agent_start')
@@ -39,7 +50,8 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
   }
   say(`taskweave serve · workspace ${runtime.workspace.root} · model ${runtime.model.id}`);
   if (!LOOPBACK.test(options.host))
-    process.stderr.write(
+    writeTerminal(
+      process.stderr,
       `${styleFor(process.stderr).yellow('warning:')} listening on ${options.host}: anyone who can reach this machine and has the token can run commands in this workspace.\n`,
     );
   say(`Open ${style.bold(server.url)}`);

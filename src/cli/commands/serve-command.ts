@@ -20,6 +20,10 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
       `the address to listen on; anything but a loopback address exposes the server to the network`,
       DEFAULT_SERVE_HOST,
     )
+    .option(
+      '--trust-db',
+      "the database was created for another folder (copied or cloned here): make it this workspace's and work the tasks queued in it",
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  taskweave serve                      # prints the URL to open (with its access token)\n  taskweave serve --port 8700 -C ~/code/webapp\n',

@@ -3,6 +3,7 @@ import { DEFAULT_QUEUE, MAX_DEFAULT_TITLE_CHARS } from '../../runtime/defaults.j
 import type { Task } from '../../runtime/index.js';
 import { apiTask } from '../../runtime/wire-shapes.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
+import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from '../options.js';
 import { renderTaskTable } from '../render/task-output.js';
@@ -159,7 +160,8 @@ async function addTask(access: WorkspaceAccess, description: string, options: Ad
   const aheadText =
     ahead === 0 ? 'nothing ahead of it' : `${ahead} task${ahead === 1 ? '' : 's'} ahead of it`;
   const queueText = options.queue === DEFAULT_QUEUE ? '' : ` in the queue "${options.queue}"`;
-  process.stdout.write(
+  writeTerminal(
+    process.stdout,
     `Added ${task.id} "${task.title}": queued${queueText} as #${position}, ${aheadText}.\n`,
   );
 }
@@ -177,12 +179,12 @@ async function changeTask(
   }
   const style = styleFor(process.stdout);
   if (verb !== undefined) {
-    process.stdout.write(`${verb} ${task.id} "${task.title}"\n`);
+    writeTerminal(process.stdout, `${verb} ${task.id} "${task.title}"\n`);
     return;
   }
   const line = `${task.status} ${task.id} "${task.title}"`;
-  if (task.status === 'completed') process.stdout.write(`${style.green(`✓ ${line}`)}\n`);
+  if (task.status === 'completed') writeTerminal(process.stdout, `${style.green(`✓ ${line}`)}\n`);
   else if (task.status === 'failed')
-    process.stdout.write(`${style.red(`✗ ${line}`)}: ${task.failReason ?? ''}\n`);
-  else process.stdout.write(`${line}\n`);
+    writeTerminal(process.stdout, `${style.red(`✗ ${line}`)}: ${task.failReason ?? ''}\n`);
+  else writeTerminal(process.stdout, `${line}\n`);
 }

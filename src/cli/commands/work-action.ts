@@ -1,5 +1,6 @@
 import { EXIT } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
+import { askToTrustDatabase } from '../interactive/trust-prompt.js';
 import type { WorkCliOptions } from '../options.js';
 import { outputClosed } from '../render/output-closed.js';
 
@@ -7,6 +8,7 @@ import { outputClosed } from '../render/output-closed.js';
 export async function workQueue(options: WorkCliOptions): Promise<number> {
   const cli = await CliRuntime.open(options);
   try {
+    await askToTrustDatabase(cli.runtime, cli.interactive && !!process.stdout.isTTY);
     const outcome = await cli.runtime.work({ queue: options.queue, watch: options.watch });
     if (outcome.kind === 'busy') {
       cli.say(`Another worker is running "${outcome.running.title}"; this queue runs one task at a time.`);

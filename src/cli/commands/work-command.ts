@@ -16,6 +16,10 @@ export function addWorkCommand(program: Command, setExitCode: (code: number) => 
       '--watch',
       'keep running when the queue is empty: a task added later starts at once (Ctrl-C ends)',
     )
+    .option(
+      '--trust-db',
+      "the database was created for another folder (copied or cloned here): make it this workspace's and work the tasks queued in it",
+    )
     .action(async (options: WorkCliOptions) => {
       const { workQueue } = await import('./work-action.js');
       setExitCode(await workQueue(options));

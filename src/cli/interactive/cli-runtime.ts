@@ -6,6 +6,7 @@ import {
   type Runtime,
   type RuntimeOptions,
 } from '../../runtime/index.js';
+import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import type { AgentCliOptions } from '../options.js';
 import { onOutputClosed, outputClosed } from '../render/output-closed.js';
@@ -116,9 +117,9 @@ export class CliRuntime {
   say(text: string): void {
     if (this.renderer && !outputClosed()) {
       this.renderer.close();
-      process.stdout.write(`${text}\n`);
+      writeTerminal(process.stdout, `${text}\n`);
     } else {
-      process.stderr.write(`${text}\n`);
+      writeTerminal(process.stderr, `${text}\n`);
     }
   }
 
@@ -182,6 +183,7 @@ export function runtimeOptions(
     sandbox: options.sandbox,
     network: options.network,
     inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
+    trustDatabase: options.trustDb,
     policy,
   };
 }

@@ -1,0 +1,33 @@
+import type { StoreDrizzle, TaskweaveDb } from './database.js';
+import { type DatabaseOrigin, databaseOrigin } from './schema.js';
+
+/** Where and by whom a database was created, as recorded in it. */
+export type OriginInput = Omit<DatabaseOrigin, 'id'>;
+
+/**
+ * The database's one origin row: the workspace it was created for, on which host, by which
+ * user. A database found in another folder than the one it names was copied or cloned there.
+ */
+export class OriginStore {
+  private readonly orm: StoreDrizzle;
+
+  constructor(db: TaskweaveDb) {
+    this.orm = db.drizzle;
+  }
+
+  /** The recorded origin, or undefined (a database from before origins were recorded). */
+  get(): DatabaseOrigin | undefined {
+    return this.orm.select().from(databaseOrigin).get();
+  }
+
+  /** Records the origin, replacing the one there (the user made a database from elsewhere their own). */
+  record(origin: OriginInput): DatabaseOrigin {
+    const row = { id: 1, ...origin };
+    return this.orm
+      .insert(databaseOrigin)
+      .values(row)
+      .onConflictDoUpdate({ target: databaseOrigin.id, set: origin })
+      .returning()
+      .get();
+  }
+}
