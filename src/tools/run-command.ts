@@ -4,7 +4,7 @@ import { PROVIDER_KEY_VARIABLES } from '../util/provider-keys.js';
 import { defineTool } from './define-tool.js';
 import { LineProgress } from './line-progress.js';
 import { type CommandEnd, type CommandOutcome, runShellCommand } from './run-shell-command.js';
-import { bwrapArguments, SANDBOX_ENV } from './sandbox.js';
+import { sandboxLaunch } from './sandbox.js';
 import { sandboxNotes } from './sandbox-notes.js';
 import type { ToolResult } from './types.js';
 
@@ -84,16 +84,14 @@ export const runCommandTool = defineTool({
     const { sandbox } = ctx;
     const confined = sandbox.kind === 'bwrap';
     let mark: string | undefined;
+    const launch = confined
+      ? sandboxLaunch({ sandbox, workspaceRoot: ctx.workspace.root, cwd, env: commandEnvironment() })
+      : undefined;
     const outcome = await runShellCommand({
       command: args.command,
       cwd,
-      env: confined ? { ...commandEnvironment(), ...SANDBOX_ENV } : commandEnvironment(),
-      wrapper: confined
-        ? {
-            program: sandbox.bwrap,
-            args: bwrapArguments({ sandbox, workspaceRoot: ctx.workspace.root, cwd }),
-          }
-        : undefined,
+      env: launch?.env ?? commandEnvironment(),
+      wrapper: launch && confined ? { program: sandbox.bwrap, args: launch.args } : undefined,
       timeoutMs,
       signal: ctx.signal,
       maxOutputCharsPerStream: MAX_STREAM_OUTPUT_CHARS,
