@@ -101,6 +101,7 @@ export function withoutSocketVariables(
 function pointsInto(value: string, folder: string): boolean {
   const address = /^(?:unix:\/\/|unix:(?:path=|abstract=)?)(\/[^,;]*)/i.exec(value.trim());
   const candidate = address?.[1] ?? value.trim();
+  if (address === null && candidate.includes(':')) return false;
   return candidate === folder || candidate.startsWith(`${folder}/`);
 }
 
