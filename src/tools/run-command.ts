@@ -2,6 +2,8 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { PROVIDER_KEY_VARIABLES } from '../util/provider-keys.js';
 import { defineTool } from './define-tool.js';
+import { gitControlNote, undoGitControlChanges } from './git-control-guard.js';
+import { snapshotGitControls } from './git-control-snapshot.js';
 import { LineProgress } from './line-progress.js';
 import { type CommandEnd, type CommandOutcome, runShellCommand } from './run-shell-command.js';
 import { sandboxLaunch } from './sandbox.js';
@@ -84,6 +86,9 @@ export const runCommandTool = defineTool({
     const { sandbox } = ctx;
     const confined = sandbox.kind === 'bwrap';
     let mark: string | undefined;
+    // A command that can write the workspace may plant git config or hooks for the user's next git.
+    const gitBefore =
+      confined && sandbox.mode === 'workspace-write' ? await snapshotGitControls(ctx.workspace.root) : undefined;
     const launch = confined
       ? sandboxLaunch({ sandbox, workspaceRoot: ctx.workspace.root, cwd, env: commandEnvironment() })
       : undefined;
@@ -108,6 +113,11 @@ export const runCommandTool = defineTool({
     });
     const result = report(outcome, { timeoutMs, continueOnError: args.continue_on_error ?? false });
     const notes = result.isError && confined ? sandboxNotes(outcome, sandbox) : [];
+    const undone = gitBefore ? await undoGitControlChanges(ctx.workspace.root, gitBefore) : [];
+    if (undone.length > 0) {
+      notes.push(gitControlNote(undone));
+      result.display = `${result.display ?? ''} · git config undone`;
+    }
     return notes.length === 0 ? result : { ...result, output: `${result.output}\n${notes.join('\n')}` };
   },
 });
