@@ -88,7 +88,9 @@ export const runCommandTool = defineTool({
     let mark: string | undefined;
     // A command that can write the workspace may plant git config or hooks for the user's next git.
     const gitBefore =
-      confined && sandbox.mode === 'workspace-write' ? await snapshotGitControls(ctx.workspace.root) : undefined;
+      confined && sandbox.mode === 'workspace-write'
+        ? await snapshotGitControls(ctx.workspace.root)
+        : undefined;
     const launch = confined
       ? sandboxLaunch({ sandbox, workspaceRoot: ctx.workspace.root, cwd, env: commandEnvironment() })
       : undefined;

@@ -23,7 +23,7 @@ const asRoot = process.getuid?.() === 0;
  * the secret occurs, as the red team's attack did (it printed the key reversed, past the
  * redaction). The secret is given reversed, so that no command line holds it.
  */
-const MEMORY_SCAN = String.raw`
+const MEMORY_SCAN = `
 import os, re, sys
 needle = sys.argv[1][::-1].encode()
 for pid in [p for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid()]:
