@@ -59,7 +59,7 @@ export const runCommandTool = defineTool({
   description:
     'Runs `bash -c <command>` in the workspace; returns the exit code, stdout and stderr (long output cut in the middle). Non-interactive (stdin closed, CI=true); killed with its children on timeout or stop.',
   whenToUse:
-    'Build, test, lint, install, git, scripts, listing folders. A server that must keep running: start it in the background (`nohup npm start > server.log 2>&1 &`), then curl it.',
+    'Build, test, lint, install, git, scripts, listing folders. A server to try out: start it in the background and query it in the same command (`npm start > server.log 2>&1 & sleep 2; curl -s localhost:3000`); in the sandbox what a command started ends with it.',
   whenNotToUse:
     'Reading, searching or changing files (cat >, sed -i and heredocs skip the read-before-edit check); programs waiting for keyboard input (pass --yes).',
   parameters,

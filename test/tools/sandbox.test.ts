@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -94,6 +94,24 @@ describe('run_command in the sandbox (bubblewrap)', () => {
     const moved = await run('mv .taskweave .tw-old; mkdir -p .taskweave && touch .taskweave/config.json');
     expect(moved.isError).toBe(true);
     expect(existsSync(path.join(bed().root, '.taskweave/config.json'))).toBe(false);
+  });
+
+  it('ends what a command started in the background when the command ends (its own PID namespace)', async () => {
+    const token = `300.${process.pid}${Date.now() % 100_000}`;
+    const result = await run(`nohup sleep ${token} > /dev/null 2>&1 & echo started`);
+    expect(result.output).toContain('started');
+    const running = () =>
+      readdirSync('/proc').filter((entry) => {
+        try {
+          return readFileSync(`/proc/${entry}/cmdline`, 'utf8') === `sleep\0${token}\0`;
+        } catch {
+          return false;
+        }
+      });
+    const deadline = Date.now() + 3_000;
+    while (running().length > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(running()).toEqual([]);
   });
 
   it('gives the command a private /tmp', async () => {
