@@ -7,6 +7,7 @@ import {
   isInside,
   snapshotGitControls,
 } from './git-control-snapshot.js';
+import { isUnderGitFolder } from './git-paths.js';
 
 /** What was found changed in git's control files after a command, and what was done about it. */
 export interface GitControlFinding {
@@ -25,7 +26,9 @@ export interface GitControlFinding {
  * - a new or changed `commondir` is removed or restored, unless a new one points at a git folder
  *   that was already there (what `git worktree add` writes);
  * - a new or changed `.git` file or link is removed or restored, unless it points at a git folder
- *   inside the workspace (which is then checked like the others) or one that was already there.
+ *   that was already there, or at one inside a `.git` folder of the workspace (`modules/`,
+ *   `worktrees/`: checked like the others, and out of the file tools' reach). A git folder
+ *   elsewhere could have its config written by write_file after the check.
  * Returns what was undone, for the model and the user.
  */
 export async function undoGitControlChanges(
@@ -87,8 +90,12 @@ async function problemOf(
           : /^gitdir:\s*(.*)$/m.exec(now.content.toString('utf8'))?.[1]?.trim();
       if (target === undefined) return `${verb}: names no git folder`;
       const resolved = await real(path.resolve(path.dirname(absolute), target));
-      const fine =
-        (isInside(root, resolved) && after.gitFolders.has(resolved)) || before.gitFolders.has(resolved);
+      // Inside a `.git` folder (modules/, worktrees/), where file tools cannot write its config later.
+      const inGitFolder =
+        isInside(root, resolved) &&
+        after.gitFolders.has(resolved) &&
+        isUnderGitFolder(path.relative(root, resolved));
+      const fine = inGitFolder || before.gitFolders.has(resolved);
       return fine ? undefined : `${verb}: points git at ${target}`;
     }
   }

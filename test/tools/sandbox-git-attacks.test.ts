@@ -139,6 +139,27 @@ describe("planted git config and hooks do not run on the user's next git (issue 
     expectUserGitClean();
   });
 
+  it('a .git file pointing at a git folder under another name is removed: write_file could plant its config later', async () => {
+    await userRepository();
+    const result = await run(
+      'mkdir sub && git init -q --separate-git-dir gitdata sub && git -C sub -c user.name=a -c user.email=b commit -q --allow-empty -m x',
+    );
+    expect(result.output).toMatch(/sub\/\.git: new: points git at .*gitdata \(removed\)/);
+    expect(existsSync(path.join(bed().root, 'sub/.git'))).toBe(false);
+    const planted = await writeFileTool.run(
+      { path: 'gitdata/config', content: `[core]\n\tfsmonitor = "touch ${marker()}; false"\n` },
+      bed().ctx,
+    );
+    expect(planted.isError, planted.output).toBe(false);
+    expectUserGitClean();
+    execFileSync('git', ['status'], {
+      cwd: path.join(bed().root, 'sub'),
+      env: USER_GIT_ENV,
+      stdio: 'ignore',
+    });
+    expect(existsSync(marker())).toBe(false);
+  });
+
   it('leaves what git does on its own: commits, branches, a new repository, a safe config entry', async () => {
     await userRepository();
     const result = await run(
