@@ -26,6 +26,8 @@ export interface GitControlSnapshot {
 
 /** The walk of the workspace stops after this many folders (a huge tree is not walked for ever). */
 export const MAX_WALKED_FOLDERS = 200_000;
+/** How many folders are listed at once. */
+const WALK_BATCH = 64;
 /** How deep `modules/` (submodules' git folders, whose names may contain slashes) is looked into. */
 const MAX_MODULE_DEPTH = 8;
 const CONFIG_NAMES = ['config', 'config.worktree'];
@@ -40,21 +42,25 @@ const CONFIG_NAMES = ['config', 'config.worktree'];
 export async function snapshotGitControls(root: string): Promise<GitControlSnapshot> {
   const snapshot: GitControlSnapshot = { gitFolders: new Set(), entries: new Map(), complete: true };
   const pending: string[] = [root];
-  let walked = 0;
-  while (pending.length > 0) {
-    if (walked >= MAX_WALKED_FOLDERS) {
+  let next = 0;
+  while (next < pending.length) {
+    if (next >= MAX_WALKED_FOLDERS) {
       snapshot.complete = false;
       break;
     }
-    const folder = pending.pop() as string;
-    walked += 1;
-    for (const entry of await listing(folder)) {
-      const absolute = path.join(folder, entry.name);
-      if (entry.name === GIT_FOLDER) {
-        if (entry.isDirectory()) await scanGitFolder(root, absolute, snapshot, 0);
-        else await recordGitlink(root, absolute, snapshot);
-      } else if (entry.isDirectory() && !(folder === root && entry.name === TASKWEAVE_FOLDER)) {
-        pending.push(absolute);
+    // Folders are listed a batch at a time, in parallel: the walk is most of a command's overhead.
+    const batch = pending.slice(next, next + WALK_BATCH);
+    next += batch.length;
+    const listings = await Promise.all(batch.map((folder) => listing(folder)));
+    for (const [index, folder] of batch.entries()) {
+      for (const entry of listings[index] ?? []) {
+        const absolute = path.join(folder, entry.name);
+        if (entry.name === GIT_FOLDER) {
+          if (entry.isDirectory()) await scanGitFolder(root, absolute, snapshot, 0);
+          else await recordGitlink(root, absolute, snapshot);
+        } else if (entry.isDirectory() && !(folder === root && entry.name === TASKWEAVE_FOLDER)) {
+          pending.push(absolute);
+        }
       }
     }
   }
