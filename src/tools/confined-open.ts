@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { constants, type FileHandle, lstat, mkdir, open, readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { isUnderGitFolder } from './git-paths.js';
 import { TASKWEAVE_FOLDER, type Workspace, WorkspaceError } from './workspace.js';
 
 /**
@@ -156,10 +157,16 @@ async function checkDescriptor(
     relative.startsWith(`..${path.sep}`) ||
     path.isAbsolute(relative);
   const own = relative === TASKWEAVE_FOLDER || relative.startsWith(`${TASKWEAVE_FOLDER}${path.sep}`);
-  if (outside || (purpose === 'write' && own)) {
+  const git = !outside && isUnderGitFolder(relative);
+  if (outside || (purpose === 'write' && (own || git))) {
+    const where = outside
+      ? 'outside the workspace'
+      : own
+        ? `inside ${TASKWEAVE_FOLDER}/`
+        : 'inside a .git folder';
     throw new WorkspaceError(
       `The path ${workspace.relative(expected)} led to ${real} when it was opened (a folder on it was replaced or moved ` +
-        `while in use); that is ${outside ? 'outside the workspace' : `inside ${TASKWEAVE_FOLDER}/`}, so it is refused and nothing was done there.`,
+        `while in use); that is ${where}, so it is refused and nothing was done there.`,
     );
   }
 }

@@ -2,9 +2,11 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { PROVIDER_KEY_VARIABLES } from '../util/provider-keys.js';
 import { defineTool } from './define-tool.js';
+import { gitControlNote, undoGitControlChanges } from './git-control-guard.js';
+import { snapshotGitControls } from './git-control-snapshot.js';
 import { LineProgress } from './line-progress.js';
 import { type CommandEnd, type CommandOutcome, runShellCommand } from './run-shell-command.js';
-import { bwrapArguments, SANDBOX_ENV } from './sandbox.js';
+import { sandboxLaunch } from './sandbox.js';
 import { sandboxNotes } from './sandbox-notes.js';
 import type { ToolResult } from './types.js';
 
@@ -57,7 +59,7 @@ export const runCommandTool = defineTool({
   description:
     'Runs `bash -c <command>` in the workspace; returns the exit code, stdout and stderr (long output cut in the middle). Non-interactive (stdin closed, CI=true); killed with its children on timeout or stop.',
   whenToUse:
-    'Build, test, lint, install, git, scripts, listing folders. A server that must keep running: start it in the background (`nohup npm start > server.log 2>&1 &`), then curl it.',
+    'Build, test, lint, install, git, scripts, listing folders. A server to try out: start it in the background and query it in the same command (`npm start > server.log 2>&1 & sleep 2; curl -s localhost:3000`); in the sandbox what a command started ends with it.',
   whenNotToUse:
     'Reading, searching or changing files (cat >, sed -i and heredocs skip the read-before-edit check); programs waiting for keyboard input (pass --yes).',
   parameters,
@@ -84,16 +86,19 @@ export const runCommandTool = defineTool({
     const { sandbox } = ctx;
     const confined = sandbox.kind === 'bwrap';
     let mark: string | undefined;
+    // A command that can write the workspace may plant git config or hooks for the user's next git.
+    const gitBefore =
+      confined && sandbox.mode === 'workspace-write'
+        ? await snapshotGitControls(ctx.workspace.root)
+        : undefined;
+    const launch = confined
+      ? sandboxLaunch({ sandbox, workspaceRoot: ctx.workspace.root, cwd, env: commandEnvironment() })
+      : undefined;
     const outcome = await runShellCommand({
       command: args.command,
       cwd,
-      env: confined ? { ...commandEnvironment(), ...SANDBOX_ENV } : commandEnvironment(),
-      wrapper: confined
-        ? {
-            program: sandbox.bwrap,
-            args: bwrapArguments({ sandbox, workspaceRoot: ctx.workspace.root, cwd }),
-          }
-        : undefined,
+      env: launch?.env ?? commandEnvironment(),
+      wrapper: launch && confined ? { program: sandbox.bwrap, args: launch.args } : undefined,
       timeoutMs,
       signal: ctx.signal,
       maxOutputCharsPerStream: MAX_STREAM_OUTPUT_CHARS,
@@ -110,6 +115,11 @@ export const runCommandTool = defineTool({
     });
     const result = report(outcome, { timeoutMs, continueOnError: args.continue_on_error ?? false });
     const notes = result.isError && confined ? sandboxNotes(outcome, sandbox) : [];
+    const undone = gitBefore ? await undoGitControlChanges(ctx.workspace.root, gitBefore) : [];
+    if (undone.length > 0) {
+      notes.push(gitControlNote(undone));
+      result.display = `${result.display ?? ''} · git config undone`;
+    }
     return notes.length === 0 ? result : { ...result, output: `${result.output}\n${notes.join('\n')}` };
   },
 });

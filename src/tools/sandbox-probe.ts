@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { findOnPath } from './find-on-path.js';
+import { CONFINEMENT_FLAGS, identityFlags } from './sandbox-confinement.js';
 
 /** How long the probe of bubblewrap may take before it counts as unusable. */
 export const SANDBOX_PROBE_TIMEOUT_MS = 5_000;
@@ -10,8 +11,9 @@ export type SandboxAvailability = { available: true; bwrap: string } | { availab
 const probes = new Map<string, Promise<SandboxAvailability>>();
 
 /**
- * Finds `bwrap` on the PATH and checks that it can create the namespaces the sandbox uses (a
- * container may forbid them). Probed once per PATH in a process.
+ * Finds `bwrap` on the PATH and checks that it can create the namespaces the sandbox uses, with the
+ * same confinement as every command (a container may forbid user or PID namespaces; a missing one
+ * means no sandbox, never a weaker one). Probed once per PATH in a process.
  */
 export function probeSandbox(env: NodeJS.ProcessEnv = process.env): Promise<SandboxAvailability> {
   const searchPath = env.PATH ?? '';
@@ -35,7 +37,7 @@ async function runProbe(searchPath: string): Promise<SandboxAvailability> {
   return new Promise((resolve) => {
     execFile(
       bwrap,
-      [...args, '--unshare-net', '--die-with-parent', '--', 'true'],
+      [...args, '--unshare-net', ...CONFINEMENT_FLAGS, ...identityFlags(), '--', 'true'],
       { timeout: SANDBOX_PROBE_TIMEOUT_MS },
       (error, _stdout, stderr) => {
         if (!error) resolve({ available: true, bwrap });

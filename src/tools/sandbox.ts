@@ -1,8 +1,15 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CONFINEMENT_FLAGS, identityFlags } from './sandbox-confinement.js';
+import {
+  hiddenFolderArguments,
+  hiddenRuntimeFolders,
+  withoutSocketVariables,
+} from './sandbox-hidden-paths.js';
 import type { SandboxMode } from './sandbox-modes.js';
-import { TASKWEAVE_FOLDER } from './workspace.js';
+import { protectedWorkspaceArguments } from './sandbox-workspace-mounts.js';
+
+export { READ_ONLY_IN_WORKSPACE } from './sandbox-workspace-mounts.js';
 
 /**
  * How run_command runs its commands: under bubblewrap (`bwrap` is the program found), or
@@ -12,44 +19,51 @@ export type CommandSandbox =
   | { kind: 'bwrap'; bwrap: string; mode: Exclude<SandboxMode, 'off'>; network: boolean }
   | { kind: 'none' };
 
-/**
- * Paths inside the workspace that stay read-only in `workspace-write`: taskweave's own data, and
- * what git runs or reads on the user's behalf later (hooks, and the config that can point
- * `core.hooksPath` anywhere).
- */
-export const READ_ONLY_IN_WORKSPACE = [TASKWEAVE_FOLDER, '.git/hooks', '.git/config'];
-
 /** taskweave's own installation (`src/tools/` or `dist/tools/` is two folders down). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** How one command is started in the sandbox: bwrap's arguments (before `--`) and the environment. */
+export interface SandboxLaunch {
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
 /**
- * The bwrap arguments (before `--`) that confine one command: the whole file system read-only,
- * a private /tmp, fresh /dev and /proc, the workspace writable (in workspace-write) except
- * READ_ONLY_IN_WORKSPACE, no network unless allowed, and the sandbox dies with taskweave.
- * No new session or PID namespace: the command stays in taskweave's process group, so a stop
- * or timeout kills it and everything it started, as without the sandbox.
+ * How to confine one command: the whole file system read-only, a private /tmp, fresh /dev and
+ * /proc, the workspace writable (in workspace-write) except taskweave's folder and git's config,
+ * hooks and pointers (sandbox-workspace-mounts); no network unless allowed, and then also no
+ * /run, /var/run or $XDG_RUNTIME_DIR (local daemons' sockets) and none of the variables pointing
+ * at them; no capabilities, a non-root user when taskweave is root, its own PID namespace and
+ * session, and it dies with taskweave (sandbox-confinement). `env` is the environment the command
+ * would have had; the launch's is what it gets.
+ * bwrap is started in a process group of its own: a stop or timeout signals that group, bwrap
+ * dies, and with it (`--die-with-parent`, the PID namespace) every process of the command.
  */
-export function bwrapArguments(options: {
+export function sandboxLaunch(options: {
   sandbox: Extract<CommandSandbox, { kind: 'bwrap' }>;
   workspaceRoot: string;
   cwd: string;
-}): string[] {
+  env: NodeJS.ProcessEnv;
+}): SandboxLaunch {
   const { sandbox, workspaceRoot } = options;
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  // Binds come after the private /tmp: a workspace under /tmp is mounted back on top of it, and
-  // so is taskweave's own installation (read-only) when it lives there: the packages it ships
-  // (which `taskweave eval`'s scenarios use) stay readable, as they are from anywhere else.
-  if (isUnder(PACKAGE_ROOT, '/tmp')) args.push('--ro-bind', PACKAGE_ROOT, PACKAGE_ROOT);
-  args.push(sandbox.mode === 'workspace-write' ? '--bind' : '--ro-bind', workspaceRoot, workspaceRoot);
-  if (sandbox.mode === 'workspace-write') {
-    for (const relative of READ_ONLY_IN_WORKSPACE) {
-      const absolute = path.join(workspaceRoot, relative);
-      if (existsSync(absolute)) args.push('--ro-bind', absolute, absolute);
-    }
+  const hidden = sandbox.network ? [] : hiddenRuntimeFolders(options.env);
+  args.push(...hiddenFolderArguments(hidden, options.env));
+  // Binds come after the private /tmp and the hidden folders: a workspace under /tmp is mounted
+  // back on top of it, and so is taskweave's own installation (read-only) when it lives there:
+  // the packages it ships (which `taskweave eval`'s scenarios use) stay readable.
+  for (const folder of ['/tmp', ...hidden]) {
+    if (isUnder(PACKAGE_ROOT, folder)) args.push('--ro-bind', PACKAGE_ROOT, PACKAGE_ROOT);
   }
+  args.push(sandbox.mode === 'workspace-write' ? '--bind' : '--ro-bind', workspaceRoot, workspaceRoot);
+  if (sandbox.mode === 'workspace-write') args.push(...protectedWorkspaceArguments(workspaceRoot));
   if (!sandbox.network) args.push('--unshare-net');
-  args.push('--die-with-parent', '--chdir', options.cwd);
-  return args;
+  args.push(...CONFINEMENT_FLAGS, ...identityFlags(), '--chdir', options.cwd);
+  const env = {
+    ...withoutSocketVariables(options.env, sandbox.network ? [] : hidden, !sandbox.network),
+    ...SANDBOX_ENV,
+  };
+  return { args, env };
 }
 
 function isUnder(child: string, parent: string): boolean {

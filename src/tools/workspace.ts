@@ -1,5 +1,6 @@
 import { readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { gitPathRefusal, isUnderGitFolder } from './git-paths.js';
 
 /** A path a tool was given that it must not touch, or that does not exist. */
 export class WorkspaceError extends Error {
@@ -50,7 +51,9 @@ export class Workspace {
   /**
    * resolve() for a path a tool will change: taskweave's own folder (`.taskweave/`: the database
    * of sessions and tasks, the project config) is refused like a path outside the workspace, also
-   * when reached through a symbolic link. Overwriting it would lose the run's own record.
+   * when reached through a symbolic link. Overwriting it would lose the run's own record. So is
+   * anything under a `.git` entry at any depth, as asked or as reached: git runs its config and hooks
+   * on the user's next command.
    */
   async resolveForWrite(requested: string): Promise<string> {
     const real = await this.resolve(requested);
@@ -59,6 +62,10 @@ export class Workspace {
       throw new WorkspaceError(
         `The path ${requested} is inside ${TASKWEAVE_FOLDER}/, taskweave's own data (its database and config); tools cannot change it.`,
       );
+    }
+    const asked = path.relative(this.root, path.resolve(this.root, requested));
+    if (isUnderGitFolder(asked) || isUnderGitFolder(path.relative(this.root, real))) {
+      throw new WorkspaceError(gitPathRefusal(requested));
     }
     return real;
   }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCommandTool } from '../../src/tools/run-command.js';
 import type { CommandSandbox } from '../../src/tools/sandbox.js';
@@ -33,13 +33,39 @@ async function gone(pid: number, withinMs: number): Promise<boolean> {
   return !isAlive(pid);
 }
 
-/** Host pids of the escaped processes: each writes its own /proc/self/stat's pid (the host's view under bwrap too). */
+/** Pids written by unsandboxed processes (each its own $$). */
 function hostPids(text: string): number[] {
   return text
     .trim()
     .split('\n')
     .filter(Boolean)
     .map((line) => Number(line));
+}
+
+/**
+ * Host pids of the processes whose command line has `token`. In the sandbox a command has its own
+ * PID namespace (its $$ is not the host's pid), so the escaped processes are found from outside.
+ */
+function hostPidsRunning(token: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(token) && isAlive(Number(entry)))
+        pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+async function noneRunning(token: string, withinMs: number): Promise<number[]> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline && hostPidsRunning(token).length > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return hostPidsRunning(token);
 }
 
 describe('a command that leaves its process group (setsid) does not survive its timeout (issue 11, finding 5)', () => {
@@ -49,19 +75,18 @@ describe('a command that leaves its process group (setsid) does not survive its 
     it(`setsid in the foreground and setsid -f (double fork), ${name}`, async () => {
       const { ctx } = bed();
       ctx.sandbox = sandbox;
-      // $$ of a bash started by setsid is its own pid (no pid namespace: the host's pid).
+      // A duration no other process has on its command line: the escaped sleeps are found by it.
+      const token = `300.${process.pid}${Date.now() % 100_000}`;
       const result = await runCommandTool.run(
         {
-          command:
-            "setsid -f bash -c 'echo $$ >> pids.txt; exec sleep 300'; setsid -w bash -c 'echo $$ >> pids.txt; exec sleep 300'",
+          command: `setsid -f bash -c 'echo started >> started.txt; exec sleep ${token}'; setsid -w bash -c 'echo started >> started.txt; exec sleep ${token}'`,
           timeout_ms: 1_000,
         },
         ctx,
       );
       expect(result.output).toContain('Timed out after 1s');
-      const pids = hostPids(await bed().read('pids.txt'));
-      expect(pids).toHaveLength(2);
-      for (const pid of pids) expect(await gone(pid, 4_000), `pid ${pid} survived the timeout`).toBe(true);
+      expect((await bed().read('started.txt')).trim().split('\n')).toHaveLength(2);
+      expect(await noneRunning(token, 4_000), 'processes survived the timeout').toEqual([]);
     });
   }
 

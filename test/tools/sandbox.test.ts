@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -82,6 +82,38 @@ describe('run_command in the sandbox (bubblewrap)', () => {
     expect((await run('echo ref > .git/HEAD')).isError).toBe(false);
   });
 
+  it('keeps .taskweave/ read-only when it does not exist: no config can be planted for the next run (issue 23, item 2)', async () => {
+    const result = await run(
+      `mkdir -p .taskweave; echo '{"model": "script:.tw/evil.json"}' > .taskweave/config.json; rm -rf .taskweave; mkdir .taskweave && touch .taskweave/config.json`,
+    );
+    expect(result.isError).toBe(true);
+    expect(existsSync(path.join(bed().root, '.taskweave/config.json'))).toBe(false);
+    // It is left in place, empty, so that later commands find it read-only too.
+    expect(readdirSync(path.join(bed().root, '.taskweave'))).toEqual([]);
+    // Renaming the workspace's folders around it does not help either.
+    const moved = await run('mv .taskweave .tw-old; mkdir -p .taskweave && touch .taskweave/config.json');
+    expect(moved.isError).toBe(true);
+    expect(existsSync(path.join(bed().root, '.taskweave/config.json'))).toBe(false);
+  });
+
+  it('ends what a command started in the background when the command ends (its own PID namespace)', async () => {
+    const token = `300.${process.pid}${Date.now() % 100_000}`;
+    const result = await run(`nohup sleep ${token} > /dev/null 2>&1 & echo started`);
+    expect(result.output).toContain('started');
+    const running = () =>
+      readdirSync('/proc').filter((entry) => {
+        try {
+          return readFileSync(`/proc/${entry}/cmdline`, 'utf8') === `sleep\0${token}\0`;
+        } catch {
+          return false;
+        }
+      });
+    const deadline = Date.now() + 3_000;
+    while (running().length > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(running()).toEqual([]);
+  });
+
   it('gives the command a private /tmp', async () => {
     const name = `taskweave-sandbox-${process.pid}-${Date.now()}`;
     const result = await run(`echo inside > /tmp/${name} && cat /tmp/${name}`);
@@ -123,6 +155,24 @@ describe('probeSandbox', () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'taskweave-nobwrap-'));
     const result = await probeSandbox({ PATH: folder });
     expect(result).toEqual({ available: false, reason: expect.stringMatching(/bwrap\) is not installed/) });
+  });
+
+  it('probes with the confinement every command gets: a bwrap that cannot make a PID or user namespace means no sandbox', async () => {
+    for (const flag of ['--unshare-pid', '--unshare-user', '--cap-drop']) {
+      const folder = await mkdtemp(path.join(tmpdir(), 'taskweave-nopid-'));
+      const fake = path.join(folder, 'bwrap');
+      // Works like bwrap except that the namespace (or the capability drop) cannot be had here.
+      await writeFile(
+        fake,
+        `#!/bin/sh\nfor a in "$@"; do [ "$a" = ${flag} ] && { echo "bwrap: ${flag}: Operation not permitted" >&2; exit 1; }; done\nexec ${bwrap} "$@"\n`,
+        { mode: 0o755 },
+      );
+      const result = await probeSandbox({ PATH: folder });
+      expect(result, flag).toEqual({
+        available: false,
+        reason: expect.stringContaining(`${flag}: Operation not permitted`),
+      });
+    }
   });
 
   it('says so when bwrap cannot create its namespaces', async () => {
