@@ -1,12 +1,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { RuntimeInputError } from '../runtime/index.js';
 import { describeIssues } from '../util/describe-issues.js';
+import { packageRoot } from '../util/package-root.js';
 
 /** The scenarios shipped with taskweave: `eval/scenarios/` of the package (from src/ and dist/ alike). */
-export const SCENARIOS_DIR = fileURLToPath(new URL('../../eval/scenarios/', import.meta.url));
+export const SCENARIOS_DIR = path.join(packageRoot(), 'eval', 'scenarios');
 
 const budgetSchema = z.strictObject({
   /** The step limit of the run (`--max-steps`). */

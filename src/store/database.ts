@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { type MigrationMeta, readMigrationFiles } from 'drizzle-orm/migrator';
+import { packageRoot } from '../util/package-root.js';
 import * as schema from './schema.js';
 
 /** How long a connection waits for another process's write lock before failing with SQLITE_BUSY. */
@@ -20,11 +20,8 @@ export const DEFAULT_SYNCHRONOUS: Synchronous = 'FULL';
 /** The migration bookkeeping table, as drizzle-kit and drizzle's migrator name and shape it. */
 const MIGRATIONS_TABLE = '__drizzle_migrations';
 
-/** This file is `src/store/database.ts` or `dist/store/database.js`: the package root is two up. */
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
 /** The folder of SQL migrations that drizzle-kit generates and the package ships. */
-export const MIGRATIONS_FOLDER = path.join(PACKAGE_ROOT, 'drizzle');
+export const MIGRATIONS_FOLDER = path.join(packageRoot(), 'drizzle');
 
 /** SQLite's `synchronous` setting. */
 export type Synchronous = 'NORMAL' | 'FULL';

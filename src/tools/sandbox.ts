@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../util/package-root.js';
 import { CONFINEMENT_FLAGS, identityFlags } from './sandbox-confinement.js';
 import {
   hiddenFolderArguments,
@@ -20,7 +20,6 @@ export type CommandSandbox =
   | { kind: 'none' };
 
 /** taskweave's own installation (`src/tools/` or `dist/tools/` is two folders down). */
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** How one command is started in the sandbox: bwrap's arguments (before `--`) and the environment. */
 export interface SandboxLaunch {
@@ -53,7 +52,7 @@ export function sandboxLaunch(options: {
   // back on top of it, and so is taskweave's own installation (read-only) when it lives there:
   // the packages it ships (which `taskweave eval`'s scenarios use) stay readable.
   for (const folder of ['/tmp', ...hidden]) {
-    if (isUnder(PACKAGE_ROOT, folder)) args.push('--ro-bind', PACKAGE_ROOT, PACKAGE_ROOT);
+    if (isUnder(packageRoot(), folder)) args.push('--ro-bind', packageRoot(), packageRoot());
   }
   args.push(sandbox.mode === 'workspace-write' ? '--bind' : '--ro-bind', workspaceRoot, workspaceRoot);
   if (sandbox.mode === 'workspace-write') args.push(...protectedWorkspaceArguments(workspaceRoot));

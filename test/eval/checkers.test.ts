@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runChecker } from '../../src/eval/checker.js';
 import { loadOracle } from '../../src/eval/oracle.js';
@@ -21,7 +22,7 @@ describe('scenario checkers against their oracles', () => {
 
   describe.concurrent.each(names)('%s', (name) => {
     it('fails the start state and passes the oracle end state', { timeout: 60_000 }, async () => {
-      const scenario = await loadScenario(`${SCENARIOS_DIR}${name}`);
+      const scenario = await loadScenario(path.join(SCENARIOS_DIR, name));
       const folder = await prepareRunFolder({ scenario });
       folders.push(folder);
       const start = await runChecker(scenario, folder.workspace);
