@@ -27,6 +27,7 @@ export const HEAVY_PACKAGES = [
   '@vscode/ripgrep',
   '@modelcontextprotocol/sdk',
   'fastify',
+  'micromark',
 ];
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));

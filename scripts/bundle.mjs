@@ -3,6 +3,7 @@
 // process opens a few files instead of hundreds (start-up: bench/startup.ts). Packages with
 // native code or files of their own found at run time stay outside the bundle.
 import { cpSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { build } from 'esbuild';
 
 const OUT = 'dist/bundle';
@@ -22,6 +23,22 @@ const EXTERNAL = [
   'tree-sitter-bash',
 ];
 
+/**
+ * zod's namespace of message locales (`z.locales`) holds ~40 languages, 366 KB of code that every
+ * process loading zod would parse; taskweave's messages are English, so the bundle's namespace
+ * holds English only (the default zod configures itself with stays what it is).
+ */
+const englishZodLocales = {
+  name: 'english-zod-locales',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: "export { default as en } from './en.js';\n",
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
   entryPoints: { main: 'src/cli/main.ts' },
@@ -38,6 +55,7 @@ const result = await build({
     js: "import { createRequire as __taskweaveCreateRequire } from 'node:module'; const require = __taskweaveCreateRequire(import.meta.url);",
   },
   legalComments: 'none',
+  plugins: [englishZodLocales],
   logLevel: 'warning',
   metafile: true,
 });

@@ -1,4 +1,4 @@
-import { type RequestPolicy, Runtime } from '../../runtime/index.js';
+import type { RequestPolicy } from '../../runtime/index.js';
 import { serve } from '../../server/serve.js';
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';

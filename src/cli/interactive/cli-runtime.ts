@@ -9,6 +9,7 @@ import {
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import type { AgentCliOptions } from '../options.js';
+import { loadMarkdown } from '../render/markdown-loader.js';
 import { onOutputClosed, outputClosed } from '../render/output-closed.js';
 import { HumanRenderer } from '../render/render.js';
 import { STILL_RUNNING_ENV } from '../render/still-running.js';
@@ -91,7 +92,12 @@ export class CliRuntime {
     };
     // Trusting a workspace's server is asked only of a person who sees the question and answers it.
     const askTrust = interactive && !!process.stdout.isTTY;
-    const runtime = await openRuntimeAskingTrust(runtimeOptions(options, policy), askTrust);
+    // The model's text is drawn as markdown on a terminal only: its renderer loads while the runtime opens.
+    const drawsMarkdown = !options.json && styleFor(process.stdout).enabled && !!process.stdout.isTTY;
+    const [runtime] = await Promise.all([
+      openRuntimeAskingTrust(runtimeOptions(options, policy), askTrust),
+      drawsMarkdown ? loadMarkdown() : undefined,
+    ]);
     return new CliRuntime(runtime, options, interactive);
   }
 

@@ -1,4 +1,7 @@
 import { renderMarkdown } from './markdown.js';
+
+export { renderMarkdown };
+
 import type { Style } from './terminal.js';
 
 /**

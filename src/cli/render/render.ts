@@ -3,8 +3,8 @@ import type { ServerEvent } from '../../events/registry.js';
 import { formatArgs } from '../../util/format-args.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
 import { approvalPreview } from './approval-preview.js';
-import { renderMarkdown } from './markdown.js';
-import { MarkdownStream } from './markdown-stream.js';
+import { markdownRenderer } from './markdown-loader.js';
+import type { MarkdownStream } from './markdown-stream.js';
 import { type PlanTaskState, proposedPlanLines, taskListLines } from './plan-lines.js';
 import { StillRunning } from './still-running.js';
 import { visibleLength, wrapStyled } from './styled-text.js';
@@ -53,7 +53,7 @@ export class HumanRenderer {
   private readonly stillRunning: StillRunning | undefined;
   private readonly pendingTools = new Map<string, PendingTool>();
   private textOpen = false;
-  /** The streamed text as markdown, on a terminal (see rendersMarkdown). */
+  /** The streamed text as markdown, on a terminal (see markdownRenderer). */
   private markdown: MarkdownStream | undefined;
   private textTask: string | undefined;
   private held: ServerEvent[] | undefined;
@@ -140,8 +140,9 @@ export class HumanRenderer {
         if (!this.textOpen) {
           const who = event.task_id ? `[${event.task_id}] ` : '';
           if (who) this.out.write(s.dim(who));
-          if (this.rendersMarkdown)
-            this.markdown = new MarkdownStream(
+          const markdown = this.markdownRenderer;
+          if (markdown)
+            this.markdown = new markdown.MarkdownStream(
               s,
               () => this.out.columns || DEFAULT_COLUMNS,
               visibleLength(who),
@@ -357,9 +358,12 @@ export class HumanRenderer {
     }
   }
 
-  /** Markdown in the model's text is rendered on a terminal with colours; elsewhere it is left as written. */
-  private get rendersMarkdown(): boolean {
-    return this.style.enabled && !!this.out.isTTY;
+  /**
+   * Markdown in the model's text is rendered on a terminal with colours (the CLI loads the
+   * renderer first: see markdown-loader.ts); elsewhere it is left as written.
+   */
+  private get markdownRenderer() {
+    return this.style.enabled && this.out.isTTY ? markdownRenderer() : undefined;
   }
 
   /**
@@ -367,8 +371,9 @@ export class HumanRenderer {
    * the columns of a label written before it on its first row.
    */
   private modelText(text: string, lead = 0): string {
-    return this.rendersMarkdown
-      ? renderMarkdown(text, this.style, this.out.columns || DEFAULT_COLUMNS, lead)
+    const markdown = this.markdownRenderer;
+    return markdown
+      ? markdown.renderMarkdown(text, this.style, this.out.columns || DEFAULT_COLUMNS, lead)
       : text;
   }
 }
