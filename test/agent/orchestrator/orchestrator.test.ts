@@ -124,9 +124,20 @@ describe('complex mode', () => {
     const model = script(
       [
         { toolCalls: [plan([{ id: 'lint' }, { id: 'docs' }])] },
-        ...['lint', 'docs'].flatMap((id) => [
-          { task: id, text: `Looking at ${id}.`, toolCalls: [write(`${id}-1.txt`)] },
-          { task: id, text: `Finishing ${id}.`, toolCalls: [write(`${id}-2.txt`), done(`did ${id}`)] },
+        // Different latencies per task and turn, so the two tasks' steps overlap unevenly.
+        ...(
+          [
+            ['lint', 10, 60],
+            ['docs', 60, 10],
+          ] as const
+        ).flatMap(([id, first, second]) => [
+          { task: id, latencyMs: first, text: `Looking at ${id}.`, toolCalls: [write(`${id}-1.txt`)] },
+          {
+            task: id,
+            latencyMs: second,
+            text: `Finishing ${id}.`,
+            toolCalls: [write(`${id}-2.txt`), done(`did ${id}`)],
+          },
         ]),
         finalTurn,
       ],
