@@ -120,15 +120,16 @@ export class PlanRun {
 
   /**
    * After FINAL_ANSWER_REFUSAL_LIMIT refusals the user is asked how to go on; returns the note
-   * for the model, or the outcome when no one can answer.
+   * for the model, or the outcome when no one can answer. `step`: the step being decided (parallel
+   * tasks share run.steps).
    */
-  async escalateRefusals(): Promise<{ note: string } | { outcome: NextStep } | undefined> {
+  async escalateRefusals(step: number): Promise<{ note: string } | { outcome: NextStep } | undefined> {
     if (!this.escalationPending) return undefined;
     this.escalationPending = false;
     const question =
       `The model tried to end the run ${FINAL_ANSWER_REFUSAL_LIMIT} times while ${this.remaining} task(s) remain. ` +
       'How should it go on? (Your answer is passed to the model; stop the run to end it.)';
-    const reply = await this.run.control.requestInput(question, { step: this.run.steps });
+    const reply = await this.run.control.requestInput(question, { step });
     if (reply.status === 'unavailable')
       return { outcome: { kind: 'interruption', status: 'needs_input', reason: question } };
     if (reply.status === 'stopped') {

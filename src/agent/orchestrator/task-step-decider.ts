@@ -88,7 +88,7 @@ export function taskStepDecider(context: TaskStepContext): (step: Step) => Promi
     }
     const failedTask = findEffect(step, 'task_failed');
     if (failedTask) return { kind: 'task_failed', reason: failedTask.reason };
-    const escalation = await plan.escalateRefusals();
+    const escalation = await plan.escalateRefusals(step.index);
     if (escalation && 'outcome' in escalation) return escalation.outcome;
     if (escalation) note(escalation.note);
     const completed = findEffect(step, 'task_completed');
