@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { holdProviderKeys } from '../util/provider-keys.js';
 import { VERSION } from '../util/version.js';
 import { addChatCommand } from './commands/chat-command.js';
+import { addCheckpointCommands } from './commands/checkpoints-command.js';
 import { addCompletionCommand } from './commands/completion-command.js';
 import { addEvalCommand } from './commands/eval-command.js';
 import { addMcpCommand } from './commands/mcp-command.js';
@@ -47,6 +48,7 @@ Examples:
   addServeCommand(program, setExitCode);
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
+  addCheckpointCommands(program, setExitCode);
   addMcpCommand(program, setExitCode);
   addEvalCommand(program, setExitCode);
   addCompletionCommand(program, setExitCode);

@@ -125,6 +125,27 @@ export const eventPayloadSchema = z.union([
     tasks: z.array(planTaskSchema),
     completed: z.array(z.string()),
   }),
+  /**
+   * An undo, rewind or redo put files back (and, by mode, took the conversation back): `step` is
+   * the checkpoint it went back to (or redid), `files` what became of each file, `conflicts` the
+   * files left alone because their content was not what taskweave left.
+   */
+  agentUpdate('checkpoint_restored', {
+    step: z.number().int().nonnegative(),
+    kind: z.enum(['undo', 'rewind', 'redo']),
+    files: z.array(
+      z.object({ path: z.string(), action: z.enum(['created', 'written', 'deleted', 'unchanged']) }),
+    ),
+    conflicts: z.array(z.object({ path: z.string(), reason: z.string() })),
+    mode: z.enum(['code', 'conversation', 'both']),
+    /** The checkpoints whose changes it took back (undo, rewind) or put again (redo). */
+    checkpoints: z.array(z.number().int().positive()),
+    /** Those checkpoints' steps, so that a view can mark them rewound (or not again, after a redo). */
+    steps: z.array(z.object({ run_id: z.string(), step: z.number().int().nonnegative(), task_id: taskId })),
+    /** Messages taken out of the conversation (or put back by a redo). */
+    messages: z.number().int().nonnegative(),
+    task_id: taskId,
+  }),
   agentUpdate('plan_rejected', { plan_id: z.string(), feedback: z.string().optional() }),
   agentUpdate('task_started', { task_id: z.string(), title: z.string() }),
   agentUpdate('task_completed', { task_id: z.string(), title: z.string(), summary: z.string() }),

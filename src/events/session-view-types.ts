@@ -49,6 +49,8 @@ export interface StepItem {
   /** A final answer given while tasks remained was refused (the count that remained). */
   refusedRemaining?: number;
   usage: TokenCount;
+  /** True once an undo or rewind took this step's file changes back (a redo clears it). */
+  rewound?: boolean;
 }
 
 /** The goal that started a run, with its settings. */
@@ -140,6 +142,20 @@ export interface NoticeItem {
   text: string;
 }
 
+/** An undo, rewind or redo: what became of the files, and what was left alone. */
+export interface RestoreItem {
+  kind: 'restore';
+  id: string;
+  runId: string;
+  restoreKind: 'undo' | 'rewind' | 'redo';
+  mode: 'code' | 'conversation' | 'both';
+  checkpoints: number[];
+  files: { path: string; action: 'created' | 'written' | 'deleted' | 'unchanged' }[];
+  conflicts: { path: string; reason: string }[];
+  messages: number;
+  ts: number;
+}
+
 /** How a run ended. */
 export interface CompletionItem {
   kind: 'completion';
@@ -162,6 +178,7 @@ export type TimelineItem =
   | PlanItem
   | TaskEventItem
   | NoticeItem
+  | RestoreItem
   | CompletionItem;
 
 /** A run of the session. */

@@ -205,6 +205,27 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         }),
         runId,
       );
+    case 'checkpoint_restored': {
+      const undone = event.kind !== 'redo';
+      const keys = new Set(event.steps.map((step) => `${step.run_id}\0${step.task_id ?? ''}\0${step.step}`));
+      const marked = updateItems(view, (item) =>
+        item.kind === 'step' && keys.has(`${item.runId}\0${item.taskId ?? ''}\0${item.step}`)
+          ? { ...item, rewound: undone }
+          : item,
+      );
+      return append(marked, {
+        kind: 'restore',
+        id: `${runId}:restore:${event.ts}`,
+        runId,
+        restoreKind: event.kind,
+        mode: event.mode,
+        checkpoints: event.checkpoints,
+        files: event.files,
+        conflicts: event.conflicts,
+        messages: event.messages,
+        ts: event.ts,
+      });
+    }
     default:
       return foldPlanUpdate(view, event);
   }

@@ -47,6 +47,8 @@ export const taskweaveConfigSchema = z.strictObject({
     .optional(),
   /** Per `provider:model` (or provider): the context window and the fraction at which to compact. */
   context: contextConfigSchema.optional(),
+  /** Checkpoints (undo, rewind): the contents of sessions idle longer than `keepDays` are pruned. */
+  checkpoints: z.strictObject({ keepDays: z.number().int().positive().optional() }).optional(),
 });
 
 /** Keys a workspace config cannot override when the user's own config sets them. */

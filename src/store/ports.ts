@@ -1,3 +1,4 @@
+import type { ChangeStore } from './change-store.js';
 import type { CommandStore } from './command-store.js';
 import type { OriginStore } from './origin-store.js';
 import type { SessionStore } from './session-store.js';
@@ -78,6 +79,24 @@ export type SessionLog = Async<
 /** Commands running now (run_command), for ending those a killed process left behind. */
 export type CommandLog = Async<Pick<CommandStore, 'started' | 'ended' | 'list'>>;
 
+/** Change records (checkpoints) and the restores that undo, rewind and redo them. */
+export type ChangeLog = Async<
+  Pick<
+    ChangeStore,
+    | 'record'
+    | 'list'
+    | 'beginRestore'
+    | 'finishRestore'
+    | 'restores'
+    | 'messageOfCall'
+    | 'rewindMessages'
+    | 'restoreMessages'
+    | 'sessionsWithChanges'
+    | 'prune'
+    | 'contentIds'
+  >
+>;
+
 /** Where and by whom the database was created. */
 export type OriginLog = Async<Pick<OriginStore, 'get' | 'record'>>;
 
@@ -87,6 +106,7 @@ export interface Store {
   plans: PlanStore;
   sessions: SessionLog;
   commands: CommandLog;
+  changes: ChangeLog;
   origin: OriginLog;
   /** Where the data lives, for messages (a file path, `:memory:`, or a server URL). */
   location: string;

@@ -99,6 +99,11 @@ export const messages = sqliteTable(
      * conversation. Set to null when the task is deleted, so the words stay in the session.
      */
     taskId: text('task_id').references((): AnySQLiteColumn => tasks.id, { onDelete: 'set null' }),
+    /**
+     * The restore (a rewind of the conversation) that took this message out of the conversation;
+     * null while it is part of it. A rewound message is kept, not deleted.
+     */
+    rewoundBy: integer('rewound_by'),
   },
   (table) => [
     // Serves a whole session's conversation too (its leading column), so no index on session_id
@@ -280,6 +285,86 @@ export const databaseOrigin = sqliteTable(
   (table) => [check('database_origin_one_row_check', sql`${bare(table.id)} = 1`)],
 );
 
+/** Where a change record's contents are kept: the repository's object database, or taskweave's folder. */
+export const BLOB_STORES = ['git', 'folder'] as const;
+
+export type BlobStoreKind = (typeof BLOB_STORES)[number];
+
+/**
+ * A change record: one file one tool call changed, what it was before and what taskweave left
+ * (content ids; null for absent). The steps that changed files are the session's checkpoints.
+ */
+export const fileChanges = sqliteTable(
+  'file_changes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    runId: text('run_id').notNull(),
+    /** The plan task (as the events name it) whose step it was; null outside a plan. */
+    taskId: text('task_id'),
+    step: integer('step').notNull(),
+    callId: text('call_id').notNull(),
+    tool: text('tool').notNull(),
+    /** Relative to the workspace, with `/` between folders. */
+    path: text('path').notNull(),
+    beforeId: text('before_id'),
+    /** The git mode: 100644, 100755 or 120000 (a symbolic link); null when absent. */
+    beforeMode: integer('before_mode'),
+    afterId: text('after_id'),
+    afterMode: integer('after_mode'),
+    blobStore: text('blob_store', { enum: BLOB_STORES }).notNull(),
+    createdAt: integer('created_at').notNull(),
+    /** The restore that undid this change; null while it stands. */
+    undoneBy: integer('undone_by'),
+  },
+  (table) => [
+    index('file_changes_session_id_idx').on(table.sessionId),
+    check('file_changes_blob_store_check', oneOf(table.blobStore, BLOB_STORES)),
+  ],
+);
+
+export const RESTORE_KINDS = ['undo', 'rewind', 'redo'] as const;
+
+export type RestoreKind = (typeof RESTORE_KINDS)[number];
+
+export const RESTORE_MODES = ['code', 'conversation', 'both'] as const;
+
+export type RestoreMode = (typeof RESTORE_MODES)[number];
+
+export const RESTORE_STATUSES = ['pending', 'done'] as const;
+
+/**
+ * An undo, rewind or redo: written as `pending` with the changes it takes back before any file
+ * is touched, `done` once every file is back; a pending one is completed by the next restore.
+ */
+export const restores = sqliteTable(
+  'restores',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    kind: text('kind', { enum: RESTORE_KINDS }).notNull(),
+    mode: text('mode', { enum: RESTORE_MODES }).notNull(),
+    status: text('status', { enum: RESTORE_STATUSES }).notNull().default('pending'),
+    /** JSON: the file_changes ids it undoes (undo, rewind) or redoes (redo). */
+    changeIds: text('change_ids').notNull(),
+    /** JSON: what it did, { files, conflicts }, once done. */
+    result: text('result'),
+    /** The restore a redo takes back; null otherwise. */
+    redoes: integer('redoes'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [
+    index('restores_session_id_idx').on(table.sessionId),
+    check('restores_kind_check', oneOf(table.kind, RESTORE_KINDS)),
+    check('restores_mode_check', oneOf(table.mode, RESTORE_MODES)),
+    check('restores_status_check', oneOf(table.status, RESTORE_STATUSES)),
+  ],
+);
+
 /** A session row. */
 export type Session = typeof sessions.$inferSelect;
 /** A run row. */
@@ -292,3 +377,7 @@ export type Task = typeof tasks.$inferSelect;
 export type DatabaseOrigin = typeof databaseOrigin.$inferSelect;
 /** A running command row. */
 export type RunningCommand = typeof commands.$inferSelect;
+/** A change record row. */
+export type FileChange = typeof fileChanges.$inferSelect;
+/** A restore row. */
+export type Restore = typeof restores.$inferSelect;

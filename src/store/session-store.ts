@@ -81,6 +81,8 @@ export interface MessageFilter {
   runId?: string;
   /** A task's conversation; null for the top-level one (messages of no task); leave out for all. */
   taskId?: string | null;
+  /** Include the messages a rewind took out of the conversation (left out by default). */
+  rewound?: boolean;
 }
 
 export interface SessionStoreOptions {
@@ -256,11 +258,12 @@ export class SessionStore {
           eq(messages.sessionId, sessionId),
           filter.runId === undefined ? undefined : eq(messages.runId, filter.runId),
           byTask,
+          filter.rewound ? undefined : isNull(messages.rewoundBy),
         ),
       )
       .orderBy(asc(messages.id))
       .all()
-      .map((row) => ({ ...row, content: JSON.parse(row.content) }));
+      .map(({ rewoundBy: _rewound, ...row }) => ({ ...row, content: JSON.parse(row.content) }));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { ChangeStore } from './change-store.js';
 import { CommandStore } from './command-store.js';
 import { BUSY_TIMEOUT_MS, openDatabase, type Synchronous } from './database.js';
 import { OriginStore } from './origin-store.js';
@@ -48,6 +49,7 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     plans: asyncPort(tasks, guard),
     sessions: asyncPort(sessions, guard),
     commands: asyncPort(new CommandStore(db, { now: options.now }), guard),
+    changes: asyncPort(new ChangeStore(db, { now: options.now }), guard),
     origin: asyncPort(new OriginStore(db), guard),
     location: options.path,
     transaction: guardedTransactions(sqliteTransactionRunner(db.sqlite), fileGuard),

@@ -50,6 +50,11 @@ const LAYER_RULES: readonly LayerRule[] = [
     forbidden: ['agent', STORE],
     why: 'tools never import agent or store',
   },
+  {
+    applies: (layer) => layer === 'work',
+    forbidden: ['agent', 'runtime'],
+    why: 'work/ records and restores files; the agent and the runtime call it, never the other way',
+  },
 ];
 
 /**

@@ -232,7 +232,7 @@ describe('openDatabase', () => {
     const db = track(openDatabase({ path: file }));
     expect(migrationRows(db.sqlite).map((row) => row.hash)).toEqual(knownMigrations.map((m) => m.hash));
     expect(db.sqlite.prepare('SELECT * FROM messages ORDER BY id').all()).toEqual(
-      messagesBefore.map((row) => ({ ...row, task_id: null })),
+      messagesBefore.map((row) => ({ ...row, task_id: null, rewound_by: null })),
     );
     const sessions = new SessionStore(db);
     expect(sessions.messages(session.id, { taskId: null }).map((message) => message.content)).toEqual([

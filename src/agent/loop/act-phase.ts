@@ -99,6 +99,7 @@ export async function runActPhase(
     approval: run.approval,
     locks: run.pathLocks,
     workspaceRoot: run.workspace.root,
+    changes: run.changes,
   });
   if (limited.repeated) executed.push(notRunRepeated(ctx, step, limited.repeated));
   const results = protocol.resultsMessage(executed);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ModelToolCall } from '../../model/call-model.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { Tool, ToolContext, ToolResult } from '../../tools/types.js';
+import type { ChangeRecorder } from '../../work/change-recorder.js';
 import type { ApprovalGate } from '../approval/approval-gate.js';
 import type { Emit } from '../run/emit.js';
 import type { PathLocks } from './path-locks.js';
@@ -25,6 +26,8 @@ export interface ExecuteToolsOptions {
   /** Per-path locks for writes (parallel tasks); none in a single loop. */
   locks?: PathLocks;
   workspaceRoot?: string;
+  /** Leaves a change record (a checkpoint) of each call that changes files; none when left out. */
+  changes?: ChangeRecorder;
 }
 
 /**
@@ -96,7 +99,14 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
 
 /** Runs a tool; a write holds the lock of the file it targets while it runs. */
 function runTool(tool: Tool, call: ModelToolCall, ctx: ToolContext, options: ExecuteToolsOptions) {
-  const run = () => tool.run(call.args, ctx);
+  const { changes, step, taskId } = options;
+  const run = changes
+    ? () =>
+        changes.around(
+          { callId: call.id, tool: call.name, changes: tool.changes, args: call.args, step, taskId },
+          () => tool.run(call.args, ctx),
+        )
+    : () => tool.run(call.args, ctx);
   const lockKey = tool.readOnly ? undefined : writeLockKey(call.args, options.workspaceRoot);
   return lockKey && options.locks ? options.locks.withLock(lockKey, run) : run();
 }

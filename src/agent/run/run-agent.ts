@@ -12,6 +12,7 @@ import { FileTracker } from '../../tools/file-tracker.js';
 import { coreTools, ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/types.js';
 import type { Workspace } from '../../tools/workspace.js';
+import { ChangeRecorder } from '../../work/change-recorder.js';
 import { ApprovalGate } from '../approval/approval-gate.js';
 import type { RunSafety } from '../approval/run-safety.js';
 import { runStepLoop } from '../loop/driver.js';
@@ -200,6 +201,14 @@ async function createRun(
     },
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     pathLocks: new PathLocks(),
+    changes: new ChangeRecorder({
+      root: options.workspace.root,
+      sessionId: journal.sessionId,
+      runId,
+      store: options.store.changes,
+      onError: (content) =>
+        run.emit({ type: 'agent_update', update_type: 'agent_note', step: run.steps, content }),
+    }),
     planOptions: {
       concurrency: options.concurrency ?? DEFAULT_PLAN_CONCURRENCY,
       onFailure: options.onFailure ?? 'abort',
@@ -270,6 +279,7 @@ async function finish(
       : outcome.kind === 'interruption'
         ? { ...base, status: outcome.status, reason: outcome.reason }
         : { ...base, status: 'failed', reason: `The loop ended unexpectedly (${outcome.kind}).` };
+  await run.changes.close();
   await run.records.journal.settled();
   const storeFailure = run.records.journal.failure;
   // Work the store did not keep is not reported as done: nobody could find it again.

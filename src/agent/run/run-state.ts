@@ -6,6 +6,7 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import type { CommandSandbox } from '../../tools/sandbox.js';
 import type { Tool } from '../../tools/types.js';
 import type { Workspace } from '../../tools/workspace.js';
+import type { ChangeRecorder } from '../../work/change-recorder.js';
 import type { ApprovalGate } from '../approval/approval-gate.js';
 import type { LoopName } from '../loop/loop-name.js';
 import type { PathLocks } from '../loop/path-locks.js';
@@ -48,6 +49,8 @@ export interface RunContext {
   maxSteps: number;
   /** Serialises writes to one file by tasks running at the same time. */
   pathLocks: PathLocks;
+  /** Leaves a change record of every call that changes files (the session's checkpoints). */
+  changes: ChangeRecorder;
   /** Steps taken so far in this run (all tasks together). */
   steps: number;
   usage: TokenUsage;

@@ -1,4 +1,6 @@
 // The store-only parts of the runtime: listing tasks or sessions loads no model SDK or agent code.
+
+import type { CheckpointBook } from '../../runtime/checkpoint-book.js';
 import { openWorkspaceStore } from '../../runtime/open-store.js';
 import { SessionBook } from '../../runtime/session-book.js';
 import { TaskBoard } from '../../runtime/task-board.js';
@@ -8,6 +10,8 @@ import type { StoreCliOptions } from '../options.js';
 export interface WorkspaceAccess {
   workspaceRoot: string;
   tasks: TaskBoard;
+  /** The session's checkpoints and the ways back (loaded when a command asks for them). */
+  checkpoints: () => Promise<CheckpointBook>;
   sessions: SessionBook;
 }
 
@@ -25,6 +29,10 @@ export async function withWorkspace<T>(
   try {
     return await work({
       workspaceRoot: workspace.root,
+      checkpoints: async () => {
+        const { CheckpointBook } = await import('../../runtime/checkpoint-book.js');
+        return new CheckpointBook(store, new SessionBook(store), workspace.root);
+      },
       tasks: new TaskBoard(store),
       sessions: new SessionBook(store),
     });

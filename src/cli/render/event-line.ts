@@ -127,6 +127,8 @@ function fullDetail(event: ServerEvent, whole: boolean): string {
     }
   }
   switch (event.update_type) {
+    case 'checkpoint_restored':
+      return restoredDetail(event);
     case 'agent_start':
       return `${event.mode} · ${event.loop} · ${event.model} · up to ${event.max_steps} steps: ${event.goal}`;
     case 'agent_turn_start':
@@ -186,4 +188,19 @@ function toolEnd(head: string, display: string | undefined, result: string, whol
 
 function withText(head: string, text: string | undefined): string {
   return text ? `${head}: ${text}` : head;
+}
+
+/** `rewind to #3 · 2 files back, 1 conflict (src/a.ts: was changed since…)`. */
+function restoredDetail(event: Extract<ServerEvent, { update_type: 'checkpoint_restored' }>): string {
+  const target = event.kind === 'undo' ? `undo #${event.step}` : `${event.kind} to #${event.step}`;
+  const files = event.files.filter((file) => file.action !== 'unchanged').length;
+  const parts = [`${target} (${event.mode})`, `${files} file${files === 1 ? '' : 's'} put back`];
+  if (event.messages > 0) parts.push(`${event.messages} message${event.messages === 1 ? '' : 's'}`);
+  if (event.conflicts.length > 0) {
+    const [first] = event.conflicts;
+    parts.push(
+      `${event.conflicts.length} conflict${event.conflicts.length === 1 ? '' : 's'} (${first?.path}: ${first?.reason})`,
+    );
+  }
+  return parts.join(' · ');
 }

@@ -1,0 +1,217 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { NewFileChange } from '../store/change-store.js';
+import type { ChangeLog } from '../store/ports.js';
+import type { ChangeKind } from '../tools/approval.js';
+import { anchorContents } from './anchor.js';
+import { type BlobStore, FolderBlobStore, GitBlobStore } from './blob-store.js';
+import { type FileState, readFileState } from './file-state.js';
+import { findRepository, type Repository } from './repository.js';
+import { TreeSnapshots } from './tree-snapshot.js';
+import { changesFolder, indexFileFor, isRecordedPath } from './work-paths.js';
+
+/** One tool call about to run, as its change record needs it. */
+export interface RecordedCall {
+  callId: string;
+  tool: string;
+  /** What the tool may change: `files` (a path argument), `command` (anything git sees). */
+  changes: ChangeKind;
+  args: unknown;
+  step: number;
+  /** The plan task (as the events name it); undefined outside a plan. */
+  taskId?: string;
+}
+
+export interface ChangeRecorderOptions {
+  root: string;
+  sessionId: string;
+  runId: string;
+  store: ChangeLog;
+  /** Told once when recording fails (the call itself goes on, unrecorded). */
+  onError?: (message: string) => void;
+}
+
+/** Where a run's contents go: found on the first call that may change files. */
+interface Backing {
+  repository: Repository | null;
+  blobs: BlobStore;
+  snapshots: TreeSnapshots | null;
+}
+
+/**
+ * Leaves a change record for every tool call that changes files: per file, what it was before
+ * and what taskweave left (content ids). File tools are recorded exactly, around the call (which
+ * holds its path's lock); a command, in a git workspace, by a snapshot of the files git sees
+ * before and after it (ignored files are not recorded); outside git, commands are not recorded.
+ * A file another task's file tool changed while a command ran is that task's change, not the
+ * command's. Recording never fails a call: a failure is told once and the call goes on.
+ */
+export class ChangeRecorder {
+  private backing: Promise<Backing> | undefined;
+  /** Per command running now: the files other calls changed meanwhile (path → content id left). */
+  private readonly windows = new Set<Map<string, string | null>>();
+  private told = false;
+  private recorded = false;
+
+  private readonly indexFile: string;
+
+  constructor(private readonly options: ChangeRecorderOptions) {
+    this.indexFile = indexFileFor(options.root, options.runId);
+  }
+
+  /** Runs a call, recording what it changed when it may change files. */
+  async around<T>(call: RecordedCall, run: () => Promise<T>): Promise<T> {
+    if (call.changes === 'files') return this.aroundFileTool(call, run);
+    if (call.changes === 'command') return this.aroundCommand(call, run);
+    return run();
+  }
+
+  /**
+   * Keeps the run's contents from git's garbage collection (a ref to them), once the run recorded
+   * anything in a repository. Never throws.
+   */
+  async close(): Promise<void> {
+    if (!this.backing) return;
+    try {
+      const backing = await this.backing;
+      await rm(this.indexFile, { force: true });
+      if (this.recorded && backing.repository) {
+        await anchorContents(
+          backing.repository,
+          this.options.root,
+          (await this.options.store.contentIds()).git,
+        );
+      }
+    } catch (error) {
+      this.tell(error);
+    }
+  }
+
+  private open(): Promise<Backing> {
+    this.backing ??= (async () => {
+      const repository = await findRepository(this.options.root);
+      if (!repository) {
+        return {
+          repository,
+          blobs: new FolderBlobStore(path.join(changesFolder(this.options.root), 'blobs')),
+          snapshots: null,
+        };
+      }
+      return {
+        repository,
+        blobs: new GitBlobStore(repository),
+        snapshots: new TreeSnapshots(repository, this.options.root, this.indexFile),
+      };
+    })();
+    return this.backing;
+  }
+
+  private async aroundFileTool<T>(call: RecordedCall, run: () => Promise<T>): Promise<T> {
+    const relative = this.fileOf(call.args);
+    if (relative === undefined) return run();
+    const absolute = path.join(this.options.root, relative);
+    let before: FileState | undefined;
+    try {
+      await this.open();
+      before = await readFileState(absolute);
+    } catch (error) {
+      this.tell(error);
+      return run();
+    }
+    const result = await run();
+    try {
+      const after = await readFileState(absolute);
+      if (before === undefined || after === undefined) return result;
+      const { blobs } = await this.open();
+      const beforeId = before ? await blobs.put(before.content) : null;
+      const afterId = after ? await blobs.put(after.content) : null;
+      if (beforeId === afterId && before?.mode === after?.mode) return result;
+      for (const window of this.windows) window.set(relative, afterId);
+      await this.save(call, blobs.kind, [
+        {
+          path: relative,
+          beforeId,
+          beforeMode: before?.mode ?? null,
+          afterId,
+          afterMode: after?.mode ?? null,
+        },
+      ]);
+    } catch (error) {
+      this.tell(error);
+    }
+    return result;
+  }
+
+  private async aroundCommand<T>(call: RecordedCall, run: () => Promise<T>): Promise<T> {
+    let before: string;
+    let snapshots: TreeSnapshots;
+    try {
+      const backing = await this.open();
+      if (!backing.snapshots) return run();
+      snapshots = backing.snapshots;
+      before = await snapshots.take();
+    } catch (error) {
+      this.tell(error);
+      return run();
+    }
+    const others = new Map<string, string | null>();
+    this.windows.add(others);
+    let result: T;
+    try {
+      result = await run();
+    } finally {
+      this.windows.delete(others);
+    }
+    try {
+      const after = await snapshots.take();
+      const changes = (await snapshots.diff(before, after)).filter(
+        (change) =>
+          isRecordedPath(change.path) &&
+          !(others.has(change.path) && others.get(change.path) === change.afterId),
+      );
+      await this.save(call, 'git', changes);
+    } catch (error) {
+      this.tell(error);
+    }
+    return result;
+  }
+
+  private async save(
+    call: RecordedCall,
+    store: 'git' | 'folder',
+    files: Omit<NewFileChange, 'sessionId' | 'runId' | 'taskId' | 'step' | 'callId' | 'tool' | 'blobStore'>[],
+  ): Promise<void> {
+    if (files.length === 0) return;
+    this.recorded = true;
+    await this.options.store.record(
+      files.map((file) => ({
+        ...file,
+        sessionId: this.options.sessionId,
+        runId: this.options.runId,
+        taskId: call.taskId ?? null,
+        step: call.step,
+        callId: call.callId,
+        tool: call.tool,
+        blobStore: store,
+      })),
+    );
+  }
+
+  /** The workspace-relative path a file tool's call names; undefined when it names none inside. */
+  private fileOf(args: unknown): string | undefined {
+    if (args === null || typeof args !== 'object') return undefined;
+    const given = (args as Record<string, unknown>).path;
+    if (typeof given !== 'string' || given === '') return undefined;
+    const relative = path.relative(this.options.root, path.resolve(this.options.root, given));
+    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+    const shown = relative.split(path.sep).join('/');
+    return isRecordedPath(shown) ? shown : undefined;
+  }
+
+  private tell(error: unknown): void {
+    if (this.told) return;
+    this.told = true;
+    const message = error instanceof Error ? error.message : String(error);
+    this.options.onError?.(`Changes of this run may be missing from its checkpoints (undo): ${message}`);
+  }
+}

@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+
+/**
+ * Config given to every git command taskweave runs for change records: nothing the repository's
+ * config names runs (no file-system monitor, no hooks, no pager), and nothing asks a question.
+ * Clean filters the user configured (git-lfs) still run, as they do for the user's `git add`.
+ */
+const SAFE_CONFIG = [
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.pager=cat',
+  '-c',
+  'core.untrackedCache=true',
+  '-c',
+  'gc.auto=0',
+  '-c',
+  'maintenance.auto=false',
+];
+
+/** A git command that failed: its arguments and what it said. */
+export class GitError extends Error {
+  override name = 'GitError';
+}
+
+export interface GitOptions {
+  cwd: string;
+  /** Extra environment (GIT_INDEX_FILE). */
+  env?: Record<string, string>;
+  /** Given on standard input. */
+  input?: string | Buffer;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs git with taskweave's safe config and returns what it printed (whole, as bytes). Throws
+ * a GitError with git's message when it exits with another code than 0.
+ */
+export function git(args: string[], options: GitOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', [...SAFE_CONFIG, ...args], {
+      cwd: options.cwd,
+      env: {
+        ...process.env,
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_OPTIONAL_LOCKS: '0',
+        ...options.env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      signal: options.signal,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', (error) => reject(new GitError(`git ${args[0]} could not run: ${error.message}`)));
+    child.on('close', (code) => {
+      if (code === 0) resolve(Buffer.concat(out));
+      else {
+        const said = Buffer.concat(err).toString('utf8').trim();
+        reject(new GitError(`git ${args.join(' ')} failed (exit ${code}): ${said || 'no message'}`));
+      }
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input);
+  });
+}

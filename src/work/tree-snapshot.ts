@@ -1,0 +1,102 @@
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { git } from './git.js';
+import type { Repository } from './repository.js';
+
+/** A file two snapshots disagree on: ids and modes before and after (null: absent). */
+export interface TreeChange {
+  /** Relative to the workspace, `/` between folders. */
+  path: string;
+  beforeId: string | null;
+  beforeMode: number | null;
+  afterId: string | null;
+  afterMode: number | null;
+}
+
+/** Git's mode for a submodule: its own repository, not recorded. */
+const MODE_SUBMODULE = 0o160000;
+
+/**
+ * Snapshots of the files git sees in the workspace (tracked, and untracked ones not ignored),
+ * taken through a throw-away index of taskweave's own (GIT_INDEX_FILE): `git add -A` then
+ * `git write-tree`. The user's index, stash, branches and HEAD are never touched. The index is
+ * kept between snapshots, so git rehashes only files whose stat changed; it starts as a copy of
+ * the user's index, so the first snapshot does not hash the whole tree. One snapshot at a time.
+ */
+export class TreeSnapshots {
+  private tail: Promise<unknown> = Promise.resolve();
+  private seeded = false;
+
+  constructor(
+    private readonly repository: Repository,
+    /** The workspace root: only files under it are snapshot. */
+    private readonly root: string,
+    /** taskweave's index file (in `.taskweave/`). */
+    private readonly indexFile: string,
+  ) {}
+
+  /** The tree id of the workspace's files as they are now. */
+  take(): Promise<string> {
+    const next = this.tail.then(() => this.takeNow());
+    this.tail = next.catch(() => {});
+    return next;
+  }
+
+  private async takeNow(): Promise<string> {
+    await this.seed();
+    const env = { GIT_INDEX_FILE: this.indexFile };
+    try {
+      await git(['add', '-A', '--ignore-errors', '--', '.'], { cwd: this.root, env });
+    } catch (error) {
+      // A seeded index git cannot use (a split or sparse index of the user's): start empty.
+      await rm(this.indexFile, { force: true });
+      await git(['add', '-A', '--ignore-errors', '--', '.'], { cwd: this.root, env }).catch(() => {
+        throw error;
+      });
+    }
+    return (await git(['write-tree'], { cwd: this.root, env })).toString('utf8').trim();
+  }
+
+  private async seed(): Promise<void> {
+    if (this.seeded) return;
+    this.seeded = true;
+    await mkdir(path.dirname(this.indexFile), { recursive: true });
+    try {
+      const userIndex = (await git(['rev-parse', '--git-path', 'index'], { cwd: this.root }))
+        .toString('utf8')
+        .trim();
+      await copyFile(path.resolve(this.root, userIndex), this.indexFile);
+    } catch {
+      // No index yet (a new repository): the first snapshot hashes what is there.
+    }
+  }
+
+  /** The files that differ between two snapshots, inside the workspace. */
+  async diff(before: string, after: string): Promise<TreeChange[]> {
+    if (before === after) return [];
+    const printed = await git(['diff-tree', '-r', '-z', '--no-renames', before, after, '--', '.'], {
+      cwd: this.root,
+    });
+    const fields = printed.toString('utf8').split('\0');
+    const changes: TreeChange[] = [];
+    for (let at = 0; at + 1 < fields.length; at += 2) {
+      const header = fields[at] ?? '';
+      const file = fields[at + 1] ?? '';
+      // :100644 100644 <before> <after> M
+      const [oldMode, newMode, oldId, newId] = header.slice(1).split(' ');
+      if (!oldMode || !newMode || !oldId || !newId) continue;
+      const beforeMode = Number.parseInt(oldMode, 8);
+      const afterMode = Number.parseInt(newMode, 8);
+      if (beforeMode === MODE_SUBMODULE || afterMode === MODE_SUBMODULE) continue;
+      if (!file.startsWith(this.repository.prefix)) continue;
+      changes.push({
+        path: file.slice(this.repository.prefix.length),
+        beforeId: beforeMode === 0 ? null : oldId,
+        beforeMode: beforeMode === 0 ? null : beforeMode,
+        afterId: afterMode === 0 ? null : newId,
+        afterMode: afterMode === 0 ? null : afterMode,
+      });
+    }
+    return changes;
+  }
+}

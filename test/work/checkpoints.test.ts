@@ -1,0 +1,189 @@
+import { execSync } from 'node:child_process';
+import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkpointHarness, git, treeOf, userGitState, workspaceFolder } from './work-fixture.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** node_modules is ignored: change records leave it alone, so trees are compared without it. */
+const ignored = (relative: string) =>
+  relative === 'node_modules' || relative.startsWith(`node_modules${path.sep}`);
+
+function write(root: string, file: string, content: string) {
+  writeFileSync(path.join(root, file), content);
+}
+
+function sh(root: string, command: string) {
+  execSync(command, { cwd: root, stdio: 'ignore' });
+}
+
+/** A repository with tracked, untracked, staged and ignored files, and a stash of the user's. */
+function gitWorkspace(): string {
+  const root = workspaceFolder('git');
+  folders.push(root);
+  write(root, '.gitignore', 'node_modules/\n');
+  write(root, 'a.txt', 'alpha\n');
+  write(root, 'b.txt', 'beta\n');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'first');
+  write(root, 'a.txt', 'alpha, stashed by the user\n');
+  git(root, 'stash', '-q');
+  write(root, 'staged.txt', 'the user staged this\n');
+  git(root, 'add', 'staged.txt');
+  write(root, 'untracked.txt', 'untracked\n');
+  sh(root, 'mkdir -p node_modules/pkg && echo ignored > node_modules/pkg/index.js');
+  return root;
+}
+
+/**
+ * Five steps of one run: write a new file, edit a tracked one, a command that creates, changes
+ * and deletes (tracked, untracked and ignored files, a mode), a command that deletes a file, and
+ * a write into a new folder. Returns the tree before each step and after the last.
+ */
+async function fiveSteps(
+  root: string,
+  harness: Awaited<ReturnType<typeof checkpointHarness>>,
+  commands: boolean,
+) {
+  const run = await harness.run();
+  const trees = [treeOf(root, ignored)];
+  const files = (step: number, file: string, work: () => void) =>
+    run.step({ changes: 'files', args: { path: file }, step }, work);
+  const command = (step: number, line: string) =>
+    run.step({ changes: 'command', args: { command: line }, step }, () => sh(root, line));
+  await files(1, 'new.txt', () => write(root, 'new.txt', 'new\n'));
+  trees.push(treeOf(root, ignored));
+  await files(2, 'a.txt', () => write(root, 'a.txt', 'alpha edited\n'));
+  trees.push(treeOf(root, ignored));
+  if (commands) {
+    await command(
+      3,
+      'echo made > made.txt && echo more >> b.txt && rm untracked.txt && echo dep > node_modules/pkg/dep.js && chmod +x new.txt',
+    );
+    trees.push(treeOf(root, ignored));
+    await command(4, 'rm a.txt');
+    trees.push(treeOf(root, ignored));
+  }
+  await files(5, 'deep/dir/out.txt', () => sh(root, 'mkdir -p deep/dir && echo out > deep/dir/out.txt'));
+  trees.push(treeOf(root, ignored));
+  await run.recorder.close();
+  expect(run.errors).toEqual([]);
+  return trees;
+}
+
+describe('checkpoints in a git repository', () => {
+  it('undo, rewind to each step and redo give back the exact earlier trees; the user’s index, stash, branches and HEAD never change', async () => {
+    const root = gitWorkspace();
+    const userState = userGitState(root);
+    const harness = await checkpointHarness(root);
+    const trees = await fiveSteps(root, harness, true);
+    const last = trees[trees.length - 1];
+    const { checkpoints } = await harness.book.list(harness.session.id);
+    expect(
+      checkpoints.map((checkpoint) => checkpoint.files.map((file) => `${file.action} ${file.path}`)),
+    ).toEqual([
+      ['added new.txt'],
+      ['modified a.txt'],
+      ['modified b.txt', 'added made.txt', 'modified new.txt', 'deleted untracked.txt'],
+      ['deleted a.txt'],
+      ['added deep/dir/out.txt'],
+    ]);
+
+    for (let to = 1; to <= 5; to += 1) {
+      const outcome = await harness.book.rewind(harness.session.id, { to });
+      expect(outcome.conflicts).toEqual([]);
+      expect(treeOf(root, ignored)).toEqual(trees[to - 1]);
+      await harness.book.redo(harness.session.id);
+      expect(treeOf(root, ignored)).toEqual(last);
+    }
+    await harness.book.undo(harness.session.id);
+    expect(treeOf(root, ignored)).toEqual(trees[4]);
+    await harness.book.undo(harness.session.id);
+    expect(treeOf(root, ignored)).toEqual(trees[3]);
+    await harness.book.redo(harness.session.id);
+    expect(treeOf(root, ignored)).toEqual(trees[4]);
+    // The ignored file the command wrote is not recorded, and is left where it is.
+    expect(treeOf(root)['node_modules/pkg/dep.js']).toBe('dep\n');
+    // Back at the start, git shows the user exactly what it showed before the session.
+    await harness.book.rewind(harness.session.id, { to: 1 });
+    expect(treeOf(root, ignored)).toEqual(trees[0]);
+    expect(userGitState(root)).toBe(userState);
+    // The contents are kept from git's garbage collection by a ref that is no branch.
+    expect(git(root, 'for-each-ref', 'refs/taskweave')).toMatch(/refs\/taskweave\/checkpoints\//);
+    await harness.store.close();
+  });
+
+  it('a file the user changed after the step is reported, kept, and put back only with force', async () => {
+    const root = gitWorkspace();
+    const harness = await checkpointHarness(root);
+    const trees = await fiveSteps(root, harness, true);
+    appendFileSync(path.join(root, 'made.txt'), 'the user added this\n');
+    const outcome = await harness.book.rewind(harness.session.id, { to: 3 });
+    expect(outcome.conflicts).toEqual([
+      { path: 'made.txt', reason: 'was changed since taskweave left it (by you or another program)' },
+    ]);
+    expect(treeOf(root, ignored)['made.txt']).toBe('made\nthe user added this\n');
+    expect(treeOf(root, ignored)['b.txt']).toBe('beta\n');
+    const forced = await harness.book.rewind(harness.session.id, { to: 3 }, { force: true });
+    expect(forced.files.map((file) => file.path)).toEqual(['made.txt']);
+    expect(treeOf(root, ignored)).toEqual(trees[2]);
+    await harness.store.close();
+  });
+
+  it('undoing one of two parallel tasks leaves the other’s files, and names a later task that changed the same file', async () => {
+    const root = gitWorkspace();
+    const harness = await checkpointHarness(root);
+    const run = await harness.run();
+    const lint = (step: number, work: () => void) =>
+      run.step({ changes: 'command', args: {}, step, taskId: 'lint' }, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        work();
+      });
+    const docs = (step: number, file: string, work: () => void) =>
+      run.step({ changes: 'files', args: { path: file }, step, taskId: 'docs' }, work);
+    // The command of lint runs while docs writes its file: docs' file is docs' change, not lint's.
+    await Promise.all([
+      lint(1, () => sh(root, 'echo linted > lint.txt')),
+      docs(2, 'README.md', () => write(root, 'README.md', '# docs\n')),
+    ]);
+    await docs(3, 'lint.txt', () => write(root, 'lint.txt', 'docs rewrote this\n'));
+    await run.recorder.close();
+    const outcome = await harness.book.rewind(harness.session.id, { task: 'lint' });
+    expect(outcome.conflicts).toEqual([
+      { path: 'lint.txt', reason: 'was changed later by checkpoint 3 (step 3 of task docs)' },
+    ]);
+    expect(treeOf(root, ignored)['README.md']).toBe('# docs\n');
+    const docsBack = await harness.book.rewind(harness.session.id, { task: 'docs' });
+    expect(docsBack.conflicts).toEqual([]);
+    expect(treeOf(root, ignored)['README.md']).toBeUndefined();
+    expect(treeOf(root, ignored)['lint.txt']).toBe('linted\n');
+    await harness.store.close();
+  });
+});
+
+describe('checkpoints in a plain folder', () => {
+  it('records the file tools’ changes (not commands) and gives back the earlier trees', async () => {
+    const root = workspaceFolder('plain');
+    folders.push(root);
+    write(root, 'a.txt', 'alpha\n');
+    const harness = await checkpointHarness(root);
+    const trees = await fiveSteps(root, harness, false);
+    const { checkpoints } = await harness.book.list(harness.session.id);
+    expect(checkpoints).toHaveLength(3);
+    for (let to = 1; to <= 3; to += 1) {
+      await harness.book.rewind(harness.session.id, { to });
+      expect(treeOf(root)).toEqual(trees[to - 1]);
+      await harness.book.redo(harness.session.id);
+      expect(treeOf(root)).toEqual(trees[3]);
+    }
+    // Contents live in .taskweave/checkpoints/blobs, compressed and named by hash.
+    expect(
+      execSync('find .taskweave/checkpoints/blobs -type f | wc -l', { cwd: root, encoding: 'utf8' }).trim(),
+    ).toBe('4');
+    await harness.store.close();
+  });
+});
