@@ -6,7 +6,12 @@ import { anchorContents } from '../work/anchor.js';
 import { type BlobStore, FolderBlobStore, GitBlobStore } from '../work/blob-store.js';
 import { type Checkpoint, checkpointsOf } from '../work/checkpoint-list.js';
 import { findRepository, type Repository } from '../work/repository.js';
-import { type RestoreConflict, type RestoredFile, restoreFiles } from '../work/restore-files.js';
+import {
+  RESTORE_TEMP_PREFIX,
+  type RestoreConflict,
+  type RestoredFile,
+  restoreFiles,
+} from '../work/restore-files.js';
 import { changesFolder } from '../work/work-paths.js';
 import { RuntimeInputError } from './errors.js';
 import type { SessionBook } from './session-book.js';
@@ -76,10 +81,11 @@ export class CheckpointBook {
 
   /** Undoes the last checkpoint that still stands. */
   async undo(reference: string, choices: RestoreChoices = {}): Promise<RestoreOutcome> {
-    const { session, checkpoints, completedPending } = await this.prepare(reference, choices);
+    const { session, checkpoints, pending } = await this.prepare(reference, choices);
+    if (pending) return pending;
     const last = [...checkpoints].reverse().find((checkpoint) => checkpoint.undone !== 'yes');
     if (!last) throw new RuntimeInputError(nothingToUndo(session, checkpoints));
-    return this.takeBack(session, 'undo', [last], checkpoints, choices, completedPending);
+    return this.takeBack(session, 'undo', [last], choices);
   }
 
   /**
@@ -91,7 +97,8 @@ export class CheckpointBook {
     target: { to?: number; task?: string },
     choices: RestoreChoices = {},
   ): Promise<RestoreOutcome> {
-    const { session, checkpoints, completedPending } = await this.prepare(reference, choices);
+    const { session, checkpoints, pending } = await this.prepare(reference, choices);
+    if (pending) return pending;
     if (target.to === undefined && target.task === undefined) {
       throw new RuntimeInputError(
         'Say where to rewind to: --to <checkpoint> (see taskweave checkpoints) or --task <id>.',
@@ -121,53 +128,39 @@ export class CheckpointBook {
         (target.to === undefined || checkpoint.number >= target.to) &&
         (target.task === undefined || checkpoint.taskId === target.task),
     );
-    if (chosen.length === 0)
-      throw new RuntimeInputError('Everything from there on is undone already: nothing to rewind.');
-    return this.takeBack(session, 'rewind', chosen, checkpoints, choices, completedPending);
+    if (chosen.length === 0) {
+      throw new RuntimeInputError(
+        'Everything from there on is undone already: nothing to rewind (taskweave redo puts the last undo back).',
+      );
+    }
+    return this.takeBack(session, 'rewind', chosen, choices);
   }
 
   /** Puts again what the last undo or rewind took back (its later contents were kept). */
   async redo(reference: string, choices: RestoreChoices = {}): Promise<RestoreOutcome> {
-    const { session, checkpoints, completedPending } = await this.prepare(reference, choices);
+    const { session, checkpoints, pending } = await this.prepare(reference, choices);
+    if (pending) return pending;
     const restores = await this.store.changes.restores(session.id);
     const redone = new Set(
       restores.filter((restore) => restore.kind === 'redo').map((restore) => restore.redoes),
     );
-    const last = [...restores]
-      .reverse()
-      .find((restore) => restore.kind !== 'redo' && restore.status === 'done');
-    if (!last || redone.has(last.id))
+    const last = [...restores].reverse().find((restore) => restore.kind !== 'redo');
+    if (!last || redone.has(last.id)) {
       throw new RuntimeInputError(
         `Nothing to redo in session ${session.id}: no undo or rewind is waiting to be put back.`,
       );
-    const ids = new Set((JSON.parse(last.result ?? '{}') as { done?: number[] }).done ?? []);
-    const all = checkpoints.flatMap((checkpoint) => checkpoint.changes);
-    const changes = all.filter((change) => ids.has(change.id) && change.undoneBy === last.id);
-    const mode = last.mode;
+    }
+    const changes = checkpoints
+      .flatMap((checkpoint) => checkpoint.changes)
+      .filter((change) => change.undoneBy === last.id);
     const restore = await this.store.changes.beginRestore({
       sessionId: session.id,
       kind: 'redo',
-      mode,
+      mode: last.mode,
       changeIds: changes.map((change) => change.id),
       redoes: last.id,
     });
-    const files =
-      mode === 'conversation'
-        ? { files: [], conflicts: [], doneIds: changes.map((change) => change.id) }
-        : await restoreFiles({
-            root: this.root,
-            changes,
-            direction: 'forward',
-            all,
-            blobs: await this.blobs(),
-            force: choices.force ?? false,
-            describe: describer(checkpoints),
-          });
-    const messages = mode === 'code' ? 0 : await this.store.changes.restoreMessages(last.id);
-    const touched = checkpoints.filter((checkpoint) =>
-      checkpoint.changes.some((change) => ids.has(change.id)),
-    );
-    return this.finish(session, restore, 'redo', mode, touched, files, messages, [], completedPending);
+    return this.carryOut(session, restore, choices.force ?? false, false);
   }
 
   /** Removes the checkpoints of sessions last active more than `keepDays` ago, and their contents. */
@@ -194,6 +187,10 @@ export class CheckpointBook {
     return { sessions: pruned.sessions.length, changes: pruned.changes, freedBytes, releasedGitObjects };
   }
 
+  /**
+   * The session, its checkpoints, and the outcome of a restore a killed process left pending,
+   * completed now (the operation asked for then stops there: the user sees what was completed).
+   */
   private async prepare(reference: string, choices: RestoreChoices) {
     const session = await this.sessions.find(reference);
     if (session.status === 'running' && !choices.force) {
@@ -202,46 +199,19 @@ export class CheckpointBook {
           'If no process runs it any more (it was killed), --force goes ahead.',
       );
     }
-    const completedPending = await this.completePending(session);
-    const checkpoints = checkpointsOf(await this.store.changes.list(session.id));
-    return { session, checkpoints, completedPending };
-  }
-
-  /** Completes a restore a killed process left pending: the files already back count as done. */
-  private async completePending(session: Session): Promise<boolean> {
-    const pending = (await this.store.changes.restores(session.id)).filter(
+    const interrupted = (await this.store.changes.restores(session.id)).find(
       (restore) => restore.status === 'pending',
     );
-    if (pending.length === 0) return false;
-    const all = await this.store.changes.list(session.id);
-    const checkpoints = checkpointsOf(all);
-    for (const restore of pending) {
-      const ids = new Set(JSON.parse(restore.changeIds) as number[]);
-      const changes = all.filter((change) => ids.has(change.id));
-      const files =
-        restore.mode === 'conversation'
-          ? { files: [], conflicts: [], doneIds: [...ids] }
-          : await restoreFiles({
-              root: this.root,
-              changes,
-              direction: restore.kind === 'redo' ? 'forward' : 'back',
-              all,
-              blobs: await this.blobs(),
-              force: false,
-              describe: describer(checkpoints),
-            });
-      await this.store.changes.finishRestore(restore.id, { ...files, done: files.doneIds }, files.doneIds);
-    }
-    return true;
+    const pending = interrupted ? await this.carryOut(session, interrupted, false, true) : undefined;
+    const checkpoints = checkpointsOf(await this.store.changes.list(session.id));
+    return { session, checkpoints, pending };
   }
 
   private async takeBack(
     session: Session,
     kind: 'undo' | 'rewind',
     chosen: Checkpoint[],
-    checkpoints: Checkpoint[],
     choices: RestoreChoices,
-    completedPending: boolean,
   ): Promise<RestoreOutcome> {
     const mode = choices.mode ?? (kind === 'undo' ? 'code' : 'both');
     const changes = chosen.flatMap((checkpoint) =>
@@ -254,44 +224,71 @@ export class CheckpointBook {
       mode,
       changeIds: changes.map((change) => change.id),
     });
+    return this.carryOut(session, restore, choices.force ?? false, false);
+  }
+
+  /**
+   * Carries a restore out: its files (per file, see restoreFiles), then its conversation, then
+   * marks it done and logs checkpoint_restored. Each part can run again after a kill: files
+   * already as wanted count as done, messages already set aside are not counted twice.
+   */
+  private async carryOut(
+    session: Session,
+    restore: Restore,
+    force: boolean,
+    completedPending: boolean,
+  ): Promise<RestoreOutcome> {
+    const all = await this.store.changes.list(session.id);
+    const checkpoints = checkpointsOf(all);
+    const ids = new Set(JSON.parse(restore.changeIds) as number[]);
+    const changes = all.filter((change) => ids.has(change.id));
+    const chosen = checkpoints.filter((checkpoint) =>
+      checkpoint.changes.some((change) => ids.has(change.id)),
+    );
+    if (completedPending) await removeRestoreLeftovers(this.root, changes);
     const files =
-      mode === 'conversation'
+      restore.mode === 'conversation'
         ? { files: [], conflicts: [], doneIds: changes.map((change) => change.id) }
         : await restoreFiles({
             root: this.root,
             changes,
-            direction: 'back',
-            all: checkpoints.flatMap((checkpoint) => checkpoint.changes),
+            direction: restore.kind === 'redo' ? 'forward' : 'back',
+            all,
             blobs: await this.blobs(),
-            force: choices.force ?? false,
+            force,
             describe: describer(checkpoints),
           });
     let messages = 0;
     const taskConversations: string[] = [];
-    if (mode !== 'code') {
-      const first = chosen[0] as Checkpoint;
-      const firstChange = first.changes[0] as FileChange;
-      if (first.taskId !== null) taskConversations.push(first.taskId);
-      else {
-        const from = await this.store.changes.messageOfCall(
-          session.id,
-          first.runId,
-          null,
-          firstChange.callId,
-        );
-        if (from !== undefined)
-          messages = await this.store.changes.rewindMessages(session.id, from, null, restore.id);
+    if (restore.mode !== 'code' && chosen.length > 0) {
+      if (restore.kind === 'redo') {
+        if (restore.redoes !== null) messages = await this.store.changes.restoreMessages(restore.redoes);
+      } else {
+        const first = chosen[0] as Checkpoint;
+        if (first.taskId === null) {
+          const firstChange = first.changes[0] as FileChange;
+          const from = await this.store.changes.messageOfCall(
+            session.id,
+            first.runId,
+            null,
+            firstChange.callId,
+          );
+          if (from !== undefined) {
+            messages = await this.store.changes.rewindMessages(session.id, from, null, restore.id);
+          }
+        }
       }
       for (const checkpoint of chosen) {
-        if (checkpoint.taskId !== null && !taskConversations.includes(checkpoint.taskId))
+        if (checkpoint.taskId !== null && !taskConversations.includes(checkpoint.taskId)) {
           taskConversations.push(checkpoint.taskId);
+        }
       }
     }
     return this.finish(
       session,
       restore,
-      kind,
-      mode,
+      restore.kind,
+      restore.mode,
       chosen,
       files,
       messages,
@@ -385,6 +382,16 @@ function describer(checkpoints: Checkpoint[]): (change: FileChange) => string {
     const task = change.taskId === null ? '' : ` of task ${change.taskId}`;
     return `checkpoint ${checkpoint?.number ?? '?'} (step ${change.step}${task})`;
   };
+}
+
+/** Removes the temporary files a killed restore left beside the files it was writing. */
+async function removeRestoreLeftovers(root: string, changes: FileChange[]): Promise<void> {
+  const folders = new Set(changes.map((change) => path.dirname(path.join(root, change.path))));
+  for (const folder of folders) {
+    for (const entry of await readdir(folder).catch(() => [] as string[])) {
+      if (entry.startsWith(RESTORE_TEMP_PREFIX)) await rm(path.join(folder, entry), { force: true });
+    }
+  }
 }
 
 async function removeEmptySubfolders(folder: string): Promise<void> {

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { deflate, inflate } from 'node:zlib';
+import { deflate, deflateSync, inflate } from 'node:zlib';
 import type { BlobStoreKind } from '../store/schema.js';
 import { git } from './git.js';
 import type { Repository } from './repository.js';
@@ -44,11 +45,9 @@ export class GitBlobStore implements BlobStore {
     const id = this.idOf(content);
     const folder = path.join(this.repository.objects, id.slice(0, 2));
     const file = path.join(folder, id.slice(2));
-    if (await exists(file)) return id;
-    const packed = await deflateAsync(Buffer.concat([Buffer.from(`blob ${content.length}\0`), content]), {
-      level: 1,
-    });
-    await writeOnce(folder, file, packed, 0o444);
+    if (existsSync(file)) return id;
+    const whole = Buffer.concat([Buffer.from(`blob ${content.length}\0`), content]);
+    await writeOnce(folder, file, await compress(whole), 0o444);
     return id;
   }
 
@@ -78,8 +77,8 @@ export class FolderBlobStore implements BlobStore {
   async put(content: Buffer): Promise<string> {
     const id = this.idOf(content);
     const file = this.fileOf(id);
-    if (await exists(file)) return id;
-    await writeOnce(path.dirname(file), file, await deflateAsync(content, { level: 1 }), 0o644);
+    if (existsSync(file)) return id;
+    await writeOnce(path.dirname(file), file, await compress(content), 0o644);
     return id;
   }
 
@@ -90,22 +89,25 @@ export class FolderBlobStore implements BlobStore {
   }
 }
 
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
+/** Contents up to this size are compressed and written synchronously (cheaper than the thread pool). */
+const SMALL_BYTES = 256 * 1024;
+
+function compress(content: Buffer): Promise<Buffer> | Buffer {
+  return content.length <= SMALL_BYTES
+    ? deflateSync(content, { level: 1 })
+    : deflateAsync(content, { level: 1 });
 }
 
 /** Writes a content-named file whole or not at all: a temporary file renamed into place. */
 async function writeOnce(folder: string, file: string, content: Buffer, mode: number): Promise<void> {
-  await mkdir(folder, { recursive: true });
+  mkdirSync(folder, { recursive: true });
   const temporary = `${file}.tmp-${randomBytes(6).toString('hex')}`;
   try {
-    await writeFile(temporary, content, { mode, flag: 'wx' });
-    await rename(temporary, file);
+    if (content.length <= SMALL_BYTES) writeFileSync(temporary, content, { mode, flag: 'wx' });
+    else await writeFile(temporary, content, { mode, flag: 'wx' });
+    renameSync(temporary, file);
   } catch (error) {
-    await rm(temporary, { force: true });
+    rmSync(temporary, { force: true });
     throw error;
   }
 }

@@ -50,6 +50,8 @@ export class ChangeRecorder {
   private backing: Promise<Backing> | undefined;
   /** Per command running now: the files other calls changed meanwhile (path → content id left). */
   private readonly windows = new Set<Map<string, string | null>>();
+  /** Records written behind the steps, one after another. */
+  private tail: Promise<void> = Promise.resolve();
   private told = false;
   private recorded = false;
 
@@ -71,6 +73,7 @@ export class ChangeRecorder {
    * anything in a repository. Never throws.
    */
   async close(): Promise<void> {
+    await this.settled();
     if (!this.backing) return;
     try {
       const backing = await this.backing;
@@ -85,6 +88,15 @@ export class ChangeRecorder {
     } catch (error) {
       this.tell(error);
     }
+  }
+
+  /** Resolves once every record taken so far is written (contents and rows). */
+  settled(): Promise<void> {
+    return this.tail;
+  }
+
+  private later(work: () => Promise<void>): void {
+    this.tail = this.tail.then(work).catch((error: unknown) => this.tell(error));
   }
 
   private open(): Promise<Backing> {
@@ -123,19 +135,25 @@ export class ChangeRecorder {
       const after = await readFileState(absolute);
       if (before === undefined || after === undefined) return result;
       const { blobs } = await this.open();
-      const beforeId = before ? await blobs.put(before.content) : null;
-      const afterId = after ? await blobs.put(after.content) : null;
+      const beforeId = before ? blobs.idOf(before.content) : null;
+      const afterId = after ? blobs.idOf(after.content) : null;
       if (beforeId === afterId && before?.mode === after?.mode) return result;
       for (const window of this.windows) window.set(relative, afterId);
-      await this.save(call, blobs.kind, [
-        {
-          path: relative,
-          beforeId,
-          beforeMode: before?.mode ?? null,
-          afterId,
-          afterMode: after?.mode ?? null,
-        },
-      ]);
+      // The contents and the record are written behind the step, in order: the step does not
+      // wait for them; close() (at the run's end) does.
+      this.later(async () => {
+        if (before) await blobs.put(before.content);
+        if (after) await blobs.put(after.content);
+        await this.save(call, blobs.kind, [
+          {
+            path: relative,
+            beforeId,
+            beforeMode: before?.mode ?? null,
+            afterId,
+            afterMode: after?.mode ?? null,
+          },
+        ]);
+      });
     } catch (error) {
       this.tell(error);
     }
@@ -169,7 +187,7 @@ export class ChangeRecorder {
           isRecordedPath(change.path) &&
           !(others.has(change.path) && others.get(change.path) === change.afterId),
       );
-      await this.save(call, 'git', changes);
+      this.later(() => this.save(call, 'git', changes));
     } catch (error) {
       this.tell(error);
     }

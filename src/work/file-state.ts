@@ -1,4 +1,4 @@
-import { lstat, readFile, readlink } from 'node:fs/promises';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** Git's file modes, as change records keep them. */
 export const MODE_FILE = 0o100644;
@@ -14,12 +14,18 @@ export type FileState = { content: Buffer; mode: number } | null;
  * device).
  */
 export async function readFileState(absolute: string): Promise<FileState | undefined> {
-  const stats = await lstat(absolute).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
-    throw error;
-  });
-  if (stats === null) return null;
-  if (stats.isSymbolicLink()) return { content: Buffer.from(await readlink(absolute)), mode: MODE_LINK };
+  // Synchronous: a step's files are read between two awaits of the loop, and a thread-pool
+  // round trip per call would cost more than the read itself.
+  const stats = lstatSync(absolute, { throwIfNoEntry: false });
+  if (stats === undefined) return null;
+  if (stats.isSymbolicLink()) return { content: Buffer.from(readlinkSync(absolute)), mode: MODE_LINK };
   if (!stats.isFile()) return undefined;
-  return { content: await readFile(absolute), mode: stats.mode & 0o111 ? MODE_EXECUTABLE : MODE_FILE };
+  if (stats.size > LARGE_FILE_BYTES) {
+    const { readFile } = await import('node:fs/promises');
+    return { content: await readFile(absolute), mode: stats.mode & 0o111 ? MODE_EXECUTABLE : MODE_FILE };
+  }
+  return { content: readFileSync(absolute), mode: stats.mode & 0o111 ? MODE_EXECUTABLE : MODE_FILE };
 }
+
+/** Files above this size are read without blocking the process. */
+const LARGE_FILE_BYTES = 4 * 1024 * 1024;

@@ -5,6 +5,9 @@ import type { FileChange } from '../store/schema.js';
 import type { BlobStore } from './blob-store.js';
 import { type FileState, MODE_EXECUTABLE, MODE_LINK, readFileState } from './file-state.js';
 
+/** The name a file being restored has until it is renamed into place. */
+export const RESTORE_TEMP_PREFIX = '.taskweave-restore-';
+
 /** Which way a restore goes: back to before the changes (undo, rewind) or forward again (redo). */
 export type RestoreDirection = 'back' | 'forward';
 
@@ -136,7 +139,7 @@ async function putState(
   await mkdir(folder, { recursive: true });
   await confine(rootReal, folder);
   const content = await blobs.get(wanted.id);
-  const temporary = path.join(folder, `.taskweave-restore-${randomBytes(6).toString('hex')}`);
+  const temporary = path.join(folder, `${RESTORE_TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
   try {
     if (wanted.mode === MODE_LINK) await symlink(content.toString('utf8'), temporary);
     else
