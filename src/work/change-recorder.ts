@@ -181,8 +181,7 @@ export class ChangeRecorder {
       this.windows.delete(others);
     }
     try {
-      const after = await snapshots.take();
-      const changes = (await snapshots.diff(before, after)).filter(
+      const changes = (await snapshots.changesSince(before)).filter(
         (change) =>
           isRecordedPath(change.path) &&
           !(others.has(change.path) && others.get(change.path) === change.afterId),

@@ -42,7 +42,32 @@ export class TreeSnapshots {
     return next;
   }
 
+  /**
+   * The files that changed since the snapshot `before`: the index takes the files as they are
+   * now, and is compared with that tree (no second tree is written).
+   */
+  changesSince(before: string): Promise<TreeChange[]> {
+    const next = this.tail.then(async () => {
+      await this.addAll();
+      const printed = await git(['diff-index', '--cached', '-z', '--no-renames', before, '--', '.'], {
+        cwd: this.root,
+        env: { GIT_INDEX_FILE: this.indexFile },
+      });
+      return this.parse(printed);
+    });
+    this.tail = next.catch(() => {});
+    return next;
+  }
+
   private async takeNow(): Promise<string> {
+    await this.addAll();
+    return (await git(['write-tree'], { cwd: this.root, env: { GIT_INDEX_FILE: this.indexFile } }))
+      .toString('utf8')
+      .trim();
+  }
+
+  /** Brings taskweave's index to the workspace's files as they are now. */
+  private async addAll(): Promise<void> {
     await this.seed();
     const env = { GIT_INDEX_FILE: this.indexFile };
     try {
@@ -54,7 +79,6 @@ export class TreeSnapshots {
         throw error;
       });
     }
-    return (await git(['write-tree'], { cwd: this.root, env })).toString('utf8').trim();
   }
 
   private async seed(): Promise<void> {
@@ -71,12 +95,8 @@ export class TreeSnapshots {
     }
   }
 
-  /** The files that differ between two snapshots, inside the workspace. */
-  async diff(before: string, after: string): Promise<TreeChange[]> {
-    if (before === after) return [];
-    const printed = await git(['diff-tree', '-r', '-z', '--no-renames', before, after, '--', '.'], {
-      cwd: this.root,
-    });
+  /** Reads git's raw diff output (`:mode mode id id status NUL path NUL` …). */
+  private parse(printed: Buffer): TreeChange[] {
     const fields = printed.toString('utf8').split('\0');
     const changes: TreeChange[] = [];
     for (let at = 0; at + 1 < fields.length; at += 2) {
