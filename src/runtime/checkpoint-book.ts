@@ -1,5 +1,6 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { ServerEvent } from '../events/registry.js';
 import type { Store } from '../store/ports.js';
 import type { FileChange, Restore, RestoreKind, RestoreMode, Session } from '../store/schema.js';
 import { anchorContents } from '../work/anchor.js';
@@ -65,6 +66,8 @@ export class CheckpointBook {
     private readonly store: Store,
     private readonly sessions: SessionBook,
     private readonly root: string,
+    /** Told every checkpoint_restored once it is logged (the runtime's bus, for live front ends). */
+    private readonly publish: (event: ServerEvent) => void = () => {},
   ) {}
 
   /** A session's checkpoints, oldest first, and its restores. */
@@ -314,7 +317,7 @@ export class CheckpointBook {
       files.doneIds,
     );
     const first = chosen[0] as Checkpoint;
-    await this.store.sessions.appendEvent({
+    const logged = await this.store.sessions.appendEvent({
       session_id: session.id,
       run_id: first.runId,
       ts: Date.now(),
@@ -334,6 +337,7 @@ export class CheckpointBook {
       messages,
       ...(first.taskId === null ? {} : { task_id: first.taskId }),
     });
+    this.publish(logged);
     return {
       kind,
       mode,

@@ -13,6 +13,7 @@ import type { ApprovalMode } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
+import { CheckpointBook } from './checkpoint-book.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { continueWaiting, type WaitingReply } from './continue-waiting.js';
 import { checkDatabaseOrigin, describeOrigin, type ForeignDatabase } from './database-origin.js';
@@ -91,6 +92,8 @@ export class Runtime implements WorkerContext {
   readonly bus = new EventBus();
   readonly tasks: TaskBoard;
   readonly sessions: SessionBook;
+  /** The sessions' checkpoints, and undo, redo and rewind. */
+  readonly checkpoints: CheckpointBook;
   private readonly controls = new Map<string, Set<RunControl>>();
   /** Models of goals queued with another model than this process's, by `model baseUrl`. */
   private readonly otherModels = new Map<string, Promise<ResolvedModel>>();
@@ -115,6 +118,9 @@ export class Runtime implements WorkerContext {
   ) {
     this.tasks = new TaskBoard(store);
     this.sessions = new SessionBook(store);
+    this.checkpoints = new CheckpointBook(store, this.sessions, workspace.root, (event) =>
+      this.bus.publish(event),
+    );
   }
 
   /** Opens the workspace and its store and resolves the model; bad configuration throws before anything runs. */

@@ -3,16 +3,14 @@ import { loadConfigFile } from '../../model/config-file.js';
 import {
   type Checkpoint,
   DEFAULT_CHECKPOINT_KEEP_DAYS,
-  fileCounts,
   type RestoreMode,
-  type RestoreOutcome,
 } from '../../runtime/checkpoint-book.js';
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import type { StoreCliOptions } from '../options.js';
-import { relativeTime } from '../render/relative-time.js';
+import { checkpointListLines, restoreLines } from '../render/checkpoint-lines.js';
 import { styleFor, terminalColumns } from '../render/terminal.js';
-import { fitLine, plural, wrapWords } from '../render/text-wrap.js';
+import { plural, wrapWords } from '../render/text-wrap.js';
 import { withWorkspace } from './workspace-access.js';
 
 export type CheckpointsOptions = StoreCliOptions & { prune?: boolean; keepDays?: number; json?: boolean };
@@ -23,8 +21,6 @@ export type RewindCliOptions = RestoreCliOptions & {
   codeOnly?: boolean;
   conversationOnly?: boolean;
 };
-
-const ACTION_MARK = { added: '+', modified: '~', deleted: '-' } as const;
 
 /** `taskweave checkpoints [session]` (or `--prune`): the exit code. */
 export async function checkpointsAction(session: string, options: CheckpointsOptions): Promise<number> {
@@ -61,42 +57,7 @@ export async function checkpointsAction(session: string, options: CheckpointsOpt
       );
       return EXIT.completed;
     }
-    const lines = [
-      `${style.bold(`Session ${found.id}`)} ${style.dim(`· ${plural(checkpoints.length, 'checkpoint')}`)}`,
-    ];
-    if (checkpoints.length === 0) {
-      lines.push(
-        ...wrapWords(
-          style.dim(
-            '  No step of this session changed files (commands are recorded in git repositories only).',
-          ),
-          width,
-        ),
-      );
-    }
-    const now = Date.now();
-    for (const checkpoint of checkpoints) {
-      const task = checkpoint.taskId === null ? '' : ` [${checkpoint.taskId}]`;
-      const undone =
-        checkpoint.undone === 'no'
-          ? ''
-          : style.yellow(checkpoint.undone === 'yes' ? ' (undone)' : ' (partly undone)');
-      const head = `  #${checkpoint.number}  step ${checkpoint.step}${task}  ${checkpoint.tools.join(', ')}  ${fileCounts(checkpoint.files)}  ${style.dim(relativeTime(checkpoint.createdAt, now))}${undone}`;
-      lines.push(fitLine(head, width));
-      for (const file of checkpoint.files)
-        lines.push(fitLine(`      ${ACTION_MARK[file.action]} ${file.path}`, width));
-    }
-    if (checkpoints.length > 0) {
-      lines.push(
-        '',
-        ...wrapWords(
-          style.dim(
-            `taskweave undo takes the last back; taskweave rewind --to <n> goes back to before checkpoint n.`,
-          ),
-          width,
-        ),
-      );
-    }
+    const lines = checkpointListLines(found.id, checkpoints, style, width);
     writeTerminal(out, `${lines.join('\n')}\n`);
     return EXIT.completed;
   });
@@ -137,81 +98,6 @@ export async function restoreAction(
     }
     return outcome.conflicts.length > 0 ? EXIT.failed : EXIT.completed;
   });
-}
-
-/** The lines a restore prints: what it did per file, the conflicts, and how to go on. */
-export function restoreLines(
-  outcome: RestoreOutcome,
-  sessionId: string,
-  style: ReturnType<typeof styleFor>,
-  width: number,
-): string[] {
-  const lines: string[] = [];
-  if (outcome.completedPending)
-    lines.push(...wrapWords(style.dim('An interrupted restore was completed first.'), width));
-  const numbers = outcome.checkpoints.map((n) => `#${n}`).join(', ');
-  const changed = outcome.files.filter((file) => file.action !== 'unchanged');
-  const verb =
-    outcome.kind === 'undo'
-      ? 'Undid'
-      : outcome.kind === 'redo'
-        ? 'Redid'
-        : `Rewound to before #${outcome.checkpoint}:`;
-  const what =
-    outcome.mode === 'conversation'
-      ? 'the conversation only'
-      : `${plural(changed.length, 'file')} put back` +
-        (outcome.files.length > changed.length
-          ? ` (${outcome.files.length - changed.length} already were)`
-          : '');
-  lines.push(
-    ...wrapWords(
-      `${style.bold(verb)} ${outcome.kind === 'rewind' ? '' : `checkpoint ${numbers}: `}${what}.`,
-      width,
-    ),
-  );
-  for (const file of changed) {
-    const mark =
-      file.action === 'deleted'
-        ? style.red('-')
-        : file.action === 'created'
-          ? style.green('+')
-          : style.yellow('~');
-    lines.push(fitLine(`  ${mark} ${file.path}`, width));
-  }
-  if (outcome.conflicts.length > 0) {
-    lines.push(
-      style.red(
-        `Left as they are (${plural(outcome.conflicts.length, 'conflict')}; --force overwrites them):`,
-      ),
-    );
-    for (const conflict of outcome.conflicts) {
-      lines.push(...wrapWords(`  ! ${conflict.path}: ${conflict.reason}`, width, '    '));
-    }
-  }
-  if (outcome.mode !== 'code') {
-    const said =
-      outcome.kind === 'redo'
-        ? `${plural(outcome.messages, 'message')} put back into the conversation.`
-        : outcome.messages > 0
-          ? `The conversation goes back to before #${outcome.checkpoint}: ${plural(outcome.messages, 'message')} set aside (kept in the log), so the next message continues from there.`
-          : 'No message of the conversation was after that point.';
-    lines.push(...wrapWords(said, width));
-    if (outcome.taskConversations.length > 0) {
-      lines.push(
-        ...wrapWords(
-          style.dim(
-            `Plan tasks' own conversations are not rewound (${outcome.taskConversations.join(', ')}): only their files.`,
-          ),
-          width,
-        ),
-      );
-    }
-  }
-  const id = sessionId.slice(0, 8);
-  if (outcome.kind !== 'redo')
-    lines.push(...wrapWords(style.dim(`To put it back: taskweave redo ${id}`), width));
-  return lines;
 }
 
 function checkpointJson(checkpoint: Checkpoint) {

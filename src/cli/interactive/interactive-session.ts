@@ -60,6 +60,7 @@ class InteractiveSession {
       sessionId: undefined,
       usage: new Map(),
       clearScreen: () => process.stdout.write('\u001b[2J\u001b[3J\u001b[H'),
+      columns: () => process.stdout.columns,
     };
     runtime.bus.subscribe((event) => {
       if (event.type !== 'agent_update' || event.update_type !== 'agent_completion') return;

@@ -1,31 +1,14 @@
-import { APPROVAL_MODES, type ApprovalMode, type Runtime } from '../../runtime/index.js';
+import { APPROVAL_MODES, type ApprovalMode } from '../../runtime/index.js';
 import { relativeTime } from '../render/relative-time.js';
 import { safetyLine } from '../render/safety-line.js';
 import { shortenLine } from '../render/table.js';
 import { renderTaskTable } from '../render/task-output.js';
 import type { Style } from '../render/terminal.js';
 import { plural } from '../render/text-wrap.js';
+import { CHECKPOINT_COMMANDS } from './checkpoint-commands.js';
+import type { SessionState, SlashCommand } from './slash-command-types.js';
 
-/** What the interactive session exposes to its slash commands. */
-export interface SessionState {
-  runtime: Runtime;
-  style: Style;
-  say: (text: string) => void;
-  /** The session the next goal continues (undefined: the next goal starts one). */
-  sessionId: string | undefined;
-  /** Tokens and runs of each session in this process, for /cost. */
-  usage: Map<string, { runs: number; input: number; output: number }>;
-  /** Clears the terminal. */
-  clearScreen: () => void;
-}
-
-/** A slash command: what it takes, what it does; `quit` ends the session. */
-interface SlashCommand {
-  usage: string;
-  help: string;
-  /** Returns (or resolves to) 'quit' to end the session. */
-  run: (state: SessionState, argument: string) => unknown;
-}
+export type { SessionState, SlashCommand } from './slash-command-types.js';
 
 const PLAN_MODES = ['auto', 'always', 'never'] as const;
 const LOOPS = ['react', 'roa'] as const;
@@ -119,6 +102,7 @@ export const SLASH_COMMANDS: Record<string, SlashCommand> = {
       state.say(`This session: ${plural(used.runs, 'run')}, ${used.input} in / ${used.output} out tokens.`);
     },
   },
+  ...CHECKPOINT_COMMANDS,
   quit: { usage: '/quit', help: 'end the session (Ctrl-C twice, or Ctrl-D, too)', run: () => 'quit' },
 };
 
