@@ -108,3 +108,16 @@ export interface ApiPlan {
   feedback: string | null;
   tasks: (ApiTask & { depends_on: string[] })[];
 }
+
+/** A checkpoint as `GET /api/sessions/:id/checkpoints` lists it: a step that changed files. */
+export interface ApiCheckpoint {
+  number: number;
+  run_id: string;
+  step: number;
+  task_id: string | null;
+  tools: string[];
+  files: { path: string; action: 'added' | 'modified' | 'deleted' }[];
+  /** `yes` once an undo or rewind took it back (`partly` when a conflict kept some files). */
+  undone: 'no' | 'partly' | 'yes';
+  created_at: number;
+}

@@ -62,6 +62,19 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('set_approval_mode'),
     mode: approvalModeSchema,
   }),
+  /**
+   * Undo the last checkpoint of a session, rewind to before checkpoint `to` (or plan task
+   * `task_id`), or redo the last undo; answered by the checkpoint_restored event (or an error).
+   */
+  z.strictObject({
+    type: z.literal('restore_checkpoint'),
+    session_id: sessionId,
+    action: z.enum(['undo', 'rewind', 'redo']),
+    to: z.number().int().positive().optional(),
+    task_id: z.string().min(1).optional(),
+    mode: z.enum(['code', 'conversation', 'both']).optional(),
+    force: z.boolean().optional(),
+  }),
   z.strictObject({
     type: z.literal('subscribe'),
     session_id: sessionId,

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { ApiSessionDetail } from '../../events/api.js';
+import type { ApiCheckpoint, ApiSessionDetail } from '../../events/api.js';
 import { apiRun, apiSession, type Runtime } from '../../runtime/index.js';
 
 const listQuery = z.object({ limit: z.coerce.number().int().positive().max(1000).optional() });
 const eventsQuery = z.object({ after_seq: z.coerce.number().int().nonnegative().optional() });
 
-/** Sessions: the list, one with its runs, its logged events after a seq. */
+/** Sessions: the list, one with its runs, its checkpoints, its logged events after a seq. */
 export function sessionRoutes(app: FastifyInstance, runtime: Runtime): void {
   app.get('/api/sessions', async (request) => {
     const { limit } = listQuery.parse(request.query);
@@ -23,6 +23,25 @@ export function sessionRoutes(app: FastifyInstance, runtime: Runtime): void {
       running: runtime.isRunning(summary.session.id),
     };
   });
+
+  app.get<{ Params: { id: string } }>(
+    '/api/sessions/:id/checkpoints',
+    async (request): Promise<{ checkpoints: ApiCheckpoint[] }> => {
+      const { checkpoints } = await runtime.checkpoints.list(request.params.id);
+      return {
+        checkpoints: checkpoints.map((checkpoint) => ({
+          number: checkpoint.number,
+          run_id: checkpoint.runId,
+          step: checkpoint.step,
+          task_id: checkpoint.taskId,
+          tools: checkpoint.tools,
+          files: checkpoint.files,
+          undone: checkpoint.undone,
+          created_at: checkpoint.createdAt,
+        })),
+      };
+    },
+  );
 
   app.get<{ Params: { id: string } }>('/api/sessions/:id/events', async (request) => {
     const { after_seq } = eventsQuery.parse(request.query);

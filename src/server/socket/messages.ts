@@ -59,6 +59,8 @@ export async function handleMessage(connection: ClientConnection, message: Clien
       // Every client hears of it through the runtime's listener (approvalModeEvent), this one too.
       connection.runtime.setApprovalMode(message.mode);
       return;
+    case 'restore_checkpoint':
+      return restoreCheckpoint(connection, message);
     case 'approval_decision':
       return answer(connection, message.request_id, {
         kind: 'approval',
@@ -113,6 +115,30 @@ async function chat(connection: ClientConnection, message: ClientMessageOf<'chat
     submission.done.catch((error: unknown) =>
       connection.sendError('run_failed', (error as Error).message, sessionId),
     );
+}
+
+/**
+ * An undo, rewind or redo asked from the web UI; every client following the session hears of it
+ * through the checkpoint_restored event. Not while the session runs.
+ */
+async function restoreCheckpoint(
+  connection: ClientConnection,
+  message: ClientMessageOf<'restore_checkpoint'>,
+): Promise<void> {
+  const { runtime } = connection;
+  const session = await runtime.sessions.find(message.session_id);
+  if (runtime.isRunning(session.id)) {
+    throw new RuntimeInputError('The session is running: stop it first, then undo.', { code: 'conflict' });
+  }
+  const choices = { force: message.force, mode: message.mode };
+  if (message.action === 'undo') await runtime.checkpoints.undo(session.id, choices);
+  else if (message.action === 'redo') await runtime.checkpoints.redo(session.id, choices);
+  else {
+    if (message.to === undefined && message.task_id === undefined) {
+      throw new RuntimeInputError('A rewind needs `to` (a checkpoint number) or `task_id`.');
+    }
+    await runtime.checkpoints.rewind(session.id, { to: message.to, task: message.task_id }, choices);
+  }
 }
 
 function answer(connection: ClientConnection, requestId: string, reply: RequestAnswer): void {
