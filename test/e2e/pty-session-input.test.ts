@@ -48,6 +48,31 @@ describe('typing and pasting messages in the interactive session on an 80×24 te
     expect(await runCount(workspace)).toBe(1);
   });
 
+  it('keeps a paste made while a goal runs for the next prompt, as one message that waits for Enter', async () => {
+    const { workspace, model } = await setup([
+      { when: 'first pasted\nsecond pasted', text: 'Got both lines.' },
+      { toolCalls: [{ name: 'run_command', args: { command: 'sleep 1' } }] },
+      { text: 'Slept.' },
+    ]);
+    const session = PtyRun.start(['--approval', 'auto', '--model', model, '-C', workspace], {
+      env: { NO_COLOR: '1' },
+    });
+    await session.waitFor('› ');
+    session.type('sleep a second\r');
+    await session.waitFor('run_command("sleep 1")');
+    session.type(paste('first pasted\rsecond pasted'));
+    await session.waitFor('Slept.');
+    await session.waitFor('auto › [Pasted text #1 +2 lines]');
+    // Not sent by itself: one run so far.
+    expect(await runCount(workspace)).toBe(1);
+    session.type('\r');
+    await session.waitFor('Got both lines.');
+    await session.waitFor('auto › ', { count: 3 });
+    session.type('/quit\r');
+    expect(await session.exited).toBe(0);
+    expect(await runCount(workspace)).toBe(2);
+  });
+
   it('starts a new line with \\ then Enter and with Shift+Enter; Enter sends the lines as one goal', async () => {
     const { workspace, model } = await setup([
       { when: 'first line\nsecond line\nthird line', text: 'Three lines read.' },
