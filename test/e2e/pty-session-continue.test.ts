@@ -95,7 +95,7 @@ describe('coming back to the interactive session on an 80×24 terminal', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     session.type('queued goal\r');
-    await session.waitFor('your goal waits in the queue as #');
+    await session.waitFor('and its steps show here when it runs');
     await session.waitFor('write_file("queued.txt")', { timeoutMs: 30_000 });
     await session.waitFor('Queued goal done: wrote queued.txt.');
     await session.waitFor('auto › ', { count: 2 });

@@ -3,6 +3,7 @@ import { EXIT } from '../exit-codes.js';
 import type { AgentCliOptions } from '../options.js';
 import { safetyLine } from '../render/safety-line.js';
 import { styleFor } from '../render/terminal.js';
+import { wrapWords } from '../render/text-wrap.js';
 import { CliRuntime } from './cli-runtime.js';
 import { continueHint } from './continue-hint.js';
 import { expandFileReferences } from './file-references.js';
@@ -209,11 +210,8 @@ class InteractiveSession {
     const { runtime } = this.cli;
     const { task } = submission;
     this.state.sessionId = task.sessionId ?? this.state.sessionId;
-    this.cli.say(
-      this.style.yellow(
-        `Another taskweave is running a task in this workspace: your goal waits in the queue as #${submission.position} and its steps show here when it runs. Esc cancels it.`,
-      ),
-    );
+    const notice = `Another taskweave is running a task in this workspace: your goal waits in the queue as #${submission.position} and its steps show here when it runs. Esc cancels it.`;
+    this.cli.say(this.style.yellow(wrapWords(notice, (process.stdout.columns || 80) - 1).join('\n')));
     this.running = task.sessionId ?? undefined;
     this.waitingTask = task.id;
     this.keys.start();

@@ -1,4 +1,5 @@
 import { emitKeypressEvents } from 'node:readline';
+import { wrapWords } from '../render/text-wrap.js';
 import { PasteBlocks } from './paste-blocks.js';
 import { layoutPrompt } from './prompt-layout.js';
 
@@ -281,7 +282,8 @@ export class LineEditor {
     // Nothing more in common: the choices are listed under the prompt, which is drawn again.
     const { output } = this.options;
     this.moveToEnd();
-    output.write(`\r\n${found.candidates.join('  ')}\r\n`);
+    const rows = wrapWords(found.candidates.join('  '), (output.columns || 80) - 1);
+    output.write(`\r\n${rows.join('\r\n')}\r\n`);
     this.drawnRow = 0;
     this.draw();
   }
