@@ -23,7 +23,7 @@ describe('typing and pasting messages in the interactive session on an 80×24 te
   it('keeps a pasted block of lines as one message, shown as a label, sent whole with what was typed around it', async () => {
     const { workspace, model } = await setup([
       {
-        when: 'Explain this log:\nerror TS2322: line one\n  at src/index.ts:3\nfailed: 1 error briefly',
+        when: 'Explain this log:\nerror TS2322: line one\n  at src/index.ts:3 (@types/node)\nfailed: 1 error briefly',
         text: 'One type error in src/index.ts.',
       },
     ]);
@@ -34,7 +34,8 @@ describe('typing and pasting messages in the interactive session on an 80×24 te
     // The terminal was asked to mark pastes.
     expect(session.bytes()).toContain('\u001b[?2004h');
     session.type('Explain this log:\\\r');
-    session.type(paste('error TS2322: line one\r  at src/index.ts:3\rfailed: 1 error\r'));
+    // A pasted `@word` is text, not a file to add (only what is typed names files).
+    session.type(paste('error TS2322: line one\r  at src/index.ts:3 (@types/node)\rfailed: 1 error\r'));
     await session.waitFor('[Pasted text #1 +3 lines]');
     session.type(' briefly\r');
     await session.waitFor('One type error in src/index.ts.');

@@ -131,7 +131,7 @@ class InteractiveSession {
       // As if typed at the first prompt: shown there, then run.
       process.stdout.write(`${this.promptText()}${firstGoal}\n`);
       this.history = [firstGoal];
-      const next = await this.handle(firstGoal, firstGoal);
+      const next = await this.handle(firstGoal, (text) => text);
       if (next === 'quit') return this.quit(restoreTerminal);
       prefill = next ?? '';
     }
@@ -141,7 +141,7 @@ class InteractiveSession {
       const line = await this.readLine(prefill);
       prefill = '';
       if (line === undefined) break;
-      const next = await this.handle(line.text, line.shown);
+      const next = await this.handle(line.shown, line.expand);
       if (next === 'quit') break;
       prefill = next ?? '';
     }
@@ -162,19 +162,25 @@ class InteractiveSession {
   }
 
   /**
-   * Handles a message as sent (`shown`: as the prompt showed it, pastes as their labels): a
-   * slash command, or a goal run in the session. Resolves to 'quit', or to the text to put back
-   * in the prompt when it cannot be run as it is.
+   * Handles a message as sent (`shown`: as the prompt showed it, pastes as their labels; `expand`
+   * puts the pastes in): a slash command, or a goal run in the session. `@path` is looked for in
+   * what was typed only: a pasted log's `@types/node` is not a file to read. Resolves to 'quit',
+   * or to the text to put back in the prompt when it cannot be run as it is.
    */
-  private async handle(line: string, shown: string): Promise<'quit' | string | undefined> {
+  private async handle(
+    shown: string,
+    expand: (text: string) => string,
+  ): Promise<'quit' | string | undefined> {
     const { runtime } = this.cli;
-    const text = line.trim();
+    const typed = shown.trim();
+    const text = expand(typed).trim();
     if (text === '') return undefined;
     if (text.startsWith('/') && !text.includes('\n')) {
       if ((await runSlashCommand(this.state, text)) === 'quit') return 'quit';
       return undefined;
     }
-    const expanded = await expandFileReferences(text, (relative) => runtime.workspace.resolve(relative));
+    const withFiles = await expandFileReferences(typed, (relative) => runtime.workspace.resolve(relative));
+    const expanded = 'error' in withFiles ? withFiles : { ...withFiles, goal: expand(withFiles.goal) };
     if ('error' in expanded) {
       // Bad input loses nothing: the line comes back to be fixed.
       this.cli.say(this.style.yellow(expanded.error));
@@ -267,7 +273,9 @@ class InteractiveSession {
    * Reads one message at the prompt (`shown`: as the prompt showed it); undefined when the user
    * quits (Ctrl-C twice on an empty prompt, Ctrl-D).
    */
-  private async readLine(prefill: string): Promise<{ text: string; shown: string } | undefined> {
+  private async readLine(
+    prefill: string,
+  ): Promise<{ shown: string; expand: (text: string) => string } | undefined> {
     for (;;) {
       const { result, remaining } = this.editor.read({
         prompt: this.promptText(),
@@ -284,7 +292,7 @@ class InteractiveSession {
       if (answer.kind === 'line') {
         if (answer.shown.trim() !== '' && this.history[0] !== answer.shown)
           this.history = [answer.shown, ...this.history].slice(0, HISTORY_SIZE);
-        return { text: answer.text, shown: answer.shown };
+        return answer;
       }
       const now = Date.now();
       if (now - this.lastPromptInterrupt < QUIT_WINDOW_MS) return undefined;

@@ -21,9 +21,11 @@ export interface Completion {
 
 /** What the user did at the prompt. */
 export type PromptResult =
-  | { kind: 'line'; text: string; shown: string }
-  | { kind: 'interrupt' }
-  | { kind: 'end' };
+  /**
+   * A message: `shown` as the prompt showed it (a paste as its label); `expand` puts the pasted
+   * texts in place of their labels in it (or in a text made from it).
+   */
+  { kind: 'line'; shown: string; expand: (text: string) => string } | { kind: 'interrupt' } | { kind: 'end' };
 
 /** One keypress as node:readline decodes it. */
 interface Key {
@@ -91,7 +93,8 @@ export class LineEditor {
     this.cursor = this.text.length;
     this.drawnRow = 0;
     this.pasting = undefined;
-    this.pastes.clear();
+    // A message put back to be fixed keeps its pastes.
+    if (options.prefill === undefined || options.prefill === '') this.pastes.clear();
     const result = new Promise<PromptResult>((resolve) => {
       this.finish = (value) => {
         this.finish = undefined;
@@ -294,10 +297,9 @@ export class LineEditor {
 
   private submit(): void {
     const shown = this.text;
-    const text = this.pastes.expand(shown);
     this.moveToEnd();
     this.options.output.write('\r\n');
-    this.end({ kind: 'line', text, shown });
+    this.end({ kind: 'line', shown, expand: this.pastes.expander() });
   }
 
   private end(result: PromptResult): void {

@@ -18,14 +18,20 @@ export class PasteBlocks {
     return label;
   }
 
-  /** A line as sent: every label still in it replaced by the text it stands for. */
-  expand(line: string): string {
-    let expanded = line;
-    for (const [label, text] of this.blocks) expanded = expanded.split(label).join(text);
-    return expanded;
+  /**
+   * What puts the pasted texts back into a line as sent: every label still in it replaced by the
+   * text it stands for (the pastes as they are now, whatever is pasted later).
+   */
+  expander(): (line: string) => string {
+    const blocks = [...this.blocks];
+    return (line) => {
+      let expanded = line;
+      for (const [label, text] of blocks) expanded = expanded.split(label).join(text);
+      return expanded;
+    };
   }
 
-  /** Forgets the pastes of a line that was sent or cleared (the count goes on, as the labels differ). */
+  /** Forgets the pastes of the last message (the count goes on, so labels never repeat). */
   clear(): void {
     this.blocks.clear();
   }
