@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, writeScript } from '../helpers/cli.js';
 import { PtyRun } from '../helpers/pty.js';
@@ -7,6 +9,15 @@ async function setup(turns: unknown[], latencyMs = 0) {
   const workspace = await tempWorkspaceRoot('taskweave-continue-');
   const script = await writeScript(await tempWorkspaceRoot('taskweave-script-'), { latencyMs, turns });
   return { workspace, model: `script:${script}` };
+}
+
+/** Waits until another process has its task running in the workspace. */
+async function untilRunning(workspace: string): Promise<void> {
+  for (let tries = 0; tries < 100; tries++) {
+    const listed = await runCli(['tasks', 'list', '--json', '--cwd', workspace]);
+    if (listed.stdout.includes('in_progress')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 describe('coming back to the interactive session on an 80×24 terminal', () => {
@@ -72,6 +83,35 @@ describe('coming back to the interactive session on an 80×24 terminal', () => {
     expect(session.text()).toContain('To continue this session: taskweave -c');
   });
 
+  it('Esc cancels a goal that waits behind another process: the prompt comes back, the goal never runs', async () => {
+    const { workspace, model } = await setup([
+      { when: 'slow goal', toolCalls: [{ name: 'run_command', args: { command: 'sleep 4' } }] },
+      { when: 'slow goal', text: 'Slow goal done.' },
+      {
+        when: 'queued goal',
+        toolCalls: [{ name: 'write_file', args: { path: 'queued.txt', content: 'q\n' } }],
+      },
+      { when: 'queued goal', text: 'Queued goal done.' },
+    ]);
+    const other = runCli(['run', '--approval', 'auto', '--model', model, '-C', workspace, 'slow goal']);
+    const session = PtyRun.start(['--approval', 'auto', '--model', model, '-C', workspace], {
+      env: { NO_COLOR: '1' },
+    });
+    await session.waitFor('auto › ');
+    await untilRunning(workspace);
+    session.type('queued goal\r');
+    await session.waitFor('and its steps show here when it runs');
+    session.type('\u001b');
+    await session.waitFor('Esc: cancelling the queued goal');
+    await session.waitFor('auto › ', { count: 2 });
+    session.type('/quit\r');
+    expect(await session.exited).toBe(0);
+    const result = await other;
+    expect(result.code).toBe(0);
+    expect(existsSync(path.join(workspace, 'queued.txt'))).toBe(false);
+    expect(session.text()).not.toContain('Queued goal done.');
+  });
+
   it('a goal that waits behind another process shows its steps and result here, then the prompt', async () => {
     const { workspace, model } = await setup([
       { when: 'slow goal', toolCalls: [{ name: 'run_command', args: { command: 'sleep 3' } }] },
@@ -88,12 +128,7 @@ describe('coming back to the interactive session on an 80×24 terminal', () => {
       env: { NO_COLOR: '1' },
     });
     await session.waitFor('auto › ');
-    // Wait until the other process has its task running.
-    for (let tries = 0; tries < 100; tries++) {
-      const listed = await runCli(['tasks', 'list', '--json', '--cwd', workspace]);
-      if (listed.stdout.includes('in_progress')) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await untilRunning(workspace);
     session.type('queued goal\r');
     await session.waitFor('and its steps show here when it runs');
     await session.waitFor('write_file("queued.txt")', { timeoutMs: 30_000 });
