@@ -127,7 +127,7 @@ export class LineEditor {
       }
       const character = typed[index] as string;
       index += 1;
-      if (character === '\r') this.submit();
+      if (character === '\r') this.enter();
       else this.insert(character);
     }
     return typed.slice(index);
@@ -164,13 +164,7 @@ export class LineEditor {
     switch (key.name) {
       case 'return':
         if (key.meta) return this.insert('\n');
-        // A `\` just before the cursor: Enter continues the message on a new line.
-        if (this.text[this.cursor - 1] === '\\') {
-          this.text = this.text.slice(0, this.cursor - 1) + this.text.slice(this.cursor);
-          this.cursor -= 1;
-          return this.insert('\n');
-        }
-        return this.submit();
+        return this.enter();
       // `\n` sends too: a line typed before the terminal was switched to raw keys ends so.
       case 'enter':
         return this.submit();
@@ -231,6 +225,17 @@ export class LineEditor {
         this.drawnRow = 0;
         return this.draw();
     }
+  }
+
+  /** Enter: sends the message, or after a `\` just before the cursor starts a new line instead. */
+  private enter(): void {
+    if (this.text[this.cursor - 1] !== '\\') {
+      this.submit();
+      return;
+    }
+    this.text = this.text.slice(0, this.cursor - 1) + this.text.slice(this.cursor);
+    this.cursor -= 1;
+    this.insert('\n');
   }
 
   private insert(inserted: string): void {
