@@ -33,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
       `
 Examples:
   taskweave                                   an interactive session in this folder
+  taskweave "fix the build"                   the session, with that goal as its first message
   taskweave run "run the tests and fix what fails"
   cat build.log | taskweave run "explain this error"
   taskweave run --plan always -y "add a CLI flag --dry-run, with tests and docs"

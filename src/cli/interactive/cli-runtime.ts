@@ -40,10 +40,12 @@ export class CliRuntime {
     private readonly options: AgentCliOptions,
     /** Questions are asked on the terminal (stdin is one, and neither --json nor --non-interactive). */
     readonly interactive: boolean,
+    view: { headerOnChange?: boolean },
   ) {
     if (!options.json)
       this.renderer = new HumanRenderer(process.stdout, styleFor(process.stdout), {
         verbose: options.verbose,
+        headerOnChange: view.headerOnChange,
         stillRunningMs: stillRunningInterval(),
         instructionFiles: () =>
           findInstructions({ workspace: runtime.workspace.root }).map((file) => file.label),
@@ -82,7 +84,11 @@ export class CliRuntime {
   }
 
   /** Opens the runtime for a command's options; bad configuration throws before anything runs. */
-  static async open(options: AgentCliOptions): Promise<CliRuntime> {
+  static async open(
+    options: AgentCliOptions,
+    /** `headerOnChange`: the run header only when it changed (the goals of an interactive session). */
+    view: { headerOnChange?: boolean } = {},
+  ): Promise<CliRuntime> {
     const interactive = !options.json && !options.nonInteractive && !!process.stdin.isTTY;
     const policy: RequestPolicy = {
       input: interactive ? 'ask' : 'nobody',
@@ -98,7 +104,7 @@ export class CliRuntime {
       openRuntimeAskingTrust(runtimeOptions(options, policy), askTrust),
       drawsMarkdown ? loadMarkdown() : undefined,
     ]);
-    return new CliRuntime(runtime, options, interactive);
+    return new CliRuntime(runtime, options, interactive, view);
   }
 
   /** Whether the user pressed Ctrl-C (a loop over several runs stops then). */

@@ -1,12 +1,17 @@
-import { createInterface } from 'node:readline';
+import type { Submission } from '../../runtime/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { AgentCliOptions } from '../options.js';
 import { safetyLine } from '../render/safety-line.js';
 import { styleFor } from '../render/terminal.js';
+import { wrapWords } from '../render/text-wrap.js';
 import { CliRuntime } from './cli-runtime.js';
+import { continueHint } from './continue-hint.js';
 import { expandFileReferences } from './file-references.js';
 import { KeyWatch } from './key-watch.js';
-import { runSlashCommand, type SessionState } from './slash-commands.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, LineEditor } from './line-editor.js';
+import { sessionRecap } from './session-recap.js';
+import { runSlashCommand, type SessionState, SLASH_COMMANDS } from './slash-commands.js';
+import { completeWord } from './tab-completion.js';
 
 /** Two Ctrl-C at the prompt within this time end the session. */
 const QUIT_WINDOW_MS = 2_000;
@@ -25,12 +30,13 @@ export interface ChatCliOptions extends AgentCliOptions {
  * The interactive session: a prompt where the user types goals one after another, each run in
  * the same session (so the model keeps the conversation), with slash commands, `@path` file
  * references, history on the arrow keys, Esc to stop a run and Ctrl-C twice to quit. Built on
- * node:readline: the renderer already streams to the terminal, and readline keeps start-up light.
+ * node:readline's key decoding: the renderer already streams to the terminal, and that keeps
+ * start-up light. `firstGoal` (from `taskweave "<goal>"`) runs as if typed at the first prompt.
  */
-export async function runInteractiveSession(options: ChatCliOptions): Promise<number> {
-  const cli = await CliRuntime.open(options);
+export async function runInteractiveSession(options: ChatCliOptions, firstGoal?: string): Promise<number> {
+  const cli = await CliRuntime.open(options, { headerOnChange: true });
   try {
-    return await new InteractiveSession(cli, options).run();
+    return await new InteractiveSession(cli, options).run(firstGoal);
   } finally {
     await cli.close();
   }
@@ -40,10 +46,13 @@ class InteractiveSession {
   private readonly style = styleFor(process.stdout);
   private readonly state: SessionState;
   private readonly keys: KeyWatch;
+  private readonly editor: LineEditor;
   private history: string[] = [];
   private lastPromptInterrupt = 0;
   /** The session of the run going on, if one is. */
   private running: string | undefined;
+  /** The task of a goal waiting behind another process's (Esc and Ctrl-C cancel it). */
+  private waitingTask: string | undefined;
   /** Typed during a run and not yet given to a prompt, lines ended by `\r`. */
   private typedAhead = '';
   private runInterrupts = 0;
@@ -75,18 +84,41 @@ class InteractiveSession {
       onEscape: () => this.stopRun('Esc'),
       onInterrupt: () => this.interruptRun(),
     });
+    this.editor = new LineEditor({
+      input: process.stdin,
+      output: process.stdout,
+      complete: (text, cursor) =>
+        completeWord({
+          text,
+          cursor,
+          commands: Object.keys(SLASH_COMMANDS),
+          resolve: (relative) => runtime.workspace.resolve(relative),
+        }),
+    });
     cli.setInterruptHandler(() => this.interruptRun());
     // A question prompt takes the keys while it is open.
     cli.onPrompt({ start: () => this.keys.stop(), end: () => this.running && this.keys.start() });
   }
 
-  async run(): Promise<number> {
+  async run(firstGoal?: string): Promise<number> {
     const { runtime } = this.cli;
+    // Pastes come marked, so that their lines stay one message (see LineEditor).
+    process.stdout.write(BRACKETED_PASTE_ON);
+    const restoreTerminal = () => process.stdout.write(BRACKETED_PASTE_OFF);
+    process.once('exit', restoreTerminal);
     if (this.options.continue) {
       const last = await runtime.sessions.find('last').catch(() => undefined);
       this.state.sessionId = last?.id;
-      if (last) this.cli.say(this.style.dim(`Continuing session ${last.id}: ${last.title}`));
-      else this.cli.say(this.style.dim('There is no session to continue yet: the first goal starts one.'));
+      if (last) {
+        this.cli.say(this.style.dim(`Continuing session ${last.id}: ${last.title}`));
+        const recap = await sessionRecap({
+          runtime,
+          sessionId: last.id,
+          style: this.style,
+          columns: process.stdout.columns || 80,
+        }).catch(() => []);
+        if (recap.length > 0) this.cli.say(recap.join('\n'));
+      } else this.cli.say(this.style.dim('There is no session to continue yet: the first goal starts one.'));
     }
     this.cli.say(
       `${this.style.bold('taskweave')} ${this.style.dim(`· ${runtime.model.id} · ${runtime.workspace.root}`)}\n` +
@@ -96,45 +128,76 @@ class InteractiveSession {
         ),
     );
     let prefill = '';
+    if (firstGoal !== undefined) {
+      // As if typed at the first prompt: shown there, then run.
+      process.stdout.write(`${this.promptText()}${firstGoal}\n`);
+      this.history = [firstGoal];
+      const next = await this.handle(firstGoal, (text) => text);
+      if (next === 'quit') return this.quit(restoreTerminal);
+      prefill = next ?? '';
+    }
     for (;;) {
       // What was typed during the last run comes first, line by line, as if typed at the prompt.
       this.typedAhead += this.keys.takeTyped();
       const line = await this.readLine(prefill);
       prefill = '';
       if (line === undefined) break;
-      const text = line.trim();
-      if (text === '') continue;
-      if (text.startsWith('/')) {
-        if ((await runSlashCommand(this.state, text)) === 'quit') break;
-        continue;
-      }
-      const expanded = await expandFileReferences(text, (relative) => runtime.workspace.resolve(relative));
-      if ('error' in expanded) {
-        // Bad input loses nothing: the line comes back to be fixed.
-        this.cli.say(this.style.yellow(expanded.error));
-        prefill = line;
-        continue;
-      }
-      if (expanded.files.length > 0) this.cli.say(this.style.dim(`with ${expanded.files.join(', ')}`));
-      await this.runGoal(expanded.goal);
+      const next = await this.handle(line.shown, line.expand);
+      if (next === 'quit') break;
+      prefill = next ?? '';
     }
+    return this.quit(restoreTerminal);
+  }
+
+  /** Ends the session: the terminal as it was, and how to come back to the conversation. */
+  private quit(restoreTerminal: () => void): number {
+    restoreTerminal();
+    process.off('exit', restoreTerminal);
     if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    this.sayContinueHint();
     return EXIT.completed;
+  }
+
+  private sayContinueHint(): void {
+    if (this.state.sessionId !== undefined) this.cli.say(this.style.dim(continueHint(this.options)));
+  }
+
+  /**
+   * Handles a message as sent (`shown`: as the prompt showed it, pastes as their labels; `expand`
+   * puts the pastes in): a slash command, or a goal run in the session. `@path` is looked for in
+   * what was typed only: a pasted log's `@types/node` is not a file to read. Resolves to 'quit',
+   * or to the text to put back in the prompt when it cannot be run as it is.
+   */
+  private async handle(
+    shown: string,
+    expand: (text: string) => string,
+  ): Promise<'quit' | string | undefined> {
+    const { runtime } = this.cli;
+    const typed = shown.trim();
+    const text = expand(typed).trim();
+    if (text === '') return undefined;
+    if (text.startsWith('/') && !text.includes('\n')) {
+      if ((await runSlashCommand(this.state, text)) === 'quit') return 'quit';
+      return undefined;
+    }
+    const withFiles = await expandFileReferences(typed, (relative) => runtime.workspace.resolve(relative));
+    const expanded = 'error' in withFiles ? withFiles : { ...withFiles, goal: expand(withFiles.goal) };
+    if ('error' in expanded) {
+      // Bad input loses nothing: the line comes back to be fixed.
+      this.cli.say(this.style.yellow(expanded.error));
+      return shown;
+    }
+    if (expanded.files.length > 0) this.cli.say(this.style.dim(`with ${expanded.files.join(', ')}`));
+    await this.runGoal(expanded.goal);
+    return undefined;
   }
 
   private async runGoal(goal: string): Promise<void> {
     const submission = await this.cli.runtime.submit(goal, { sessionId: this.state.sessionId });
-    if (submission.kind === 'queued') {
-      this.cli.say(
-        this.style.yellow(
-          `Another taskweave is running a task in this workspace; your goal waits in its queue as #${submission.position} and runs there.`,
-        ),
-      );
-      return;
-    }
+    this.runInterrupts = 0;
+    if (submission.kind === 'queued') return this.waitForTurn(submission);
     this.state.sessionId = submission.sessionId;
     this.running = submission.sessionId;
-    this.runInterrupts = 0;
     this.keys.start();
     try {
       await submission.done;
@@ -142,6 +205,30 @@ class InteractiveSession {
       this.keys.stop();
       this.holdKeys();
       this.running = undefined;
+    }
+  }
+
+  /**
+   * A goal queued behind a task another process runs: its steps show here as that process (or,
+   * when the queue frees first, this one) runs it, and the prompt comes back when it ended.
+   * Esc or Ctrl-C cancels it (a process running it stops it at its next step boundary).
+   */
+  private async waitForTurn(submission: Extract<Submission, { kind: 'queued' }>): Promise<void> {
+    const { runtime } = this.cli;
+    const { task } = submission;
+    this.state.sessionId = task.sessionId ?? this.state.sessionId;
+    const notice = `Another taskweave is running a task in this workspace: your goal waits in the queue as #${submission.position} and its steps show here when it runs. Esc cancels it.`;
+    this.cli.say(this.style.yellow(wrapWords(notice, (process.stdout.columns || 80) - 1).join('\n')));
+    this.running = task.sessionId ?? undefined;
+    this.waitingTask = task.id;
+    this.keys.start();
+    try {
+      await runtime.waitForTurn(submission, (event) => this.cli.follow(event));
+    } finally {
+      this.keys.stop();
+      this.holdKeys();
+      this.running = undefined;
+      this.waitingTask = undefined;
     }
   }
 
@@ -157,6 +244,11 @@ class InteractiveSession {
   }
 
   private stopRun(key: string): void {
+    if (this.waitingTask !== undefined) {
+      const task = this.waitingTask;
+      this.cli.say(this.style.yellow(`${key}: cancelling the queued goal`));
+      void this.cli.runtime.tasks.cancel(task).catch(() => undefined);
+    }
     if (this.running === undefined) return;
     this.cli.say(this.style.yellow(`${key}: stopping at the next step boundary`));
     this.cli.runtime.stop(this.running);
@@ -168,58 +260,45 @@ class InteractiveSession {
     this.runInterrupts += 1;
     if (this.runInterrupts > 1) {
       this.keys.stop();
+      this.sayContinueHint();
       process.exit(EXIT.stopped);
     }
     this.stopRun('Ctrl-C (again to quit)');
   }
 
-  /** Reads one line at the prompt; undefined when the user quits (Ctrl-C twice, Ctrl-D). */
-  private readLine(prefill: string): Promise<string | undefined> {
-    return new Promise((resolve) => {
-      const prompt = createInterface({
-        input: process.stdin,
-        output: process.stdout,
-        terminal: true,
+  private promptText(): string {
+    return `${this.style.dim(this.cli.runtime.approvalMode)} ${PROMPT}`;
+  }
+
+  /**
+   * Reads one message at the prompt (`shown`: as the prompt showed it); undefined when the user
+   * quits (Ctrl-C twice on an empty prompt, Ctrl-D).
+   */
+  private async readLine(
+    prefill: string,
+  ): Promise<{ shown: string; expand: (text: string) => string } | undefined> {
+    for (;;) {
+      const { result, remaining } = this.editor.read({
+        prompt: this.promptText(),
         history: [...this.history],
-        historySize: HISTORY_SIZE,
-        removeHistoryDuplicates: true,
-        prompt: `${this.style.dim(this.cli.runtime.approvalMode)} ${PROMPT}`,
+        prefill,
+        typed: this.typedAhead,
       });
-      let done = false;
-      const finish = (value: string | undefined) => {
-        if (done) return;
-        done = true;
-        prompt.close();
-        this.holdKeys();
-        if (value !== undefined && value.trim() !== '' && this.history[0] !== value)
-          this.history = [value, ...this.history].slice(0, HISTORY_SIZE);
-        resolve(value);
-      };
-      prompt.on('line', (line) => finish(line));
-      prompt.on('close', () => finish(undefined));
-      prompt.on('SIGINT', () => {
-        if (prompt.line !== '') {
-          // The first Ctrl-C clears what was typed, as in a shell.
-          prompt.write(null, { ctrl: true, name: 'u' });
-          return;
-        }
-        const now = Date.now();
-        if (now - this.lastPromptInterrupt < QUIT_WINDOW_MS) {
-          process.stdout.write('\n');
-          finish(undefined);
-          return;
-        }
-        this.lastPromptInterrupt = now;
-        process.stdout.write(`\n${this.style.dim('(press Ctrl-C again to quit)')}\n`);
-        prompt.prompt();
-      });
-      prompt.prompt();
-      if (prefill !== '') prompt.write(prefill);
-      // One line of what was typed ahead (the rest waits for the next prompt).
-      const end = this.typedAhead.indexOf('\r');
-      const ahead = end === -1 ? this.typedAhead : this.typedAhead.slice(0, end + 1);
-      this.typedAhead = this.typedAhead.slice(ahead.length);
-      if (ahead !== '') prompt.write(ahead);
-    });
+      // What was typed ahead after its first Enter waits for the next prompt.
+      this.typedAhead = remaining;
+      prefill = '';
+      const answer = await result;
+      this.holdKeys();
+      if (answer.kind === 'end') return undefined;
+      if (answer.kind === 'line') {
+        if (answer.shown.trim() !== '' && this.history[0] !== answer.shown)
+          this.history = [answer.shown, ...this.history].slice(0, HISTORY_SIZE);
+        return answer;
+      }
+      const now = Date.now();
+      if (now - this.lastPromptInterrupt < QUIT_WINDOW_MS) return undefined;
+      this.lastPromptInterrupt = now;
+      process.stdout.write(`${this.style.dim('(press Ctrl-C again to quit)')}\n`);
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { emitKeypressEvents } from 'node:readline';
+import { PASTE_END, PASTE_START } from './line-editor.js';
 
 /** What the keys do while a run goes on. */
 export interface KeyActions {
@@ -17,11 +18,18 @@ export interface KeyActions {
 export class KeyWatch {
   private active = false;
   private typed = '';
+  /** In a bracketed paste: its lines are kept as one message (between the paste marks). */
+  private pasting = false;
   private readonly onKey = (
     text: string | undefined,
     key: { name?: string; ctrl?: boolean; meta?: boolean } | undefined,
   ) => {
-    if (key?.name === 'escape') this.actions.onEscape();
+    if (key?.name === 'paste-start' || key?.name === 'paste-end') {
+      this.pasting = key.name === 'paste-start';
+      this.typed += this.pasting ? PASTE_START : PASTE_END;
+    } else if (this.pasting) {
+      this.typed += key?.name === 'return' || key?.name === 'enter' ? '\n' : (text ?? '');
+    } else if (key?.name === 'escape') this.actions.onEscape();
     else if (key?.ctrl && key.name === 'c') this.actions.onInterrupt();
     else if (key?.ctrl && key.name === 'u') this.typed = this.typed.replace(/[^\r]*$/, '');
     else if (key?.name === 'backspace') this.typed = this.typed.replace(/[^\r]$/u, '');
@@ -29,7 +37,10 @@ export class KeyWatch {
     else if (text !== undefined && !key?.ctrl && !key?.meta && /^[^\p{Cc}]+$/u.test(text)) this.typed += text;
   };
 
-  /** What was typed while the keys were watched, lines ended by `\r`; cleared by taking it. */
+  /**
+   * What was typed while the keys were watched, lines ended by `\r` (pastes between their marks);
+   * cleared by taking it.
+   */
   takeTyped(): string {
     const typed = this.typed;
     this.typed = '';

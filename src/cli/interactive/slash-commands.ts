@@ -6,6 +6,7 @@ import { renderTaskTable } from '../render/task-output.js';
 import type { Style } from '../render/terminal.js';
 import { plural } from '../render/text-wrap.js';
 import { CHECKPOINT_COMMANDS } from './checkpoint-commands.js';
+import { sessionRecap } from './session-recap.js';
 import type { SessionState, SlashCommand } from './slash-command-types.js';
 
 export type { SessionState, SlashCommand } from './slash-command-types.js';
@@ -79,6 +80,13 @@ export const SLASH_COMMANDS: Record<string, SlashCommand> = {
         const session = await state.runtime.sessions.find(argument);
         state.sessionId = session.id;
         state.say(`Continuing session ${session.id}: ${session.title}`);
+        const recap = await sessionRecap({
+          runtime: state.runtime,
+          sessionId: session.id,
+          style: state.style,
+          columns: process.stdout.columns || 80,
+        });
+        if (recap.length > 0) state.say(recap.join('\n'));
       } catch (error) {
         state.say(state.style.red((error as Error).message));
       }
@@ -172,6 +180,8 @@ function helpText(style: Style): string {
   );
   return [
     'Type a goal and press Enter; the next goal continues the same session. @path adds a file to the goal.',
+    style.dim('\\ Enter or Shift+Enter: a new line · Tab: complete /commands and @paths'),
+    style.dim('A paste of several lines stays one message: [Pasted text #1 +N lines]'),
     ...commands,
     style.dim('Keys: Esc stops the run · Ctrl-C stops the run, twice at the prompt quits · ↑/↓ history'),
   ].join('\n');

@@ -38,6 +38,8 @@ const FAILURE_CHOICES: Record<string, 'retry' | 'skip' | 'revise' | 'abort'> = {
  */
 export class TerminalResponder {
   private prompts: Promise<void> = Promise.resolve();
+  /** Questions of one exchange open now: other work's output stays held until the last is answered. */
+  private asking = 0;
   /** Open and queued prompts by request id, with what ends them. */
   private readonly open = new Map<
     string,
@@ -135,7 +137,9 @@ export class TerminalResponder {
     this.prompts = this.prompts.then(async () => {
       if (controller.signal.aborted) return;
       try {
-        await ask(controller.signal);
+        // The whole exchange (a "no" and its reason, "revise" and what to change) holds other
+        // work's output: nothing is printed between a question and the one it leads to.
+        await this.exchange(() => ask(controller.signal));
       } catch {
         // The prompt was closed (its request ended, or Ctrl-C): nothing to answer.
       } finally {
@@ -205,24 +209,34 @@ export class TerminalResponder {
     }
   }
 
-  /** Asks one question; Ctrl-C stops the run (the prompt then ends through its signal). */
-  private async ask(question: string, signal: AbortSignal): Promise<string> {
-    const { terminal } = this;
-    terminal.onPromptStart?.();
-    const prompt = createInterface({ input: terminal.input, output: terminal.output, terminal: true });
-    prompt.on('SIGINT', terminal.onInterrupt);
+  /** Runs the questions of one exchange with the terminal held for them from first to last. */
+  private async exchange<T>(questions: () => Promise<T>): Promise<T> {
+    if (this.asking++ === 0) this.terminal.onPromptStart?.();
     try {
-      return await prompt.question(fitQuestion(question, terminal.output), { signal });
+      return await questions();
     } finally {
-      prompt.close();
-      terminal.onPromptEnd?.();
+      if (--this.asking === 0) this.terminal.onPromptEnd?.();
     }
+  }
+
+  /** Asks one question; Ctrl-C stops the run (the prompt then ends through its signal). */
+  private ask(question: string, signal: AbortSignal): Promise<string> {
+    return this.exchange(async () => {
+      const { terminal } = this;
+      const prompt = createInterface({ input: terminal.input, output: terminal.output, terminal: true });
+      prompt.on('SIGINT', terminal.onInterrupt);
+      try {
+        return await prompt.question(fitQuestion(question, terminal.output), { signal });
+      } finally {
+        prompt.close();
+      }
+    });
   }
 }
 
 /** The approval prompt, with what "always" would allow in this session (the core's label, as on the web). */
-function approvalQuestion(event: { always?: string }): string {
-  return `Allow? [Y]es · [n]o (then say why) · [a] ${event.always ?? 'Always'} (this session): `;
+function approvalQuestion(event: { always?: string; task_id?: string }): string {
+  return `${event.task_id ? `[${event.task_id}] ` : ''}Allow? [Y]es · [n]o (then say why) · [a] ${event.always ?? 'Always'} (this session): `;
 }
 
 /**

@@ -33,6 +33,8 @@ export interface RenderOptions {
   stillRunningMs?: number;
   /** The instruction files (AGENTS.md) the run's prompt holds, named under the header. */
   instructionFiles?: () => string[];
+  /** The run header only when it differs from the last one shown (an interactive session's goals share it). */
+  headerOnChange?: boolean;
 }
 
 interface PendingTool {
@@ -63,6 +65,10 @@ export class HumanRenderer {
   private planTasks: PlanTaskState[] = [];
   /** The run's loop: under `roa` the Reason and Observe phases are shown (they are not streamed). */
   private loop = 'react';
+  /** The last run header shown (see `headerOnChange`). */
+  private header = '';
+  /** Plan tasks working now (from their first turn to their end), for a spinner that names them all. */
+  private readonly working = new Set<string>();
 
   constructor(
     private readonly out: Out,
@@ -116,7 +122,10 @@ export class HumanRenderer {
         this.loop = event.loop;
         const header = `taskweave · ${event.model}${event.loop === 'roa' ? ' · roa' : ''} · up to ${plural(event.max_steps, 'step')}${safetyHeader(event)}`;
         const files = this.options.instructionFiles?.() ?? [];
-        this.line(s.dim(files.length > 0 ? `${header}\ninstructions: ${files.join(', ')}` : header));
+        const text = files.length > 0 ? `${header}\ninstructions: ${files.join(', ')}` : header;
+        if (this.options.headerOnChange && text === this.header) return;
+        this.header = text;
+        this.line(s.dim(text));
         return;
       }
       case 'agent_reason':
@@ -131,7 +140,8 @@ export class HumanRenderer {
       case 'agent_turn_start':
         this.streamed = '';
         this.endText();
-        this.spinner.start(`thinking (step ${event.step})…`);
+        if (event.task_id) this.working.add(event.task_id);
+        this.spin(`thinking (step ${event.step})…`);
         return;
       case 'agent_text_delta':
         this.spinner.stop();
@@ -169,11 +179,11 @@ export class HumanRenderer {
         );
         return;
       case 'agent_request_input':
-        this.line(s.cyan(`? ${event.question}`));
+        this.line(s.cyan(`? ${event.task_id ? `[${event.task_id}] ` : ''}${event.question}`));
         return;
       case 'approval_requested':
         this.line(
-          s.cyan(`? ${event.name} needs your approval:`),
+          s.cyan(`? ${event.task_id ? `[${event.task_id}] ` : ''}${event.name} needs your approval:`),
           approvalPreview({ ...event, style: s, width: this.width() }),
         );
         return;
@@ -221,22 +231,27 @@ export class HumanRenderer {
         this.line(s.bold(`▶ [${event.task_id}] ${event.title}`));
         return;
       case 'task_completed':
+        this.working.delete(event.task_id);
         this.setTaskState(event.task_id, 'completed');
         this.line(s.green(`✓ [${event.task_id}] ${event.title}`) + s.dim(` — ${event.summary}`));
         return;
       case 'task_failed':
+        this.working.delete(event.task_id);
         this.setTaskState(event.task_id, 'failed');
         this.line(s.red(`✗ [${event.task_id}] ${event.title} — ${event.reason}`));
         return;
       case 'task_skipped':
+        this.working.delete(event.task_id);
         this.setTaskState(event.task_id, 'skipped');
         this.line(s.yellow(`↷ [${event.task_id}] ${event.title} — skipped`));
         return;
       case 'task_blocked':
+        this.working.delete(event.task_id);
         this.setTaskState(event.task_id, 'blocked');
         this.line(s.yellow(`⏸ [${event.task_id}] ${event.title} — ${event.reason}`));
         return;
       case 'agent_completion': {
+        this.working.clear();
         const skipped = this.planTasks.filter((task) => task.state === 'skipped').length;
         const tokens = s.dim(
           ` · ${plural(event.steps, 'step')} · ${event.input_tokens} in / ${event.output_tokens} out tokens`,
@@ -274,13 +289,14 @@ export class HumanRenderer {
         this.pendingTools.set(event.call_id, pending);
         if (CONTROL_TOOLS.has(event.name)) return;
         this.endText();
-        this.spinner.start(`${pending.who}→ ${pending.call}`);
+        this.spin(`${pending.who}→ ${pending.call}`);
         this.stillRunning?.start(event.call_id, `${pending.who}${pending.call}`);
         return;
       }
       case 'tool_progress': {
         const pending = this.pendingTools.get(event.call_id);
-        this.spinner.update(`${pending?.who ?? ''}→ ${pending?.call ?? event.name} ${event.content}`);
+        if (this.working.size < 2)
+          this.spinner.update(`${pending?.who ?? ''}→ ${pending?.call ?? event.name} ${event.content}`);
         this.stillRunning?.progress(event.call_id, event.content);
         return;
       }
@@ -321,6 +337,17 @@ export class HumanRenderer {
       `${head}${room === undefined ? call : fitCall(call, event.name, room)}${tail}`,
       details.join('\n'),
     );
+  }
+
+  /**
+   * Starts the spinner on what one run is doing; with several plan tasks working at once it names
+   * them all instead (their turns and calls would otherwise take the line in turn).
+   */
+  private spin(label: string): void {
+    const tasks = [...this.working];
+    const shown = tasks.length > 1 ? `${tasks.length} tasks running: ${tasks.join(', ')}` : label;
+    if (this.spinner.active) this.spinner.update(shown);
+    else this.spinner.start(shown);
   }
 
   /** The terminal's width, or undefined when the output is piped (lines are then not cut). */
