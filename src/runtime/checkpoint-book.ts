@@ -147,8 +147,11 @@ export class CheckpointBook {
     const redone = new Set(
       restores.filter((restore) => restore.kind === 'redo').map((restore) => restore.redoes),
     );
-    const last = [...restores].reverse().find((restore) => restore.kind !== 'redo');
-    if (!last || redone.has(last.id)) {
+    // Undos and rewinds are redone last first, each once.
+    const last = [...restores]
+      .reverse()
+      .find((restore) => restore.kind !== 'redo' && !redone.has(restore.id));
+    if (!last) {
       throw new RuntimeInputError(
         `Nothing to redo in session ${session.id}: no undo or rewind is waiting to be put back.`,
       );
@@ -168,13 +171,14 @@ export class CheckpointBook {
 
   /** Removes the checkpoints of sessions last active more than `keepDays` ago, and their contents. */
   async prune(keepDays = DEFAULT_CHECKPOINT_KEEP_DAYS, now = Date.now()): Promise<PruneOutcome> {
-    const before = await this.store.changes.contentIds();
     const pruned = await this.store.changes.prune(now - keepDays * 24 * 60 * 60 * 1000);
-    const after = await this.store.changes.contentIds();
+    if (pruned.sessions.length === 0)
+      return { sessions: 0, changes: 0, freedBytes: 0, releasedGitObjects: 0 };
+    const kept = await this.store.changes.contentIds();
     let freedBytes = 0;
     const folder = new FolderBlobStore(path.join(changesFolder(this.root), 'blobs'));
-    for (const id of before.folder) {
-      if (after.folder.has(id)) continue;
+    for (const id of pruned.ids.folder) {
+      if (kept.folder.has(id)) continue;
       const file = folder.fileOf(id);
       freedBytes += await stat(file).then(
         (stats) => stats.size,
@@ -183,10 +187,9 @@ export class CheckpointBook {
       await rm(file, { force: true });
     }
     await removeEmptySubfolders(folder.folder);
-    let releasedGitObjects = 0;
-    for (const id of before.git) if (!after.git.has(id)) releasedGitObjects += 1;
+    const releasedGitObjects = pruned.ids.git.filter((id) => !kept.git.has(id)).length;
     const repository = await this.repo();
-    if (repository && releasedGitObjects > 0) await anchorContents(repository, this.root, after.git);
+    if (repository && releasedGitObjects > 0) await anchorContents(repository, this.root, kept.git);
     return { sessions: pruned.sessions.length, changes: pruned.changes, freedBytes, releasedGitObjects };
   }
 

@@ -13,7 +13,7 @@ import type { ApprovalMode } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
-import { CheckpointBook } from './checkpoint-book.js';
+import { CheckpointBook, DEFAULT_CHECKPOINT_KEEP_DAYS } from './checkpoint-book.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { continueWaiting, type WaitingReply } from './continue-waiting.js';
 import { checkDatabaseOrigin, describeOrigin, type ForeignDatabase } from './database-origin.js';
@@ -101,6 +101,8 @@ export class Runtime implements WorkerContext {
   private readonly inFlight = new Set<Promise<SubmitOutcome>>();
   private readonly noticeListeners = new Set<(text: string) => void>();
   private stopping = false;
+  /** Checkpoints of sessions idle longer than this many days are pruned when the runtime closes. */
+  private checkpointKeepDays = DEFAULT_CHECKPOINT_KEEP_DAYS;
 
   private constructor(
     readonly workspace: Workspace,
@@ -141,7 +143,7 @@ export class Runtime implements WorkerContext {
       workspaceRoot: workspace.root,
       adopt: options.trustDatabase,
     });
-    return new Runtime(
+    const runtime = new Runtime(
       workspace,
       store,
       databasePath,
@@ -153,6 +155,8 @@ export class Runtime implements WorkerContext {
       foreign,
       { ...options, env },
     );
+    runtime.checkpointKeepDays = config.checkpoints?.keepDays ?? DEFAULT_CHECKPOINT_KEEP_DAYS;
+    return runtime;
   }
 
   /**
@@ -523,6 +527,8 @@ export class Runtime implements WorkerContext {
   }
 
   async close(): Promise<void> {
+    // Checkpoints of sessions idle longer than checkpoints.keepDays go (one query when none are).
+    if (!this.foreign) await this.checkpoints.prune(this.checkpointKeepDays).catch(() => {});
     await this.store.close();
   }
 }

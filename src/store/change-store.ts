@@ -187,22 +187,36 @@ export class ChangeStore {
       .all();
   }
 
-  /** Deletes the change records and restores of sessions last active before `before`; their ids. */
-  prune(before: number): { sessions: string[]; changes: number } {
+  /**
+   * Deletes the change records and restores of the sessions last active before `before` that
+   * have any: those sessions, how many records went, and the content ids those records named.
+   */
+  prune(before: number): { sessions: string[]; changes: number; ids: { git: string[]; folder: string[] } } {
     return this.db.sqlite.transaction(() => {
       const old = this.orm
-        .select({ id: sessions.id })
-        .from(sessions)
+        .selectDistinct({ id: fileChanges.sessionId })
+        .from(fileChanges)
+        .innerJoin(sessions, eq(sessions.id, fileChanges.sessionId))
         .where(lt(sessions.updatedAt, before))
         .all()
         .map((row) => row.id);
+      const ids = { git: new Set<string>(), folder: new Set<string>() };
       let changes = 0;
       for (let at = 0; at < old.length; at += 500) {
         const slice = old.slice(at, at + 500);
+        const rows = this.orm
+          .select({ store: fileChanges.blobStore, before: fileChanges.beforeId, after: fileChanges.afterId })
+          .from(fileChanges)
+          .where(inArray(fileChanges.sessionId, slice))
+          .all();
+        for (const row of rows) {
+          if (row.before) ids[row.store].add(row.before);
+          if (row.after) ids[row.store].add(row.after);
+        }
         changes += this.orm.delete(fileChanges).where(inArray(fileChanges.sessionId, slice)).run().changes;
         this.orm.delete(restores).where(inArray(restores.sessionId, slice)).run();
       }
-      return { sessions: old, changes };
+      return { sessions: old, changes, ids: { git: [...ids.git], folder: [...ids.folder] } };
     })();
   }
 

@@ -187,3 +187,59 @@ describe('checkpoints in a plain folder', () => {
     await harness.store.close();
   });
 });
+
+describe('pruning checkpoints', () => {
+  it('removes the records and contents of sessions idle longer than keepDays, keeping what recent ones need', async () => {
+    const root = workspaceFolder('plain');
+    folders.push(root);
+    const harness = await checkpointHarness(root);
+    const run = await harness.run();
+    await run.step({ changes: 'files', args: { path: 'shared.txt' }, step: 1 }, () =>
+      write(root, 'shared.txt', 'shared\n'),
+    );
+    await run.step({ changes: 'files', args: { path: 'old.txt' }, step: 2 }, () =>
+      write(root, 'old.txt', 'x'.repeat(5000)),
+    );
+    await run.recorder.close();
+    // A second, recent session wrote the same content as the old one once.
+    const recent = await harness.store.sessions.createSession({
+      title: 'r',
+      goal: 'r',
+      workspace: root,
+      model: 'm',
+    });
+    const { ChangeRecorder } = await import('../../src/work/change-recorder.js');
+    const recorder = new ChangeRecorder({
+      root,
+      sessionId: recent.id,
+      runId: 'run_recent',
+      store: harness.store.changes,
+    });
+    await recorder.around(
+      { callId: 'c', tool: 'write_file', changes: 'files', args: { path: 'again.txt' }, step: 1 },
+      async () => write(root, 'again.txt', 'shared\n'),
+    );
+    await recorder.close();
+    const day = 24 * 60 * 60 * 1000;
+    // Nothing is older than 30 days yet.
+    expect(await harness.book.prune(30)).toMatchObject({ sessions: 0, changes: 0, freedBytes: 0 });
+    // Make the first session idle for 40 days.
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(path.join(root, '.taskweave', 'taskweave.db'));
+    db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(
+      Date.now() - 40 * day,
+      harness.session.id,
+    );
+    db.close();
+    const pruned = await harness.book.prune(30);
+    expect(pruned).toMatchObject({ sessions: 1, changes: 2 });
+    expect(pruned.freedBytes).toBeGreaterThan(0);
+    expect((await harness.book.list(harness.session.id)).checkpoints).toEqual([]);
+    // The recent session's content (the same as the old one's shared.txt) is still there: its undo works.
+    await harness.book.undo(recent.id);
+    expect(treeOf(root)['again.txt']).toBeUndefined();
+    await harness.book.redo(recent.id);
+    expect(treeOf(root)['again.txt']).toBe('shared\n');
+    await harness.store.close();
+  });
+});
