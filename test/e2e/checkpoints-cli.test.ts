@@ -124,6 +124,66 @@ describe('taskweave checkpoints, undo, redo and rewind', () => {
     expect(nothing.stderr).toMatch(/There is no checkpoint 9 .* it has 3/);
   }, 120_000);
 
+  it('two parallel plan tasks: rewinding one task puts back only its files; the other task’s stay', async () => {
+    const root = repository({ 'shared.txt': 'base\n' });
+    const script = await writeScript(scriptFolder(), {
+      latencyMs: 0,
+      turns: [
+        {
+          toolCalls: [
+            {
+              name: 'plan_actions',
+              args: {
+                tasks: [
+                  { id: 'api', title: 'API', description: 'write the api' },
+                  { id: 'docs', title: 'Docs', description: 'write the docs' },
+                ],
+              },
+            },
+          ],
+        },
+        {
+          task: 'api',
+          toolCalls: [{ name: 'write_file', args: { path: 'api.ts', content: 'export {};\n' } }],
+        },
+        { task: 'docs', toolCalls: [{ name: 'write_file', args: { path: 'docs.md', content: '# Docs\n' } }] },
+        {
+          task: 'api',
+          toolCalls: [
+            { name: 'run_command', args: { command: 'echo api >> shared.txt && echo gen > api.gen.ts' } },
+          ],
+        },
+        { task: 'docs', toolCalls: [{ name: 'task_completed', args: { summary: 'docs written' } }] },
+        { task: 'api', toolCalls: [{ name: 'task_completed', args: { summary: 'api written' } }] },
+        { text: 'Both done.' },
+      ],
+    });
+    const run = await runCli([
+      'run',
+      'api and docs',
+      '-y',
+      '--model',
+      `script:${script}`,
+      '--approval',
+      'auto',
+      '-C',
+      root,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const listed = await runCli(['checkpoints', '--json', '-C', root]);
+    const tasks = JSON.parse(listed.stdout).checkpoints.map(
+      (checkpoint: { task_id: string }) => checkpoint.task_id,
+    );
+    expect(new Set(tasks)).toEqual(new Set(['api', 'docs']));
+    const rewind = await runCli(['rewind', '--task', 'api', '-C', root]);
+    expect(rewind.code, rewind.stderr).toBe(0);
+    expect(rewind.stdout).toMatch(/Plan tasks' own conversations are not rewound \(api\)/);
+    expect(read(root, 'shared.txt')).toBe('base\n');
+    expect(() => read(root, 'api.ts')).toThrow();
+    expect(() => read(root, 'api.gen.ts')).toThrow();
+    expect(read(root, 'docs.md')).toBe('# Docs\n');
+  }, 120_000);
+
   it('a kill -9 during a rewind leaves every file before or after, and rewind again completes it', async () => {
     const count = 1500;
     const names = Array.from({ length: count }, (_, index) => `f${String(index).padStart(4, '0')}.txt`);
