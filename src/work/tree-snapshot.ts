@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { git } from './git.js';
 import type { Repository } from './repository.js';
@@ -26,6 +26,8 @@ const MODE_SUBMODULE = 0o160000;
 export class TreeSnapshots {
   private tail: Promise<unknown> = Promise.resolve();
   private seeded = false;
+  /** Pathspecs leaving out the large untracked files found at the first snapshot. */
+  private excluded: string[] = [];
 
   constructor(
     private readonly repository: Repository,
@@ -70,12 +72,13 @@ export class TreeSnapshots {
   private async addAll(): Promise<void> {
     await this.seed();
     const env = { GIT_INDEX_FILE: this.indexFile };
+    const args = ['add', '-A', '--ignore-errors', '--', '.', ...this.excluded];
     try {
-      await git(['add', '-A', '--ignore-errors', '--', '.'], { cwd: this.root, env });
+      await git(args, { cwd: this.root, env });
     } catch (error) {
       // A seeded index git cannot use (a split or sparse index of the user's): start empty.
       await rm(this.indexFile, { force: true });
-      await git(['add', '-A', '--ignore-errors', '--', '.'], { cwd: this.root, env }).catch(() => {
+      await git(args, { cwd: this.root, env }).catch(() => {
         throw error;
       });
     }
@@ -84,6 +87,7 @@ export class TreeSnapshots {
   private async seed(): Promise<void> {
     if (this.seeded) return;
     this.seeded = true;
+    this.excluded = await largeUntracked(this.root);
     await mkdir(path.dirname(this.indexFile), { recursive: true });
     try {
       const userIndex = (await git(['rev-parse', '--git-path', 'index'], { cwd: this.root }))
@@ -119,4 +123,28 @@ export class TreeSnapshots {
     }
     return changes;
   }
+}
+
+/** Untracked files (not ignored) above this size are left out of snapshots: never hashed. */
+export const LARGE_UNTRACKED_BYTES = 20 * 1024 * 1024;
+
+/**
+ * `:(exclude)` pathspecs for the untracked, unignored files above LARGE_UNTRACKED_BYTES in the
+ * workspace (a dataset, a download): hashing them into the object database on every snapshot
+ * would cost their size in disk and time. Tracked files are always recorded.
+ */
+async function largeUntracked(root: string): Promise<string[]> {
+  const listed = await git(['ls-files', '--others', '--exclude-standard', '-z', '--', '.'], {
+    cwd: root,
+  }).catch(() => Buffer.alloc(0));
+  const excluded: string[] = [];
+  for (const file of listed.toString('utf8').split('\0')) {
+    if (file === '') continue;
+    const size = await stat(path.join(root, file)).then(
+      (stats) => stats.size,
+      () => 0,
+    );
+    if (size > LARGE_UNTRACKED_BYTES) excluded.push(`:(exclude,literal)${file}`);
+  }
+  return excluded;
 }
