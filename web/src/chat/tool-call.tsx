@@ -1,5 +1,7 @@
+import { parseCommandResult } from '../../../src/events/command-result.js';
 import type { ToolCallView } from '../../../src/events/session-view.js';
 import { CollapsedText, diffLineClass } from './collapsed-text.js';
+import { CommandOutput } from './command-output.js';
 
 /** One tool call: its name and main argument, its arguments, progress, and result or error. */
 export function ToolCall({ call }: { call: ToolCallView }) {
@@ -17,16 +19,22 @@ export function ToolCall({ call }: { call: ToolCallView }) {
       </summary>
       <ToolArguments call={call} />
       {call.status === 'running' && call.progress.length > 0 && (
-        <CollapsedText label={`${call.name} output so far`} text={call.progress.join('\n')} />
+        <CollapsedText label={`${call.name} output so far`} text={call.progress.join('\n')} keep="end" />
       )}
-      {call.output !== undefined && (
-        <CollapsedText
-          label={call.status === 'error' ? `${call.name} error` : `${call.name} result`}
-          text={call.output}
-          lineClass={isEdit(call) ? diffLineClass : undefined}
-        />
-      )}
+      {call.output !== undefined && <ToolOutput call={call} output={call.output} />}
     </details>
+  );
+}
+
+function ToolOutput({ call, output }: { call: ToolCallView; output: string }) {
+  const command = call.name === 'run_command' ? parseCommandResult(output) : undefined;
+  if (command) return <CommandOutput result={command} />;
+  return (
+    <CollapsedText
+      label={call.status === 'error' ? `${call.name} error` : `${call.name} result`}
+      text={output}
+      lineClass={isEdit(call) ? diffLineClass : undefined}
+    />
   );
 }
 
