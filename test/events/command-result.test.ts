@@ -3,7 +3,8 @@ import { parseCommandResult } from '../../src/events/command-result.js';
 
 describe('parseCommandResult', () => {
   it('takes a command result apart into its streams, without the framing', () => {
-    const text = 'Exit code: 2\nDuration: 0.3s\n--- stdout ---\nbuilding\ndone\n\n--- stderr ---\nerror: boom\n';
+    const text =
+      'Exit code: 2\nDuration: 0.3s\n--- stdout ---\nbuilding\ndone\n\n--- stderr ---\nerror: boom\n';
     expect(parseCommandResult(text)).toEqual({
       exitCode: 2,
       duration: '0.3s',

@@ -30,6 +30,7 @@ const SCRIPT = {
           name: 'edit_file',
           args: {
             path: 'greet.js',
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source, not a template here
             edits: [{ find: "  return 'Hello ' + name;", replace: '  return `Hello ${name}`;' }],
           },
         },
@@ -81,6 +82,7 @@ describe('tool calls in the web session view (chromium against taskweave serve)'
       // The edit: the removed line above the added one, each from the left edge of the block.
       const edit = page.locator('.tool', { hasText: 'edit_file' });
       const removed = edit.locator('.diff-remove', { hasText: "'Hello ' + name" });
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the JavaScript the edit wrote
       const added = edit.locator('.diff-add', { hasText: '`Hello ${name}`' });
       await removed.scrollIntoViewIfNeeded();
       const removedAt = await top(removed);

@@ -15,7 +15,13 @@ export function CommandOutput({ result }: { result: CommandResult }) {
         <CollapsedText label="stdout" lines={result.stdout} keep="end" className="stream-stdout" />
       )}
       {result.stderr.length > 0 && (
-        <CollapsedText label="stderr" lines={result.stderr} keep="end" className="stream-stderr" caption="stderr" />
+        <CollapsedText
+          label="stderr"
+          lines={result.stderr}
+          keep="end"
+          className="stream-stderr"
+          caption="stderr"
+        />
       )}
     </>
   );
