@@ -374,6 +374,8 @@ export async function continueSession(
   if (planId) return resumePlan(options.run, await loadStoredPlan(ctx.store, planId));
   return runAgent({
     goal: interrupted.length > 0 ? CONTINUE_INTERRUPTED : options.goal,
+    // Shown and recorded under the goal it continues, not under taskweave's message to the model.
+    ...(interrupted.length > 0 ? { continuesGoal: interrupted.at(-1)?.goal ?? options.goal } : {}),
     history: await loadConversation(sessions, options.sessionId, null),
     plan: options.plan ?? ctx.settings.plan,
     ownTaskId: options.ownTaskId,

@@ -50,6 +50,11 @@ export interface RunAgentOptions {
   tools?: Tool[];
   /** Earlier messages of the conversation (when a session is continued). */
   history?: ModelMessage[];
+  /**
+   * Set when `goal` is taskweave's own message continuing a run a process left unfinished: that
+   * run's goal, which this run is recorded, announced (agent_start `continued`) and planned under.
+   */
+  continuesGoal?: string;
   plan?: PlanMode;
   concurrency?: number;
   /** What a failed task leads to when no one can be asked. */
@@ -82,7 +87,8 @@ export interface RunResult {
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const planMode = options.plan ?? 'auto';
-  const run = await createRun(options, options.goal, planMode === 'always' ? 'complex' : 'simple');
+  const goal = options.continuesGoal ?? options.goal;
+  const run = await createRun(options, goal, planMode === 'always' ? 'complex' : 'simple');
   const todo = todoTools({
     tasks: options.store.tasks,
     sessionId: options.journal.sessionId,
@@ -112,7 +118,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     });
     if (first.kind !== 'plan') return first;
     mode = 'complex';
-    return orchestrate(run, options.goal, first);
+    return orchestrate(run, goal, first);
   });
   return finish(run, conversation.messages, outcome, mode);
 }
@@ -221,6 +227,7 @@ async function createRun(
     loop: run.loop,
     model: options.model.id,
     goal,
+    ...(options.continuesGoal !== undefined ? { continued: true } : {}),
     approval: safety.approval.mode,
     sandbox: safety.sandboxLabel,
     network: safety.sandbox.kind === 'bwrap' ? safety.sandbox.network : undefined,

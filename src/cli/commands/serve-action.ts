@@ -28,7 +28,11 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
   runtime.onNotice(say);
   runtime.bus.subscribe((event) => {
     if (event.type === 'agent_update' && event.update_type === 'agent_start')
-      say(style.dim(`▶ session ${event.session_id}: ${event.goal.split('\n')[0]}`));
+      say(
+        style.dim(
+          `▶ session ${event.session_id}${event.continued ? ' continues' : ''}: ${event.goal.split('\n')[0]}`,
+        ),
+      );
     else if (event.type === 'response_complete')
       say(style.dim(`■ session ${event.session_id}: ${event.status}`));
   });

@@ -2,6 +2,7 @@ import { parseCommandResult } from '../../../src/events/command-result.js';
 import type { ToolCallView } from '../../../src/events/session-view.js';
 import { CollapsedText, diffLineClass } from './collapsed-text.js';
 import { CommandOutput } from './command-output.js';
+import { SIGNAL_TOOLS } from './shown-items.js';
 
 /** One tool call: its name and main argument, its arguments, progress, and result or error. */
 export function ToolCall({ call }: { call: ToolCallView }) {
@@ -13,7 +14,7 @@ export function ToolCall({ call }: { call: ToolCallView }) {
           {icon}
         </span>
         <code className="tool-name">{call.name}</code>{' '}
-        <span className="tool-arg">{mainArgument(call.args)}</span>
+        {!SIGNAL_TOOLS.has(call.name) && <span className="tool-arg">{mainArgument(call.args)}</span>}
         {call.display && <span className="tool-display"> · {call.display}</span>}
         {call.status === 'running' && <span className="tool-display"> · running</span>}
       </summary>
