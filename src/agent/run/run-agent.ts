@@ -47,6 +47,7 @@ export interface RunAgentOptions {
   /** When calls are asked and how commands are confined. */
   safety: RunSafety;
   maxSteps?: number;
+  /** The tools offered (default: the core tools); an empty list is a plain chat turn, with none at all. */
   tools?: Tool[];
   /** Earlier messages of the conversation (when a session is continued). */
   history?: ModelMessage[];
@@ -94,10 +95,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     sessionId: options.journal.sessionId,
     ownTaskId: options.ownTaskId,
   });
+  // No tools given (a plain chat turn): none at all, not the to-do or plan tools either.
+  const chatOnly = options.tools?.length === 0;
   run.registry = new ToolRegistry([
     ...run.tools,
-    ...todo,
-    ...(planMode === 'never' ? [] : [planActionsTool(run)]),
+    ...(chatOnly ? [] : todo),
+    ...(planMode === 'never' || chatOnly ? [] : [planActionsTool(run)]),
   ]);
   const history = options.history ?? [];
   const conversation: Conversation = {
