@@ -58,7 +58,11 @@ export function App({ model }: { model: string | undefined }) {
           </a>
         </nav>
         <span className="spacer" />
-        {model && <span className="muted small model-name">{model}</span>}
+        {model && (
+          <span className="muted small model-name" title={model}>
+            {model}
+          </span>
+        )}
         <ApprovalModeControl />
         <NotificationToggle />
         <span
