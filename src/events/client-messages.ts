@@ -20,7 +20,11 @@ export const chatMessageSchema = z.strictObject({
   type: z.literal('chat'),
   content: z.string().min(1, 'content is empty: say what taskweave should do'),
   session_id: sessionId.optional(),
-  agent_mode: z.enum(['auto', 'simple', 'complex']).default('auto'),
+  /**
+   * `auto`, `simple` (plan never), `complex` (plan always), or the seed's boolean: `true` is
+   * `auto`, `false` a plain chat turn (the model is offered no tool).
+   */
+  agent_mode: z.union([z.enum(['auto', 'simple', 'complex']), z.boolean()]).default('auto'),
   agent_max_steps: z.number().int().positive().max(10_000).optional(),
   loop: z.enum(['react', 'roa']).optional(),
   plan: z.enum(['auto', 'always', 'never']).optional(),

@@ -46,6 +46,8 @@ export const eventPayloadSchema = z.union([
     loop: z.enum(['react', 'roa']),
     model: z.string(),
     goal: z.string(),
+    /** The run continues one a process left unfinished (taskweave asked the model to go on); `goal` is that run's. */
+    continued: z.boolean().optional(),
     /** The approval mode (`ask`, `edits`, `auto`, `plan-only`). */
     approval: z.string().optional(),
     /** How commands are confined: `workspace-write`, `read-only`, `off`, or `unavailable` (no bubblewrap). */

@@ -60,6 +60,15 @@ export function latestPlan(view: SessionView): PlanView | undefined {
   return view.plans.at(-1);
 }
 
+/**
+ * The plan of the session's latest run, if that run made one (or resumed one): a later goal that
+ * made no plan is not shown beside an earlier goal's plan.
+ */
+export function currentPlan(view: SessionView): PlanView | undefined {
+  const plan = latestPlan(view);
+  return plan && plan.runId === latestRun(view)?.runId ? plan : undefined;
+}
+
 /** The conversation filtered to one plan task: its steps, questions, failures and state changes. */
 export function itemsOfTask(view: SessionView, taskId: string): TimelineItem[] {
   return view.items.filter((item) => {

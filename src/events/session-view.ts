@@ -1,5 +1,5 @@
 import { compactionText } from './compaction-text.js';
-import type { AgentUpdate, ServerEvent, TopLevelOf } from './registry.js';
+import type { AgentUpdate, RunStatus, ServerEvent, TopLevelOf } from './registry.js';
 import {
   append,
   settleApprovalOf,
@@ -8,7 +8,7 @@ import {
   updateItems,
 } from './session-view-items.js';
 import { foldPlanUpdate, planTaskTitle } from './session-view-plan.js';
-import type { SessionView, StepItem, ToolCallView } from './session-view-types.js';
+import type { SessionView, StepItem, TimelineItem, ToolCallView } from './session-view-types.js';
 
 export type * from './session-view-types.js';
 
@@ -54,11 +54,24 @@ type Update = AgentUpdate & Pick<ServerEvent, 'run_id' | 'ts'>;
 function foldUpdate(view: SessionView, event: Update): SessionView {
   const runId = event.run_id;
   switch (event.update_type) {
-    case 'agent_start':
+    case 'agent_start': {
+      // A session runs one run at a time: one still running here was left by a process that ended.
+      const earlier = view.runs
+        .filter((run) => run.status === 'running')
+        .reduce((ended, run) => endRun(ended, run.runId, 'stopped', event.ts), view);
+      const opening: TimelineItem = event.continued
+        ? {
+            kind: 'notice',
+            id: `${runId}:continued`,
+            runId,
+            tone: 'info',
+            text: 'The process running this session ended before the run did; taskweave goes on where it stopped.',
+          }
+        : { kind: 'goal', id: `${runId}:goal`, runId, goal: event.goal, ts: event.ts };
       return {
-        ...view,
+        ...earlier,
         runs: [
-          ...view.runs,
+          ...earlier.runs,
           {
             runId,
             goal: event.goal,
@@ -71,8 +84,9 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
             usage: { input: 0, output: 0 },
           },
         ],
-        items: [...view.items, { kind: 'goal', id: `${runId}:goal`, runId, goal: event.goal, ts: event.ts }],
+        items: [...earlier.items, opening],
       };
+    }
     case 'agent_turn_start':
       return upsertStep(
         view,
@@ -97,6 +111,15 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         observe: { content: event.content, shouldContinue: event.should_continue },
       }));
     case 'agent_note':
+      // Step 0: what taskweave says before the first step (the sandbox, say), not a step of its own.
+      if (event.step === 0)
+        return append(view, {
+          kind: 'notice',
+          id: `${runId}:note:${view.items.length}`,
+          runId,
+          tone: 'info',
+          text: event.content,
+        });
       return upsertStep(view, { runId, step: event.step, taskId: event.task_id, ts: event.ts }, (step) => ({
         ...step,
         notes: [...step.notes, event.content],
@@ -267,16 +290,7 @@ function foldTopLevel(view: SessionView, event: TopLevel): SessionView {
     case 'tool_error':
       return finishCall(settleApprovalOf(view, event.call_id, event.display ?? event.error), event);
     case 'response_complete':
-      return {
-        ...settleApprovals(settleFailures(view, runId), runId),
-        runningTools: 0,
-        runs: view.runs.map((run) =>
-          run.runId === runId ? { ...run, status: event.status, endedAt: event.ts } : run,
-        ),
-        plans: view.plans.map((plan) =>
-          plan.runId === runId && plan.status !== 'rejected' ? { ...plan, status: 'ended' } : plan,
-        ),
-      };
+      return endRun(view, runId, event.status, event.ts);
     case 'chat_accepted':
     case 'approval_mode':
       // Answers of the server to one connection (where a goal waits, the approval mode) are not part of the conversation.
@@ -304,6 +318,31 @@ function finishCall(
     durationMs: event.duration_ms,
   }));
   return finished === view ? view : { ...finished, runningTools: Math.max(0, finished.runningTools - 1) };
+}
+
+/**
+ * A run ended: what waited on it is settled, its plan ended. A tool call still running then
+ * never finished (its process ended with the run's); it shows as interrupted.
+ */
+function endRun(view: SessionView, runId: string, status: RunStatus, ts: number): SessionView {
+  const settled = settleApprovals(settleFailures(view, runId), runId);
+  return {
+    ...updateItems(settled, (item) =>
+      item.kind === 'step' && item.runId === runId && item.tools.some((call) => call.status === 'running')
+        ? {
+            ...item,
+            tools: item.tools.map((call) =>
+              call.status === 'running' ? { ...call, status: 'error', display: 'interrupted' } : call,
+            ),
+          }
+        : item,
+    ),
+    runningTools: 0,
+    runs: view.runs.map((run) => (run.runId === runId ? { ...run, status, endedAt: ts } : run)),
+    plans: view.plans.map((plan) =>
+      plan.runId === runId && plan.status !== 'rejected' ? { ...plan, status: 'ended' } : plan,
+    ),
+  };
 }
 
 function addTokens(a: { input: number; output: number }, b: { input: number; output: number }) {

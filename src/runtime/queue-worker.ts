@@ -83,7 +83,7 @@ async function agentOptions(
   const { safety } = own;
   // The configured MCP servers start with the run and stop when it ends.
   const mcp =
-    Object.keys(ctx.mcpServers).length === 0
+    Object.keys(ctx.mcpServers).length === 0 || settings.chat
       ? undefined
       : // The MCP SDK is loaded only when a server is configured.
         await (await import('../tools/mcp/mcp-servers.js')).startMcpServers({
@@ -97,7 +97,8 @@ async function agentOptions(
     store: ctx.store,
     control,
     safety: { ...safety, notes: [...(safety.notes ?? []), ...(mcp?.failures ?? []), ...(mcp?.notes ?? [])] },
-    tools: mcp ? [...coreTools, ...mcp.tools] : undefined,
+    // A plain chat turn offers the model no tool at all.
+    tools: settings.chat ? [] : mcp ? [...coreTools, ...mcp.tools] : undefined,
     maxSteps: settings.maxSteps,
     concurrency: settings.concurrency,
     onFailure: settings.onFailure,
@@ -252,6 +253,7 @@ async function queuedRun(
     maxSteps: queued.maxSteps,
     loop: queued.loop,
     plan: queued.plan,
+    ...(queued.chat ? { chat: true } : {}),
     approval: queued.approval,
     sandbox: queued.sandbox,
     network: queued.network,
@@ -374,6 +376,8 @@ export async function continueSession(
   if (planId) return resumePlan(options.run, await loadStoredPlan(ctx.store, planId));
   return runAgent({
     goal: interrupted.length > 0 ? CONTINUE_INTERRUPTED : options.goal,
+    // Shown and recorded under the goal it continues, not under taskweave's message to the model.
+    ...(interrupted.length > 0 ? { continuesGoal: interrupted.at(-1)?.goal ?? options.goal } : {}),
     history: await loadConversation(sessions, options.sessionId, null),
     plan: options.plan ?? ctx.settings.plan,
     ownTaskId: options.ownTaskId,

@@ -18,6 +18,8 @@ export const queuedSettingsSchema = z.object({
   maxSteps: z.number().int().positive(),
   loop: z.enum(['react', 'roa']).optional(),
   plan: z.enum(['auto', 'always', 'never']),
+  /** A plain chat turn, without tools. */
+  chat: z.boolean().optional(),
 });
 
 /** The settings a queued goal runs with. */

@@ -17,6 +17,8 @@ export interface RunSettings {
   /** How each step runs: `react`, or `roa` (reason → act → observe). */
   loop?: LoopName;
   inputTimeoutMs?: number;
+  /** A plain chat turn: the model is offered no tool (the seed's `agent_mode: false`). */
+  chat?: boolean;
   /** Who tracks an approved plan's tasks: the orchestrator (default), or the model alone. */
   taskTracking?: TaskTracking;
   /** Who answers the runs' requests: a front end, or the non-interactive rules. */

@@ -60,7 +60,7 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
 }
 
 /** What a submitter may choose for one goal; the rest comes from the runtime's settings. */
-export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan'>>;
+export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan' | 'chat'>>;
 
 /** What became of a submitted goal. */
 export type Submission =
@@ -217,6 +217,7 @@ export class Runtime implements WorkerContext {
       maxSteps: goal.maxSteps ?? this.settings.maxSteps,
       ...(loop === undefined ? {} : { loop }),
       plan: goal.plan ?? this.settings.plan ?? 'auto',
+      ...(goal.chat ? { chat: true } : {}),
     };
   }
 

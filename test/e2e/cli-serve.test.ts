@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { CLI_PATH, runCli, writeScript } from '../helpers/cli.js';
@@ -163,6 +164,31 @@ describe('taskweave serve as a process', { timeout: 60_000 }, () => {
     expect((await api(serve.target, 'GET', '/api/health')).status).toBe(200);
     serve.child.kill('SIGINT');
     expect(await serve.exited).toBe(0);
+  });
+
+  it('on a port already in use says so and how to choose another, as bad usage', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-serve-');
+    const script = await writeScript(workspace, { turns: [{ text: 'hi' }] });
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const result = await runCli([
+        'serve',
+        '-C',
+        workspace,
+        '--model',
+        `script:${script}`,
+        '--port',
+        `${port}`,
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(result.stderr).toMatch(/--port 0/);
+      expect(result.stderr).not.toMatch(/EADDRINUSE|\n\s+at /);
+    } finally {
+      busy.close();
+    }
   });
 
   it('refuses a bad port as bad usage', async () => {

@@ -321,6 +321,33 @@ describe('foldSessionEvents (a session view from its events)', () => {
     expect(view.items.filter((item) => item.kind === 'step')).toHaveLength(2);
   });
 
+  it('ends a run a killed process left running when the session’s next run starts; a continued run opens with a notice, not its goal again', () => {
+    const note: EventPayload = {
+      type: 'agent_update',
+      update_type: 'agent_note',
+      step: 0,
+      content: 'Sandbox: on',
+    };
+    const killed = stamp([
+      START,
+      note,
+      { type: 'agent_update', update_type: 'agent_turn_start', step: 1 },
+      { type: 'tool_start', call_id: 'c1', name: 'run_command', args: { command: 'sleep 60' }, step: 1 },
+    ]);
+    const continued = stamp([{ ...START, continued: true } as EventPayload], { runId: 'run_2', firstSeq: 5 });
+    const view = foldSessionEvents([...killed, ...continued]);
+    expect(view.runs.map((run) => [run.goal, run.status])).toEqual([
+      ['fix the build', 'stopped'],
+      ['fix the build', 'running'],
+    ]);
+    expect(view.items.map((item) => item.kind)).toEqual(['goal', 'notice', 'step', 'notice']);
+    const step = view.items.find((item) => item.kind === 'step');
+    expect(step?.kind === 'step' && step.tools[0]?.status).toBe('error');
+    expect(view.runningTools).toBe(0);
+    // What taskweave says before the first step is a notice, not a "Step 0" card.
+    expect(view.items.filter((item) => item.kind === 'step').map((item) => item.step)).toEqual([1]);
+  });
+
   it('shows messages not from the log (seq 0) every time', () => {
     const error: ServerEvent = {
       type: 'error',

@@ -81,6 +81,10 @@ describe('Runtime.resume', () => {
     const detail = await runtime.sessions.detail(sessionId);
     expect(detail.runs.map((run) => run.status)).toEqual(['stopped', 'completed']);
     expect(JSON.stringify(detail.messages)).toContain(CONTINUE_INTERRUPTED);
+    // The model reads taskweave's message; people see the run under the goal it continues.
+    expect(detail.runs.map((run) => run.goal)).toEqual(['tidy up the workspace', 'tidy up the workspace']);
+    const start = events.find((event) => kindOf(event) === 'agent_start');
+    expect(start).toMatchObject({ goal: 'tidy up the workspace', continued: true });
 
     expect(await runtime.resume()).toMatchObject({ kind: 'nothing' });
   });

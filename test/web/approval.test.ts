@@ -85,7 +85,10 @@ describe('approvals in the web UI (chromium against taskweave serve --approval a
     const [, input, output, cost] = /([\d,]+) in \/ ([\d,]+) out tokens · \$(\d+\.\d+)/.exec(header) ?? [];
     const tokens = (text?: string) => Number(text?.replace(/,/g, ''));
     expect(Number(cost)).toBeCloseTo((tokens(input) * 2 + tokens(output) * 8) / 1_000_000, 4);
-    expect(await page.getByText('Command asked for approval: denied: keep the build folder').count()).toBe(1);
+    // Once answered, the card says what became of the call, not that it was asked.
+    expect(await page.getByText('Command denied: keep the build folder').count()).toBe(1);
+    expect(await page.getByText('edit_file allowed · 1 edit').count()).toBe(1);
+    expect(await page.getByText(/asked for approval|waits for your approval/).count()).toBe(0);
     expect(await readFile(path.join(server.workspace, 'notes.txt'), 'utf8')).toBe('colour: teal\n');
     await context.close();
   });

@@ -43,8 +43,10 @@ export async function startServe(options: {
   args?: string[];
   /** Writes the files the workspace starts with. */
   files?: (workspace: string) => Promise<void>;
+  /** A workspace an earlier server used (a restart); a new temporary one when left out. */
+  workspace?: string;
 }): Promise<ServeProcess> {
-  const workspace = await mkdtemp(path.join(tmpdir(), 'taskweave-web-'));
+  const workspace = options.workspace ?? (await mkdtemp(path.join(tmpdir(), 'taskweave-web-')));
   await options.files?.(workspace);
   const scriptFile = path.join(workspace, '..', `${path.basename(workspace)}-script.json`);
   await writeFile(scriptFile, JSON.stringify(options.script, null, 2));
@@ -95,7 +97,7 @@ export async function startServe(options: {
     output: () => output,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
         child.once('exit', () => {
           clearTimeout(timer);

@@ -48,9 +48,15 @@ export interface RunAgentOptions {
   /** When calls are asked and how commands are confined. */
   safety: RunSafety;
   maxSteps?: number;
+  /** The tools offered (default: the core tools); an empty list is a plain chat turn, with none at all. */
   tools?: Tool[];
   /** Earlier messages of the conversation (when a session is continued). */
   history?: ModelMessage[];
+  /**
+   * Set when `goal` is taskweave's own message continuing a run a process left unfinished: that
+   * run's goal, which this run is recorded, announced (agent_start `continued`) and planned under.
+   */
+  continuesGoal?: string;
   plan?: PlanMode;
   concurrency?: number;
   /** What a failed task leads to when no one can be asked. */
@@ -83,16 +89,19 @@ export interface RunResult {
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const planMode = options.plan ?? 'auto';
-  const run = await createRun(options, options.goal, planMode === 'always' ? 'complex' : 'simple');
+  const goal = options.continuesGoal ?? options.goal;
+  const run = await createRun(options, goal, planMode === 'always' ? 'complex' : 'simple');
   const todo = todoTools({
     tasks: options.store.tasks,
     sessionId: options.journal.sessionId,
     ownTaskId: options.ownTaskId,
   });
+  // No tools given (a plain chat turn): none at all, not the to-do or plan tools either.
+  const chatOnly = options.tools?.length === 0;
   run.registry = new ToolRegistry([
     ...run.tools,
-    ...todo,
-    ...(planMode === 'never' ? [] : [planActionsTool(run)]),
+    ...(chatOnly ? [] : todo),
+    ...(planMode === 'never' || chatOnly ? [] : [planActionsTool(run)]),
   ]);
   const history = options.history ?? [];
   const conversation: Conversation = {
@@ -113,7 +122,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     });
     if (first.kind !== 'plan') return first;
     mode = 'complex';
-    return orchestrate(run, options.goal, first);
+    return orchestrate(run, goal, first);
   });
   return finish(run, conversation.messages, outcome, mode);
 }
@@ -230,6 +239,7 @@ async function createRun(
     loop: run.loop,
     model: options.model.id,
     goal,
+    ...(options.continuesGoal !== undefined ? { continued: true } : {}),
     approval: safety.approval.mode,
     sandbox: safety.sandboxLabel,
     network: safety.sandbox.kind === 'bwrap' ? safety.sandbox.network : undefined,

@@ -6,6 +6,7 @@ import { runtimeOptions } from '../interactive/cli-runtime.js';
 import { askToTrustDatabase, openRuntimeAskingTrust } from '../interactive/trust-prompt.js';
 import type { ServeCliOptions } from '../options.js';
 import { styleFor } from '../render/terminal.js';
+import { UsageError } from '../usage-error.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
 
@@ -28,7 +29,11 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
   runtime.onNotice(say);
   runtime.bus.subscribe((event) => {
     if (event.type === 'agent_update' && event.update_type === 'agent_start')
-      say(style.dim(`▶ session ${event.session_id}: ${event.goal.split('\n')[0]}`));
+      say(
+        style.dim(
+          `▶ session ${event.session_id}${event.continued ? ' continues' : ''}: ${event.goal.split('\n')[0]}`,
+        ),
+      );
     else if (event.type === 'response_complete')
       say(style.dim(`■ session ${event.session_id}: ${event.status}`));
   });
@@ -46,6 +51,11 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
     server = await serve({ runtime, host: options.host, port: options.port });
   } catch (error) {
     await runtime.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UsageError(
+        `port ${options.port} on ${options.host} is already in use (another taskweave serve, or another server?). ` +
+          'Choose another with --port, or --port 0 for any free one.',
+      );
     throw error;
   }
   say(`taskweave serve · workspace ${runtime.workspace.root} · model ${runtime.model.id}`);

@@ -91,12 +91,15 @@ async function chat(connection: ClientConnection, message: ClientMessageOf<'chat
     throw new RuntimeInputError(
       `This server runs the model ${runtime.model.id}; start taskweave serve with --model ${message.model} to use that one.`,
     );
+  const mode = message.agent_mode === true ? 'auto' : message.agent_mode;
   const settings: GoalSettings = {
     maxSteps: message.agent_max_steps,
     loop: message.loop,
     plan:
-      message.plan ??
-      (message.agent_mode === 'simple' ? 'never' : message.agent_mode === 'complex' ? 'always' : undefined),
+      mode === false
+        ? 'never'
+        : (message.plan ?? (mode === 'simple' ? 'never' : mode === 'complex' ? 'always' : undefined)),
+    ...(mode === false ? { chat: true } : {}),
   };
   const submission = await runtime.submit(message.content, { sessionId: message.session_id, settings });
   const sessionId = submission.kind === 'started' ? submission.sessionId : submission.task.sessionId!;

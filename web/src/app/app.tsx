@@ -1,15 +1,16 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ApprovalModeControl } from '../controls/approval-mode.js';
 import { SessionList } from '../sessions/session-list.js';
 import { TaskBoard } from '../task-board/task-board.js';
 import { SessionPage } from './session-page.js';
 import { useStore } from './store-context.js';
-import { useRoute } from './use-route.js';
+import { sessionHref, useRoute } from './use-route.js';
 
 /** The page: a top bar (pages, connection, notifications) and the current page. */
 export function App({ model }: { model: string | undefined }) {
   const route = useRoute();
   const [state, store] = useStore();
+  const lastSession = useLastSession(route.page === 'session' ? route.sessionId : undefined);
   // Reload the board and the session list when a run or a task moves (not on every streamed word).
   const activity = useMemo(
     () =>
@@ -28,8 +29,22 @@ export function App({ model }: { model: string | undefined }) {
           taskweave
         </a>
         <nav aria-label="Pages">
-          <a className="nav-link" href="#/" aria-current={route.page === 'session' ? 'page' : undefined}>
+          {/* Back to the session last watched; "New" starts another. */}
+          <a
+            className="nav-link"
+            href={lastSession ? sessionHref(lastSession) : '#/'}
+            aria-current={route.page === 'session' && route.sessionId !== undefined ? 'page' : undefined}
+          >
             Session
+          </a>
+          <a
+            className="nav-link"
+            href="#/"
+            aria-label="New session"
+            title="Start a new session"
+            aria-current={route.page === 'session' && route.sessionId === undefined ? 'page' : undefined}
+          >
+            + New
           </a>
           <a className="nav-link" href="#/tasks" aria-current={route.page === 'tasks' ? 'page' : undefined}>
             Tasks
@@ -43,7 +58,11 @@ export function App({ model }: { model: string | undefined }) {
           </a>
         </nav>
         <span className="spacer" />
-        {model && <span className="muted small model-name">{model}</span>}
+        {model && (
+          <span className="muted small model-name" title={model}>
+            {model}
+          </span>
+        )}
         <ApprovalModeControl />
         <NotificationToggle />
         <span
@@ -88,4 +107,25 @@ function NotificationToggle() {
       Notify me
     </button>
   );
+}
+
+const LAST_SESSION_KEY = 'taskweave.lastSession';
+
+/** The session this tab watched last (kept across reloads of the tab), for the "Session" link. */
+function useLastSession(watching: string | undefined): string | undefined {
+  const [last, setLast] = useState<string | undefined>(() => {
+    try {
+      return sessionStorage.getItem(LAST_SESSION_KEY) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  });
+  useEffect(() => {
+    if (watching === undefined) return;
+    setLast(watching);
+    try {
+      sessionStorage.setItem(LAST_SESSION_KEY, watching);
+    } catch {}
+  }, [watching]);
+  return last;
 }

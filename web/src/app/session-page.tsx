@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
+  currentPlan,
   isRunning,
   itemsOfTask,
-  latestPlan,
   latestRun,
   openApprovals,
   openFailure,
@@ -48,7 +48,7 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
   const question = view && openQuestion(view);
   const failure = view && openFailure(view);
   const approval = view && openApprovals(view)[0];
-  const plan = view && latestPlan(view);
+  const plan = view && currentPlan(view);
   const awaiting = view && planAwaitingDecision(view);
   const queuedBehind = sessionId ? state.queued[sessionId] : undefined;
   const items = useMemo(
@@ -123,18 +123,21 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
             )}
           </p>
         </header>
-        <div className="scroller" ref={scroller}>
-          {view && <Timeline view={view} items={items} />}
-          {!sessionId && startingGoal && <div className="goal">{startingGoal}</div>}
-          {!sessionId && !startingGoal && (
-            <p className="muted empty">Give taskweave a goal; every step will show here as it happens.</p>
+        {/* The pill sits in the conversation's own corner, above whatever waits below it. */}
+        <div className="scroll-area">
+          <div className="scroller" ref={scroller}>
+            {view && <Timeline view={view} items={items} />}
+            {!sessionId && startingGoal && <div className="goal">{startingGoal}</div>}
+            {!sessionId && !startingGoal && (
+              <p className="muted empty">Give taskweave a goal; every step will show here as it happens.</p>
+            )}
+          </div>
+          {away && (
+            <button type="button" className="to-bottom" onClick={toBottom}>
+              ↓ Latest
+            </button>
           )}
         </div>
-        {away && (
-          <button type="button" className="to-bottom" onClick={toBottom}>
-            ↓ Latest
-          </button>
-        )}
         {question && (
           <QuestionBanner
             key={question.requestId}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { commandSegments, gapLabel } from '../../../src/events/command-segments.js';
 import type { ApprovalItem } from '../../../src/events/session-view.js';
 
@@ -49,6 +49,11 @@ export function ApprovalRequest({
 }) {
   const [reason, setReason] = useState('');
   const [sent, setSent] = useState<Decision | undefined>();
+  const allow = useRef<HTMLButtonElement>(null);
+  // The request takes the focus (as a question does): Enter answers it, not the message field.
+  useEffect(() => {
+    allow.current?.focus();
+  }, []);
   const decide = (decision: Decision) => {
     setSent(decision);
     onDecide(decision, decision === 'deny' ? reason.trim() || undefined : undefined);
@@ -81,6 +86,7 @@ export function ApprovalRequest({
       />
       <div className="button-row">
         <button
+          ref={allow}
           type="button"
           className="primary"
           disabled={sent !== undefined}
@@ -92,7 +98,7 @@ export function ApprovalRequest({
           type="button"
           disabled={sent !== undefined}
           onClick={() => decide('always')}
-          title="For the rest of this session"
+          aria-describedby={`always-${approval.requestId}`}
         >
           {`${approval.always ?? 'Always'}${sent === 'always' ? '…' : ''}`}
         </button>
@@ -100,6 +106,23 @@ export function ApprovalRequest({
           {sent === 'deny' ? 'Deny…' : 'Deny'}
         </button>
       </div>
+      <p className="muted small always-hint" id={`always-${approval.requestId}`}>
+        {alwaysHint(approval)}
+      </p>
     </section>
   );
+}
+
+/** What "always" allows, said in full: the core's button label names it, this says for how long. */
+export function alwaysHint(approval: Pick<ApprovalItem, 'always' | 'name'>): string {
+  const label = approval.always ?? '';
+  const prefix = /^Always allow `(.+) …`$/.exec(label);
+  if (prefix)
+    return `Always: every command that starts with \`${prefix[1]}\` runs unasked until this session ends.`;
+  if (label === 'Always allow file changes')
+    return 'Always: every file change (writes and edits) runs unasked until this session ends.';
+  if (label === 'Always: this exact command')
+    return 'Always: this exact command line runs unasked if it comes again in this session; any other asks.';
+  const tool = /^Always allow (.+)$/.exec(label)?.[1] ?? approval.name;
+  return `Always: every ${tool} call runs unasked until this session ends.`;
 }

@@ -1,6 +1,7 @@
-import type { SessionView, TimelineItem } from '../../../src/events/session-view.js';
+import type { ApprovalItem, SessionView, TimelineItem } from '../../../src/events/session-view.js';
 import { formatTokens } from './format.js';
 import { Markdown } from './markdown.js';
+import { shownItems } from './shown-items.js';
 import { StepCard } from './step-card.js';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -12,7 +13,8 @@ const STATUS_TEXT: Record<string, string> = {
 };
 
 /** The conversation: goals, step cards, questions, plan and task lines, and how each run ended. */
-export function Timeline({ view, items }: { view: SessionView; items: readonly TimelineItem[] }) {
+export function Timeline({ view, items: given }: { view: SessionView; items: readonly TimelineItem[] }) {
+  const items = shownItems(view, given);
   const lastStep = items.findLast((item) => item.kind === 'step');
   const running = new Set(view.runs.filter((run) => run.status === 'running').map((run) => run.runId));
   const titles = new Map(
@@ -64,12 +66,7 @@ function Item({
         </div>
       );
     case 'approval':
-      return (
-        <div className="card approval-item">
-          {item.name === 'run_command' ? 'Command' : item.name} asked for approval
-          {item.settled ? (item.outcome ? `: ${item.outcome}` : '') : ' — waiting for your decision.'}
-        </div>
-      );
+      return <div className="card approval-item">{approvalText(item)}</div>;
     case 'failure':
       return (
         <div className="card failure-item">
@@ -109,6 +106,15 @@ function Item({
         </section>
       );
   }
+}
+
+/** What became of a call asked for approval: waiting, allowed (and how it went), denied, or left. */
+function approvalText(item: ApprovalItem): string {
+  const what = item.name === 'run_command' ? 'Command' : item.name;
+  if (!item.settled) return `${what} waits for your approval.`;
+  if (item.outcome === undefined) return `${what} was not decided: the run ended first.`;
+  if (/^denied\b/.test(item.outcome)) return `${what} ${item.outcome}`;
+  return `${what} allowed · ${item.outcome}`;
 }
 
 function taskVerb(state: string): string {

@@ -1,5 +1,8 @@
+import { parseCommandResult } from '../../../src/events/command-result.js';
 import type { ToolCallView } from '../../../src/events/session-view.js';
 import { CollapsedText, diffLineClass } from './collapsed-text.js';
+import { CommandOutput } from './command-output.js';
+import { SIGNAL_TOOLS } from './shown-items.js';
 
 /** One tool call: its name and main argument, its arguments, progress, and result or error. */
 export function ToolCall({ call }: { call: ToolCallView }) {
@@ -11,22 +14,28 @@ export function ToolCall({ call }: { call: ToolCallView }) {
           {icon}
         </span>
         <code className="tool-name">{call.name}</code>{' '}
-        <span className="tool-arg">{mainArgument(call.args)}</span>
+        {!SIGNAL_TOOLS.has(call.name) && <span className="tool-arg">{mainArgument(call.args)}</span>}
         {call.display && <span className="tool-display"> · {call.display}</span>}
         {call.status === 'running' && <span className="tool-display"> · running</span>}
       </summary>
       <ToolArguments call={call} />
       {call.status === 'running' && call.progress.length > 0 && (
-        <CollapsedText label={`${call.name} output so far`} text={call.progress.join('\n')} />
+        <CollapsedText label={`${call.name} output so far`} text={call.progress.join('\n')} keep="end" />
       )}
-      {call.output !== undefined && (
-        <CollapsedText
-          label={call.status === 'error' ? `${call.name} error` : `${call.name} result`}
-          text={call.output}
-          lineClass={isEdit(call) ? diffLineClass : undefined}
-        />
-      )}
+      {call.output !== undefined && <ToolOutput call={call} output={call.output} />}
     </details>
+  );
+}
+
+function ToolOutput({ call, output }: { call: ToolCallView; output: string }) {
+  const command = call.name === 'run_command' ? parseCommandResult(output) : undefined;
+  if (command) return <CommandOutput result={command} />;
+  return (
+    <CollapsedText
+      label={call.status === 'error' ? `${call.name} error` : `${call.name} result`}
+      text={output}
+      lineClass={isEdit(call) ? diffLineClass : undefined}
+    />
   );
 }
 

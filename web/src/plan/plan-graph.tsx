@@ -1,8 +1,8 @@
 import '@xyflow/react/dist/style.css';
-import { Background, type Edge, MarkerType, ReactFlow } from '@xyflow/react';
-import { useEffect, useMemo, useState } from 'react';
+import { Background, type Edge, MarkerType, ReactFlow, useReactFlow, useStore } from '@xyflow/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PlanView } from '../../../src/events/session-view.js';
-import { layoutPlan } from './layout.js';
+import { type LayoutDirection, layoutDirection, layoutPlan } from './layout.js';
 import { TaskNode, type TaskNodeType } from './task-node.js';
 
 const NODE_TYPES = { task: TaskNode };
@@ -21,14 +21,17 @@ export default function PlanGraph({
   onSelectTask: (taskId: string) => void;
 }) {
   const [positions, setPositions] = useState<Map<string, { x: number; y: number }>>();
+  const box = useRef<HTMLDivElement>(null);
+  const direction = usePanelDirection(box);
   useEffect(() => {
+    if (!direction) return;
     let current = true;
     setPositions(undefined);
-    layoutPlan(plan.tasks).then((laid) => current && setPositions(laid));
+    layoutPlan(plan.tasks, direction).then((laid) => current && setPositions(laid));
     return () => {
       current = false;
     };
-  }, [plan.tasks]);
+  }, [plan.tasks, direction]);
 
   const critical = useMemo(() => new Set(plan.criticalPath), [plan.criticalPath]);
   const criticalEdges = useMemo(
@@ -44,6 +47,7 @@ export default function PlanGraph({
       node: plan.nodes[task.id] ?? { state: 'pending' },
       critical: critical.has(task.id),
       selected: selectedTask === task.id,
+      direction: direction ?? 'RIGHT',
     },
     draggable: false,
     selectable: false,
@@ -62,22 +66,76 @@ export default function PlanGraph({
       };
     }),
   );
-  if (!positions) return <div className="graph-placeholder muted">Laying out the plan…</div>;
+  return (
+    <div ref={box} className="graph-box">
+      {positions && direction ? (
+        <Graph key={`${plan.planId}:${direction}`} nodes={nodes} edges={edges} onSelectTask={onSelectTask} />
+      ) : (
+        <div className="graph-placeholder muted">Laying out the plan…</div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Drawn to fit the panel, never larger than life: a small plan is not blown up, a large one
+ * shrinks (and can be zoomed and panned).
+ */
+function Graph({
+  nodes,
+  edges,
+  onSelectTask,
+}: {
+  nodes: TaskNodeType[];
+  edges: Edge[];
+  onSelectTask: (taskId: string) => void;
+}) {
   return (
     <ReactFlow
-      key={plan.planId}
       nodes={nodes}
       edges={edges}
       nodeTypes={NODE_TYPES}
       onNodeClick={(_event, node) => onSelectTask(node.id)}
       fitView
-      fitViewOptions={{ padding: 0.15 }}
+      fitViewOptions={FIT_VIEW}
       minZoom={0.3}
       nodesConnectable={false}
       proOptions={{ hideAttribution: true }}
       colorMode="system"
     >
       <Background gap={16} size={1} />
+      <FitOnResize />
     </ReactFlow>
   );
+}
+
+const FIT_VIEW = { padding: 0.08, maxZoom: 1 };
+
+/** Fits the plan again when the panel changes size (a window made narrower, a phone turned). */
+function FitOnResize() {
+  const { fitView } = useReactFlow();
+  const width = useStore((state) => state.width);
+  const height = useStore((state) => state.height);
+  useEffect(() => {
+    if (width > 0 && height > 0) void fitView(FIT_VIEW);
+  }, [width, height, fitView]);
+  return null;
+}
+
+/** The layout direction for the panel's current size; undefined until it is measured. */
+function usePanelDirection(box: React.RefObject<HTMLDivElement | null>): LayoutDirection | undefined {
+  const [direction, setDirection] = useState<LayoutDirection>();
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => {
+      const { width, height } = element.getBoundingClientRect();
+      if (width > 0 && height > 0) setDirection(layoutDirection(width, height));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [box]);
+  return direction;
 }

@@ -3,6 +3,7 @@ import type { PlanNodeView } from '../../../src/events/session-view.js';
 import type { PlanTask } from '../../../src/plan/task-graph.js';
 import { formatDuration } from '../chat/format.js';
 import { useNow } from '../chat/use-now.js';
+import type { LayoutDirection } from './layout.js';
 
 /** What a task node draws. */
 export interface TaskNodeData extends Record<string, unknown> {
@@ -10,6 +11,8 @@ export interface TaskNodeData extends Record<string, unknown> {
   node: PlanNodeView;
   critical: boolean;
   selected: boolean;
+  /** Which way the graph's layers go: arrows enter and leave on that axis. */
+  direction: LayoutDirection;
 }
 
 export type TaskNodeType = Node<TaskNodeData, 'task'>;
@@ -29,7 +32,8 @@ const STATE_TEXT: Record<string, string> = {
  * click (also by keyboard) reaches the graph's onNodeClick, which selects the task.
  */
 export function TaskNode({ data }: NodeProps<TaskNodeType>) {
-  const { task, node, critical, selected } = data;
+  const { task, node, critical, selected, direction } = data;
+  const down = direction === 'DOWN';
   const state = STATE_TEXT[node.state] ?? node.state;
   return (
     <div
@@ -37,7 +41,7 @@ export function TaskNode({ data }: NodeProps<TaskNodeType>) {
       data-task-id={task.id}
       data-state={node.state}
     >
-      <Handle type="target" position={Position.Left} isConnectable={false} />
+      <Handle type="target" position={down ? Position.Top : Position.Left} isConnectable={false} />
       <button
         type="button"
         className="task-node-button nodrag"
@@ -56,7 +60,7 @@ export function TaskNode({ data }: NodeProps<TaskNodeType>) {
         <span className="task-node-title">{task.title}</span>
         {task.check && <code className="task-node-check">✔ {task.check}</code>}
       </button>
-      <Handle type="source" position={Position.Right} isConnectable={false} />
+      <Handle type="source" position={down ? Position.Bottom : Position.Right} isConnectable={false} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { ApiTask } from '../../../src/events/api.js';
 import { formatWhen } from '../chat/format.js';
+import { Markdown } from '../chat/markdown.js';
 import { api } from '../connection/api.js';
 import { usePolled } from './use-polled.js';
 
@@ -75,8 +76,8 @@ function TaskRow({ task, act }: { task: ApiTask; act: (action: () => Promise<unk
     <li className={`task-row state-${task.status}`} aria-label={`Task ${task.title}`}>
       <div className="task-row-main">
         <span className={`state-chip state-${task.status}`}>{task.status.replace('_', ' ')}</span>
-        <span className="task-title">
-          {task.key && <span className="badge badge-task">{task.key}</span>} {task.title}
+        <span className="task-title" title={task.description}>
+          {task.key && <span className="badge badge-task">{task.key}</span>} {shownTitle(task)}
         </span>
         <span className="muted small" title={new Date(task.updated_at).toLocaleString()}>
           added {formatWhen(task.created_at)}
@@ -112,8 +113,12 @@ function TaskRow({ task, act }: { task: ApiTask; act: (action: () => Promise<unk
           </a>
         )}
       </div>
-      {task.result_summary && <p className="small">{task.result_summary}</p>}
-      {task.fail_reason && <p className="small error">{task.fail_reason}</p>}
+      {task.result_summary && (
+        <div className="small task-summary">
+          <Markdown text={task.result_summary} />
+        </div>
+      )}
+      {task.fail_reason && <p className="small error task-reason">{task.fail_reason}</p>}
       {task.tasks && task.tasks.length > 0 && (
         <ul className="task-list nested">
           {task.tasks.map((child) => (
@@ -123,4 +128,14 @@ function TaskRow({ task, act }: { task: ApiTask; act: (action: () => Promise<unk
       )}
     </li>
   );
+}
+
+/**
+ * A title the queue cut from a long goal (the start of its first line) is shown as that whole
+ * first line instead: the row wraps it, two lines at most, and the whole goal is in the tooltip.
+ */
+function shownTitle(task: ApiTask): string {
+  const firstLine = (task.description.split('\n').find((line) => line.trim() !== '') ?? '').trim();
+  const kept = task.title.replace(/…$/, '');
+  return firstLine.length > kept.length && firstLine.startsWith(kept) ? firstLine : task.title;
 }
