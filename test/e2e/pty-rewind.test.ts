@@ -19,7 +19,11 @@ describe('/checkpoints, /rewind, /undo and /redo on an 80×24 terminal', () => {
     git(workspace, '-c', 'user.email=u@example.com', '-c', 'user.name=u', 'commit', '-qm', 'first');
     const script = await writeScript(await tempWorkspaceRoot('taskweave-pty-rewind-script-'), {
       turns: [
-        { toolCalls: [{ name: 'write_file', args: { path: 'src/server.ts', content: 'export const port = 8080;\n' } }] },
+        {
+          toolCalls: [
+            { name: 'write_file', args: { path: 'src/server.ts', content: 'export const port = 8080;\n' } },
+          ],
+        },
         { toolCalls: [{ name: 'write_file', args: { path: 'config.json', content: '{ "port": 8080 }\n' } }] },
         { toolCalls: [{ name: 'run_command', args: { command: 'echo built > build.log' } }] },
         { text: 'The port is now 8080.' },
