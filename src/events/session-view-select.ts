@@ -78,6 +78,9 @@ export function itemsOfTask(view: SessionView, taskId: string): TimelineItem[] {
       case 'failure':
       case 'task':
         return item.taskId === taskId;
+      // An undo or rewind concerns files of the whole session: shown beside any task's steps.
+      case 'restore':
+        return true;
       default:
         return false;
     }

@@ -16,6 +16,11 @@ import { formatCost, formatTokens } from '../chat/format.js';
 import { QuestionBanner } from '../chat/question-banner.js';
 import { Timeline } from '../chat/timeline.js';
 import { useAutoScroll } from '../chat/use-auto-scroll.js';
+import {
+  CheckpointsContext,
+  type CheckpointsState,
+  useCheckpoints,
+} from '../checkpoints/checkpoints-context.js';
 import type { RunControls } from '../connection/session-store.js';
 import { PlanPanel } from '../plan/plan-panel.js';
 import { useHealth, useStore } from './store-context.js';
@@ -108,76 +113,91 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
   };
 
   const run = view && latestRun(view);
+  const checkpoints = useCheckpoints(sessionId, view);
+  const checkpointsState = useMemo<CheckpointsState | null>(
+    () =>
+      sessionId
+        ? {
+            sessionId,
+            checkpoints,
+            running,
+            restore: (action, options) => store.restore(sessionId, action, options),
+          }
+        : null,
+    [sessionId, checkpoints, running, store],
+  );
   return (
-    <div className={`session-page${plan ? ' with-plan' : ''}`}>
-      <section className="chat" aria-label="Session">
-        <header className="session-header">
-          <h1>{run?.goal ?? (sessionId ? 'Session' : 'New session')}</h1>
-          <p className="muted small">
-            {run && `${run.model} · ${run.loop} · up to ${run.maxSteps} steps · `}
-            {view && formatTokens(view.usage)}
-            {view && health?.price && ` · ${formatCost(view.usage, health.price)}`}
-            {running && <span className="state-chip state-in_progress"> running</span>}
-            {queuedBehind !== undefined && queuedBehind > 0 && (
-              <span className="state-chip state-pending"> queued behind {queuedBehind}</span>
-            )}
-          </p>
-        </header>
-        {/* The pill sits in the conversation's own corner, above whatever waits below it. */}
-        <div className="scroll-area">
-          <div className="scroller" ref={scroller}>
-            {view && <Timeline view={view} items={items} />}
-            {!sessionId && startingGoal && <div className="goal">{startingGoal}</div>}
-            {!sessionId && !startingGoal && (
-              <p className="muted empty">Give taskweave a goal; every step will show here as it happens.</p>
+    <CheckpointsContext.Provider value={checkpointsState}>
+      <div className={`session-page${plan ? ' with-plan' : ''}`}>
+        <section className="chat" aria-label="Session">
+          <header className="session-header">
+            <h1>{run?.goal ?? (sessionId ? 'Session' : 'New session')}</h1>
+            <p className="muted small">
+              {run && `${run.model} · ${run.loop} · up to ${run.maxSteps} steps · `}
+              {view && formatTokens(view.usage)}
+              {view && health?.price && ` · ${formatCost(view.usage, health.price)}`}
+              {running && <span className="state-chip state-in_progress"> running</span>}
+              {queuedBehind !== undefined && queuedBehind > 0 && (
+                <span className="state-chip state-pending"> queued behind {queuedBehind}</span>
+              )}
+            </p>
+          </header>
+          {/* The pill sits in the conversation's own corner, above whatever waits below it. */}
+          <div className="scroll-area">
+            <div className="scroller" ref={scroller}>
+              {view && <Timeline view={view} items={items} />}
+              {!sessionId && startingGoal && <div className="goal">{startingGoal}</div>}
+              {!sessionId && !startingGoal && (
+                <p className="muted empty">Give taskweave a goal; every step will show here as it happens.</p>
+              )}
+            </div>
+            {away && (
+              <button type="button" className="to-bottom" onClick={toBottom}>
+                ↓ Latest
+              </button>
             )}
           </div>
-          {away && (
-            <button type="button" className="to-bottom" onClick={toBottom}>
-              ↓ Latest
-            </button>
+          {question && (
+            <QuestionBanner
+              key={question.requestId}
+              question={question}
+              onAnswer={(content) => store.answer(question.requestId, content)}
+            />
           )}
-        </div>
-        {question && (
-          <QuestionBanner
-            key={question.requestId}
-            question={question}
-            onAnswer={(content) => store.answer(question.requestId, content)}
+          {approval && (
+            <ApprovalRequest
+              key={approval.requestId}
+              approval={approval}
+              onDecide={(decision, reason) => store.decideApproval(approval.requestId, decision, reason)}
+            />
+          )}
+          {failure && (
+            <FailureDecision
+              key={failure.requestId}
+              failure={failure}
+              onDecide={(decision, feedback) => store.decideFailure(failure.requestId, decision, feedback)}
+            />
+          )}
+          <Composer
+            running={running}
+            controls={shownControls}
+            onControls={setControls}
+            onSend={send}
+            onStop={() => sessionId && store.stop(sessionId)}
+            continuing={sessionId !== undefined}
+          />
+        </section>
+        {plan && (
+          <PlanPanel
+            key={plan.planId}
+            plan={plan}
+            awaitingDecision={awaiting !== undefined}
+            selectedTask={taskFilter}
+            onSelectTask={setTaskFilter}
+            onDecide={(decision, feedback) => store.decidePlan(plan.planId, decision, feedback)}
           />
         )}
-        {approval && (
-          <ApprovalRequest
-            key={approval.requestId}
-            approval={approval}
-            onDecide={(decision, reason) => store.decideApproval(approval.requestId, decision, reason)}
-          />
-        )}
-        {failure && (
-          <FailureDecision
-            key={failure.requestId}
-            failure={failure}
-            onDecide={(decision, feedback) => store.decideFailure(failure.requestId, decision, feedback)}
-          />
-        )}
-        <Composer
-          running={running}
-          controls={shownControls}
-          onControls={setControls}
-          onSend={send}
-          onStop={() => sessionId && store.stop(sessionId)}
-          continuing={sessionId !== undefined}
-        />
-      </section>
-      {plan && (
-        <PlanPanel
-          key={plan.planId}
-          plan={plan}
-          awaitingDecision={awaiting !== undefined}
-          selectedTask={taskFilter}
-          onSelectTask={setTaskFilter}
-          onDecide={(decision, feedback) => store.decidePlan(plan.planId, decision, feedback)}
-        />
-      )}
-    </div>
+      </div>
+    </CheckpointsContext.Provider>
   );
 }

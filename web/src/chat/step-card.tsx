@@ -1,4 +1,6 @@
 import type { StepItem } from '../../../src/events/session-view.js';
+import { filesOf, stepKey, useCheckpointsState } from '../checkpoints/checkpoints-context.js';
+import { UndoControl } from '../checkpoints/undo-control.js';
 import { formatTokens } from './format.js';
 import { Markdown } from './markdown.js';
 import { ToolCall } from './tool-call.js';
@@ -18,7 +20,7 @@ export function StepCard({
   const tokens = step.usage.input + step.usage.output;
   return (
     <article
-      className="card step"
+      className={`card step${step.rewound ? ' rewound' : ''}`}
       aria-label={`Step ${step.step}${step.taskId ? ` of task ${step.taskId}` : ''}`}
     >
       <header className="card-header">
@@ -29,6 +31,11 @@ export function StepCard({
           </span>
         )}
         {tokens > 0 && <span className="muted small">{formatTokens(step.usage)}</span>}
+        {step.rewound && (
+          <span className="badge badge-rewound" title="An undo or rewind took this step's file changes back">
+            Rewound
+          </span>
+        )}
       </header>
       {runGoesOn && step.text === '' && step.tools.length === 0 && !step.reason && (
         <p className="muted small thinking">Thinking…</p>
@@ -69,11 +76,51 @@ export function StepCard({
           Note: {note}
         </p>
       ))}
+      <StepUndo step={step} />
       {step.refusedRemaining !== undefined && (
         <p className="warning small">
           Final answer refused: {step.refusedRemaining} task(s) remain, so the run goes on.
         </p>
       )}
     </article>
+  );
+}
+
+/**
+ * Undo on a step that changed files: back to before it (its checkpoint and the later ones that
+ * still stand), with the files listed and a confirmation; the conversation too when asked.
+ */
+function StepUndo({ step }: { step: StepItem }) {
+  const state = useCheckpointsState();
+  if (!state) return null;
+  const key = stepKey(step.runId, step.taskId, step.step);
+  const own = state.checkpoints.find(
+    (checkpoint) => stepKey(checkpoint.run_id, checkpoint.task_id, checkpoint.step) === key,
+  );
+  if (!own || own.undone === 'yes') return null;
+  const later = state.checkpoints.filter(
+    (checkpoint) => checkpoint.number > own.number && checkpoint.undone !== 'yes',
+  );
+  const files = filesOf([own, ...later]);
+  return (
+    <UndoControl
+      key={`${own.number}:${own.undone}:${later.length}`}
+      label="Undo"
+      files={files}
+      note={
+        later.length > 0
+          ? `The ${later.length} later step${later.length === 1 ? '' : 's'} that changed files ${later.length === 1 ? 'is' : 'are'} undone too (checkpoints ${own.number}–${later[later.length - 1]?.number}).`
+          : undefined
+      }
+      conversation={step.taskId === undefined}
+      disabled={state.running}
+      onConfirm={(withConversation) =>
+        state.restore('rewind', {
+          to: own.number,
+          ...(step.taskId === undefined ? {} : { taskId: step.taskId }),
+          mode: withConversation ? 'both' : 'code',
+        })
+      }
+    />
   );
 }

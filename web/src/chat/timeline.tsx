@@ -1,4 +1,5 @@
 import type { ApprovalItem, SessionView, TimelineItem } from '../../../src/events/session-view.js';
+import { RestoreCard } from '../checkpoints/restore-card.js';
 import { formatTokens } from './format.js';
 import { Markdown } from './markdown.js';
 import { shownItems } from './shown-items.js';
@@ -16,6 +17,7 @@ const STATUS_TEXT: Record<string, string> = {
 export function Timeline({ view, items: given }: { view: SessionView; items: readonly TimelineItem[] }) {
   const items = shownItems(view, given);
   const lastStep = items.findLast((item) => item.kind === 'step');
+  const lastRestore = items.findLast((item) => item.kind === 'restore');
   const running = new Set(view.runs.filter((run) => run.status === 'running').map((run) => run.runId));
   const titles = new Map(
     view.plans.flatMap((plan) => plan.tasks.map((task) => [task.id, task.title] as const)),
@@ -27,6 +29,7 @@ export function Timeline({ view, items: given }: { view: SessionView; items: rea
           <Item
             item={item}
             live={item === lastStep && running.has(item.runId)}
+            latest={item === lastRestore}
             runGoesOn={running.has(item.runId)}
             taskTitle={'taskId' in item && item.taskId ? titles.get(item.taskId) : undefined}
             planTasks={
@@ -42,12 +45,15 @@ export function Timeline({ view, items: given }: { view: SessionView; items: rea
 function Item({
   item,
   live,
+  latest,
   runGoesOn,
   taskTitle,
   planTasks,
 }: {
   item: TimelineItem;
   live: boolean;
+  /** The last restore shown (only it offers Redo). */
+  latest: boolean;
   runGoesOn: boolean;
   taskTitle?: string;
   planTasks?: SessionView['plans'][number];
@@ -92,6 +98,8 @@ function Item({
       );
     case 'notice':
       return <div className={`notice ${item.tone}`}>{item.text}</div>;
+    case 'restore':
+      return <RestoreCard item={item} redoable={latest} />;
     case 'completion':
       return (
         <section className={`card completion status-${item.status}`} aria-label="Run result">

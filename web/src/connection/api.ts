@@ -1,6 +1,7 @@
 import type {
   AddTaskBody,
   ApiAddedTask,
+  ApiCheckpoint,
   ApiError,
   ApiHealth,
   ApiSession,
@@ -49,6 +50,8 @@ export const api = {
   health: () => request<ApiHealth>('GET', '/api/health'),
   sessions: () => request<{ sessions: ApiSession[] }>('GET', '/api/sessions'),
   session: (id: string) => request<ApiSessionDetail>('GET', `/api/sessions/${encodeURIComponent(id)}`),
+  checkpoints: (id: string) =>
+    request<{ checkpoints: ApiCheckpoint[] }>('GET', `/api/sessions/${encodeURIComponent(id)}/checkpoints`),
   tasks: () => request<{ tasks: ApiTask[] }>('GET', '/api/tasks'),
   addTask: (body: AddTaskBody) => request<ApiAddedTask>('POST', '/api/tasks', body),
   completeTask: (id: string) =>

@@ -126,6 +126,25 @@ export class SessionStore {
     this.socket.send({ type: 'approval_decision', request_id: requestId, decision, reason });
   }
 
+  /**
+   * Undoes, rewinds or redoes a session's checkpoints; every client following the session hears
+   * checkpoint_restored (or this one an error).
+   */
+  restore(
+    sessionId: string,
+    action: 'undo' | 'rewind' | 'redo',
+    options: { to?: number; taskId?: string; mode?: 'code' | 'conversation' | 'both' } = {},
+  ): void {
+    this.socket.send({
+      type: 'restore_checkpoint',
+      session_id: sessionId,
+      action,
+      to: options.to,
+      task_id: options.taskId,
+      mode: options.mode,
+    });
+  }
+
   /** Sends any client message (for what has no method of its own). */
   send(message: ClientMessageInput): void {
     this.socket.send(message);

@@ -1,5 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { PlanView } from '../../../src/events/session-view.js';
+import { filesOf, useCheckpointsState } from '../checkpoints/checkpoints-context.js';
+import { UndoControl } from '../checkpoints/undo-control.js';
 
 /** The graph (React Flow and elkjs) is loaded only when a plan is shown. */
 const PlanGraph = lazy(() => import('./plan-graph.js'));
@@ -47,6 +49,7 @@ export function PlanPanel({
             Showing task {selectedTask} only — show all
           </button>
         )}
+        {selectedTask && <TaskUndo taskId={selectedTask} />}
       </header>
       <div className="graph">
         <Suspense fallback={<div className="graph-placeholder muted">Loading the graph…</div>}>
@@ -100,4 +103,24 @@ function countStates(plan: PlanView): string {
   return [...counts]
     .map(([state, count]) => `${count} ${state === 'in_progress' ? 'running' : state}`)
     .join(' · ');
+}
+
+/** Undo on a plan task (the node selected): its changes only; other tasks' files are left. */
+function TaskUndo({ taskId }: { taskId: string }) {
+  const state = useCheckpointsState();
+  if (!state) return null;
+  const own = state.checkpoints.filter(
+    (checkpoint) => checkpoint.task_id === taskId && checkpoint.undone !== 'yes',
+  );
+  if (own.length === 0) return null;
+  return (
+    <UndoControl
+      key={own.map((checkpoint) => checkpoint.number).join(',')}
+      label={`Undo task ${taskId}`}
+      files={filesOf(own)}
+      note="Only this task's changes go back; a file a later task changed since is left and listed. The task's own conversation stays."
+      disabled={state.running}
+      onConfirm={() => state.restore('rewind', { taskId, mode: 'code' })}
+    />
+  );
 }
