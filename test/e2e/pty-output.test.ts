@@ -205,4 +205,39 @@ describe('on an 80×24 terminal', () => {
     expect(run.text()).toMatch(/✓ completed, 1 task skipped · \d+ steps/);
     expect(run.text()).not.toMatch(/\b1 steps\b|task\(s\)/);
   });
+  it('a failed task check shows its output once, without the text meant for the model', async () => {
+    const check = "test -f ok.txt || { echo 'ok.txt is missing'; exit 1; }";
+    const { workspace, model } = await setup([
+      {
+        toolCalls: [
+          { name: 'plan_actions', args: { tasks: [{ ...task('a', 'Make ok', 'create ok.txt'), check }] } },
+        ],
+      },
+      { task: 'a', toolCalls: [{ name: 'task_completed', args: { summary: 'done' } }] },
+      { task: 'a', toolCalls: [{ name: 'write_file', args: { path: 'ok.txt', content: 'ok\n' } }] },
+      { task: 'a', toolCalls: [{ name: 'task_completed', args: { summary: 'done now' } }] },
+      { toolCalls: [{ name: 'final_answer', args: { answer: 'Made ok.txt.' } }] },
+    ]);
+    const run = await PtyRun.run(
+      [
+        'run',
+        '--yes',
+        '--approval',
+        'auto',
+        '--sandbox',
+        'off',
+        '--model',
+        model,
+        '--cwd',
+        workspace,
+        'make ok',
+      ],
+      { env: { NO_COLOR: '1' } },
+    );
+    expect(run.code, run.text).toBe(0);
+    expect(run.text.split('ok.txt is missing'), run.text).toHaveLength(2);
+    expect(run.text).toContain("! [a] The task's check failed, so the task is not done yet: it goes on.");
+    expect(run.text).not.toMatch(/Exit code:|--- stdout ---|--- stderr ---|call task_completed again/);
+    expect(run.text).toContain('✓ [a] Make ok — done now');
+  });
 });

@@ -154,7 +154,7 @@ export class HumanRenderer {
         this.out.write(this.markdown ? this.markdown.push(event.content) : event.content);
         return;
       case 'agent_note':
-        this.line(s.yellow(`! ${event.content}`));
+        this.line(s.yellow(`! ${event.task_id ? `[${event.task_id}] ` : ''}${event.content}`));
         return;
       case 'context_compacted':
         this.line(s.dim(`⋯ ${compactionText(event)}`));
