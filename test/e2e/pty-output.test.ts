@@ -124,6 +124,12 @@ describe('on an 80×24 terminal', () => {
     expect(text.split('Wrote a and b.')).toHaveLength(2);
     expect(text).not.toContain('[x] Task x pending');
     expect(text).toMatch(/Tasks:\n {2}✓ \[a\] Task a completed\n {2}✓ \[b\] Task b completed\n/);
+    // The rejected plan's task is cancelled with it, not left pending forever.
+    const listed = await PtyRun.run(['tasks', 'list', '--all', '--cwd', workspace], {
+      env: { NO_COLOR: '1' },
+    });
+    expect(listed.text).toMatch(/cancelled\s+└ Task x/);
+    expect(listed.text).not.toContain('pending');
   });
 
   it('wraps its own lines and the model’s text between words: the terminal folds no row', async () => {
