@@ -241,9 +241,15 @@ describe('on an 80×24 terminal', () => {
       { env: { NO_COLOR: '1' } },
     );
     expect(run.code, run.text).toBe(0);
-    expect(run.text.split('ok.txt is missing'), run.text).toHaveLength(2);
+    // The plan shows the task's check; the check's output shows once, under its call.
+    expect(run.lines).toContain(`      check: ${check}`);
+    expect(run.text.match(/^(\s*│ )?ok\.txt is missing$/gm), run.text).toEqual(['    │ ok.txt is missing']);
     expect(run.text).toContain("! [a] The task's check failed, so the task is not done yet: it goes on.");
     expect(run.text).not.toMatch(/Exit code:|--- stdout ---|--- stderr ---|call task_completed again/);
     expect(run.text).toContain('✓ [a] Make ok — done now');
+    // The final answer comes before the closing line, as in a run without a plan.
+    expect(run.text).toMatch(
+      /Tasks:\n {2}✓ \[a\] Make ok completed\n\nMade ok\.txt\.\n✓ completed · 5 steps/,
+    );
   });
 });

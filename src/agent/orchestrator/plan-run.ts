@@ -128,7 +128,7 @@ export class PlanRun {
     if (!this.escalationPending) return undefined;
     this.escalationPending = false;
     const question =
-      `The model tried to end the run ${FINAL_ANSWER_REFUSAL_LIMIT} times while ${this.remaining} task(s) remain. ` +
+      `The model tried to end the run ${FINAL_ANSWER_REFUSAL_LIMIT} times while ${this.remaining === 1 ? '1 task remains' : `${this.remaining} tasks remain`}. ` +
       'How should it go on? (Your answer is passed to the model; stop the run to end it.)';
     const reply = await this.run.control.requestInput(question, { step });
     if (reply.status === 'unavailable')
