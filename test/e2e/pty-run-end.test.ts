@@ -78,4 +78,23 @@ describe('how a run ends, on an 80×24 terminal', () => {
     expect(resume.stdout).toMatch(/waits for the approval of plan plan_\w+ \(1 task\)/);
     expect(waiting.text + resume.stdout).not.toContain('1 tasks');
   });
+  it('a command the sandbox kept off the network says so to the user, not the model’s note', async () => {
+    const lookup = `node -e "require('dns').lookup('example.com', (error) => { console.error(String(error)); process.exit(1); })"`;
+    const { workspace, model } = await setup([
+      { toolCalls: [{ name: 'run_command', args: { command: lookup } }] },
+      { text: 'There is no network here.' },
+    ]);
+    const run = await PtyRun.run(
+      ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, 'look up'],
+      {
+        env: { NO_COLOR: '1' },
+      },
+    );
+    expect(run.code, run.text).toBe(0);
+    expect(run.text.replace(/\n/g, ' ')).toMatch(
+      /✗ exit 1 · [\d.]+m?s · no network in the sandbox \(--network allows it\)/,
+    );
+    expect(run.text).toContain('│ Error: getaddrinfo');
+    expect(run.text).not.toMatch(/Sandbox: the command ran|Tell the user|--- taskweave ---/);
+  });
 });
