@@ -73,6 +73,7 @@ async function tool(workspace: Workspace, pattern: string): Promise<number> {
       files: new FileTracker(),
       progress: () => {},
       callId: 'bench',
+      step: 1,
     },
   );
   if (result.isError) throw new Error(result.output);

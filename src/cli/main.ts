@@ -68,15 +68,17 @@ Examples:
     const style = styleFor(process.stderr);
     // A message may carry text from outside (a config's model name, a URL): printed stripped.
     const { writeTerminal } = await import('../util/terminal-write.js');
+    // Wrapped between words on a terminal: a long message (the no-model one) stays readable.
+    const { ownText } = await import('./render/own-text.js');
     if (error instanceof UsageError || (await isConfigurationError(error))) {
       const message = (error as Error).message;
-      writeTerminal(process.stderr, `${style.red('error:')} ${message}\n`);
+      writeTerminal(process.stderr, `${ownText(`${style.red('error:')} ${message}`, process.stderr)}\n`);
       if (json) writeJsonError('configuration', message);
       return EXIT.usage;
     }
     const { errorMessage } = await import('../util/error-message.js');
     const message = errorMessage(error);
-    writeTerminal(process.stderr, `${style.red('error:')} ${message}\n`);
+    writeTerminal(process.stderr, `${ownText(`${style.red('error:')} ${message}`, process.stderr)}\n`);
     if (json) writeJsonError('failed', message);
     return EXIT.failed;
   }

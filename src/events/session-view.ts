@@ -410,6 +410,6 @@ function refuse(view: SessionView, runId: string, remaining: number): SessionVie
     id: `${runId}:refused:${view.items.length}`,
     runId,
     tone: 'warning',
-    text: `Final answer refused: ${remaining} task(s) remain.`,
+    text: `Final answer refused: ${remaining === 1 ? '1 task remains' : `${remaining} tasks remain`}.`,
   });
 }

@@ -10,6 +10,7 @@ import type { TaskGraph } from './task-graph.js';
  *   [docs] Write the README — …
  * Step 2
  *   [code] Write src/index.ts — … (after: setup)
+ *       check: npx tsc --noEmit
  * Critical path: 2 tasks (setup → code)
  * ```
  */
@@ -23,6 +24,8 @@ export function renderPlanLayers(graph: TaskGraph): string {
       const dependencies = graph.dependenciesOf(id);
       const after = dependencies.length > 0 ? ` (after: ${dependencies.join(', ')})` : '';
       lines.push(`  [${id}] ${oneLine(task.title)}${description === '' ? '' : ` — ${description}`}${after}`);
+      // What will decide that the task is done, under its line.
+      if (task.check) lines.push(`      check: ${oneLine(task.check)}`);
     }
   }
   const length = graph.criticalPathLength();

@@ -140,7 +140,7 @@ export function waitingText(waiting: WaitingSession): string {
     case 'answer':
       return `an answer to: ${waitingFor.question}`;
     case 'plan':
-      return `the approval of plan ${waitingFor.event.plan_id} (${waitingFor.event.tasks.length} tasks)`;
+      return `the approval of plan ${waitingFor.event.plan_id} (${waitingFor.event.tasks.length} ${waitingFor.event.tasks.length === 1 ? 'task' : 'tasks'})`;
     case 'approval':
       return `an approval of ${waitingFor.name}: ${waitingFor.preview}`;
   }

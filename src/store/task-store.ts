@@ -515,15 +515,26 @@ export class TaskStore {
 
   /**
    * Moves a plan along: proposed → approved or rejected (with the user's feedback), approved →
-   * completed, proposed or approved → aborted.
+   * completed, proposed or approved → aborted. A rejected plan's tasks are cancelled with it in
+   * the same transaction: none of them will ever run.
    */
   setPlanStatus(planId: string, status: PlanStatus, feedback?: string): Plan {
-    const updated = this.orm
-      .update(plans)
-      .set({ status, updatedAt: this.now(), ...(feedback === undefined ? {} : { feedback }) })
-      .where(and(eq(plans.id, planId), inArray(plans.status, [...PLAN_ALLOWED_FROM[status]])))
-      .returning()
-      .get();
+    const updated = this.immediate(() => {
+      const now = this.now();
+      const plan = this.orm
+        .update(plans)
+        .set({ status, updatedAt: now, ...(feedback === undefined ? {} : { feedback }) })
+        .where(and(eq(plans.id, planId), inArray(plans.status, [...PLAN_ALLOWED_FROM[status]])))
+        .returning()
+        .get();
+      if (plan !== undefined && status === 'rejected')
+        this.orm
+          .update(tasks)
+          .set({ status: 'cancelled', updatedAt: now })
+          .where(and(eq(tasks.planId, planId), eq(tasks.status, 'pending')))
+          .run();
+      return plan;
+    });
     if (updated !== undefined) return updated;
     const current = this.getPlan(planId);
     if (current === undefined)

@@ -58,6 +58,8 @@ async function execute<Params extends z.ZodType>(
     const problems = `- ${describeIssues(parsed.error, '\n- ')}`;
     return {
       output: `The ${spec.name} tool was called with invalid arguments:\n${problems}\nRewrite the input so that it satisfies the schema.`,
+      // For the user, on one line: what was wrong, not the instruction to the model.
+      display: `invalid arguments: ${describeIssues(parsed.error, '; ').replaceAll('Invalid input: ', '')}`,
       isError: true,
     };
   }

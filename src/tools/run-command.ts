@@ -114,15 +114,22 @@ export const runCommandTool = defineTool({
       if (mark !== undefined) ctx.commands?.ended(mark);
     });
     const result = report(outcome, { timeoutMs, continueOnError: args.continue_on_error ?? false });
-    const notes = result.isError && confined ? sandboxNotes(outcome, sandbox) : [];
+    const sandboxed = result.isError && confined ? sandboxNotes(outcome, sandbox) : [];
+    const notes = sandboxed.map((note) => note.forModel);
+    for (const note of sandboxed) result.display = `${result.display ?? ''} · ${note.forUser}`;
     const undone = gitBefore ? await undoGitControlChanges(ctx.workspace.root, gitBefore) : [];
     if (undone.length > 0) {
       notes.push(gitControlNote(undone));
       result.display = `${result.display ?? ''} · git config undone`;
     }
-    return notes.length === 0 ? result : { ...result, output: `${result.output}\n${notes.join('\n')}` };
+    return notes.length === 0
+      ? result
+      : { ...result, output: `${result.output}\n${COMMAND_NOTES_HEADER}${notes.join('\n')}` };
   },
 });
+
+/** Where taskweave's own notes start after a command's output (so no one reads them as stderr). */
+export const COMMAND_NOTES_HEADER = '--- taskweave ---\n';
 
 /**
  * The model providers' keys are not passed to commands: their output goes to the model and the

@@ -37,6 +37,11 @@ export interface ToolContext {
   /** Progress lines for the UI while a long tool runs. */
   progress: (message: string) => void;
   callId: string;
+  /**
+   * The step of the run this call belongs to: the one its reply was for, not the run's step
+   * counter (parallel plan tasks move that while this call runs).
+   */
+  step: number;
   /** How run_command confines its commands (bubblewrap, or none). */
   sandbox: CommandSandbox;
   /** Where run_command records the commands it is running (for a resume after a kill); optional. */

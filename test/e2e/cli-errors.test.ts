@@ -38,6 +38,27 @@ describe('errors a new user meets', () => {
     expect(listed.code).toBe(0);
   });
 
+  it('an unknown session id is named before a missing model (resume, run --resume)', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-errors-');
+    const noModel = {
+      XDG_CONFIG_HOME: await tempWorkspaceRoot('taskweave-xdg-'),
+      TASKWEAVE_MODEL: '',
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+      GOOGLE_GENERATIVE_AI_API_KEY: '',
+      GEMINI_API_KEY: '',
+    };
+    for (const args of [
+      ['resume', 'nope'],
+      ['run', '--resume', 'nope', 'go on'],
+    ]) {
+      const run = await runCli([...args, '--cwd', workspace], { env: noModel });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain('There is no session whose id starts with "nope"');
+      expect(run.stderr).not.toContain('No model is configured');
+    }
+  });
+
   it('--json prints the protocol error message when the run cannot start', async () => {
     const workspace = await tempWorkspaceRoot('taskweave-json-');
     for (const [args, code] of [

@@ -197,6 +197,11 @@ describe('taskweave mcp list', () => {
     expect(run.stdout).toContain(
       'broken (stdio: /nonexistent/x)\n  ✗ The MCP server "broken" failed to start',
     );
+    // Listing runs nothing: no "the run goes on" after the failure.
+    expect(run.stdout).toMatch(
+      /✗ The MCP server "broken" failed to start: spawn \/nonexistent\/x ENOENT\.\n/,
+    );
+    expect(run.stdout).not.toContain('The run goes on');
     const none = await setup([], {});
     const empty = await runCli(['mcp', 'list', '-C', none.workspace], { env: none.env });
     expect(empty.code).toBe(0);

@@ -71,13 +71,44 @@ describe('exit code 4 is not a dead end', () => {
     expect(all).toMatchObject([{ status: 'completed', attempts: 2 }]);
   });
 
+  it('the printed command repeats --approval and --sandbox: following it as printed does not stop again', async () => {
+    const { workspace, model } = await setup([
+      {
+        when: 'The user answered: yes',
+        toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'kept\n' } }],
+      },
+      { when: 'The user answered: yes', text: 'Wrote notes.txt.' },
+      { toolCalls: [{ name: 'request_input', args: { question: 'Write the notes?' } }] },
+    ]);
+    const run = await runCli([
+      'run',
+      '--approval',
+      'edits',
+      '--sandbox',
+      'off',
+      '--model',
+      model,
+      '--cwd',
+      workspace,
+      'take notes',
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(4);
+    const command = printedCommand(run.stdout, 'To answer and continue: ');
+    expect(command.join(' ')).toContain('--sandbox off --approval edits --answer');
+    expect(run.stdout).toMatch(/On a terminal, taskweave resume ses_\S+ .*--approval edits asks you\./);
+    const resumed = await runCli([...command.slice(1, -2), 'yes']);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('Wrote notes.txt.');
+    expect(await readFile(path.join(workspace, 'notes.txt'), 'utf8')).toBe('kept\n');
+  });
+
   it('a plan waiting for approval: resume --yes approves and runs it; the plan tasks show under their goal', async () => {
     const workspace = await tempWorkspaceRoot('taskweave-waiting-');
     const model = `script:${EXAMPLE}`;
     const run = await runCli(['run', '--approval', 'auto', '--model', model, '--cwd', workspace, 'build it']);
     expect(run.code).toBe(4);
     const command = printedCommand(run.stdout, 'To approve the plan and run it: ');
-    expect(command.at(-1)).toBe('--yes');
+    expect(command.slice(-3)).toEqual(['--approval', 'auto', '--yes']);
     const { tasks } = await lists(workspace);
     expect(tasks).toHaveLength(1);
     expect(tasks[0].status).toBe('blocked');
@@ -86,7 +117,7 @@ describe('exit code 4 is not a dead end', () => {
       'Write src/index.ts',
       'Write public/index.html',
     ]);
-    const resumed = await runCli([...command.slice(1), '--approval', 'auto']);
+    const resumed = await runCli(command.slice(1));
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/Tasks:\n {2}✓ \[project\].*\n {2}✓ \[index\].*\n {2}✓ \[html\]/);
     await access(path.join(workspace, 'webapp/src/index.ts'));

@@ -134,6 +134,20 @@ describe('taskweave tasks (CLI)', () => {
     expect(coloured.stdout).toContain('\u001b[36mpending\u001b[39m');
   });
 
+  it('`tasks` and `sessions` with no subcommand list, as their list subcommand does (exit 0)', async () => {
+    const workspace = await tempWorkspace();
+    await tasksCli(workspace, ['add', 'Write', 'the', 'README']);
+    const bare = await runCli(['tasks', '--cwd', workspace]);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stdout).toBe((await runCli(['tasks', 'list', '--cwd', workspace])).stdout);
+    expect(bare.stdout).toContain('Write the README');
+    const all = await runCli(['tasks', '--all', '--json', '--cwd', workspace]);
+    expect(JSON.parse(all.stdout)).toHaveLength(1);
+    const sessions = await runCli(['sessions', '--cwd', workspace]);
+    expect(sessions.code, sessions.stderr).toBe(0);
+    expect(sessions.stdout).toBe((await runCli(['sessions', 'list', '--cwd', workspace])).stdout);
+  });
+
   it('completes, fails, cancels and deletes tasks named by an id prefix', async () => {
     const workspace = await tempWorkspace();
     withDatabase(workspace, (db) => {

@@ -124,6 +124,12 @@ describe('on an 80×24 terminal', () => {
     expect(text.split('Wrote a and b.')).toHaveLength(2);
     expect(text).not.toContain('[x] Task x pending');
     expect(text).toMatch(/Tasks:\n {2}✓ \[a\] Task a completed\n {2}✓ \[b\] Task b completed\n/);
+    // The rejected plan's task is cancelled with it, not left pending forever.
+    const listed = await PtyRun.run(['tasks', 'list', '--all', '--cwd', workspace], {
+      env: { NO_COLOR: '1' },
+    });
+    expect(listed.text).toMatch(/cancelled\s+└ Task x/);
+    expect(listed.text).not.toContain('pending');
   });
 
   it('wraps its own lines and the model’s text between words: the terminal folds no row', async () => {
@@ -204,5 +210,46 @@ describe('on an 80×24 terminal', () => {
     expect(run.text()).toContain('↷ [config] Configuration loader — skipped');
     expect(run.text()).toMatch(/✓ completed, 1 task skipped · \d+ steps/);
     expect(run.text()).not.toMatch(/\b1 steps\b|task\(s\)/);
+  });
+  it('a failed task check shows its output once, without the text meant for the model', async () => {
+    const check = "test -f ok.txt || { echo 'ok.txt is missing'; exit 1; }";
+    const { workspace, model } = await setup([
+      {
+        toolCalls: [
+          { name: 'plan_actions', args: { tasks: [{ ...task('a', 'Make ok', 'create ok.txt'), check }] } },
+        ],
+      },
+      { task: 'a', toolCalls: [{ name: 'task_completed', args: { summary: 'done' } }] },
+      { task: 'a', toolCalls: [{ name: 'write_file', args: { path: 'ok.txt', content: 'ok\n' } }] },
+      { task: 'a', toolCalls: [{ name: 'task_completed', args: { summary: 'done now' } }] },
+      { toolCalls: [{ name: 'final_answer', args: { answer: 'Made ok.txt.' } }] },
+    ]);
+    const run = await PtyRun.run(
+      [
+        'run',
+        '--yes',
+        '--approval',
+        'auto',
+        '--sandbox',
+        'off',
+        '--model',
+        model,
+        '--cwd',
+        workspace,
+        'make ok',
+      ],
+      { env: { NO_COLOR: '1' } },
+    );
+    expect(run.code, run.text).toBe(0);
+    // The plan shows the task's check; the check's output shows once, under its call.
+    expect(run.lines).toContain(`      check: ${check}`);
+    expect(run.text.match(/^(\s*│ )?ok\.txt is missing$/gm), run.text).toEqual(['    │ ok.txt is missing']);
+    expect(run.text).toContain("! [a] The task's check failed, so the task is not done yet: it goes on.");
+    expect(run.text).not.toMatch(/Exit code:|--- stdout ---|--- stderr ---|call task_completed again/);
+    expect(run.text).toContain('✓ [a] Make ok — done now');
+    // The final answer comes before the closing line, as in a run without a plan.
+    expect(run.text).toMatch(
+      /Tasks:\n {2}✓ \[a\] Make ok completed\n\nMade ok\.txt\.\n✓ completed · 5 steps/,
+    );
   });
 });

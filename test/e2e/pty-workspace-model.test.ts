@@ -112,7 +112,8 @@ describe('a model only the workspace config chooses, on a terminal', { timeout: 
       const run = PtyRun.start(args, { env: { ...env, OPENAI_COMPATIBLE_API_KEY: 'sk-secret' } });
       run.type('y\r');
       expect(await run.exited, run.text()).toBe(2);
-      expect(run.text()).toContain(
+      // Wrapped between words at 80 columns: compared with its rows joined.
+      expect(run.text().replace(/\s+/g, ' ')).toContain(
         `The config file ${workspaceFile} is not valid: baseUrl: not a usable base URL`,
       );
       expect(run.text()).not.toContain('[y/N]');

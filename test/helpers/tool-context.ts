@@ -51,6 +51,7 @@ export async function createToolTestBed(options: ToolTestBedOptions = {}): Promi
     files,
     progress: (message) => progress.push(message),
     callId: 'call-1',
+    step: 1,
     sandbox: { kind: 'none' },
   };
   return {

@@ -30,6 +30,14 @@ describe('renderPlanLayers', () => {
     );
   });
 
+  it('shows a task’s check under its line', () => {
+    expect(
+      render([
+        { id: 'build', title: 'Fix the build', description: '', depends_on: [], check: 'npx tsc\n --noEmit' },
+      ]),
+    ).toBe('Step 1\n  [build] Fix the build\n      check: npx tsc --noEmit\nCritical path: 1 task (build)');
+  });
+
   it('renders a one-task plan', () => {
     expect(render([{ id: 'only', title: 'Do it', description: 'all of it', depends_on: [] }])).toBe(
       'Step 1\n  [only] Do it — all of it\nCritical path: 1 task (only)',

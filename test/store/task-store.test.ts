@@ -374,6 +374,18 @@ describe('TaskStore: plans', () => {
       'There is no plan with the id plan_nope.',
     );
   });
+
+  it('cancels the tasks of a rejected plan with it: none stays pending', async () => {
+    const { db, store } = await setup();
+    const sessionId = session(db);
+    const task = (key: string) => ({ key, title: key, description: '', dependsOn: [] });
+    const rejected = store.createPlan({ sessionId, runId: 'r', tasks: [task('a'), task('b')] }).plan;
+    const approved = store.createPlan({ sessionId, runId: 'r', tasks: [task('c')] }).plan;
+    store.setPlanStatus(rejected.id, 'rejected', 'smaller');
+    store.setPlanStatus(approved.id, 'approved');
+    expect(store.planTasks(rejected.id).map((one) => one.status)).toEqual(['cancelled', 'cancelled']);
+    expect(store.planTasks(approved.id).map((one) => one.status)).toEqual(['pending']);
+  });
 });
 
 describe('TaskStore: hand-off from one task to the next', () => {

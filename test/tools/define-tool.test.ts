@@ -47,6 +47,12 @@ describe('defineTool', () => {
     expect(result.output.endsWith('Rewrite the input so that it satisfies the schema.')).toBe(true);
   });
 
+  it('shows the user why the arguments were invalid on one line, without the instruction to the model', async () => {
+    const result = await echoTool.run({ text: 3, times: 0 }, bed().ctx);
+    expect(result.display).toMatch(/^invalid arguments: text: .+; times: .+$/);
+    expect(result.display).not.toContain('Rewrite the input');
+  });
+
   it('turns a thrown error into an error result', async () => {
     const result = await echoTool.run({ text: 'throw' }, bed().ctx);
     expect(result).toMatchObject({ output: 'echo failed: boom', isError: true });

@@ -26,6 +26,7 @@ export function toolContextFor(
     },
     files: options.files ?? run.files,
     callId: call.id,
+    step,
     sandbox: run.sandbox,
     commands: run.records.commands(run.runId, { callId: call.id, taskId }),
     progress: (content) =>

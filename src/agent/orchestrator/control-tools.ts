@@ -78,10 +78,12 @@ export function failTaskTool(): Tool {
 }
 
 /**
- * `final_answer { answer }`: judged by `decide(answer)`, which refuses it while tasks remain; an
- * accepted answer is the call's `final_answer` effect.
+ * `final_answer { answer }`: judged by `decide(answer, step)` (`step`: the step of the call),
+ * which refuses it while tasks remain; an accepted answer is the call's `final_answer` effect.
  */
-export function finalAnswerTool(decide: (answer: string) => { accepted: boolean; message: string }): Tool {
+export function finalAnswerTool(
+  decide: (answer: string, step: number) => { accepted: boolean; message: string },
+): Tool {
   return defineTool({
     name: 'final_answer',
     description: 'Ends the whole request with the answer for the user.',
@@ -89,8 +91,8 @@ export function finalAnswerTool(decide: (answer: string) => { accepted: boolean;
     whenNotToUse: 'While tasks remain: it is refused (close a task with task_completed).',
     readOnly: true,
     parameters: FINAL_ANSWER_PARAMETERS,
-    async execute({ answer }) {
-      const verdict = decide(answer);
+    async execute({ answer }, ctx) {
+      const verdict = decide(answer, ctx.step);
       return {
         output: verdict.message,
         isError: false,

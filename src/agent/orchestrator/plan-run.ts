@@ -88,15 +88,16 @@ export class PlanRun {
     return count;
   }
 
-  /** Refuses a final_answer made while tasks remain (always the case inside a task). */
-  considerFinalAnswer(_answer: string, taskId: string): { accepted: boolean; message: string } {
+  /**
+   * Refuses a final_answer made while tasks remain (always the case inside a task). `step`: the
+   * step of the call, not run.steps (which a parallel task may have moved since).
+   */
+  considerFinalAnswer(
+    _answer: string,
+    { taskId, step }: { taskId: string; step: number },
+  ): { accepted: boolean; message: string } {
     const remaining = this.remaining;
-    this.run.emit({
-      type: 'agent_update',
-      update_type: 'final_answer_refused',
-      step: this.run.steps,
-      remaining,
-    });
+    this.run.emit({ type: 'agent_update', update_type: 'final_answer_refused', step, remaining });
     const current = this.graph.get(taskId);
     if (remaining === 1) {
       // Only the current task is left: the model is finishing, just in the wrong order. This
@@ -127,7 +128,7 @@ export class PlanRun {
     if (!this.escalationPending) return undefined;
     this.escalationPending = false;
     const question =
-      `The model tried to end the run ${FINAL_ANSWER_REFUSAL_LIMIT} times while ${this.remaining} task(s) remain. ` +
+      `The model tried to end the run ${FINAL_ANSWER_REFUSAL_LIMIT} times while ${this.remaining === 1 ? '1 task remains' : `${this.remaining} tasks remain`}. ` +
       'How should it go on? (Your answer is passed to the model; stop the run to end it.)';
     const reply = await this.run.control.requestInput(question, { step });
     if (reply.status === 'unavailable')

@@ -61,7 +61,9 @@ async function proposeAndDecide(run: RunContext, tasks: PlanTasks): Promise<Tool
   if (run.control.stopRequested)
     return { output: 'The run was stopped before the plan was approved.', isError: false };
   if (decision === null) {
-    run.control.markNeedsInput(`Approve the proposed plan ${planId} (${graph.tasks.length} tasks)?`);
+    run.control.markNeedsInput(
+      `Approve the proposed plan ${planId} (${graph.tasks.length} ${graph.tasks.length === 1 ? 'task' : 'tasks'})?`,
+    );
     return {
       output:
         'No one can approve the plan in this run (non-interactive, without --yes); the run ends here, waiting for approval.',

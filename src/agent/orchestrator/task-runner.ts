@@ -22,7 +22,7 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     ...run.tools,
     taskCompletedTool({ current: task, planTaskIds: plan.graph.tasks.map((other) => other.id) }),
     failTaskTool(),
-    finalAnswerTool((answer) => plan.considerFinalAnswer(answer, task.id)),
+    finalAnswerTool((answer, step) => plan.considerFinalAnswer(answer, { taskId: task.id, step })),
   ]);
   // Per task: a file another task wrote since this one read it must be read again before an edit.
   const files = new FileTracker();

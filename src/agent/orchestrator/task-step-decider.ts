@@ -37,8 +37,8 @@ export function taskStepDecider(context: TaskStepContext): (step: Step) => Promi
   const { plan, task } = context;
   // The step being decided, not run.steps: parallel tasks share that counter.
   let stepIndex = 0;
-  const note = (content: string) =>
-    addNote(plan.run, context.conversation, { step: stepIndex, taskId: task.id, content });
+  const note = (content: string, shown?: string) =>
+    addNote(plan.run, context.conversation, { step: stepIndex, taskId: task.id, content, shown });
   let idleReplies = 0;
   let checkRuns = 0;
 
@@ -73,6 +73,8 @@ export function taskStepDecider(context: TaskStepContext): (step: Step) => Promi
     if (check && !check.result.isError) return { kind: 'task_completed', summary };
     note(
       `The task's check \`${task.check}\` failed, so the task is not done yet:\n${check?.result.output ?? 'not run'}\nFix the cause, then call task_completed again.`,
+      // The user saw the check's call and its last lines as a tool line just above.
+      "The task's check failed, so the task is not done yet: it goes on.",
     );
     return { kind: 'run_again' };
   };

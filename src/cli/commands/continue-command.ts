@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ApprovalMode, SandboxMode } from '../../runtime/defaults.js';
 import type { WaitingSession } from '../../runtime/index.js';
 import { scriptPathFromShell } from '../interactive/cli-runtime.js';
 import type { StoreCliOptions } from '../options.js';
@@ -7,6 +8,11 @@ import type { StoreCliOptions } from '../options.js';
 export interface RepeatedOptions extends StoreCliOptions {
   model?: string;
   baseUrl?: string;
+  /** Repeated so that the continued run is allowed what the first one was, no less. */
+  approval?: ApprovalMode;
+  sandbox?: SandboxMode;
+  /** true with `--network`. */
+  network?: boolean;
 }
 
 /**
@@ -16,18 +22,20 @@ export interface RepeatedOptions extends StoreCliOptions {
  */
 export function continueLines(waiting: WaitingSession, options: RepeatedOptions): string[] {
   const base = ['taskweave', 'resume', waiting.session.id, ...repeated(options)];
-  const asked = `On a terminal, ${quote(base)} asks you.`;
+  const withApproval = options.approval === undefined ? base : [...base, '--approval', options.approval];
+  const asked = `On a terminal, ${quote(withApproval)} asks you.`;
   const { waitingFor } = waiting;
   switch (waitingFor.kind) {
     case 'answer':
       return [
-        `To answer and continue${waitingFor.taskId === undefined ? '' : ` (the plan's task ${waitingFor.taskId} asked)`}: ${quote(base)} --answer "<your answer>"`,
+        `To answer and continue${waitingFor.taskId === undefined ? '' : ` (the plan's task ${waitingFor.taskId} asked)`}: ${quote(withApproval)} --answer "<your answer>"`,
         asked,
       ];
     case 'plan':
-      return [`To approve the plan and run it: ${quote([...base, '--yes'])}`, asked];
+      return [`To approve the plan and run it: ${quote([...withApproval, '--yes'])}`, asked];
     case 'approval': {
-      const mode = waitingFor.name === 'run_command' ? 'auto' : 'edits';
+      const needed = waitingFor.name === 'run_command' ? 'auto' : 'edits';
+      const mode = options.approval === 'auto' ? 'auto' : needed;
       return [
         `To allow it and continue: ${quote([...base, '--approval', mode])}`,
         `${asked.slice(0, -1)} before the call runs.`,
@@ -43,6 +51,8 @@ function repeated(options: RepeatedOptions): string[] {
   if (options.db !== undefined) args.push('--db', path.resolve(options.db));
   if (options.model !== undefined) args.push('--model', scriptPathFromShell(options.model) ?? options.model);
   if (options.baseUrl !== undefined) args.push('--base-url', options.baseUrl);
+  if (options.sandbox !== undefined) args.push('--sandbox', options.sandbox);
+  if (options.network === true) args.push('--network');
   return args;
 }
 

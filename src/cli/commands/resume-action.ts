@@ -2,7 +2,7 @@ import type { QueueTaskResult, Runtime, WaitingSession } from '../../runtime/ind
 import { waitingText } from '../../runtime/index.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
-import type { ResumeCliOptions } from '../options.js';
+import type { ResumeCliOptions, StoreCliOptions } from '../options.js';
 import { styleFor } from '../render/terminal.js';
 import { waitingReply } from '../render/waiting-reply.js';
 import { continueLines, type RepeatedOptions } from './continue-command.js';
@@ -13,6 +13,7 @@ import { continueLines, type RepeatedOptions } from './continue-command.js';
  * a crash left unfinished, through the runtime.
  */
 export async function resumeWork(options: ResumeCliOptions): Promise<number> {
+  if (options.session !== undefined) await knownSession(options, options.session);
   const cli = await CliRuntime.open(options);
   try {
     const { runtime } = cli;
@@ -35,6 +36,15 @@ export async function resumeWork(options: ResumeCliOptions): Promise<number> {
   } finally {
     await cli.close();
   }
+}
+
+/**
+ * Refuses a session id that names no session before the model is resolved: an unknown id is
+ * the first thing to fix, not a missing API key.
+ */
+export async function knownSession(options: StoreCliOptions, reference: string): Promise<void> {
+  const { withWorkspace } = await import('./workspace-access.js');
+  await withWorkspace(options, { readOnly: true }, (access) => access.sessions.find(reference));
 }
 
 async function continueWaiting(

@@ -3,12 +3,13 @@ import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
 import type { RunCliOptions } from '../options.js';
 import { goalWithPipedInput, readPipedInput } from './piped-input.js';
-import { endOfRun } from './resume-action.js';
+import { endOfRun, knownSession } from './resume-action.js';
 
 /** `taskweave run`: submits the goal through the runtime and renders what happens. */
 export async function runGoal(typedGoal: string, options: RunCliOptions): Promise<number> {
   const piped = await readPipedInput();
   const goal = piped === undefined ? typedGoal : goalWithPipedInput(typedGoal, piped);
+  if (options.resume !== undefined && options.resume !== 'last') await knownSession(options, options.resume);
   const cli = await CliRuntime.open(options);
   try {
     const { runtime } = cli;

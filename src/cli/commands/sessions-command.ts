@@ -25,7 +25,7 @@ export function addSessionsCommand(program: Command, setExitCode: (code: number)
 
   addStoreOptions(
     sessions
-      .command('list')
+      .command('list', { isDefault: true })
       .description('list sessions, most recently active first')
       .option('-n, --limit <n>', 'the most sessions to list', parsePositiveInt, DEFAULT_SESSION_LIST_LIMIT)
       .option('--json', 'print a JSON array of sessions'),

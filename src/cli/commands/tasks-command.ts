@@ -40,7 +40,7 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
 
   addStoreOptions(
     tasks
-      .command('list')
+      .command('list', { isDefault: true })
       .description('show the tasks still to do, in the order they will run')
       .option('-a, --all', 'include completed, failed, cancelled and blocked tasks')
       .option('-q, --queue <name>', 'the queue', DEFAULT_QUEUE)

@@ -11,6 +11,7 @@ import { EXIT } from '../exit-codes.js';
 import type { AgentCliOptions } from '../options.js';
 import { loadMarkdown } from '../render/markdown-loader.js';
 import { onOutputClosed, outputClosed } from '../render/output-closed.js';
+import { ownText } from '../render/own-text.js';
 import { HumanRenderer } from '../render/render.js';
 import { STILL_RUNNING_ENV } from '../render/still-running.js';
 import { styleFor } from '../render/terminal.js';
@@ -129,9 +130,9 @@ export class CliRuntime {
   say(text: string): void {
     if (this.renderer && !outputClosed()) {
       this.renderer.close();
-      writeTerminal(process.stdout, `${text}\n`);
+      writeTerminal(process.stdout, `${ownText(text, process.stdout)}\n`);
     } else {
-      writeTerminal(process.stderr, `${text}\n`);
+      writeTerminal(process.stderr, `${ownText(text, process.stderr)}\n`);
     }
   }
 

@@ -85,7 +85,7 @@ export class TerminalResponder {
       case 'failure_decision_requested':
         if (this.answers.failure) {
           const blocked = event.blocked.length;
-          const question = `Task ${event.task_id} failed${blocked > 0 ? ` (${blocked} task${blocked === 1 ? '' : 's'} wait on it)` : ''}. [r]etry, [s]kip, re[v]ise the plan, or [a]bort? `;
+          const question = `Task ${event.task_id} failed${blocked > 0 ? ` (${blocked === 1 ? '1 task waits' : `${blocked} tasks wait`} on it)` : ''}. [r]etry, [s]kip, re[v]ise the plan, or [a]bort? `;
           this.enqueue(event.request_id, undefined, (signal) =>
             this.askFailure(event.request_id, question, signal),
           );

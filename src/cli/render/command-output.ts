@@ -1,5 +1,7 @@
 const STDOUT_HEADER = '--- stdout ---\n';
 const STDERR_HEADER = '\n--- stderr ---\n';
+/** taskweave's notes to the model after the streams (run-command.ts COMMAND_NOTES_HEADER). */
+const NOTES_HEADER = '\n--- taskweave ---\n';
 /** What run_command writes for a stream that printed nothing. */
 const EMPTY_STREAM = '(empty)';
 
@@ -13,7 +15,8 @@ export function commandOutputLines(result: string): string[] | undefined {
   const stderrAt = result.lastIndexOf(STDERR_HEADER);
   if (stdoutAt === -1 || stderrAt < stdoutAt) return undefined;
   const stdout = result.slice(stdoutAt + STDOUT_HEADER.length, stderrAt);
-  const stderr = result.slice(stderrAt + STDERR_HEADER.length);
+  const notesAt = result.lastIndexOf(NOTES_HEADER);
+  const stderr = result.slice(stderrAt + STDERR_HEADER.length, notesAt > stderrAt ? notesAt : undefined);
   return [...streamLines(stdout), ...streamLines(stderr)];
 }
 

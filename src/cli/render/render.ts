@@ -19,9 +19,16 @@ const MIN_CALL_CHARS = 24;
 const DEFAULT_COLUMNS = 80;
 /**
  * Tools that steer the run rather than act: their effect has its own line (the plan, a task's
- * summary, the final answer, a refusal), so a successful call prints nothing more.
+ * summary, the final answer, a refusal; request_input's question and what became of it), so a
+ * successful call prints nothing more.
  */
-const CONTROL_TOOLS = new Set(['plan_actions', 'task_completed', 'fail_task', 'final_answer']);
+const CONTROL_TOOLS = new Set([
+  'plan_actions',
+  'task_completed',
+  'fail_task',
+  'final_answer',
+  'request_input',
+]);
 
 type Out = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
@@ -61,6 +68,10 @@ export class HumanRenderer {
   private held: ServerEvent[] | undefined;
   /** The text streamed in the latest turn: a final answer already shown is not printed again. */
   private streamed = '';
+  /** The questions asked in this run: a run that ends waiting for one does not repeat it. */
+  private readonly questions = new Set<string>();
+  /** The user stopped the run (the completion line says so: one line for one stop). */
+  private stoppedByUser = false;
   /** The tasks of the latest plan and their states, for the list shown at the end. */
   private planTasks: PlanTaskState[] = [];
   /** The run's loop: under `roa` the Reason and Observe phases are shown (they are not streamed). */
@@ -164,7 +175,7 @@ export class HumanRenderer {
         this.out.write(this.markdown ? this.markdown.push(event.content) : event.content);
         return;
       case 'agent_note':
-        this.line(s.yellow(`! ${event.content}`));
+        this.line(s.yellow(`! ${event.task_id ? `[${event.task_id}] ` : ''}${event.content}`));
         return;
       case 'context_compacted':
         this.line(s.dim(`⋯ ${compactionText(event)}`));
@@ -179,6 +190,7 @@ export class HumanRenderer {
         );
         return;
       case 'agent_request_input':
+        this.questions.add(event.question);
         this.line(s.cyan(`? ${event.task_id ? `[${event.task_id}] ` : ''}${event.question}`));
         return;
       case 'approval_requested':
@@ -191,7 +203,9 @@ export class HumanRenderer {
         this.line(s.yellow('! no answer in time; the agent goes on without one'));
         return;
       case 'agent_stopped':
-        this.line(s.yellow(`■ stopped at step ${event.step}`));
+        // The completion line that follows says it.
+        this.stoppedByUser = true;
+        this.spinner.stop();
         return;
       case 'final_answer_refused':
         this.line(
@@ -263,12 +277,20 @@ export class HumanRenderer {
               : s.green('✓ completed')
             : event.status === 'failed'
               ? s.red('✗ failed')
-              : s.yellow(`■ ${event.status.replace('_', ' ')}`);
+              : event.status === 'stopped' && this.stoppedByUser
+                ? s.yellow('■ stopped by the user')
+                : s.yellow(`■ ${event.status.replace('_', ' ')}`);
         if (this.planTasks.length > 0) this.line(taskListLines(this.planTasks, s).join('\n'));
-        this.line(label + tokens);
-        if (event.status !== 'completed' && event.reason) this.line(`  ${event.reason}`);
+        // The answer before the closing line, as when it was streamed (a plan's comes from a tool).
         if (event.final_answer && event.final_answer !== this.streamed.trim())
-          this.verbatim(`\n${this.modelText(event.final_answer)}`);
+          this.verbatim(`${this.planTasks.length > 0 ? '\n' : ''}${this.modelText(event.final_answer)}`);
+        this.line(label + tokens);
+        const said =
+          (event.status === 'stopped' && this.stoppedByUser) ||
+          (event.status === 'needs_input' && this.questions.has(event.reason ?? ''));
+        if (event.status !== 'completed' && event.reason && !said) this.line(`  ${event.reason}`);
+        this.stoppedByUser = false;
+        this.questions.clear();
         return;
       }
       default:

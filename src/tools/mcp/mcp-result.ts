@@ -33,3 +33,18 @@ export function mcpResultText(result: { content?: unknown; structuredContent?: u
     return JSON.stringify(result.structuredContent, null, 2);
   return parts.join('\n') || '(no content)';
 }
+
+/** The longest one-line summary of an MCP result shown beside its call. */
+export const MCP_DISPLAY_CHARS = 160;
+
+/**
+ * An MCP result's text as one line for the user, beside its call: its first non-blank line, cut
+ * to `maxChars`, with how many more lines there are.
+ */
+export function mcpResultSummary(text: string, maxChars = MCP_DISPLAY_CHARS): string {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  const first = (lines[0] ?? '(no content)').trim();
+  const cut = first.length <= maxChars ? first : `${first.slice(0, maxChars - 1)}…`;
+  const more = lines.length - 1;
+  return more > 0 ? `${cut} (+${more} ${more === 1 ? 'line' : 'lines'})` : cut;
+}

@@ -69,7 +69,10 @@ export async function startMcpServers(options: {
   return {
     tools,
     connections: [...connections.values()],
-    failures: servers.flatMap((server) => (server.failure === undefined ? [] : [server.failure])),
+    // Said during a run (`mcp list` shows `failure` as it is, with no run to go on).
+    failures: servers.flatMap((server) =>
+      server.failure === undefined ? [] : [`${server.failure} The run goes on without its tools.`],
+    ),
     notes: notes.map((note) => note.text),
     servers,
     close: async () => {
@@ -106,7 +109,7 @@ async function startOne(options: {
     return {
       name,
       infos: [],
-      failure: `The MCP server "${name}" failed to start: ${message}. The run goes on without its tools.`,
+      failure: `The MCP server "${name}" failed to start: ${message}.`,
     };
   }
 }

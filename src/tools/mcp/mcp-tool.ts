@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import type { Tool } from '../types.js';
 import type { McpConnection, McpToolInfo } from './mcp-connection.js';
-import { mcpResultText } from './mcp-result.js';
+import { mcpResultSummary, mcpResultText } from './mcp-result.js';
 
 /** How long one MCP tool call may take. */
 export const MCP_CALL_TIMEOUT_MS = 120_000;
+
+/** A successful call's summary is shorter: it shares the call's row, an error may wrap. */
+const MCP_OK_DISPLAY_CHARS = 60;
 
 /** Arguments of a tool whose JSON Schema zod cannot read: any object (the server validates). */
 const ANY_ARGUMENTS = z.record(z.string(), z.unknown());
@@ -43,12 +46,20 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo, name: stri
       } catch (error) {
         if (connection.stopped) return stoppedResult(connection);
         const message = error instanceof Error ? error.message : String(error);
-        return { output: `The MCP tool ${name} failed: ${message}`, display: 'failed', isError: true };
+        return {
+          output: `The MCP tool ${name} failed: ${message}`,
+          display: `failed: ${mcpResultSummary(message)}`,
+          isError: true,
+        };
       }
       const text = mcpResultText({ content: result.content, structuredContent: result.structuredContent });
       return result.isError === true
-        ? { output: `The MCP tool ${name} returned an error: ${text}`, display: 'error', isError: true }
-        : { output: text, isError: false };
+        ? {
+            output: `The MCP tool ${name} returned an error: ${text}`,
+            display: mcpResultSummary(text),
+            isError: true,
+          }
+        : { output: text, display: mcpResultSummary(text, MCP_OK_DISPLAY_CHARS), isError: false };
     },
   });
   return { ...tool, jsonSchema: info.inputSchema };

@@ -171,6 +171,44 @@ describe('complex mode', () => {
     expect(new Set(starts).size).toBe(starts.length);
   });
 
+  it('a refused final answer of a parallel task carries the step of its call, not the other task’s', async () => {
+    // lint answers early and fast; docs starts its second step while lint's answer is judged, so
+    // the run's step counter then names a docs step.
+    const model = script([
+      { toolCalls: [plan([{ id: 'lint' }, { id: 'docs' }])] },
+      {
+        task: 'lint',
+        latencyMs: 40,
+        toolCalls: [{ name: 'final_answer', args: { answer: 'lint is done, so all is done' } }],
+      },
+      { task: 'lint', latencyMs: 10, toolCalls: [write('lint.txt'), done('did lint')] },
+      { task: 'docs', latencyMs: 5, toolCalls: [write('docs-1.txt')] },
+      { task: 'docs', latencyMs: 80, toolCalls: [write('docs-2.txt'), done('did docs')] },
+      finalTurn,
+    ]);
+    const { result, events } = await runWithHarness({ model, planApprover: autoApprove });
+    expect(result.status).toBe('completed');
+    const call = events.find(
+      (event) => event.type === 'tool_start' && event.name === 'final_answer' && event.task_id === 'lint',
+    );
+    const [refused] = updates(events, 'final_answer_refused');
+    expect(call && 'step' in call ? call.step : undefined).toBeDefined();
+    expect(refused && 'step' in refused ? refused.step : undefined).toBe(
+      call && 'step' in call ? call.step : undefined,
+    );
+    // The other task had started a later step by then: reading the run's counter would differ.
+    const docsStepsBefore = events
+      .slice(0, events.indexOf(refused as ServerEvent))
+      .filter(
+        (event) =>
+          event.type === 'agent_update' &&
+          event.update_type === 'agent_turn_start' &&
+          event.task_id === 'docs',
+      )
+      .map((event) => ('step' in event ? event.step : 0));
+    expect(Math.max(...docsStepsBefore)).toBeGreaterThan(refused && 'step' in refused ? refused.step : 0);
+  });
+
   it('sends an invalid plan back to the model, which fixes it', async () => {
     const model = script([
       {

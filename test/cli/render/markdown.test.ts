@@ -69,6 +69,60 @@ describe('markdown on a terminal', () => {
     expect(plain(shown)).toBe(plain(renderMarkdown(ANSWER, colours)));
   });
 
+  it('shows a long paragraph as it streams: its settled rows before it ends, the same text in the end', () => {
+    const paragraph =
+      'The build failed because src/index.ts assigned a string to a number, so I changed the ' +
+      'declared type, ran the compiler again and then ran the whole test suite, which passes now ' +
+      'on Node 20 and on Node 22, with the same twelve tests as before and no new warnings at all.';
+    const text = `${paragraph}\n\nDone.`;
+    const stream = new MarkdownStream(colours, () => 80);
+    let shown = '';
+    let pushed = '';
+    let shownMidParagraph = '';
+    for (const piece of text.match(/[\s\S]{1,3}/g) ?? []) {
+      shown += stream.push(piece);
+      pushed += piece;
+      // What was drawn while the paragraph's last words had not come yet.
+      if (!pushed.includes('no new warnings')) shownMidParagraph = shown;
+    }
+    // Rows came while the paragraph was still streaming, and never a row that changed later.
+    expect(plain(shownMidParagraph)).toMatch(
+      /^The build failed because src\/index\.ts assigned a string to a/,
+    );
+    shown += stream.flush();
+    expect(shown).toBe(renderMarkdown(text, colours));
+  });
+
+  it('streamed at any cut, draws exactly what the whole text renders to (markup, lists, tables, code)', () => {
+    const texts = [
+      ANSWER,
+      `Some **bold words that go on for quite a while across the row boundary of the terminal** and \`code spans that also run long\` and a [link to the docs](https://example.com/docs) after which the text goes on.\n\nNext paragraph with snake_case_names and _emphasis that spans words_ to the end.`,
+      `Intro line\n| a | b |\n|---|---|\n| 1 | 2 |\n\n${'word '.repeat(40)}\n- item one\n- item two`,
+      `A paragraph with a soft\nbreak in it that keeps going for long enough to wrap onto a second row at eighty columns.\n\n---\n\nAfter the rule.`,
+    ];
+    for (const text of texts) {
+      for (const size of [1, 2, 7, 23]) {
+        for (const lead of [0, 7]) {
+          const stream = new MarkdownStream(colours, () => 80, lead);
+          let shown = '';
+          for (const piece of text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g')) ?? [])
+            shown += stream.push(piece);
+          shown += stream.flush();
+          expect(shown, `${size} ${lead} ${text}`).toBe(renderMarkdown(text, colours, 80, lead));
+        }
+      }
+    }
+  });
+
+  it('draws nothing of a paragraph past markup still open, nor of a table before its rule', () => {
+    const stream = new MarkdownStream(colours, () => 40);
+    const open = stream.push(`Intro words that fill the first row here. **then bold ${'words '.repeat(20)}`);
+    expect(plain(open)).toBe('Intro words that fill the first row');
+    expect(plain(open)).not.toContain('**');
+    const table = new MarkdownStream(colours, () => 40);
+    expect(table.push(`| a long header cell | and another long header cell | x |\n`)).toBe('');
+  });
+
   it('counts the columns a styled text takes', () => {
     expect(visibleLength(colours.bold('héllo'))).toBe(5);
     expect(visibleLength('日本')).toBe(4);
