@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HEAVY_PACKAGES, packageOf, trace } from '../../bench/load-trace.js';
+import { HEAVY_PACKAGES, packageOf, ROOT, trace } from '../../bench/load-trace.js';
 
 /** The heavy packages a run of the built CLI loaded, in HEAVY_PACKAGES' order. */
 function heavyLoaded(args: string[]): string[] {
@@ -23,6 +23,18 @@ describe('what a quick command loads', () => {
     expect(heavyLoaded(['--help'])).toEqual([]);
     expect(heavyLoaded(['--version'])).toEqual([]);
     expect(heavyLoaded(['sessions', '--help'])).toEqual([]);
+  });
+
+  it('--help and --version load one small module of the bundle and no package (not even commander)', () => {
+    const bundle = path.join(ROOT, 'dist', 'bundle') + path.sep;
+    for (const args of [['--help'], ['-h'], ['--version'], ['-V']]) {
+      const { files, exit } = trace(args);
+      expect(exit).toBe(0);
+      const modules = [...files].filter((file) => file.startsWith(bundle) || packageOf(file) !== undefined);
+      expect(modules.map((file) => path.relative(ROOT, file))).toEqual([
+        path.join('dist', 'bundle', 'quick.js'),
+      ]);
+    }
   });
 
   it('tasks list and sessions list open the store but load no model SDK, schema library or ripgrep', async () => {
