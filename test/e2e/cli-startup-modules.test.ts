@@ -44,7 +44,7 @@ describe('what a quick command loads', () => {
     expect(heavyLoaded(['sessions', 'list', '-C', folder])).toEqual(store);
   });
 
-  it('a run loads the SDK of its own provider only, no MCP SDK without MCP servers, no markdown renderer when piped', async () => {
+  it('a run loads the SDK of its own provider only, no MCP SDK without MCP servers, no markdown renderer or width tables when piped', async () => {
     folder = await mkdtemp(path.join(tmpdir(), 'taskweave-startup-'));
     const script = path.join(folder, 'script.json');
     await writeFile(script, JSON.stringify({ turns: [{ text: 'Nothing to do.' }] }));
