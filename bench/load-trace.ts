@@ -28,6 +28,9 @@ export const HEAVY_PACKAGES = [
   '@modelcontextprotocol/sdk',
   'fastify',
   'micromark',
+  // The width tables of styled text (a Unicode segmenter, an emoji expression): built when loaded.
+  'string-width',
+  'wrap-ansi',
 ];
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));

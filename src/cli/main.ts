@@ -13,35 +13,30 @@ import { addSessionsCommand } from './commands/sessions-command.js';
 import { addTasksCommand } from './commands/tasks-command.js';
 import { addWorkCommand } from './commands/work-command.js';
 import { EXIT } from './exit-codes.js';
+import { type HelpLayout, helpLayout } from './help-layout.js';
 import { guardClosedOutput } from './render/output-closed.js';
 import { styleFor } from './render/terminal.js';
 import { UsageError } from './usage-error.js';
 
-/** Runs the CLI with the given argv (as process.argv) and resolves with the exit code. */
-export async function main(argv: string[]): Promise<number> {
-  // First: no command, MCP server or checker this process starts may see the providers' keys.
-  holdProviderKeys();
-  let exitCode: number = EXIT.completed;
-  const program = new Command()
-    .name('taskweave')
-    .description('A coding agent that finishes multi-step work.')
-    .version(VERSION)
-    .exitOverride()
-    .showHelpAfterError('(run taskweave --help for usage)')
-    .addHelpText(
-      'after',
-      `
+/** The text after the top-level help. */
+const HELP_AFTER = `
 Examples:
   taskweave                                   an interactive session in this folder
   taskweave "fix the build"                   the session, with that goal as its first message
   taskweave run "run the tests and fix what fails"
   cat build.log | taskweave run "explain this error"
   taskweave run --plan always -y "add a CLI flag --dry-run, with tests and docs"
-  taskweave sessions show last --events       what the last session did`,
-    );
-  const setExitCode = (code: number) => {
-    exitCode = code;
-  };
+  taskweave sessions show last --events       what the last session did`;
+
+/** The program with every command defined; an action sets the exit code through `setExitCode`. */
+export function createProgram(setExitCode: (code: number) => void): Command {
+  const program = new Command()
+    .name('taskweave')
+    .description('A coding agent that finishes multi-step work.')
+    .version(VERSION)
+    .exitOverride()
+    .showHelpAfterError('(run taskweave --help for usage)')
+    .addHelpText('after', HELP_AFTER);
   addChatCommand(program, setExitCode);
   addRunCommand(program, setExitCode);
   addResumeCommand(program, setExitCode);
@@ -53,6 +48,28 @@ Examples:
   addMcpCommand(program, setExitCode);
   addEvalCommand(program, setExitCode);
   addCompletionCommand(program, setExitCode);
+  return program;
+}
+
+/**
+ * The top-level help as data, for `--help` answered without commander (quick-answer.ts); the
+ * build writes it next to the bundle.
+ */
+export function topHelpLayout(): HelpLayout {
+  return helpLayout(
+    createProgram(() => {}),
+    HELP_AFTER,
+  );
+}
+
+/** Runs the CLI with the given argv (as process.argv) and resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  // First: no command, MCP server or checker this process starts may see the providers' keys.
+  holdProviderKeys();
+  let exitCode: number = EXIT.completed;
+  const program = createProgram((code) => {
+    exitCode = code;
+  });
   guardClosedOutput();
   // Under --json a failure before the first event is still a line a script can read.
   const json = argv.includes('--json');

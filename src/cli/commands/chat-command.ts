@@ -43,6 +43,9 @@ export function addChatCommand(program: Command, setExitCode: (code: number) => 
         setExitCode(EXIT.usage);
         return;
       }
+      // The sandbox's probe (a process of its own) runs while the session's code loads, not after it.
+      const { probeSandboxAhead } = await import('../../runtime/sandbox-ahead.js');
+      probeSandboxAhead(options.sandbox);
       const { runInteractiveSession } = await import('../interactive/interactive-session.js');
       setExitCode(await runInteractiveSession(options, goal === '' ? undefined : goal));
     });

@@ -31,6 +31,9 @@ Examples:
     .action(async (goalWords: string[], options: RunCliOptions) => {
       const goal = goalWords.join(' ').trim();
       if (goal === '') throw new UsageError('The goal is empty: say what taskweave should do.');
+      // The sandbox's probe (a process of its own) runs while the run's code loads, not after it.
+      const { probeSandboxAhead } = await import('../../runtime/sandbox-ahead.js');
+      probeSandboxAhead(options.sandbox);
       const { runGoal } = await import('./run-action.js');
       setExitCode(await runGoal(goal, options));
     });

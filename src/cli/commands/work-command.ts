@@ -21,6 +21,9 @@ export function addWorkCommand(program: Command, setExitCode: (code: number) => 
       "the database was created for another folder (copied or cloned here): make it this workspace's and work the tasks queued in it",
     )
     .action(async (options: WorkCliOptions) => {
+      // The sandbox's probe (a process of its own) runs while the queue's code loads, not after it.
+      const { probeSandboxAhead } = await import('../../runtime/sandbox-ahead.js');
+      probeSandboxAhead(options.sandbox);
       const { workQueue } = await import('./work-action.js');
       setExitCode(await workQueue(options));
     });
