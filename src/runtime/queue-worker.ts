@@ -99,6 +99,7 @@ async function agentOptions(
     safety: { ...safety, notes: [...(safety.notes ?? []), ...(mcp?.failures ?? []), ...(mcp?.notes ?? [])] },
     // A plain chat turn offers the model no tool at all.
     tools: settings.chat ? [] : mcp ? [...coreTools, ...mcp.tools] : undefined,
+    ...(settings.chat ? { chatOnly: true } : {}),
     maxSteps: settings.maxSteps,
     concurrency: settings.concurrency,
     onFailure: settings.onFailure,

@@ -20,7 +20,7 @@ describe('taskweave completion', () => {
   it('bash completes commands, subcommands and each command’s own options', async () => {
     const { code, stdout: script } = await runCli(['completion', 'bash']);
     expect(code).toBe(0);
-    expect(await bashCompletions(script, ['taskweave', 'r'])).toEqual(['run', 'resume']);
+    expect(await bashCompletions(script, ['taskweave', 'r'])).toEqual(['run', 'resume', 'redo', 'rewind']);
     expect(await bashCompletions(script, ['taskweave', 'tasks', 'a'])).toEqual(['add']);
     expect(await bashCompletions(script, ['taskweave', 'run', '--ver'])).toEqual(['--verbose']);
     expect(await bashCompletions(script, ['taskweave', 'sessions', 'show', '--f'])).toEqual(['--full']);

@@ -41,7 +41,7 @@ describe('coming back to the interactive session on an 80×24 terminal', () => {
     const text = session.text();
     // The header of the run (model, step limit, safety) once, not once per goal.
     expect(text.match(/up to 50 steps/g)).toHaveLength(1);
-    expect(text).toMatch(/To continue this session: taskweave -c -C \S+ --model script:\S+\n/);
+    expect(text).toMatch(/To continue this session: taskweave -c -C \S+\s+--model script:\S+\n/);
 
     // A new process replays its script from the first turn: the next goal has a script of its own.
     const next = await writeScript(await tempWorkspaceRoot('taskweave-script-'), {

@@ -48,8 +48,10 @@ export interface RunAgentOptions {
   /** When calls are asked and how commands are confined. */
   safety: RunSafety;
   maxSteps?: number;
-  /** The tools offered (default: the core tools); an empty list is a plain chat turn, with none at all. */
+  /** The tools offered (default: the core tools); the to-do and plan tools come beside them. */
   tools?: Tool[];
+  /** A plain chat turn: no tool at all, not the to-do or plan tools either. */
+  chatOnly?: boolean;
   /** Earlier messages of the conversation (when a session is continued). */
   history?: ModelMessage[];
   /**
@@ -97,7 +99,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     ownTaskId: options.ownTaskId,
   });
   // No tools given (a plain chat turn): none at all, not the to-do or plan tools either.
-  const chatOnly = options.tools?.length === 0;
+  const chatOnly = options.chatOnly === true;
   run.registry = new ToolRegistry([
     ...run.tools,
     ...(chatOnly ? [] : todo),
