@@ -39,9 +39,7 @@ export class TreeSnapshots {
 
   /** The tree id of the workspace's files as they are now. */
   take(): Promise<string> {
-    const next = this.tail.then(() => this.takeNow());
-    this.tail = next.catch(() => {});
-    return next;
+    return this.inTurn(() => this.takeNow());
   }
 
   /**
@@ -49,7 +47,7 @@ export class TreeSnapshots {
    * now, and is compared with that tree (no second tree is written).
    */
   changesSince(before: string): Promise<TreeChange[]> {
-    const next = this.tail.then(async () => {
+    return this.inTurn(async () => {
       await this.addAll();
       const printed = await git(['diff-index', '--cached', '-z', '--no-renames', before, '--', '.'], {
         cwd: this.root,
@@ -57,6 +55,11 @@ export class TreeSnapshots {
       });
       return this.parse(printed);
     });
+  }
+
+  /** Runs work on the index after the work before it (one git command on the index at a time). */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(work);
     this.tail = next.catch(() => {});
     return next;
   }

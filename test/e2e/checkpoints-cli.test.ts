@@ -1,26 +1,20 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_PATH, runCli, writeScript } from '../helpers/cli.js';
+import { git, workspaceFolder } from '../work/work-fixture.js';
 
 const folders: string[] = [];
 afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8' });
-}
-
 function repository(files: Record<string, string>): string {
-  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'taskweave-checkpoints-cli-')));
+  const root = workspaceFolder('git');
   folders.push(root);
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'config', 'user.email', 'user@example.com');
-  git(root, 'config', 'user.name', 'User');
   for (const [file, content] of Object.entries(files)) writeFileSync(path.join(root, file), content);
   git(root, 'add', '-A');
   git(root, 'commit', '-qm', 'first');

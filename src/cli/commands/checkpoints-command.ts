@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { EXIT } from '../exit-codes.js';
 import { addStoreOptions } from '../options.js';
 import { parsePositiveInt } from '../usage-error.js';
 import type { CheckpointsOptions, RestoreCliOptions, RewindCliOptions } from './checkpoints-action.js';
@@ -76,5 +75,4 @@ export function addCheckpointCommands(program: Command, setExitCode: (code: numb
     const { restoreAction } = await import('./checkpoints-action.js');
     setExitCode(await restoreAction('rewind', session, options));
   });
-  void EXIT;
 }

@@ -56,7 +56,7 @@ export function useCheckpoints(
   return checkpoints;
 }
 
-/** Per path, what a list of checkpoints did (the first's before against the last's after is not known here: listed as each said). */
+/** Per path, what a list of checkpoints did together (added then changed is added; then deleted, deleted). */
 export function filesOf(checkpoints: readonly ApiCheckpoint[]): ApiCheckpoint['files'] {
   const byPath = new Map<string, ApiCheckpoint['files'][number]>();
   for (const checkpoint of checkpoints) {
