@@ -5,9 +5,10 @@ import type { ChangeLog } from '../store/ports.js';
 import type { ChangeKind } from '../tools/approval.js';
 import { anchorContents } from './anchor.js';
 import { type BlobStore, FolderBlobStore, GitBlobStore } from './blob-store.js';
+import { changedAtOrAfter, fileSystemNow } from './change-clock.js';
 import { type FileState, readFileState } from './file-state.js';
 import { findRepository, type Repository } from './repository.js';
-import { TreeSnapshots } from './tree-snapshot.js';
+import { type SnapshotBase, TreeSnapshots } from './tree-snapshot.js';
 import { changesFolder, indexFileFor, isRecordedPath } from './work-paths.js';
 
 /** One tool call about to run, as its change record needs it. */
@@ -45,6 +46,12 @@ interface Backing {
  * before and after it (ignored files are not recorded); outside git, commands are not recorded.
  * A file another task's file tool changed while a command ran is that task's change, not the
  * command's. Recording never fails a call: a failure is told once and the call goes on.
+ *
+ * A command's step pays for one scan, the one after it: the snapshot before it is the one the
+ * previous command's scan left. What changed since then and before the command began is told
+ * apart by the file system's change times (change-clock.ts): a file last changed before the
+ * command began is not the command's; one the command changed has, as its content before, what
+ * this run's file tools last wrote there, else the snapshot's.
  */
 export class ChangeRecorder {
   private backing: Promise<Backing> | undefined;
@@ -54,6 +61,14 @@ export class ChangeRecorder {
   private tail: Promise<void> = Promise.resolve();
   private told = false;
   private recorded = false;
+  /** Ticks once per event the command records are ordered by (file-tool writes, command starts, scans). */
+  private sequence = 0;
+  /** The tick the latest scan began at: the next command's snapshot holds every write before it. */
+  private lastScanTick = 0;
+  /** What this run's file tools last left in each file, and at which tick. */
+  private readonly written = new Map<string, { id: string | null; mode: number | null; at: number }>();
+  /** The commands running now, by the tick each snapshot base was scanned from. */
+  private readonly runningBases = new Set<SnapshotBase>();
 
   private readonly indexFile: string;
 
@@ -139,6 +154,7 @@ export class ChangeRecorder {
       const afterId = after ? blobs.idOf(after.content) : null;
       if (beforeId === afterId && before?.mode === after?.mode) return result;
       for (const window of this.windows) window.set(relative, afterId);
+      this.written.set(relative, { id: afterId, mode: after?.mode ?? null, at: this.tick() });
       // The contents and the record are written behind the step, in order: the step does not
       // wait for them; close() (at the run's end) does.
       this.later(async () => {
@@ -161,19 +177,24 @@ export class ChangeRecorder {
   }
 
   private async aroundCommand<T>(call: RecordedCall, run: () => Promise<T>): Promise<T> {
-    let before: string;
+    let base: SnapshotBase;
     let snapshots: TreeSnapshots;
+    let startedAt: number;
+    let since: bigint;
     try {
       const backing = await this.open();
       if (!backing.snapshots) return run();
       snapshots = backing.snapshots;
-      before = await snapshots.take();
+      base = await snapshots.latest(() => this.tick());
+      startedAt = this.tick();
+      since = fileSystemNow(changesFolder(this.options.root), `clock-${this.options.runId}`);
     } catch (error) {
       this.tell(error);
       return run();
     }
     const others = new Map<string, string | null>();
     this.windows.add(others);
+    this.runningBases.add(base);
     let result: T;
     try {
       result = await run();
@@ -181,16 +202,41 @@ export class ChangeRecorder {
       this.windows.delete(others);
     }
     try {
-      const changes = (await snapshots.changesSince(before)).filter(
-        (change) =>
-          isRecordedPath(change.path) &&
-          !(others.has(change.path) && others.get(change.path) === change.afterId),
-      );
+      const found = await snapshots.changesSince(base.tree, () => {
+        this.lastScanTick = this.tick();
+        return this.lastScanTick;
+      });
+      const changes = found.flatMap((change) => {
+        if (!isRecordedPath(change.path)) return [];
+        if (others.has(change.path) && others.get(change.path) === change.afterId) return [];
+        // Changed before the command began (by the user, or by a file tool since the snapshot).
+        if (!changedAtOrAfter(this.options.root, change.path, since)) return [];
+        const written = this.written.get(change.path);
+        if (written === undefined || written.at < base.scannedFrom || written.at > startedAt) return [change];
+        if (written.id === change.afterId && written.mode === change.afterMode) return [];
+        return [{ ...change, beforeId: written.id, beforeMode: written.mode }];
+      });
       this.later(() => this.save(call, 'git', changes));
     } catch (error) {
       this.tell(error);
+    } finally {
+      this.runningBases.delete(base);
+      this.forgetWritesBefore();
     }
     return result;
+  }
+
+  /** Drops the file-tool writes every snapshot a command may still use already holds. */
+  private forgetWritesBefore(): void {
+    if (this.runningBases.size > 0) return;
+    // The next command's base is scanned from a later tick than any entry kept here is needed for.
+    const horizon = this.lastScanTick;
+    for (const [file, written] of this.written) if (written.at < horizon) this.written.delete(file);
+  }
+
+  private tick(): number {
+    this.sequence += 1;
+    return this.sequence;
   }
 
   private async save(

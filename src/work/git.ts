@@ -29,8 +29,8 @@ export interface GitOptions {
   cwd: string;
   /** Extra environment (GIT_INDEX_FILE). */
   env?: Record<string, string>;
-  /** Given on standard input. */
-  input?: string | Buffer;
+  /** Given on standard input; a promise of it lets git start before the input is known. */
+  input?: string | Buffer | Promise<string | Buffer>;
   signal?: AbortSignal;
 }
 
@@ -64,6 +64,9 @@ export function git(args: string[], options: GitOptions): Promise<Buffer> {
       }
     });
     child.stdin.on('error', () => {});
-    child.stdin.end(options.input);
+    Promise.resolve(options.input).then(
+      (input) => child.stdin.end(input),
+      () => child.stdin.end(),
+    );
   });
 }

@@ -1,5 +1,5 @@
 import { execSync } from 'node:child_process';
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkpointHarness, git, treeOf, userGitState, workspaceFolder } from './work-fixture.js';
@@ -115,6 +115,73 @@ describe('checkpoints in a git repository', () => {
     // The contents are kept from git's garbage collection by a ref that is no branch.
     expect(git(root, 'for-each-ref', 'refs/taskweave')).toMatch(/refs\/taskweave\/checkpoints\//);
     await harness.store.close();
+  });
+
+  it('a command is recorded by one scan after it: what changed before it began is not its change, and a file a file tool wrote since has that content as its before', async () => {
+    const root = gitWorkspace();
+    const harness = await checkpointHarness(root);
+    sh(root, 'mkdir docs && echo keep > docs/keep.txt && echo gone > docs/gone.txt');
+    const run = await harness.run();
+    const command = (step: number, line: string) =>
+      run.step({ changes: 'command', args: { command: line }, step }, () => sh(root, line));
+    await command(1, 'echo one > one.txt');
+    // Between the commands: the user edits, creates and deletes files; a file tool writes one.
+    write(root, 'b.txt', 'beta, edited by the user\n');
+    write(root, 'user-new.txt', 'the user made this\n');
+    rmSync(path.join(root, 'docs', 'gone.txt'));
+    await run.step({ changes: 'files', args: { path: 'tool.txt' }, step: 2 }, () =>
+      write(root, 'tool.txt', 'written by the tool\n'),
+    );
+    await run.step({ changes: 'files', args: { path: 'one.txt' }, step: 3 }, () =>
+      write(root, 'one.txt', 'one, rewritten by the tool\n'),
+    );
+    await command(4, 'echo more >> tool.txt && echo two >> one.txt && rm staged.txt');
+    await run.recorder.close();
+    expect(run.errors).toEqual([]);
+    const rows = await harness.store.changes.list(harness.session.id);
+    const ofStep = (step: number) =>
+      rows
+        .filter((row) => row.step === step)
+        .map((row) => row.path)
+        .sort();
+    expect(ofStep(1)).toEqual(['one.txt']);
+    expect(ofStep(4)).toEqual(['one.txt', 'staged.txt', 'tool.txt']);
+    // Undo of the command gives back what the file tools had left, and keeps the user's work.
+    const undone = await harness.book.undo(harness.session.id);
+    expect(undone.conflicts).toEqual([]);
+    expect(readFileSync(path.join(root, 'tool.txt'), 'utf8')).toBe('written by the tool\n');
+    expect(readFileSync(path.join(root, 'one.txt'), 'utf8')).toBe('one, rewritten by the tool\n');
+    expect(readFileSync(path.join(root, 'staged.txt'), 'utf8')).toBe('the user staged this\n');
+    expect(readFileSync(path.join(root, 'b.txt'), 'utf8')).toBe('beta, edited by the user\n');
+    expect(existsSync(path.join(root, 'docs', 'gone.txt'))).toBe(false);
+    expect(existsSync(path.join(root, 'user-new.txt'))).toBe(true);
+  });
+
+  it('in a workspace that is a folder of a repository, records only its files, links and modes included', async () => {
+    const top = gitWorkspace();
+    sh(top, 'mkdir app && echo app > app/main.txt && git add app && git commit -qm app');
+    const root = path.join(top, 'app');
+    const harness = await checkpointHarness(root);
+    const run = await harness.run();
+    const command = (step: number, line: string) =>
+      run.step({ changes: 'command', args: { command: line }, step }, () => sh(root, line));
+    const before = treeOf(root, ignored);
+    await command(1, 'echo warm > warm.txt');
+    const middle = treeOf(root, ignored);
+    await command(2, 'ln -s main.txt link.txt && chmod +x main.txt && echo outside >> ../b.txt && rm warm.txt');
+    await run.recorder.close();
+    expect(run.errors).toEqual([]);
+    const rows = await harness.store.changes.list(harness.session.id);
+    expect(rows.filter((row) => row.step === 2).map((row) => `${row.path} ${row.afterMode?.toString(8)}`)).toEqual([
+      'link.txt 120000',
+      'main.txt 100755',
+      'warm.txt undefined',
+    ]);
+    await harness.book.undo(harness.session.id);
+    expect(treeOf(root, ignored)).toEqual(middle);
+    await harness.book.undo(harness.session.id);
+    expect(treeOf(root, ignored)).toEqual(before);
+    expect(readFileSync(path.join(top, 'b.txt'), 'utf8')).toBe('beta\noutside\n');
   });
 
   it('a file the user changed after the step is reported, kept, and put back only with force', async () => {
