@@ -4,19 +4,12 @@ import type { Run, Session } from '../store/schema.js';
 import type { StoredMessage } from '../store/session-store.js';
 import { RuntimeInputError } from './errors.js';
 import { asUserError } from './open-store.js';
+import { type SessionSummary, summarize } from './session-summary.js';
+
+export type { SessionSummary } from './session-summary.js';
 
 /** The word that names the most recently active session. */
 export const LAST_SESSION = 'last';
-
-/** A session in a list: with how many runs it had and how the last one ended. */
-export interface SessionSummary {
-  session: Session;
-  runCount: number;
-  /** The last run's status (`running` while one goes on), or the session's when it has none. */
-  status: string;
-  inputTokens: number;
-  outputTokens: number;
-}
 
 /** A whole session: its runs, its conversation and (when asked) its event log. */
 export interface SessionDetail {
@@ -74,14 +67,4 @@ export class SessionBook {
   events(sessionId: string, afterSeq?: number): Promise<ServerEvent[]> {
     return this.store.sessions.events(sessionId, { afterSeq });
   }
-}
-
-function summarize(session: Session, runs: Run[]): SessionSummary {
-  return {
-    session,
-    runCount: runs.length,
-    status: runs.at(-1)?.status ?? session.status,
-    inputTokens: runs.reduce((sum, run) => sum + run.inputTokens, 0),
-    outputTokens: runs.reduce((sum, run) => sum + run.outputTokens, 0),
-  };
 }

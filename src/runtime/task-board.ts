@@ -1,8 +1,12 @@
+import { DEFAULT_QUEUE } from '../store/defaults.js';
 import type { Store } from '../store/ports.js';
-import { DEFAULT_QUEUE, type Task } from '../store/schema.js';
+import type { Task } from '../store/schema.js';
 import { MAX_DEFAULT_TITLE_CHARS } from './defaults.js';
 import { RuntimeInputError } from './errors.js';
 import { asUserError } from './open-store.js';
+import { listedTasks, type TaskTreeNode, taskTree } from './task-tree.js';
+
+export { type TaskTreeNode, taskTree } from './task-tree.js';
 
 /** The result summary of a task completed by hand with no summary: it was not the agent that did it. */
 export const MANUAL_COMPLETION_SUMMARY = 'marked completed by hand';
@@ -21,14 +25,7 @@ export class TaskBoard {
    * plans it made under it (taskTree).
    */
   async list(options: { queue?: string; all?: boolean } = {}): Promise<TaskTreeNode[]> {
-    const queue = options.queue ?? DEFAULT_QUEUE;
-    const tree = taskTree(await this.store.tasks.listAll());
-    return tree.filter(
-      (node) =>
-        (node.planId === null && node.queue === queue && (options.all || UNFINISHED.has(node.status))) ||
-        // A plan task whose goal is gone.
-        (node.planId !== null && options.all && queue === DEFAULT_QUEUE),
-    );
+    return listedTasks(await this.store.tasks.listAll(), options);
   }
 
   /** Every task of every queue: goals with the tasks of their plans. */
@@ -102,9 +99,6 @@ export class TaskBoard {
   }
 }
 
-/** The statuses of goals a plain list shows: work not finished. */
-const UNFINISHED = new Set<Task['status']>(['pending', 'in_progress', 'blocked']);
-
 /** The first line with words in it, shortened to MAX_DEFAULT_TITLE_CHARS. */
 export function defaultTitle(description: string): string {
   const firstLine = (description.split('\n').find((line) => line.trim() !== '') ?? description)
@@ -113,44 +107,4 @@ export function defaultTitle(description: string): string {
   return firstLine.length <= MAX_DEFAULT_TITLE_CHARS
     ? firstLine
     : `${firstLine.slice(0, MAX_DEFAULT_TITLE_CHARS - 1)}…`;
-}
-
-/** A goal of the to-do list with the tasks of the plans it made, in their order. */
-export type TaskTreeNode = Task & { tasks?: Task[] };
-
-/**
- * The to-do list as a tree: the goals (queue tasks) in queue order, each with the tasks of the
- * plans made while it ran (a plan belongs to the latest goal of its session added before it).
- * Plan tasks whose goal is gone stay at the top level.
- */
-export function taskTree(all: Task[]): TaskTreeNode[] {
-  const goals = all.filter((task) => task.planId === null);
-  const bySession = new Map<string, Task[]>();
-  for (const goal of goals) {
-    if (goal.sessionId === null) continue;
-    const list = bySession.get(goal.sessionId) ?? [];
-    list.push(goal);
-    bySession.set(goal.sessionId, list);
-  }
-  const children = new Map<string, Task[]>();
-  const orphans: Task[] = [];
-  for (const task of all) {
-    if (task.planId === null) continue;
-    const candidates = task.sessionId === null ? [] : (bySession.get(task.sessionId) ?? []);
-    const owner = candidates
-      .filter((goal) => goal.createdAt <= task.createdAt)
-      .reduce<Task | undefined>(
-        (latest, goal) => (latest && latest.createdAt > goal.createdAt ? latest : goal),
-        undefined,
-      );
-    if (owner === undefined) orphans.push(task);
-    else children.set(owner.id, [...(children.get(owner.id) ?? []), task]);
-  }
-  return [
-    ...goals.map((goal) => {
-      const tasks = children.get(goal.id);
-      return tasks ? { ...goal, tasks } : goal;
-    }),
-    ...orphans,
-  ];
 }

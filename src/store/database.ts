@@ -56,10 +56,7 @@ export class StoreVersionError extends Error {
   override name = 'StoreVersionError';
 }
 
-/** Where a workspace keeps its database. */
-export function defaultDatabasePath(workspaceRoot: string): string {
-  return path.join(workspaceRoot, '.taskweave', 'taskweave.db');
-}
+export { defaultDatabasePath } from './defaults.js';
 
 /**
  * Opens (creating if needed) a taskweave database: WAL, foreign keys on, a busy timeout, and

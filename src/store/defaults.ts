@@ -1,5 +1,12 @@
+import path from 'node:path';
+
 /** The queue a task joins when none is named. */
 export const DEFAULT_QUEUE = 'default';
 
 /** How many sessions a list returns when not told. */
 export const DEFAULT_SESSION_LIST_LIMIT = 50;
+
+/** Where a workspace keeps its database. */
+export function defaultDatabasePath(workspaceRoot: string): string {
+  return path.join(workspaceRoot, '.taskweave', 'taskweave.db');
+}

@@ -31,7 +31,7 @@ export function addSessionsCommand(program: Command, setExitCode: (code: number)
       .option('--json', 'print a JSON array of sessions'),
   ).action(async (options: ListOptions) => {
     const { listSessions } = await import('./sessions-list-action.js');
-    await withWorkspace(options, (access) => listSessions(access, options));
+    await withWorkspace(options, (access) => listSessions(access.sessions, options));
     setExitCode(EXIT.completed);
   });
 

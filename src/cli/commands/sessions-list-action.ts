@@ -1,4 +1,6 @@
 /** What `taskweave sessions list` prints: loaded when it runs (no session history, no schemas). */
+
+import type { SessionSummary } from '../../runtime/session-summary.js';
 import { shortId } from '../../util/short-id.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
 import type { StoreCliOptions } from '../options.js';
@@ -7,18 +9,22 @@ import { paintRunStatus } from '../render/run-status-style.js';
 import { sessionJson } from '../render/session-output.js';
 import { renderTable, shortenLine } from '../render/table.js';
 import { styleFor, terminalColumns } from '../render/terminal.js';
-import type { WorkspaceAccess } from './workspace-access.js';
 
 export type ListOptions = StoreCliOptions & { json?: boolean; limit: number };
+
+/** Where a listing reads the sessions: the runtime's session book, or the quick path's rows. */
+export interface SessionSource {
+  list(options: { limit?: number }): Promise<SessionSummary[]>;
+}
 
 /** The widest a goal gets in `sessions list`. */
 const GOAL_COLUMN_CHARS = 60;
 
 /** Prints the most recently active sessions: a table, or a JSON array with --json. */
-export async function listSessions(access: WorkspaceAccess, options: ListOptions): Promise<void> {
+export async function listSessions(source: SessionSource, options: ListOptions): Promise<void> {
   const stdout = process.stdout;
   // One more than asked, to tell whether there are more than shown.
-  const found = await access.sessions.list({ limit: options.limit + 1 });
+  const found = await source.list({ limit: options.limit + 1 });
   const shown = found.slice(0, options.limit);
   if (options.json) {
     const json = shown.map(({ session, runCount, status }) => ({

@@ -2,13 +2,11 @@ import type { Command } from 'commander';
 import { DEFAULT_QUEUE, MAX_DEFAULT_TITLE_CHARS } from '../../runtime/defaults.js';
 import type { Task } from '../../runtime/index.js';
 import { apiTask } from '../../runtime/wire-shapes.js';
-import { sanitizeForTerminal } from '../../util/terminal-text.js';
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from '../options.js';
-import { renderTaskTable } from '../render/task-output.js';
-import { styleFor, terminalColumns } from '../render/terminal.js';
-import { wrapWords } from '../render/text-wrap.js';
+import { styleFor } from '../render/terminal.js';
+import type { ListOptions } from './tasks-list-action.js';
 import type { WorkspaceAccess } from './workspace-access.js';
 
 /** Opens the workspace (loaded when a command runs, not for --help) and runs `work` with it. */
@@ -26,7 +24,6 @@ interface JsonOption {
 interface QueueOption {
   queue: string;
 }
-type ListOptions = StoreCliOptions & JsonOption & QueueOption & { all?: boolean };
 type AddOptions = StoreCliOptions & JsonOption & QueueOption & { title?: string };
 type CompleteOptions = StoreCliOptions & JsonOption & { summary?: string };
 type FailOptions = StoreCliOptions & JsonOption & { reason: string };
@@ -46,7 +43,8 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
       .option('-q, --queue <name>', 'the queue', DEFAULT_QUEUE)
       .option('--json', 'print a JSON array of tasks'),
   ).action(async (options: ListOptions) => {
-    await withWorkspace(options, { readOnly: true }, (access) => listTasks(access, options));
+    const { listTasks } = await import('./tasks-list-action.js');
+    await withWorkspace(options, { readOnly: true }, (access) => listTasks(access.tasks, options));
     setExitCode(EXIT.completed);
   });
 
@@ -111,39 +109,6 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
     await changeTask(options, (access) => access.tasks.delete(id), 'deleted');
     setExitCode(EXIT.completed);
   });
-}
-
-async function listTasks(access: WorkspaceAccess, options: ListOptions): Promise<void> {
-  const stdout = process.stdout;
-  const listed = await access.tasks.list({ queue: options.queue, all: options.all });
-  if (options.json) {
-    stdout.write(`${JSON.stringify(listed.map(apiTask), null, 2)}\n`);
-    return;
-  }
-  const width = terminalColumns(stdout);
-  if (listed.length === 0) {
-    const sentences = await emptyListMessage(access, options);
-    // On a terminal each sentence starts a line and wraps between words; a pipe gets one line.
-    const lines =
-      width === undefined ? [sentences.join(' ')] : sentences.flatMap((text) => wrapWords(text, width));
-    stdout.write(`${lines.join('\n')}\n`);
-    return;
-  }
-  stdout.write(renderTaskTable({ tasks: sanitizeForTerminal(listed), style: styleFor(stdout), width }));
-}
-
-/** What an empty list says, sentence by sentence. */
-async function emptyListMessage(access: WorkspaceAccess, options: ListOptions): Promise<string[]> {
-  const queueFlag = options.queue === DEFAULT_QUEUE ? '' : ` --queue ${options.queue}`;
-  const queueName = options.queue === DEFAULT_QUEUE ? 'the queue' : `the queue "${options.queue}"`;
-  const howToAdd = `Add one with: taskweave tasks add${queueFlag} "<what to do>"`;
-  const finished = options.all ? 0 : (await access.tasks.list({ queue: options.queue, all: true })).length;
-  if (finished === 0) return [`No tasks in ${queueName} yet.`, howToAdd];
-  const count = finished === 1 ? 'its 1 task is' : `all ${finished} of its tasks are`;
-  return [
-    `Nothing left to do in ${queueName}: ${count} finished (taskweave tasks list --all${queueFlag} shows them).`,
-    howToAdd,
-  ];
 }
 
 async function addTask(access: WorkspaceAccess, description: string, options: AddOptions): Promise<void> {
