@@ -28,6 +28,7 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .card { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: .75rem 0; background: var(--card); }
 .card > :first-child { margin-top: 0; }
 .step-head { display: flex; flex-wrap: wrap; gap: .5rem; align-items: baseline; }
+.step-head h3 { margin: 0 0 .25rem; }
 .text > :first-child { margin-top: 0; }
 .text > :last-child { margin-bottom: 0; }
 .tool { border-top: 1px solid var(--line); margin-top: .6rem; padding-top: .4rem; }
@@ -48,7 +49,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .
 .notice-warning { border-color: var(--warn); }
 .notice-error { border-color: var(--bad); }
 .task-line { margin: .35rem 0; }
-.state { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; border: 1px solid var(--line); }
+.state { white-space: nowrap; display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; border: 1px solid var(--line); }
 .state-completed { color: var(--ok); border-color: var(--ok); }
 .state-failed, .state-blocked, .state-cancelled { color: var(--bad); border-color: var(--bad); }
 .state-in_progress, .state-pending, .state-skipped { color: var(--muted); }
@@ -56,6 +57,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .
 table { border-collapse: collapse; margin: .5rem 0; width: 100%; }
 th, td { border: 1px solid var(--line); padding: .3rem .5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 th { background: var(--card); }
+td > code { white-space: nowrap; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; }
 blockquote { margin: .5rem 0; padding-left: .75rem; border-left: 3px solid var(--line); color: var(--muted); }
 .raw-html, .image { color: var(--muted); }

@@ -63,7 +63,7 @@ export function buildSessionExport(options: {
     },
     usage: usage(view.usage, costs.session),
     runs: view.runs.map((run) => exportRun(run, costs)),
-    plans: view.plans.map(exportPlan),
+    plans: view.plans.map((plan) => exportPlan(plan, lastOutcomes(view.items))),
     timeline: view.items.map((item) => exportEntry(item, { costs, titles })),
   };
 }
@@ -91,7 +91,19 @@ function exportRun(run: RunView, costs: UsageCosts): ExportRun {
   };
 }
 
-function exportPlan(plan: PlanView): ExportPlan {
+/**
+ * The last thing said of each task's end (its summary or reason): a resumed plan's view knows
+ * only that a task completed in an earlier run, not what it said then.
+ */
+function lastOutcomes(items: readonly TimelineItem[]): Map<string, { state: string; detail: string }> {
+  const outcomes = new Map<string, { state: string; detail: string }>();
+  for (const item of items)
+    if (item.kind === 'task' && item.detail !== undefined)
+      outcomes.set(item.taskId, { state: item.state, detail: item.detail });
+  return outcomes;
+}
+
+function exportPlan(plan: PlanView, outcomes: Map<string, { state: string; detail: string }>): ExportPlan {
   return {
     plan_id: plan.planId,
     run_id: plan.runId,
@@ -99,14 +111,18 @@ function exportPlan(plan: PlanView): ExportPlan {
     ...(plan.feedback === undefined ? {} : { feedback: plan.feedback }),
     tasks: plan.tasks.map((task) => {
       const node = plan.nodes[task.id];
+      const state = node?.state ?? 'pending';
+      const said = outcomes.get(task.id);
+      const summary =
+        node?.summary ?? (state === 'completed' && said?.state === 'completed' ? said.detail : undefined);
       return {
         id: task.id,
         title: task.title,
         description: task.description,
         depends_on: task.depends_on,
         ...(task.check === undefined ? {} : { check: task.check }),
-        state: node?.state ?? 'pending',
-        ...(node?.summary === undefined ? {} : { summary: node.summary }),
+        state,
+        ...(summary === undefined ? {} : { summary }),
         ...(node?.reason === undefined ? {} : { reason: node.reason }),
       };
     }),
