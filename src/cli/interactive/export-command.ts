@@ -3,8 +3,8 @@ import type { SessionState, SlashCommand } from './slash-command-types.js';
 /** `/export [file] [--format md|json|html]` of the interactive session. */
 export const EXPORT_COMMANDS: Record<string, SlashCommand> = {
   export: {
-    usage: '/export [file] [--format md|json|html]',
-    help: 'save this session as markdown, JSON or HTML (default: taskweave-<session>.md here)',
+    usage: '/export [file] [--format f]',
+    help: 'save this session as md, json or html (default: taskweave-<session>.md in the workspace)',
     run: (state, argument) => exportCurrent(state, argument),
   },
 };
