@@ -1,4 +1,5 @@
 import type { ServerEvent } from '../events/registry.js';
+import { stripControlSequences } from '../util/terminal-text.js';
 import { renderHtml } from './html-export.js';
 import { renderMarkdown } from './markdown-export.js';
 import { buildSessionExport, type ExportedSession } from './session-export.js';
@@ -36,7 +37,12 @@ export function defaultExportFileName(sessionId: string, format: ExportFormat): 
   return `taskweave-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}.${format}`;
 }
 
-/** A session and its logged events as the text of one export format. */
+/**
+ * A session and its logged events as the text of one export format. The markdown and the HTML
+ * carry no escape sequence or control character (a command's colours, a hostile output's
+ * terminal codes): they are read in viewers and terminals. The JSON keeps every output exactly
+ * (JSON escapes control characters itself).
+ */
 export function renderSessionExport(options: {
   session: ExportedSession;
   events: readonly ServerEvent[];
@@ -48,8 +54,8 @@ export function renderSessionExport(options: {
     case 'json':
       return `${JSON.stringify(document, null, 2)}\n`;
     case 'md':
-      return renderMarkdown(document);
+      return stripControlSequences(renderMarkdown(document));
     case 'html':
-      return renderHtml(document);
+      return stripControlSequences(renderHtml(document));
   }
 }

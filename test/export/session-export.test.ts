@@ -240,6 +240,20 @@ describe('a session export', () => {
     expect(markdownToHtml('[x](data:text/html,hi)')).toBe('<p>x (data:text/html,hi)</p>');
   });
 
+  it('md and html carry no escape sequence from an output (colours, terminal codes); json keeps the output exact', () => {
+    const output = 'ok \u001b[31mred\u001b[0m \u001b]52;c;aGk=\u0007done\r\n';
+    const events = hostileEvents().map((event) =>
+      event.type === 'tool_complete' && event.call_id === 'c1' ? { ...event, result: output } : event,
+    );
+    for (const format of ['md', 'html'] as const) {
+      const text = renderSessionExport({ session: HOSTILE_SESSION, events, format });
+      expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+      expect(text).toContain('ok red done');
+    }
+    const json = JSON.parse(renderSessionExport({ session: HOSTILE_SESSION, events, format: 'json' }));
+    expect(JSON.stringify(json)).toContain(JSON.stringify(output).slice(1, -1));
+  });
+
   it('json: the document whole (outputs uncut), valid against its schema', () => {
     const json = JSON.parse(
       renderSessionExport({ session: HOSTILE_SESSION, events: hostileEvents(), format: 'json' }),
