@@ -64,6 +64,19 @@ export async function continueWaiting(
     await ctx.store.sessions.appendMessage(session.id, taskAnswer.runId, 'user', taskAnswer.text, {
       taskId: taskAnswer.taskId,
     });
+  if (reply.kind === 'answer' && waitingFor.kind === 'answer') {
+    // Logged like an answer given while the run waited: the question shows answered everywhere.
+    const answered = await ctx.store.sessions.appendEvent({
+      session_id: session.id,
+      run_id: waitingFor.runId,
+      ts: Date.now(),
+      type: 'agent_update',
+      update_type: 'agent_user_input',
+      request_id: waitingFor.requestId,
+      content: reply.content,
+    });
+    ctx.bus.publish(answered);
+  }
   if (waitingFor.kind === 'plan' && reply.kind === 'plan') {
     const planId = waitingFor.event.plan_id;
     if (reply.decision === 'approve') await plans.setPlanStatus(planId, 'approved');

@@ -4,8 +4,11 @@ import type { Session, Task } from '../store/schema.js';
 
 /** What a run that ended with needs_input waits for. */
 export type WaitingFor =
-  /** The answer to the model's question (`request_input`); `taskId` when a plan's task asked. */
-  | { kind: 'answer'; question: string; taskId?: string }
+  /**
+   * The answer to the model's question (`request_input`); `taskId` when a plan's task asked;
+   * `requestId` and `runId` name the request and the run that asked (the answer is logged to them).
+   */
+  | { kind: 'answer'; question: string; taskId?: string; requestId: string; runId: string }
   /** The approval of a proposed plan. */
   | { kind: 'plan'; event: Extract<ServerEvent, { update_type: 'plan_proposed' }> }
   /** The approval of a tool call (a command, a file change, an MCP tool). */
@@ -42,6 +45,8 @@ export async function waitingFor(store: Store, session: Session): Promise<Waitin
         waitingFor: {
           kind: 'answer',
           question: event.question,
+          requestId: event.request_id,
+          runId: last.id,
           ...(event.task_id ? { taskId: event.task_id } : {}),
         },
       };

@@ -45,6 +45,8 @@ const CLEAN_TREE: Record<string, string> = {
   'plan/graph.ts': "export function layers(): string[] { return ['Create the table of tasks']; }",
   'events/registry.ts': "export type ServerEvent = { type: 'run_started' };",
   'util/error-message.ts': "export const errorMessage = 'failed';",
+  'export/render.ts':
+    "import type { ServerEvent } from '../events/registry.js';\nexport type Exported = ServerEvent;",
   'store/database.ts': [
     "import Database from 'better-sqlite3';",
     "import { sql } from 'drizzle-orm';",
@@ -87,6 +89,9 @@ const PLANTED_TREE: Record<string, string> = {
     '  return `SELECT id, title FROM sessions WHERE id = ${id}`;',
     '}',
   ].join('\n'),
+  // export/ reads the session itself instead of being given its events.
+  'export/session.ts':
+    "import { openRuntime } from '../runtime/runtime.js';\nexport const session = openRuntime;",
 };
 
 let folders: string[] = [];
@@ -132,9 +137,10 @@ describe('import rules', () => {
         { rule: 'room', files: ['src/cli/render/render.ts', 'src/cli/interactive/session.ts'] },
         { rule: 'database-import', files: ['src/agent/query.ts'] },
         { rule: 'raw-sql', files: ['src/runtime/sessions.ts'] },
+        { rule: 'layer', files: ['src/export/session.ts', 'src/runtime/runtime.ts'] },
       ]),
     );
-    expect(violations, report).toHaveLength(8);
+    expect(violations, report).toHaveLength(9);
 
     // The messages name the whole cycle, which import is type-only, and why a rule exists.
     expect(report).toContain(
@@ -154,6 +160,9 @@ describe('import rules', () => {
     );
     expect(report).toContain(
       'src/cli/render/render.ts → src/cli/interactive/session.ts (import): cli/render/ must not import cli/interactive/',
+    );
+    expect(report).toContain(
+      'src/export/session.ts → src/runtime/runtime.ts (import): export must not import runtime',
     );
     expect(report).toContain("src/agent/query.ts imports 'drizzle-orm'");
     expect(report).toContain("src/runtime/sessions.ts:2 holds raw SQL ('SELECT id, title FROM')");

@@ -55,6 +55,11 @@ const LAYER_RULES: readonly LayerRule[] = [
     forbidden: ['agent', 'runtime'],
     why: 'work/ records and restores files; the agent and the runtime call it, never the other way',
   },
+  {
+    applies: (layer) => layer === 'export',
+    forbidden: ['agent', 'runtime', STORE, 'tools', 'work', 'model', 'prompts'],
+    why: 'export/ renders a session from its events; the front ends read the session and write the file',
+  },
 ];
 
 /**

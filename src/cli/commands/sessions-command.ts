@@ -3,6 +3,7 @@ import { DEFAULT_SESSION_LIST_LIMIT } from '../../runtime/defaults.js';
 import { EXIT } from '../exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from '../options.js';
 import { parsePositiveInt } from '../usage-error.js';
+import type { ExportOptions } from './sessions-export-action.js';
 import type { ListOptions } from './sessions-list-action.js';
 import type { ShowOptions } from './sessions-show-action.js';
 import type { WorkspaceAccess } from './workspace-access.js';
@@ -17,7 +18,7 @@ async function withWorkspace<T>(options: StoreCliOptions, work: (access: Workspa
 /** The word `sessions show` takes for the most recently active session. */
 const LAST_SESSION = 'last';
 
-/** Adds `taskweave sessions` (list, show) to the program. */
+/** Adds `taskweave sessions` (list, show, export) to the program. */
 export function addSessionsCommand(program: Command, setExitCode: (code: number) => void): void {
   const sessions = program
     .command('sessions')
@@ -46,6 +47,21 @@ export function addSessionsCommand(program: Command, setExitCode: (code: number)
   ).action(async (id: string, options: ShowOptions) => {
     const { showSession } = await import('./sessions-show-action.js');
     await withWorkspace(options, (access) => showSession(access, id, options));
+    setExitCode(EXIT.completed);
+  });
+
+  addStoreOptions(
+    sessions
+      .command('export')
+      .description(
+        'export a session (goal, steps, tool calls, plan, answers, tokens) as markdown, JSON or HTML',
+      )
+      .argument('<id>', `the session id (at least 4 characters of its start), or "${LAST_SESSION}"`)
+      .option('--format <format>', "md, json or html (default: the -o file's extension, else md)")
+      .option('-o, --output <file>', 'write the export to this file (whole or not at all) instead of stdout'),
+  ).action(async (id: string, options: ExportOptions) => {
+    const { exportSessionAction } = await import('./sessions-export-action.js');
+    await withWorkspace(options, (access) => exportSessionAction(access, id, options));
     setExitCode(EXIT.completed);
   });
 }

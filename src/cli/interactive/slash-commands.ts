@@ -6,6 +6,7 @@ import { renderTaskTable } from '../render/task-output.js';
 import type { Style } from '../render/terminal.js';
 import { plural } from '../render/text-wrap.js';
 import { CHECKPOINT_COMMANDS } from './checkpoint-commands.js';
+import { EXPORT_COMMANDS } from './export-command.js';
 import { sessionRecap } from './session-recap.js';
 import type { SessionState, SlashCommand } from './slash-command-types.js';
 
@@ -111,6 +112,7 @@ export const SLASH_COMMANDS: Record<string, SlashCommand> = {
     },
   },
   ...CHECKPOINT_COMMANDS,
+  ...EXPORT_COMMANDS,
   quit: { usage: '/quit', help: 'end the session (Ctrl-C twice, or Ctrl-D, too)', run: () => 'quit' },
 };
 

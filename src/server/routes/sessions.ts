@@ -1,12 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ApiCheckpoint, ApiSessionDetail } from '../../events/api.js';
+import {
+  DEFAULT_EXPORT_FORMAT,
+  defaultExportFileName,
+  EXPORT_CONTENT_TYPES,
+  EXPORT_FORMATS,
+  renderSessionExport,
+} from '../../export/export-formats.js';
 import { apiRun, apiSession, type Runtime } from '../../runtime/index.js';
 
 const listQuery = z.object({ limit: z.coerce.number().int().positive().max(1000).optional() });
 const eventsQuery = z.object({ after_seq: z.coerce.number().int().nonnegative().optional() });
+const exportQuery = z.object({ format: z.enum(EXPORT_FORMATS).default(DEFAULT_EXPORT_FORMAT) });
 
-/** Sessions: the list, one with its runs, its checkpoints, its logged events after a seq. */
+/** Sessions: the list, one with its runs, its checkpoints, its logged events after a seq, an export. */
 export function sessionRoutes(app: FastifyInstance, runtime: Runtime): void {
   app.get('/api/sessions', async (request) => {
     const { limit } = listQuery.parse(request.query);
@@ -47,5 +55,16 @@ export function sessionRoutes(app: FastifyInstance, runtime: Runtime): void {
     const { after_seq } = eventsQuery.parse(request.query);
     const session = await runtime.sessions.find(request.params.id);
     return { events: await runtime.sessions.events(session.id, after_seq) };
+  });
+
+  // A download: the session as markdown, JSON or a self-contained HTML page (sessions export).
+  app.get<{ Params: { id: string } }>('/api/sessions/:id/export', async (request, reply) => {
+    const { format } = exportQuery.parse(request.query);
+    const session = await runtime.sessions.find(request.params.id);
+    const text = renderSessionExport({ session, events: await runtime.sessions.events(session.id), format });
+    return reply
+      .type(EXPORT_CONTENT_TYPES[format])
+      .header('content-disposition', `attachment; filename="${defaultExportFileName(session.id, format)}"`)
+      .send(text);
   });
 }

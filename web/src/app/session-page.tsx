@@ -22,6 +22,7 @@ import {
   useCheckpoints,
 } from '../checkpoints/checkpoints-context.js';
 import type { RunControls } from '../connection/session-store.js';
+import { ExportMenu } from '../export/export-menu.js';
 import { PlanPanel } from '../plan/plan-panel.js';
 import { useHealth, useStore } from './store-context.js';
 import { useAttention } from './use-attention.js';
@@ -131,6 +132,7 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
       <div className={`session-page${plan ? ' with-plan' : ''}`}>
         <section className="chat" aria-label="Session">
           <header className="session-header">
+            {sessionId && view && view.runs.length > 0 && <ExportMenu sessionId={sessionId} />}
             <h1>{run?.goal ?? (sessionId ? 'Session' : 'New session')}</h1>
             <p className="muted small">
               {run && `${run.model} · ${run.loop} · up to ${run.maxSteps} steps · `}
