@@ -168,15 +168,16 @@ describe('checkpoints in a git repository', () => {
     const before = treeOf(root, ignored);
     await command(1, 'echo warm > warm.txt');
     const middle = treeOf(root, ignored);
-    await command(2, 'ln -s main.txt link.txt && chmod +x main.txt && echo outside >> ../b.txt && rm warm.txt');
+    await command(
+      2,
+      'ln -s main.txt link.txt && chmod +x main.txt && echo outside >> ../b.txt && rm warm.txt',
+    );
     await run.recorder.close();
     expect(run.errors).toEqual([]);
     const rows = await harness.store.changes.list(harness.session.id);
-    expect(rows.filter((row) => row.step === 2).map((row) => `${row.path} ${row.afterMode?.toString(8)}`)).toEqual([
-      'link.txt 120000',
-      'main.txt 100755',
-      'warm.txt undefined',
-    ]);
+    expect(
+      rows.filter((row) => row.step === 2).map((row) => `${row.path} ${row.afterMode?.toString(8)}`),
+    ).toEqual(['link.txt 120000', 'main.txt 100755', 'warm.txt undefined']);
     await harness.book.undo(harness.session.id);
     expect(treeOf(root, ignored)).toEqual(middle);
     await harness.book.undo(harness.session.id);
