@@ -2,6 +2,7 @@ import type { ServerEvent } from '../events/registry.js';
 import type { Store } from '../store/ports.js';
 import type { Run, Session } from '../store/schema.js';
 import type { StoredMessage } from '../store/session-store.js';
+import type { DayUsage } from '../store/usage-store.js';
 import { RuntimeInputError } from './errors.js';
 import { asUserError } from './open-store.js';
 
@@ -16,6 +17,8 @@ export interface SessionSummary {
   status: string;
   inputTokens: number;
   outputTokens: number;
+  /** US dollars of its runs whose model had a price; null when none had one. */
+  cost: number | null;
 }
 
 /** A whole session: its runs, its conversation and (when asked) its event log. */
@@ -64,6 +67,11 @@ export class SessionBook {
     return { session, runs, messages, ...(events === undefined ? {} : { events }) };
   }
 
+  /** Tokens and cost of the runs started since `since` (ms), per local day, the latest first. */
+  usageByDay(since: number): Promise<DayUsage[]> {
+    return this.store.usage.byDay(since);
+  }
+
   /** A session a user means (see `find`) as a list shows it. */
   async summary(input: string): Promise<SessionSummary> {
     const session = await this.find(input);
@@ -83,5 +91,6 @@ function summarize(session: Session, runs: Run[]): SessionSummary {
     status: runs.at(-1)?.status ?? session.status,
     inputTokens: runs.reduce((sum, run) => sum + run.inputTokens, 0),
     outputTokens: runs.reduce((sum, run) => sum + run.outputTokens, 0),
+    cost: runs.some((run) => run.cost !== null) ? runs.reduce((sum, run) => sum + (run.cost ?? 0), 0) : null,
   };
 }

@@ -117,7 +117,13 @@ async function listTasks(access: WorkspaceAccess, options: ListOptions): Promise
   const stdout = process.stdout;
   const listed = await access.tasks.list({ queue: options.queue, all: options.all });
   if (options.json) {
-    stdout.write(`${JSON.stringify(listed.map(apiTask), null, 2)}\n`);
+    stdout.write(
+      `${JSON.stringify(
+        listed.map((task) => apiTask(task)),
+        null,
+        2,
+      )}\n`,
+    );
     return;
   }
   const width = terminalColumns(stdout);
