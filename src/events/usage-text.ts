@@ -1,13 +1,16 @@
-/** Below this a cost is shown with four decimals, so that a cheap call does not read as $0.00. */
-const CENTS_THRESHOLD = 0.01;
+/** The smallest amount shown as a number; anything above zero below it reads `<$0.0001`. */
+const SMALLEST_SHOWN = 0.0001;
 
 /**
- * An amount in US dollars as every front end shows it: `$1.23`, `$0.0042` under a cent, `$0`
- * for nothing at all.
+ * An amount in US dollars as every front end shows it: cents from $1 on (`$2.35`), up to four
+ * decimals below (`$0.0421`, `$0.03`), `<$0.0001` for less, `$0` for nothing at all.
  */
 export function formatDollars(amount: number): string {
   if (amount === 0) return '$0';
-  return amount < CENTS_THRESHOLD ? `$${amount.toFixed(4)}` : `$${amount.toFixed(2)}`;
+  if (amount < SMALLEST_SHOWN) return `<$${SMALLEST_SHOWN}`;
+  if (amount >= 1) return `$${amount.toFixed(2)}`;
+  // Four decimals, without the trailing zeros past the cents.
+  return `$${amount.toFixed(4).replace(/0{1,2}$/, '')}`;
 }
 
 /** A token count, in thousands from 10,000 on: `950`, `12.3k`. */
