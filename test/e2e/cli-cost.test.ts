@@ -133,7 +133,7 @@ describe('the budget (CLI)', { timeout: 60_000 }, () => {
     const text = await again.cli(run(again.model, '--budget', '0.03', 'write three files'));
     expect(text.code).toBe(3);
     expect(text.stdout).toMatch(
-      /■ budget exceeded: the session spent \$0\.0\d+ of its \$0\.03 budget; the run stops here\n■ stopped: budget exceeded · 2 steps · \d+ in \/ \d+ out tokens · \$0\.0\d+\n$/,
+      /■ budget exceeded: \$0\.0\d+ spent of the session's \$0\.03; the run stops here\n■ stopped: budget exceeded · 2 steps · \d+ in \/ \d+ out tokens · \$0\.0\d+\n$/,
     );
   });
 

@@ -216,7 +216,7 @@ export class HumanRenderer {
         this.spinner.stop();
         this.line(
           s.yellow(
-            `■ budget exceeded: the session spent ${formatDollars(event.spent)} of its ${formatDollars(event.budget)} budget; the run stops here`,
+            `■ budget exceeded: ${formatDollars(event.spent)} spent of the session's ${formatDollars(event.budget)}; the run stops here`,
           ),
         );
         return;
