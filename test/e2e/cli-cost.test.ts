@@ -137,6 +137,64 @@ describe('the budget (CLI)', { timeout: 60_000 }, () => {
     );
   });
 
+  it('stops the parallel tasks of a plan alike: the budget is announced once and no later task starts', async () => {
+    const task = (id: string, after: string[] = []) => ({
+      id,
+      title: `Task ${id}`,
+      description: id,
+      depends_on: after,
+    });
+    const { workspace, model, cli } = await setup({
+      priced: true,
+      script: {
+        turns: [
+          {
+            text: 'Planned.',
+            toolCalls: [
+              {
+                name: 'plan_actions',
+                args: { tasks: [task('api'), task('ui'), task('docs', ['api', 'ui'])] },
+              },
+            ],
+          },
+          {
+            task: 'api',
+            latencyMs: 200,
+            toolCalls: [{ name: 'write_file', args: { path: 'api.txt', content: 'a\n' } }],
+          },
+          { task: 'api', toolCalls: [{ name: 'task_completed', args: { summary: 'api done' } }] },
+          {
+            task: 'ui',
+            latencyMs: 200,
+            toolCalls: [{ name: 'write_file', args: { path: 'ui.txt', content: 'u\n' } }],
+          },
+          { task: 'ui', toolCalls: [{ name: 'task_completed', args: { summary: 'ui done' } }] },
+          { task: 'docs', toolCalls: [{ name: 'task_completed', args: { summary: 'docs done' } }] },
+          { text: 'All done.' },
+        ],
+      },
+    });
+    // The plan step costs about $0.025 and each task's step about $0.022: the first task step to
+    // end passes $0.04, while the other task's step (started with it) is still under way.
+    const json = await cli(run(model, '--yes', '--budget', '0.04', '--json', 'build it'));
+    expect(json.code, json.stderr).toBe(3);
+    const updates = parseJsonLines(json.stdout).flatMap((event) =>
+      event.type === 'agent_update' ? [event] : [],
+    );
+    expect(updates.filter((event) => event.update_type === 'budget_exceeded')).toHaveLength(1);
+    expect(updates.filter((event) => event.update_type === 'agent_turn_start')).toHaveLength(3);
+    expect(updates.some((event) => event.update_type === 'task_started' && event.task_id === 'docs')).toBe(
+      false,
+    );
+    expect(updates.some((event) => event.update_type === 'task_completed')).toBe(false);
+    expect(updates.find((event) => event.update_type === 'agent_completion')).toMatchObject({
+      status: 'stopped',
+    });
+    // The steps under way finished their tool calls.
+    expect(await readFile(path.join(workspace, 'api.txt'), 'utf8')).toBe('a\n');
+    expect(await readFile(path.join(workspace, 'ui.txt'), 'utf8')).toBe('u\n');
+  });
+
   it("the config's budget.session counts the session's earlier runs: a continued session stops sooner", async () => {
     const { model, cli } = await setup({
       priced: true,
