@@ -76,6 +76,13 @@ describe('cost (CLI, a script model priced by the config)', { timeout: 60_000 },
     const sessions = JSON.parse((await cli(['sessions', 'list', '--json'])).stdout);
     expect(sessions[1].cost).toBeCloseTo(total, 10);
 
+    // sessions show: each run with its cost, in the table and in --json.
+    expect((await cli(['sessions', 'show', 'last'])).stdout).toMatch(
+      /^ {2}1\. run_\S+ +completed +simple +4 steps +\d+ in \/ \d+ out tokens +\$0\.\d{2,4} +started/m,
+    );
+    const shown = JSON.parse((await cli(['sessions', 'show', sessions[1].id, '--json'])).stdout);
+    expect(shown.runs[0].cost).toBeCloseTo(total, 12);
+
     // Per day: today's row and the total add up both runs.
     const cost = JSON.parse((await cli(['cost', '--json'])).stdout);
     expect(cost.days).toHaveLength(1);
