@@ -7,11 +7,9 @@ export interface ModelPrice {
 /** Prices by `provider:model`. */
 export type PriceTable = Record<string, ModelPrice>;
 
-/** The day the built-in prices were read from the providers' pricing pages. */
-export const BUILT_IN_PRICES_DATE = '2026-11-26';
-
 /**
- * The providers' list prices for their current models, in US dollars per million tokens: the
+ * The providers' list prices for their current models (written down by hand on 2026-11-26
+ * from their published prices, not fetched), in US dollars per million tokens: the
  * standard tier (prompts up to 200K tokens where a provider charges more above), no cache or
  * batch discount. A model not here has no price (its cost is shown as tokens only) until the
  * config file's `prices` gives it one. Local models (ollama) and openai-compatible servers are
