@@ -4,6 +4,7 @@ import { VERSION } from '../util/version.js';
 import { addChatCommand } from './commands/chat-command.js';
 import { addCheckpointCommands } from './commands/checkpoints-command.js';
 import { addCompletionCommand } from './commands/completion-command.js';
+import { addCostCommand } from './commands/cost-command.js';
 import { addEvalCommand } from './commands/eval-command.js';
 import { addMcpCommand } from './commands/mcp-command.js';
 import { addResumeCommand } from './commands/resume-command.js';
@@ -44,6 +45,7 @@ export function createProgram(setExitCode: (code: number) => void): Command {
   addServeCommand(program, setExitCode);
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
+  addCostCommand(program, setExitCode);
   addCheckpointCommands(program, setExitCode);
   addMcpCommand(program, setExitCode);
   addEvalCommand(program, setExitCode);

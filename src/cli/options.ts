@@ -9,7 +9,7 @@ import {
   SANDBOX_MODES,
   type SandboxMode,
 } from '../runtime/defaults.js';
-import { parseHttpUrl, parsePositiveInt } from './usage-error.js';
+import { parseDollars, parseHttpUrl, parsePositiveInt } from './usage-error.js';
 
 /*
  * The options of the commands, defined without loading what runs them: `taskweave --help`
@@ -29,6 +29,8 @@ export interface AgentCliOptions extends StoreCliOptions {
   model?: string;
   baseUrl?: string;
   maxSteps?: number;
+  /** `--budget <dollars>`: what a session may spend. */
+  budget?: number;
   json?: boolean;
   nonInteractive?: boolean;
   inputTimeout?: number;
@@ -122,6 +124,11 @@ export function addRunOptions(command: Command): Command {
       '--max-steps <n>',
       `the most model steps before a run ends (default ${DEFAULT_MAX_STEPS})`,
       parsePositiveInt,
+    )
+    .option(
+      '--budget <dollars>',
+      "stop a run at its next step once its session has cost this many US dollars (default: the config's budget.session)",
+      parseDollars,
     )
     .option(
       '--input-timeout <seconds>',

@@ -13,6 +13,14 @@ export function parsePositiveInt(value: string): number {
   return parsed;
 }
 
+/** Parses an amount of US dollars above zero (`2`, `2.50`, `$2.50`). */
+export function parseDollars(value: string): number {
+  const parsed = Number(value.trim().replace(/^\$/, ''));
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed <= 0)
+    throw new InvalidArgumentError(`expected an amount of US dollars above zero, e.g. 2.50, got "${value}"`);
+  return parsed;
+}
+
 /** Parses a TCP port: 0 (any free port) to 65535. */
 export function parsePort(value: string): number {
   const parsed = Number(value);

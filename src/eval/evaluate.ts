@@ -1,13 +1,13 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfigFile } from '../model/config-file.js';
+import { costOf } from '../model/prices.js';
 import { RuntimeInputError } from '../runtime/index.js';
 import { VERSION } from '../util/version.js';
 import type { Ablation } from './ablation.js';
 import { type EvalPlan, runEval } from './eval-run.js';
 import { markdownReport } from './markdown-report.js';
 import { scriptKind } from './oracle-script.js';
-import { costOf } from './prices.js';
 import { type EvalResults, RESULTS_FORMAT } from './results-file.js';
 import { loadScenarios } from './scenario.js';
 import { type SummaryRow, summarize } from './summary.js';

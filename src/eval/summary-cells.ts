@@ -1,3 +1,4 @@
+import { formatDollars, formatTokenCount } from '../events/usage-text.js';
 import type { SummaryRow } from './summary.js';
 
 /** The columns of the results table, in order; numeric ones are right-aligned. */
@@ -49,13 +50,12 @@ export function oneDecimal(value: number): string {
 
 /** Tokens, in thousands from 10,000 on ("950", "12.3k"). */
 export function tokensText(value: number): string {
-  return value < 10_000 ? String(Math.round(value)) : `${(value / 1000).toFixed(1)}k`;
+  return formatTokenCount(value);
 }
 
 /** Dollars, or "—" without a price. */
 export function costText(value: number | null): string {
-  if (value === null) return '—';
-  return value < 0.01 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
+  return value === null ? '—' : formatDollars(value);
 }
 
 /** Seconds with one decimal. */

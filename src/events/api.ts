@@ -43,6 +43,8 @@ export interface ApiSession {
   run_count: number;
   input_tokens: number;
   output_tokens: number;
+  /** US dollars of its runs whose model had a price; null when none had one. */
+  cost: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -57,6 +59,8 @@ export interface ApiRun {
   steps: number;
   input_tokens: number;
   output_tokens: number;
+  /** US dollars; null when its model had no price. */
+  cost: number | null;
   started_at: number;
   ended_at: number | null;
 }
@@ -90,6 +94,8 @@ export interface ApiTask {
   updated_at: number;
   /** A goal's plan tasks (in their order); absent on plan tasks. */
   tasks?: ApiTask[];
+  /** What the goal's runs used (`GET /api/tasks`); absent before its first run and on plan tasks. */
+  usage?: { runs: number; input_tokens: number; output_tokens: number; cost: number | null };
 }
 
 /** `POST /api/tasks`. */

@@ -22,6 +22,8 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
 const step = z.number().int().nonnegative();
 const taskId = z.string().optional();
 const tokens = z.number().int().nonnegative();
+/** An amount of money in US dollars (the price table's currency). */
+const dollars = z.number().nonnegative();
 
 const planTaskSchema = z.object({
   id: z.string(),
@@ -69,13 +71,14 @@ export const eventPayloadSchema = z.union([
   agentUpdate('agent_note', { step, content: z.string(), task_id: taskId }),
   /** A transient model error is being retried after a delay. */
   agentUpdate('agent_retry', { step, attempt: z.number().int(), delay_ms: z.number(), error: z.string() }),
-  /** Token usage of one model call. */
+  /** Token usage of one model call; `cost` in US dollars, absent when the model has no price. */
   agentUpdate('model_usage', {
     step,
     phase: z.string(),
     task_id: taskId,
     input_tokens: tokens,
     output_tokens: tokens,
+    cost: dollars.optional(),
   }),
   /**
    * The older part of a conversation was replaced by a summary (one `compact` model call): the
@@ -162,7 +165,14 @@ export const eventPayloadSchema = z.union([
     reason: z.string().optional(),
     input_tokens: tokens,
     output_tokens: tokens,
+    /** The run's cost in US dollars, absent when its model has no price. */
+    cost: dollars.optional(),
   }),
+  /**
+   * The session's spending passed its budget (config `budget.session`, `--budget`): the run
+   * stops at this step boundary (its completion says stopped, with the reason). US dollars.
+   */
+  agentUpdate('budget_exceeded', { step, spent: dollars, budget: dollars }),
   topLevel('tool_start', { call_id: z.string(), name: z.string(), args: z.unknown(), step, task_id: taskId }),
   /** A line of progress from a long-running tool (command output as it arrives). */
   topLevel('tool_progress', { call_id: z.string(), name: z.string(), content: z.string(), task_id: taskId }),

@@ -1,4 +1,10 @@
-import type { SessionView, TimelineItem } from './session-view-types.js';
+import type { SessionView, TimelineItem, TokenCount } from './session-view-types.js';
+
+/** Two counts added up; the cost is there when either has one (a made-up cost never is). */
+export function addTokens(a: TokenCount, b: TokenCount): TokenCount {
+  const sum = { input: a.input + b.input, output: a.output + b.output };
+  return a.cost === undefined && b.cost === undefined ? sum : { ...sum, cost: (a.cost ?? 0) + (b.cost ?? 0) };
+}
 
 /** Appends an item, or replaces the item with the same id (a replayed run keeps one of each). */
 export function append(view: SessionView, item: TimelineItem): SessionView {

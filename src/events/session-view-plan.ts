@@ -1,7 +1,7 @@
 import { type PlanTask, type TaskState, validatePlan } from '../plan/task-graph.js';
 import type { AgentUpdateOf, ServerEvent } from './registry.js';
-import { append, settleFailures, updateItems } from './session-view-items.js';
-import type { PlanNodeView, PlanView, SessionView } from './session-view-types.js';
+import { addTokens, append, settleFailures, updateItems } from './session-view-items.js';
+import type { PlanNodeView, PlanView, SessionView, TokenCount } from './session-view-types.js';
 
 /** The plan and plan-task updates, folded into `plans` (and a line in the conversation). */
 export type PlanUpdate = AgentUpdateOf<
@@ -71,6 +71,23 @@ export function planTaskTitle(view: SessionView, runId: string, taskId: string):
   return planOfTask(view, runId, taskId)?.tasks.find((task) => task.id === taskId)?.title ?? taskId;
 }
 
+/** Adds a model call's tokens (and cost) to the plan task it was made for. */
+export function addTaskUsage(
+  view: SessionView,
+  runId: string,
+  taskId: string,
+  usage: TokenCount,
+): SessionView {
+  const plan = planOfTask(view, runId, taskId);
+  if (plan === undefined) return view;
+  return updatePlan(view, plan.planId, (current) => {
+    const node = current.nodes[taskId];
+    if (node === undefined) return current;
+    const counted = { ...node, usage: node.usage ? addTokens(node.usage, usage) : usage };
+    return { ...current, nodes: { ...current.nodes, [taskId]: counted } };
+  });
+}
+
 function planOfTask(view: SessionView, runId: string, taskId: string): PlanView | undefined {
   const has = (plan: PlanView) => plan.status !== 'rejected' && plan.tasks.some((task) => task.id === taskId);
   return view.plans.findLast((plan) => plan.runId === runId && has(plan)) ?? view.plans.findLast(has);
@@ -104,6 +121,7 @@ function taskEvent(
         endedAt: state === 'in_progress' ? undefined : event.ts,
         summary: state === 'completed' ? detail : undefined,
         reason: state === 'failed' || state === 'blocked' ? detail : undefined,
+        ...(before?.usage ? { usage: before.usage } : {}),
       };
       return { ...current, nodes: unblockFreed(current, { ...current.nodes, [event.task_id]: node }) };
     });

@@ -6,10 +6,12 @@ import type { RunStatus } from './registry.js';
  * `foldSessionEvent` (session-view.ts). Plain data, safe to keep in React state.
  */
 
-/** Tokens counted so far. */
+/** Tokens counted so far, and what they cost. */
 export interface TokenCount {
   input: number;
   output: number;
+  /** US dollars of the priced model calls among them; absent while none had a price. */
+  cost?: number;
 }
 
 /** One tool call of a step. */
@@ -203,6 +205,8 @@ export interface PlanNodeView {
   endedAt?: number;
   summary?: string;
   reason?: string;
+  /** The task's model calls (its model_usage events); absent before its first. */
+  usage?: TokenCount;
 }
 
 /** A plan as proposed, decided and run. */

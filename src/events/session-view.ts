@@ -1,14 +1,16 @@
 import { compactionText } from './compaction-text.js';
 import type { AgentUpdate, RunStatus, ServerEvent, TopLevelOf } from './registry.js';
 import {
+  addTokens,
   append,
   settleApprovalOf,
   settleApprovals,
   settleFailures,
   updateItems,
 } from './session-view-items.js';
-import { foldPlanUpdate, planTaskTitle } from './session-view-plan.js';
+import { addTaskUsage, foldPlanUpdate, planTaskTitle } from './session-view-plan.js';
 import type { SessionView, StepItem, TimelineItem, ToolCallView } from './session-view-types.js';
+import { formatDollars } from './usage-text.js';
 
 export type * from './session-view-types.js';
 
@@ -136,11 +138,16 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         retries: [...step.retries, { attempt: event.attempt, delayMs: event.delay_ms, error: event.error }],
       }));
     case 'model_usage': {
-      const added = { input: event.input_tokens, output: event.output_tokens };
+      const added = {
+        input: event.input_tokens,
+        output: event.output_tokens,
+        ...(event.cost === undefined ? {} : { cost: event.cost }),
+      };
+      const withTask = event.task_id === undefined ? view : addTaskUsage(view, runId, event.task_id, added);
       const counted = {
-        ...view,
+        ...withTask,
         usage: addTokens(view.usage, added),
-        runs: view.runs.map((run) =>
+        runs: withTask.runs.map((run) =>
           run.runId === runId ? { ...run, usage: addTokens(run.usage, added) } : run,
         ),
       };
@@ -224,10 +231,22 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
           finalAnswer: event.final_answer,
           reason: event.reason,
           steps: event.steps,
-          usage: { input: event.input_tokens, output: event.output_tokens },
+          usage: {
+            input: event.input_tokens,
+            output: event.output_tokens,
+            ...(event.cost === undefined ? {} : { cost: event.cost }),
+          },
         }),
         runId,
       );
+    case 'budget_exceeded':
+      return append(view, {
+        kind: 'notice',
+        id: `${runId}:budget`,
+        runId,
+        tone: 'warning',
+        text: `Budget exceeded: the session spent ${formatDollars(event.spent)} of its ${formatDollars(event.budget)} budget; the run stops.`,
+      });
     case 'checkpoint_restored': {
       const undone = event.kind !== 'redo';
       const keys = new Set(event.steps.map((step) => `${step.run_id}\0${step.task_id ?? ''}\0${step.step}`));
@@ -343,10 +362,6 @@ function endRun(view: SessionView, runId: string, status: RunStatus, ts: number)
       plan.runId === runId && plan.status !== 'rejected' ? { ...plan, status: 'ended' } : plan,
     ),
   };
-}
-
-function addTokens(a: { input: number; output: number }, b: { input: number; output: number }) {
-  return { input: a.input + b.input, output: a.output + b.output };
 }
 
 function upsertStep(

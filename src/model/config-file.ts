@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { describeIssues } from '../util/describe-issues.js';
 import { baseUrlProblem } from './base-url.js';
 import { contextConfigSchema } from './context-limits.js';
+import { hasBuiltInPrice } from './prices.js';
 import { mergeSafety, safetyConfigShape } from './safety-config.js';
 import { ModelConfigError } from './types.js';
 
@@ -41,10 +42,16 @@ export const taskweaveConfigSchema = z.strictObject({
   /** Milliseconds a streamed reply may stall between two parts. */
   streamIdleTimeoutMs: z.number().int().positive().optional(),
   ...safetyConfigShape,
-  /** US dollars per million tokens, by `provider:model`: what `taskweave eval` reports as cost. */
+  /**
+   * US dollars per million tokens, by `provider:model`, over the built-in table (prices.ts): what
+   * runs, sessions and `taskweave eval` report as cost. A workspace config may price only models
+   * the built-in table and the user's own config do not.
+   */
   prices: z
     .record(z.string(), z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }))
     .optional(),
+  /** Spending limits in US dollars: a run stops at its next step once its session has spent `session`. */
+  budget: z.strictObject({ session: z.number().positive() }).optional(),
   /** Per `provider:model` (or provider): the context window and the fraction at which to compact. */
   context: contextConfigSchema.optional(),
   /** Checkpoints (undo, rewind): the contents of sessions idle longer than `keepDays` are pruned. */
@@ -103,7 +110,7 @@ export async function loadConfigFile(options: {
   ] as const) {
     if (filePath === undefined || config === undefined) continue;
     loaded.paths.unshift(filePath);
-    const { approval, sandbox, network, allow, deny, mcp, ...settings } = config;
+    const { approval, sandbox, network, allow, deny, mcp, prices, budget, ...settings } = config;
     for (const key of Object.keys(settings) as (keyof typeof settings)[]) {
       if (settings[key] === undefined) continue;
       // The model and where it is sent are the user's choice: a workspace's only fills a gap
@@ -119,7 +126,36 @@ export async function loadConfigFile(options: {
     user,
   );
   Object.assign(loaded.config, safety);
+  mergeSpending(loaded, { path: projectPath, config: project }, { path: userPath, config: user });
   return loaded;
+}
+
+/**
+ * Prices and the budget guard the user's money, so a workspace config (a cloned repository's)
+ * cannot loosen them: it prices only models neither the built-in table nor the user's config
+ * does, and its budget applies only when it is lower than the user's.
+ */
+function mergeSpending(
+  loaded: LoadedConfig,
+  project: { path: string | undefined; config: TaskweaveConfig | undefined },
+  user: { path: string | undefined; config: TaskweaveConfig | undefined },
+): void {
+  const projectPrices = Object.entries(project.config?.prices ?? {}).filter(
+    ([model]) => !hasBuiltInPrice(model),
+  );
+  const prices = { ...Object.fromEntries(projectPrices), ...user.config?.prices };
+  if (project.config?.prices !== undefined || user.config?.prices !== undefined) {
+    loaded.config.prices = prices;
+    loaded.sources.prices = user.config?.prices ? user.path : project.path;
+  }
+  const budgets = [user, project].flatMap(({ path: file, config }) =>
+    config?.budget === undefined ? [] : [{ file, session: config.budget.session }],
+  );
+  const lowest = budgets.sort((a, b) => a.session - b.session)[0];
+  if (lowest !== undefined) {
+    loaded.config.budget = { session: lowest.session };
+    loaded.sources.budget = lowest.file;
+  }
 }
 
 async function readConfigFile(filePath: string): Promise<TaskweaveConfig | undefined> {

@@ -3,6 +3,7 @@ import { baseUrlProblem } from './base-url.js';
 import { configFilePaths, loadConfigFile, type TaskweaveConfig } from './config-file.js';
 import { contextLimitsFor } from './context-limits.js';
 import { checkEndpointTrust } from './endpoint-trust.js';
+import { priceOf } from './prices.js';
 import { describeProviders, envValue, PROVIDERS } from './providers.js';
 import { ModelConfigError, type ResolvedModel } from './types.js';
 import { checkWorkspaceModel } from './workspace-model.js';
@@ -120,7 +121,8 @@ export async function resolveModel(
   // The config file is returned too, so that callers need not read it a second time.
   const context = contextLimitsFor(choice.name, config.context);
   const timeouts = { firstTokenMs: config.firstTokenTimeoutMs, idleMs: config.streamIdleTimeoutMs };
-  return { id: choice.name, model, context, timeouts, source: choice.source, config };
+  const price = priceOf(choice.name, config.prices);
+  return { id: choice.name, model, context, timeouts, price, source: choice.source, config };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ContextLimits } from './context-limits.js';
+import type { ModelPrice } from './prices.js';
 import type { StreamTimeouts } from './stream-timeouts.js';
 
 /** What a model call is for; the script model matches turns on it. */
@@ -23,6 +24,8 @@ export interface ResolvedModel {
   context?: ContextLimits;
   /** How long its streamed replies may keep quiet; the defaults of stream-timeouts.ts when left out. */
   timeouts?: Partial<StreamTimeouts>;
+  /** Its price (prices.ts: the config's `prices`, then the built-in table); undefined when unknown. */
+  price?: ModelPrice;
 }
 
 /** The model configuration is missing or wrong; the CLI exits with code 2 and this message. */

@@ -19,6 +19,7 @@ import { cleanUpAfterCrash } from './crash-cleanup.js';
 import { decodeQueuedSettings, type QueuedSettings, settingsDifferences } from './queued-settings.js';
 import type { RunSettings } from './run-settings.js';
 import type { RuntimeSafety } from './runtime-safety.js';
+import { sessionSpent } from './spending.js';
 import { isDeadLocalWorker } from './worker-identity.js';
 
 /** How long a worker's claim on a task lasts without renewal; a dead worker's task returns to the queue after it. */
@@ -106,6 +107,9 @@ async function agentOptions(
     protocol: settings.protocol,
     loop: settings.loop,
     taskTracking: settings.taskTracking,
+    ...(settings.budget === undefined
+      ? {}
+      : { budget: { limit: settings.budget, spentBefore: await sessionSpent(ctx.store, sessionId) } }),
   };
   return { run, close: async () => mcp?.close() };
 }
@@ -374,7 +378,11 @@ export async function continueSession(
   const [plan] = await plans.unfinishedPlans(options.sessionId);
   // A plan with every task done resumes at its final answer: nothing is planned or run again.
   const planId = plan?.id ?? awaitingAnswer;
-  if (planId) return resumePlan(options.run, await loadStoredPlan(ctx.store, planId));
+  if (planId)
+    return resumePlan(
+      { ...options.run, ownTaskId: options.ownTaskId },
+      await loadStoredPlan(ctx.store, planId),
+    );
   return runAgent({
     goal: interrupted.length > 0 ? CONTINUE_INTERRUPTED : options.goal,
     // Shown and recorded under the goal it continues, not under taskweave's message to the model.

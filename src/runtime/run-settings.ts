@@ -29,4 +29,9 @@ export interface RunSettings {
   sandbox?: SandboxMode;
   /** Network access for sandboxed commands; the config's `network`, else off, when left out. */
   network?: boolean;
+  /**
+   * US dollars a session may spend (`--budget`, else the config's `budget.session`): a run stops
+   * at its next step once its session's runs together cost this much. No limit when left out.
+   */
+  budget?: number;
 }

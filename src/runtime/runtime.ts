@@ -3,7 +3,8 @@ import type { AnswerResult, PendingRequest, RequestAnswer } from '../agent/run/r
 import { DEFAULT_MAX_STEPS } from '../agent/run/run-agent.js';
 import { EventBus } from '../events/bus.js';
 import type { ServerEvent } from '../events/registry.js';
-import { loadConfigFile } from '../model/config-file.js';
+import { loadConfigFile, type TaskweaveConfig } from '../model/config-file.js';
+import { type ModelPrice, priceOf } from '../model/prices.js';
 import { resolveModel } from '../model/resolve-model.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
@@ -112,8 +113,6 @@ export class Runtime implements WorkerContext {
     readonly settings: RunSettings,
     readonly safety: RuntimeSafety,
     readonly mcpServers: Record<string, McpServerConfig>,
-    /** The model's price in US dollars per million tokens (the config's `prices`), when known. */
-    readonly price: { input: number; output: number } | undefined,
     /** The database came from another folder: the work queued in it is left (see database-origin.ts). */
     private foreign: ForeignDatabase | undefined,
     private readonly options: RuntimeOptions,
@@ -131,7 +130,7 @@ export class Runtime implements WorkerContext {
     const opened = await Workspace.open(options.cwd);
     const env = options.env ?? process.env;
     const { config, ...model } = options.languageModel
-      ? { ...options.languageModel, config: (await loadConfigFile({ cwd: opened.root, env })).config }
+      ? await givenModel(options.languageModel, { cwd: opened.root, env })
       : await resolveModel({ model: options.model, baseUrl: options.baseUrl, cwd: opened.root, env });
     const safety = await RuntimeSafety.resolve({ choices: options, config, env });
     const { workspace, store, databasePath } = await openWorkspaceStore(options, {
@@ -148,10 +147,9 @@ export class Runtime implements WorkerContext {
       store,
       databasePath,
       model,
-      { ...options, maxSteps },
+      { ...options, maxSteps, budget: options.budget ?? config.budget?.session },
       safety,
       config.mcp ?? {},
-      config.prices?.[model.id],
       foreign,
       { ...options, env },
     );
@@ -175,6 +173,11 @@ export class Runtime implements WorkerContext {
     if (this.foreign === undefined) return;
     await checkDatabaseOrigin(this.store, { workspaceRoot: this.workspace.root, adopt: true });
     this.foreign = undefined;
+  }
+
+  /** The model's price in US dollars per million tokens (prices.ts), when known. */
+  get price(): ModelPrice | undefined {
+    return this.model.price;
   }
 
   /** When tool calls are asked now. */
@@ -532,4 +535,13 @@ export class Runtime implements WorkerContext {
     if (!this.foreign) await this.checkpoints.prune(this.checkpointKeepDays).catch(() => {});
     await this.store.close();
   }
+}
+
+/** A model given as an object (tests, benches), with the config file and, by its name, its price. */
+async function givenModel(
+  model: ResolvedModel,
+  where: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<ResolvedModel & { config: TaskweaveConfig }> {
+  const { config } = await loadConfigFile(where);
+  return { ...model, price: model.price ?? priceOf(model.id, config.prices), config };
 }

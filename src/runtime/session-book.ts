@@ -2,6 +2,7 @@ import type { ServerEvent } from '../events/registry.js';
 import type { Store } from '../store/ports.js';
 import type { Run, Session } from '../store/schema.js';
 import type { StoredMessage } from '../store/session-store.js';
+import type { DayUsage } from '../store/usage-store.js';
 import { RuntimeInputError } from './errors.js';
 import { asUserError } from './open-store.js';
 import { type SessionSummary, summarize } from './session-summary.js';
@@ -55,6 +56,11 @@ export class SessionBook {
     ]);
     const events = options.events ? await this.store.sessions.events(session.id) : undefined;
     return { session, runs, messages, ...(events === undefined ? {} : { events }) };
+  }
+
+  /** Tokens and cost of the runs started since `since` (ms), per local day, the latest first. */
+  usageByDay(since: number): Promise<DayUsage[]> {
+    return this.store.usage.byDay(since);
   }
 
   /** A session a user means (see `find`) as a list shows it. */

@@ -11,6 +11,8 @@ export interface SessionSummary {
   status: string;
   inputTokens: number;
   outputTokens: number;
+  /** US dollars of its runs whose model had a price; null when none had one. */
+  cost: number | null;
 }
 
 /** A session's summary from its runs (oldest first). */
@@ -21,5 +23,6 @@ export function summarize(session: Session, runs: Run[]): SessionSummary {
     status: runs.at(-1)?.status ?? session.status,
     inputTokens: runs.reduce((sum, run) => sum + run.inputTokens, 0),
     outputTokens: runs.reduce((sum, run) => sum + run.outputTokens, 0),
+    cost: runs.some((run) => run.cost !== null) ? runs.reduce((sum, run) => sum + (run.cost ?? 0), 0) : null,
   };
 }

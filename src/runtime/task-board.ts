@@ -38,6 +38,11 @@ export class TaskBoard {
     return taskTree(await this.store.tasks.listAll());
   }
 
+  /** What the runs of each of these goals used: tokens and cost (see UsageStore.byTask). */
+  usage(taskIds: string[]) {
+    return this.store.usage.byTask(taskIds);
+  }
+
   /** A plan with its tasks (and their dependencies, by the plan's keys). */
   async plan(id: string) {
     const plan = await this.store.plans.getPlan(id);

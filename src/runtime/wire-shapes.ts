@@ -1,5 +1,6 @@
 import type { ApiPlan, ApiRun, ApiSession, ApiTask } from '../events/api.js';
 import type { Run, Task } from '../store/schema.js';
+import type { UsageTotal } from '../store/usage-store.js';
 import type { SessionSummary } from './session-book.js';
 import type { TaskTreeNode } from './task-board.js';
 
@@ -19,6 +20,7 @@ export function apiSession(summary: SessionSummary): ApiSession {
     run_count: summary.runCount,
     input_tokens: summary.inputTokens,
     output_tokens: summary.outputTokens,
+    cost: summary.cost,
     created_at: session.createdAt,
     updated_at: session.updatedAt,
   };
@@ -34,12 +36,14 @@ export function apiRun(run: Run): ApiRun {
     steps: run.steps,
     input_tokens: run.inputTokens,
     output_tokens: run.outputTokens,
+    cost: run.cost,
     started_at: run.startedAt,
     ended_at: run.endedAt,
   };
 }
 
-export function apiTask(task: Task | TaskTreeNode): ApiTask {
+/** A task as the API sends it; with `usage`, a goal's row carries what its runs used. */
+export function apiTask(task: Task | TaskTreeNode, usage?: ReadonlyMap<string, UsageTotal>): ApiTask {
   const shape: ApiTask = {
     id: task.id,
     session_id: task.sessionId,
@@ -57,7 +61,15 @@ export function apiTask(task: Task | TaskTreeNode): ApiTask {
     created_at: task.createdAt,
     updated_at: task.updatedAt,
   };
-  if ('tasks' in task && task.tasks !== undefined) shape.tasks = task.tasks.map(apiTask);
+  if ('tasks' in task && task.tasks !== undefined) shape.tasks = task.tasks.map((child) => apiTask(child));
+  const used = usage?.get(task.id);
+  if (used !== undefined)
+    shape.usage = {
+      runs: used.runs,
+      input_tokens: used.inputTokens,
+      output_tokens: used.outputTokens,
+      cost: used.cost,
+    };
   return shape;
 }
 

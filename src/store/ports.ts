@@ -3,6 +3,7 @@ import type { CommandStore } from './command-store.js';
 import type { OriginStore } from './origin-store.js';
 import type { SessionStore } from './session-store.js';
 import type { TaskStore } from './task-store.js';
+import type { UsageStore } from './usage-store.js';
 
 /*
  * The store as the rest of taskweave reaches it: three async ports. SQLite implements them today
@@ -97,6 +98,9 @@ export type ChangeLog = Async<
   >
 >;
 
+/** Tokens and cost of runs per queue task and per day. */
+export type UsageLog = Async<Pick<UsageStore, 'byTask' | 'byDay'>>;
+
 /** Where and by whom the database was created. */
 export type OriginLog = Async<Pick<OriginStore, 'get' | 'record'>>;
 
@@ -108,6 +112,7 @@ export interface Store {
   commands: CommandLog;
   changes: ChangeLog;
   origin: OriginLog;
+  usage: UsageLog;
   /** Where the data lives, for messages (a file path, `:memory:`, or a server URL). */
   location: string;
   /**

@@ -6,6 +6,7 @@ import {
   index,
   integer,
   primaryKey,
+  real,
   sqliteTable,
   text,
   uniqueIndex,
@@ -145,6 +146,13 @@ export const runs = sqliteTable(
     steps: integer('steps').notNull().default(0),
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
+    /** What the run's model calls cost in US dollars; null when its model has no price. */
+    cost: real('cost'),
+    /**
+     * The queue task (a goal) the run worked on, for its tokens and cost on the task board; null
+     * for a run outside the queue. Not a foreign key: a deleted task leaves its runs.
+     */
+    taskId: text('task_id'),
     startedAt: integer('started_at').notNull(),
     endedAt: integer('ended_at'),
   },

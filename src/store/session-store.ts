@@ -47,6 +47,8 @@ export interface CreateRunInput {
   sessionId: string;
   goal: string;
   mode: RunMode;
+  /** The queue task the run works on, when it came through the queue. */
+  taskId?: string;
 }
 
 export interface FinishRunInput {
@@ -56,6 +58,8 @@ export interface FinishRunInput {
   steps: number;
   inputTokens: number;
   outputTokens: number;
+  /** What the run cost in US dollars; null or left out when its model has no price. */
+  cost?: number | null;
   /** The mode the run ended in, when it changed (a simple run that made a plan is complex). */
   mode?: RunMode;
 }
@@ -311,6 +315,7 @@ export class SessionStore {
           goal: input.goal,
           mode: input.mode,
           status: 'running',
+          taskId: input.taskId ?? null,
           startedAt: now,
         })
         .returning()
@@ -330,6 +335,7 @@ export class SessionStore {
           steps: input.steps,
           inputTokens: input.inputTokens,
           outputTokens: input.outputTokens,
+          cost: input.cost ?? null,
           endedAt: now,
           ...(input.mode === undefined ? {} : { mode: input.mode }),
         })

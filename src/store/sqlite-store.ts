@@ -8,6 +8,7 @@ import { SessionStore } from './session-store.js';
 import { sqliteTransactionRunner } from './sqlite-transaction.js';
 import { StoreFileGuard, StoreGoneError } from './store-file-guard.js';
 import { TaskStore } from './task-store.js';
+import { UsageStore } from './usage-store.js';
 
 export interface OpenSqliteStoreOptions {
   /** The database file, or `:memory:`. */
@@ -51,6 +52,7 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     commands: asyncPort(new CommandStore(db, { now: options.now }), guard),
     changes: asyncPort(new ChangeStore(db, { now: options.now }), guard),
     origin: asyncPort(new OriginStore(db), guard),
+    usage: asyncPort(new UsageStore(db), guard),
     location: options.path,
     transaction: guardedTransactions(sqliteTransactionRunner(db.sqlite), fileGuard),
     close: async () => {

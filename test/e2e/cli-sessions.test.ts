@@ -145,16 +145,19 @@ describe('taskweave sessions (CLI)', () => {
     const run = await sessionsCli(workspace, ['list']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout.split('\n')[0]).toMatch(/^id\s+started\s+status\s+goal\s+runs$/);
+    expect(run.stdout.split('\n')[0]).toMatch(/^id\s+started\s+status\s+goal\s+runs\s+tokens\s+cost$/);
+    // Runs recorded without a cost (a model with no price) show their tokens only.
     expect(tableRows(run.stdout)).toEqual([
-      [short(ids.build), '2 h ago', 'completed', 'fix the build', '1'],
-      [short(ids.login), '2 h ago', 'running', 'add a login page', '2'],
+      [short(ids.build), '2 h ago', 'completed', 'fix the build', '1', '1540', '—'],
+      [short(ids.login), '2 h ago', 'running', 'add a login page', '2', '15', '—'],
       [
         short(ids.docs),
         '2 h ago',
         'idle',
         `write the docs for the public API: every endpoint, every en…`,
         '0',
+        '0',
+        '—',
       ],
     ]);
 
@@ -163,6 +166,7 @@ describe('taskweave sessions (CLI)', () => {
     const json = JSON.parse(limited.stdout);
     expect(json.map((session: { id: string }) => session.id)).toEqual([ids.build, ids.login]);
     expect(json[1]).toMatchObject({ goal: 'add a login page', run_count: 2, last_run_status: 'running' });
+    expect(json[0]).toMatchObject({ input_tokens: 1200, output_tokens: 340, cost: null });
 
     const limitedTable = await sessionsCli(workspace, ['list', '-n', '1']);
     expect(tableRows(limitedTable.stdout)[0]?.[0]).toBe(short(ids.build));

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { compareResults, comparisonCells } from '../../src/eval/compare.js';
 import { markdownTable } from '../../src/eval/markdown-report.js';
-import { costOf } from '../../src/eval/prices.js';
 import { type EvalResults, type EvalRun, RESULTS_FORMAT } from '../../src/eval/results-file.js';
 import { summarize } from '../../src/eval/summary.js';
 import { summaryCells } from '../../src/eval/summary-cells.js';
+import { costOf } from '../../src/model/prices.js';
 
 function run(overrides: Partial<EvalRun>): EvalRun {
   return {

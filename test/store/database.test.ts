@@ -201,7 +201,13 @@ describe('openDatabase', () => {
     expect(columnNames(old.sqlite, 'messages')).not.toContain('task_id');
     const oldSessions = new SessionStore(old);
     const session = oldSessions.createSession({ title: 't', goal: 'g', workspace: '/w', model: 'm' });
-    const run = oldSessions.createRun({ sessionId: session.id, goal: 'g', mode: 'complex' });
+    // A run as the first version wrote it (today's SessionStore names later columns: cost, task_id).
+    const run = { id: 'run_old' };
+    old.sqlite
+      .prepare(
+        "INSERT INTO runs (id, session_id, goal, mode, status, started_at) VALUES (?, ?, 'g', 'complex', 'running', 1)",
+      )
+      .run(run.id, session.id);
     // Written the way the first version wrote them: no task_id column to name.
     const insertMessage = old.sqlite.prepare(
       'INSERT INTO messages (session_id, run_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)',
@@ -243,7 +249,15 @@ describe('openDatabase', () => {
       [tasks[0]!.id, []],
       [tasks[1]!.id, ['t1']],
     ]);
-    expect(sessions.getRun(run.id)).toEqual(run);
+    // The run is kept, with the columns added since (no cost known, no queue task).
+    expect(sessions.getRun(run.id)).toMatchObject({
+      id: run.id,
+      sessionId: session.id,
+      goal: 'g',
+      status: 'running',
+      cost: null,
+      taskId: null,
+    });
 
     // The new column is a real foreign key that lets go of a deleted task, with its index.
     expect(

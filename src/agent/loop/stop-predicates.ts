@@ -1,9 +1,11 @@
+import { formatDollars } from '../../events/usage-text.js';
 import type { RunContext } from '../run/run-state.js';
 import type { Interruption } from './step.js';
 
 /**
  * The named stop predicates, checked before every step: the user stopped the run, the step
- * budget is spent, the loop's own signal was aborted (a task of a plan that is ending).
+ * limit is reached, the session's money budget is spent, the loop's own signal was aborted (a
+ * task of a plan that is ending).
  */
 export function checkStopPredicates(run: RunContext, signal: AbortSignal): Interruption | undefined {
   if (run.control.stopRequested) return stoppedOutcome(run, run.steps);
@@ -20,8 +22,31 @@ export function checkStopPredicates(run: RunContext, signal: AbortSignal): Inter
       reason: `The step limit of ${run.maxSteps} was reached.`,
     };
   }
+  const overBudget = budgetOutcome(run, run.steps);
+  if (overBudget) return overBudget;
   if (signal.aborted) return abortedOutcome();
   return undefined;
+}
+
+/**
+ * The session spent its budget (config `budget.session`, `--budget`): the run stops, at a step
+ * boundary, never in the middle of a step (a model call in flight is paid for either way).
+ * Announced once (budget_exceeded), also when parallel plan tasks each notice it.
+ */
+export function budgetOutcome(run: RunContext, step: number): Interruption | undefined {
+  const budget = run.budget;
+  if (budget === undefined || run.model.price === undefined) return undefined;
+  const spent = budget.spentBefore + run.cost;
+  if (spent < budget.limit) return undefined;
+  if (!budget.exceeded) {
+    budget.exceeded = true;
+    run.emit({ type: 'agent_update', update_type: 'budget_exceeded', step, spent, budget: budget.limit });
+  }
+  return {
+    kind: 'interruption',
+    status: 'stopped',
+    reason: `Budget exceeded: the session spent ${formatDollars(spent)} of its ${formatDollars(budget.limit)} budget.`,
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { RunStatus } from '../../events/registry.js';
+import { formatDollars } from '../../events/usage-text.js';
 import type { TokenUsage } from '../../model/call-model.js';
 import type { ResolvedModel } from '../../model/types.js';
 import { DEFAULT_PLAN_CONCURRENCY } from '../../plan/scheduler.js';
@@ -71,6 +72,8 @@ export interface RunAgentOptions {
   ownTaskId?: string;
   /** Who tracks an approved plan's tasks (default: the orchestrator). */
   taskTracking?: TaskTracking;
+  /** The session's spending limit and what its earlier runs cost (US dollars); none when left out. */
+  budget?: { limit: number; spentBefore: number };
 }
 
 /** How a run ended. */
@@ -81,6 +84,8 @@ export interface RunResult {
   reason?: string;
   steps: number;
   usage: TokenUsage;
+  /** What the run cost in US dollars; null when its model has no price. */
+  cost: number | null;
   /** The top-level conversation, history included, for continuing the session later. */
   messages: ModelMessage[];
 }
@@ -184,7 +189,7 @@ async function createRun(
   mode: 'simple' | 'complex',
 ): Promise<RunContext> {
   const records = new RunRecords(options.store, options.journal);
-  const runId = await records.startRun(goal, mode);
+  const runId = await records.startRun(goal, mode, options.ownTaskId);
   const journal = options.journal;
   const { safety } = options;
   const offered = options.tools ?? coreTools;
@@ -231,6 +236,8 @@ async function createRun(
     finalAnswerRefusals: 0,
     steps: 0,
     usage: { inputTokens: 0, outputTokens: 0 },
+    cost: 0,
+    ...(options.budget ? { budget: { ...options.budget } } : {}),
   };
   run.control.attach({ emit: run.emit, step: () => run.steps });
   run.emit({
@@ -246,10 +253,18 @@ async function createRun(
     sandbox: safety.sandboxLabel,
     network: safety.sandbox.kind === 'bwrap' ? safety.sandbox.network : undefined,
   });
-  for (const content of safety.notes ?? []) {
+  for (const content of [...(safety.notes ?? []), ...budgetNotes(run)]) {
     run.emit({ type: 'agent_update', update_type: 'agent_note', step: 0, content });
   }
   return run;
+}
+
+/** Why a budget cannot be held: its model has no price to count what is spent. */
+function budgetNotes(run: RunContext): string[] {
+  if (run.budget === undefined || run.model.price !== undefined) return [];
+  return [
+    `The budget of ${formatDollars(run.budget.limit)} is not applied: ${run.model.id} has no price (give it one in the config's "prices").`,
+  ];
 }
 
 /** Runs approved plans (and their revisions) until the run has its final outcome. */
@@ -284,7 +299,8 @@ async function finish(
   outcome: LoopOutcome,
   mode: 'simple' | 'complex',
 ): Promise<RunResult> {
-  const base = { runId: run.runId, steps: run.steps, usage: run.usage, messages };
+  const cost = run.model.price === undefined ? null : run.cost;
+  const base = { runId: run.runId, steps: run.steps, usage: run.usage, cost, messages };
   let result: RunResult =
     outcome.kind === 'final'
       ? { ...base, status: 'completed', finalAnswer: outcome.answer }
@@ -304,6 +320,7 @@ async function finish(
       steps: result.steps,
       inputTokens: run.usage.inputTokens,
       outputTokens: run.usage.outputTokens,
+      cost,
       mode,
     });
   } catch (error) {

@@ -40,9 +40,9 @@ export class RunRecords {
   }
 
   /** Starts a run record; its id is the run id of every event. */
-  async startRun(goal: string, mode: RunMode): Promise<string> {
+  async startRun(goal: string, mode: RunMode, taskId?: string): Promise<string> {
     const run = await this.journal.write(() =>
-      this.store.sessions.createRun({ sessionId: this.sessionId, goal, mode }),
+      this.store.sessions.createRun({ sessionId: this.sessionId, goal, mode, taskId }),
     );
     return run.id;
   }
@@ -57,6 +57,8 @@ export class RunRecords {
       steps: number;
       inputTokens: number;
       outputTokens: number;
+      /** US dollars; null when the model has no price. */
+      cost: number | null;
       mode: RunMode;
     },
   ): Promise<void> {
@@ -70,6 +72,7 @@ export class RunRecords {
       reason,
       input_tokens: result.inputTokens,
       output_tokens: result.outputTokens,
+      ...(result.cost === null ? {} : { cost: result.cost }),
     } as const;
     try {
       await this.journal.record(

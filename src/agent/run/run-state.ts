@@ -54,6 +54,19 @@ export interface RunContext {
   /** Steps taken so far in this run (all tasks together). */
   steps: number;
   usage: TokenUsage;
+  /** What the run's model calls cost so far in US dollars (stays 0 when the model has no price). */
+  cost: number;
+  /** The session's spending limit, when one is set (see checkBudget). */
+  budget?: RunBudget;
+}
+
+/** A session's spending limit as one run sees it, in US dollars. */
+export interface RunBudget {
+  limit: number;
+  /** What the session's earlier runs cost. */
+  spentBefore: number;
+  /** Set once the run announced that the budget was passed (budget_exceeded goes out once). */
+  exceeded?: boolean;
 }
 
 export type { Conversation } from '../conversation/conversation.js';

@@ -1,5 +1,6 @@
 /** What `taskweave sessions list` prints: loaded when it runs (no session history, no schemas). */
 
+import { formatDollars, formatTokenCount } from '../../events/usage-text.js';
 import type { SessionSummary } from '../../runtime/session-summary.js';
 import { shortId } from '../../util/short-id.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
@@ -27,10 +28,13 @@ export async function listSessions(source: SessionSource, options: ListOptions):
   const found = await source.list({ limit: options.limit + 1 });
   const shown = found.slice(0, options.limit);
   if (options.json) {
-    const json = shown.map(({ session, runCount, status }) => ({
+    const json = shown.map(({ session, runCount, status, inputTokens, outputTokens, cost }) => ({
       ...sessionJson(session),
       run_count: runCount,
       last_run_status: runCount === 0 ? null : status,
+      input_tokens: inputTokens,
+      output_tokens: outputTokens,
+      cost,
     }));
     stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     return;
@@ -50,13 +54,17 @@ export async function listSessions(source: SessionSource, options: ListOptions):
         { header: 'status' },
         { header: 'goal', fit: true },
         { header: 'runs', align: 'right' },
+        { header: 'tokens', align: 'right' },
+        { header: 'cost', align: 'right' },
       ],
-      rows: safe.map(({ session, runCount, status }) => [
+      rows: safe.map(({ session, runCount, status, inputTokens, outputTokens, cost }) => [
         shortId(session.id, 'session'),
         relativeTime(session.createdAt, now),
         { text: status, paint: paintRunStatus(status, style) },
         shortenLine(session.goal, GOAL_COLUMN_CHARS),
         String(runCount),
+        formatTokenCount(inputTokens + outputTokens),
+        cost === null ? '—' : formatDollars(cost),
       ]),
       paintHeader: style.dim,
       width: terminalColumns(stdout),

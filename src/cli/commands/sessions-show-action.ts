@@ -1,4 +1,5 @@
 /** What `taskweave sessions show` prints: loaded when it runs. */
+import { formatDollars } from '../../events/usage-text.js';
 import { compactionSummary, type HistoryEntry, sessionHistory } from '../../runtime/session-history.js';
 import { apiRun } from '../../runtime/wire-shapes.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
@@ -60,7 +61,8 @@ export async function showSession(
     const took = run.endedAt === null ? '' : `, took ${formatDuration(run.endedAt - run.startedAt)}`;
     const figures =
       `${run.mode}  ${run.steps} step${run.steps === 1 ? '' : 's'}  ` +
-      `${run.inputTokens} in / ${run.outputTokens} out tokens`;
+      `${run.inputTokens} in / ${run.outputTokens} out tokens` +
+      (run.cost === null ? '' : `  ${formatDollars(run.cost)}`);
     const head = `  ${index + 1}. ${run.id}  ${paintRunStatus(run.status, style)(run.status)}  ${figures}`;
     const started = `started ${relativeTime(run.startedAt, now)}${took}`;
     const plain = `  ${index + 1}. ${run.id}  ${run.status}  ${figures}  ${started}`;

@@ -21,7 +21,13 @@ export async function listTasks(source: TaskSource, options: ListOptions): Promi
   const stdout = process.stdout;
   const listed = await source.list({ queue: options.queue, all: options.all });
   if (options.json) {
-    stdout.write(`${JSON.stringify(listed.map(apiTask), null, 2)}\n`);
+    stdout.write(
+      `${JSON.stringify(
+        listed.map((task) => apiTask(task)),
+        null,
+        2,
+      )}\n`,
+    );
     return;
   }
   const width = terminalColumns(stdout);

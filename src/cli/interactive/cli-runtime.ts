@@ -187,6 +187,7 @@ export function runtimeOptions(
     model: scriptPathFromShell(options.model),
     baseUrl: options.baseUrl,
     maxSteps: options.maxSteps,
+    budget: options.budget,
     plan: options.plan,
     concurrency: options.concurrency,
     onFailure: options.onFailure,

@@ -67,19 +67,9 @@ class InteractiveSession {
       style: this.style,
       say: (text) => cli.say(text),
       sessionId: undefined,
-      usage: new Map(),
       clearScreen: () => process.stdout.write('\u001b[2J\u001b[3J\u001b[H'),
       columns: () => process.stdout.columns,
     };
-    runtime.bus.subscribe((event) => {
-      if (event.type !== 'agent_update' || event.update_type !== 'agent_completion') return;
-      const used = this.state.usage.get(event.session_id) ?? { runs: 0, input: 0, output: 0 };
-      this.state.usage.set(event.session_id, {
-        runs: used.runs + 1,
-        input: used.input + event.input_tokens,
-        output: used.output + event.output_tokens,
-      });
-    });
     this.keys = new KeyWatch(process.stdin, {
       onEscape: () => this.stopRun('Esc'),
       onInterrupt: () => this.interruptRun(),

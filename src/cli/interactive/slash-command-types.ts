@@ -8,8 +8,6 @@ export interface SessionState {
   say: (text: string) => void;
   /** The session the next goal continues (undefined: the next goal starts one). */
   sessionId: string | undefined;
-  /** Tokens and runs of each session in this process, for /cost. */
-  usage: Map<string, { runs: number; input: number; output: number }>;
   /** Clears the terminal. */
   clearScreen: () => void;
   /** The terminal's width, when known. */

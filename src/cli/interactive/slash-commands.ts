@@ -4,8 +4,8 @@ import { safetyLine } from '../render/safety-line.js';
 import { shortenLine } from '../render/table.js';
 import { renderTaskTable } from '../render/task-output.js';
 import type { Style } from '../render/terminal.js';
-import { plural } from '../render/text-wrap.js';
 import { CHECKPOINT_COMMANDS } from './checkpoint-commands.js';
+import { costLines } from './cost-lines.js';
 import { EXPORT_COMMANDS } from './export-command.js';
 import { sessionRecap } from './session-recap.js';
 import type { SessionState, SlashCommand } from './slash-command-types.js';
@@ -104,12 +104,8 @@ export const SLASH_COMMANDS: Record<string, SlashCommand> = {
   },
   cost: {
     usage: '/cost',
-    help: 'the tokens this session used (in this process)',
-    run: (state) => {
-      const used = state.sessionId ? state.usage.get(state.sessionId) : undefined;
-      if (!used) return state.say('No tokens used in this session yet.');
-      state.say(`This session: ${plural(used.runs, 'run')}, ${used.input} in / ${used.output} out tokens.`);
-    },
+    help: "the tokens and money this session used, today's total and the budget",
+    run: async (state) => state.say(await costLines(state)),
   },
   ...CHECKPOINT_COMMANDS,
   ...EXPORT_COMMANDS,

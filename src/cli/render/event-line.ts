@@ -1,5 +1,6 @@
 import { compactionText } from '../../events/compaction-text.js';
 import type { ServerEvent } from '../../events/registry.js';
+import { formatDollars } from '../../events/usage-text.js';
 import { formatArgs } from '../../util/format-args.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
 import { formatDuration } from './relative-time.js';
@@ -143,7 +144,9 @@ function fullDetail(event: ServerEvent, whole: boolean): string {
     case 'context_compacted':
       return `step ${event.step}: ${compactionText(event)}`;
     case 'model_usage':
-      return `step ${event.step} ${event.phase}: ${event.input_tokens} in / ${event.output_tokens} out tokens`;
+      return `step ${event.step} ${event.phase}: ${event.input_tokens} in / ${event.output_tokens} out tokens${event.cost === undefined ? '' : ` · ${formatDollars(event.cost)}`}`;
+    case 'budget_exceeded':
+      return `step ${event.step}: ${formatDollars(event.spent)} spent of ${formatDollars(event.budget)}`;
     case 'agent_request_input':
       return `${event.request_id}: ${event.question}`;
     case 'approval_requested':

@@ -1,5 +1,6 @@
 import { compactionText } from '../../events/compaction-text.js';
 import type { ServerEvent } from '../../events/registry.js';
+import { formatDollars } from '../../events/usage-text.js';
 import { formatArgs } from '../../util/format-args.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
 import { approvalPreview } from './approval-preview.js';
@@ -72,6 +73,10 @@ export class HumanRenderer {
   private readonly questions = new Set<string>();
   /** The user stopped the run (the completion line says so: one line for one stop). */
   private stoppedByUser = false;
+  /** The session's budget was passed: the completion line says so (budget_exceeded said why). */
+  private stoppedByBudget = false;
+  /** What each plan task's model calls cost so far (priced calls only), for its closing line. */
+  private readonly taskCosts = new Map<string, number>();
   /** The tasks of the latest plan and their states, for the list shown at the end. */
   private planTasks: PlanTaskState[] = [];
   /** The run's loop: under `roa` the Reason and Observe phases are shown (they are not streamed). */
@@ -202,6 +207,19 @@ export class HumanRenderer {
       case 'agent_request_input_timeout':
         this.line(s.yellow('! no answer in time; the agent goes on without one'));
         return;
+      case 'model_usage':
+        if (event.task_id !== undefined && event.cost !== undefined)
+          this.taskCosts.set(event.task_id, (this.taskCosts.get(event.task_id) ?? 0) + event.cost);
+        return;
+      case 'budget_exceeded':
+        this.stoppedByBudget = true;
+        this.spinner.stop();
+        this.line(
+          s.yellow(
+            `■ budget exceeded: ${formatDollars(event.spent)} spent of the session's ${formatDollars(event.budget)}; the run stops here`,
+          ),
+        );
+        return;
       case 'agent_stopped':
         // The completion line that follows says it.
         this.stoppedByUser = true;
@@ -247,12 +265,17 @@ export class HumanRenderer {
       case 'task_completed':
         this.working.delete(event.task_id);
         this.setTaskState(event.task_id, 'completed');
-        this.line(s.green(`✓ [${event.task_id}] ${event.title}`) + s.dim(` — ${event.summary}`));
+        this.line(
+          s.green(`✓ [${event.task_id}] ${event.title}`) +
+            s.dim(`${this.taskCost(event.task_id)} — ${event.summary}`),
+        );
         return;
       case 'task_failed':
         this.working.delete(event.task_id);
         this.setTaskState(event.task_id, 'failed');
-        this.line(s.red(`✗ [${event.task_id}] ${event.title} — ${event.reason}`));
+        this.line(
+          s.red(`✗ [${event.task_id}] ${event.title}${this.taskCost(event.task_id)} — ${event.reason}`),
+        );
         return;
       case 'task_skipped':
         this.working.delete(event.task_id);
@@ -268,7 +291,7 @@ export class HumanRenderer {
         this.working.clear();
         const skipped = this.planTasks.filter((task) => task.state === 'skipped').length;
         const tokens = s.dim(
-          ` · ${plural(event.steps, 'step')} · ${event.input_tokens} in / ${event.output_tokens} out tokens`,
+          ` · ${plural(event.steps, 'step')} · ${event.input_tokens} in / ${event.output_tokens} out tokens${event.cost === undefined ? '' : ` · ${formatDollars(event.cost)}`}`,
         );
         const label =
           event.status === 'completed'
@@ -279,17 +302,21 @@ export class HumanRenderer {
               ? s.red('✗ failed')
               : event.status === 'stopped' && this.stoppedByUser
                 ? s.yellow('■ stopped by the user')
-                : s.yellow(`■ ${event.status.replace('_', ' ')}`);
+                : event.status === 'stopped' && this.stoppedByBudget
+                  ? s.yellow('■ stopped: budget exceeded')
+                  : s.yellow(`■ ${event.status.replace('_', ' ')}`);
         if (this.planTasks.length > 0) this.line(taskListLines(this.planTasks, s).join('\n'));
         // The answer before the closing line, as when it was streamed (a plan's comes from a tool).
         if (event.final_answer && event.final_answer !== this.streamed.trim())
           this.verbatim(`${this.planTasks.length > 0 ? '\n' : ''}${this.modelText(event.final_answer)}`);
         this.line(label + tokens);
         const said =
-          (event.status === 'stopped' && this.stoppedByUser) ||
+          (event.status === 'stopped' && (this.stoppedByUser || this.stoppedByBudget)) ||
           (event.status === 'needs_input' && this.questions.has(event.reason ?? ''));
         if (event.status !== 'completed' && event.reason && !said) this.line(`  ${event.reason}`);
         this.stoppedByUser = false;
+        this.stoppedByBudget = false;
+        this.taskCosts.clear();
         this.questions.clear();
         return;
       }
@@ -375,6 +402,12 @@ export class HumanRenderer {
   /** The terminal's width, or undefined when the output is piped (lines are then not cut). */
   private width(): number | undefined {
     return this.out.isTTY ? this.out.columns || 80 : undefined;
+  }
+
+  /** ` · $0.0123` when the task's model calls had a price, else nothing. */
+  private taskCost(taskId: string): string {
+    const cost = this.taskCosts.get(taskId);
+    return cost === undefined ? '' : ` · ${formatDollars(cost)}`;
   }
 
   private setTaskState(id: string, state: string): void {

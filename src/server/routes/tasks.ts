@@ -10,7 +10,11 @@ type ById = { Params: { id: string } };
  * A task added here runs when the server's worker reaches it.
  */
 export function taskRoutes(app: FastifyInstance, runtime: Runtime): void {
-  app.get('/api/tasks', async () => ({ tasks: (await runtime.tasks.tree()).map(apiTask) }));
+  app.get('/api/tasks', async () => {
+    const tree = await runtime.tasks.tree();
+    const usage = await runtime.tasks.usage(tree.map((task) => task.id));
+    return { tasks: tree.map((task) => apiTask(task, usage)) };
+  });
 
   app.post('/api/tasks', async (request, reply) => {
     const body = addTaskBodySchema.parse(request.body ?? {});

@@ -21,7 +21,6 @@ async function session() {
     style: styleFor({ isTTY: false }),
     say: (text) => said.push(text),
     sessionId: undefined,
-    usage: new Map(),
     clearScreen: () => {},
   };
   return { runtime, state, said };

@@ -12,7 +12,7 @@ import {
 import { ApprovalRequest } from '../chat/approval-request.js';
 import { Composer } from '../chat/composer.js';
 import { FailureDecision } from '../chat/failure-decision.js';
-import { formatCost, formatTokens } from '../chat/format.js';
+import { formatUsage } from '../chat/format.js';
 import { QuestionBanner } from '../chat/question-banner.js';
 import { Timeline } from '../chat/timeline.js';
 import { useAutoScroll } from '../chat/use-auto-scroll.js';
@@ -136,8 +136,7 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
             <h1>{run?.goal ?? (sessionId ? 'Session' : 'New session')}</h1>
             <p className="muted small">
               {run && `${run.model} · ${run.loop} · up to ${run.maxSteps} steps · `}
-              {view && formatTokens(view.usage)}
-              {view && health?.price && ` · ${formatCost(view.usage, health.price)}`}
+              {view && <span className="session-usage">{formatUsage(view.usage)}</span>}
               {running && <span className="state-chip state-in_progress"> running</span>}
               {queuedBehind !== undefined && queuedBehind > 0 && (
                 <span className="state-chip state-pending"> queued behind {queuedBehind}</span>

@@ -1,4 +1,7 @@
 import type { TokenCount } from '../../../src/events/session-view.js';
+import { formatDollars } from '../../../src/events/usage-text.js';
+
+export { formatDollars };
 
 const numbers = new Intl.NumberFormat('en');
 
@@ -7,10 +10,14 @@ export function formatTokens(usage: TokenCount): string {
   return `${numbers.format(usage.input)} in / ${numbers.format(usage.output)} out tokens`;
 }
 
-/** What the tokens cost at a price in US dollars per million tokens: `$0.0123`. */
-export function formatCost(usage: TokenCount, price: { input: number; output: number }): string {
-  const dollars = (usage.input * price.input + usage.output * price.output) / 1_000_000;
-  return `$${dollars < 1 ? dollars.toFixed(4) : dollars.toFixed(2)}`;
+/**
+ * `1,234 in / 56 out tokens · $0.0123`: the cost only when the calls had a price (the events
+ * carry it); a model without one shows its tokens only.
+ */
+export function formatUsage(usage: TokenCount): string {
+  return usage.cost === undefined
+    ? formatTokens(usage)
+    : `${formatTokens(usage)} · ${formatDollars(usage.cost)}`;
 }
 
 /** `2.4 s`, `1 min 5 s`. */

@@ -1,7 +1,7 @@
 import type { StepItem } from '../../../src/events/session-view.js';
 import { filesOf, stepKey, useCheckpointsState } from '../checkpoints/checkpoints-context.js';
 import { UndoControl } from '../checkpoints/undo-control.js';
-import { formatTokens } from './format.js';
+import { formatUsage } from './format.js';
 import { Markdown } from './markdown.js';
 import { ToolCall } from './tool-call.js';
 
@@ -30,7 +30,7 @@ export function StepCard({
             {step.taskId}
           </span>
         )}
-        {tokens > 0 && <span className="muted small">{formatTokens(step.usage)}</span>}
+        {tokens > 0 && <span className="muted small">{formatUsage(step.usage)}</span>}
         {step.rewound && (
           <span className="badge badge-rewound" title="An undo or rewind took this step's file changes back">
             Rewound

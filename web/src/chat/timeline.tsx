@@ -1,6 +1,6 @@
 import type { ApprovalItem, SessionView, TimelineItem } from '../../../src/events/session-view.js';
 import { RestoreCard } from '../checkpoints/restore-card.js';
-import { formatTokens } from './format.js';
+import { formatUsage } from './format.js';
 import { Markdown } from './markdown.js';
 import { shownItems } from './shown-items.js';
 import { StepCard } from './step-card.js';
@@ -106,7 +106,7 @@ function Item({
           <header className="card-header">
             <strong>{STATUS_TEXT[item.status] ?? item.status}</strong>
             <span className="muted small">
-              {item.steps} steps · {formatTokens(item.usage)}
+              {item.steps} steps · {formatUsage(item.usage)}
             </span>
           </header>
           {item.finalAnswer && <Markdown text={item.finalAnswer} />}

@@ -1,7 +1,7 @@
 import { Handle, type Node, type NodeProps, Position } from '@xyflow/react';
 import type { PlanNodeView } from '../../../src/events/session-view.js';
 import type { PlanTask } from '../../../src/plan/task-graph.js';
-import { formatDuration } from '../chat/format.js';
+import { formatDollars, formatDuration } from '../chat/format.js';
 import { useNow } from '../chat/use-now.js';
 import type { LayoutDirection } from './layout.js';
 
@@ -55,6 +55,7 @@ export function TaskNode({ data }: NodeProps<TaskNodeType>) {
             {node.state === 'in_progress' && node.startedAt !== undefined && (
               <Elapsed since={node.startedAt} />
             )}
+            {node.usage?.cost !== undefined && ` · ${formatDollars(node.usage.cost)}`}
           </span>
         </span>
         <span className="task-node-title">{task.title}</span>

@@ -1,4 +1,4 @@
-import { formatTokens, formatWhen } from '../chat/format.js';
+import { formatUsage, formatWhen } from '../chat/format.js';
 import { api } from '../connection/api.js';
 import { usePolled } from '../task-board/use-polled.js';
 
@@ -29,7 +29,11 @@ export function SessionList({ trigger }: { trigger: unknown }) {
                 <span className="muted small">
                   {formatWhen(session.updated_at)} · {session.run_count} run
                   {session.run_count === 1 ? '' : 's'} ·{' '}
-                  {formatTokens({ input: session.input_tokens, output: session.output_tokens })}
+                  {formatUsage({
+                    input: session.input_tokens,
+                    output: session.output_tokens,
+                    ...(session.cost === null ? {} : { cost: session.cost }),
+                  })}
                 </span>
               </a>
             </li>

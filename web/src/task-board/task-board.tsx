@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { ApiTask } from '../../../src/events/api.js';
-import { formatWhen } from '../chat/format.js';
+import { formatDollars, formatWhen } from '../chat/format.js';
 import { Markdown } from '../chat/markdown.js';
 import { api } from '../connection/api.js';
 import { usePolled } from './use-polled.js';
@@ -9,6 +9,8 @@ import { usePolled } from './use-polled.js';
 const BOARD_REFRESH_MS = 2000;
 
 const OPEN: ApiTask['status'][] = ['pending', 'in_progress', 'blocked'];
+
+const tokenCount = new Intl.NumberFormat('en');
 
 /** The persistent to-do list: goals with their plan tasks; add, complete, cancel, delete; live. */
 export function TaskBoard({ trigger }: { trigger: unknown }) {
@@ -83,6 +85,13 @@ function TaskRow({ task, act }: { task: ApiTask; act: (action: () => Promise<unk
           added {formatWhen(task.created_at)}
           {task.updated_at !== task.created_at && ` · updated ${formatWhen(task.updated_at)}`}
         </span>
+        {task.usage && (
+          <span className="muted small task-usage" title="tokens in / out of its runs, and their cost">
+            {tokenCount.format(task.usage.input_tokens)} in / {tokenCount.format(task.usage.output_tokens)}{' '}
+            out tokens
+            {task.usage.cost !== null && ` · ${formatDollars(task.usage.cost)}`}
+          </span>
+        )}
         {task.plan_id === null && (
           <span className="button-row">
             {open && (

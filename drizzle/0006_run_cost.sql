@@ -1,0 +1,2 @@
+ALTER TABLE `runs` ADD `cost` real;--> statement-breakpoint
+ALTER TABLE `runs` ADD `task_id` text;
