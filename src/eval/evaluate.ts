@@ -7,6 +7,7 @@ import type { Ablation } from './ablation.js';
 import { type EvalPlan, runEval } from './eval-run.js';
 import { markdownReport } from './markdown-report.js';
 import { scriptKind } from './oracle-script.js';
+import { polyglotReport } from './polyglot/polyglot-report.js';
 import { costOf } from './prices.js';
 import { type EvalResults, RESULTS_FORMAT } from './results-file.js';
 import { loadScenarios } from './scenario.js';
@@ -83,7 +84,11 @@ export async function writeEvaluation(
   const json = path.join(dir, 'results.json');
   const markdown = path.join(dir, 'report.md');
   await writeFile(json, `${JSON.stringify(evaluation.results, null, 2)}\n`);
-  await writeFile(markdown, markdownReport(evaluation.results, evaluation.summary));
+  const report =
+    evaluation.results.suite === 'polyglot'
+      ? polyglotReport(evaluation.results)
+      : markdownReport(evaluation.results, evaluation.summary);
+  await writeFile(markdown, report);
   return { json, markdown };
 }
 
