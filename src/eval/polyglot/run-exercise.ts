@@ -158,7 +158,7 @@ function reasonOf(options: {
   else if (facts.passedOnTry !== null) parts.push(`the tests passed on try ${facts.passedOnTry}`);
   else
     parts.push(
-      `the tests failed after ${facts.testRuns} ${facts.testRuns === 1 ? 'try' : 'tries'}: ${lastOutput.slice(-MAX_REASON_CHARS)}`,
+      `the tests failed after ${facts.testRuns} ${facts.testRuns === 1 ? 'try' : 'tries'}: ${lastOutput.slice(0, MAX_REASON_CHARS)}`,
     );
   if (outcome.status !== 'completed')
     parts.push(`the run ended ${outcome.status}${outcome.failure ? `: ${outcome.failure}` : ''}`);
