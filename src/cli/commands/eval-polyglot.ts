@@ -50,7 +50,7 @@ export async function listPolyglot(root: string, options: EvalCliOptions): Promi
       status === undefined
         ? 'skipped: taskweave has no test command for this language'
         : status.available
-          ? `runs here (${language!.test})`
+          ? `runs here (${status.test ?? language!.test})`
           : `skipped: ${status.reason}`;
     if (status?.available) runnable += count;
     total += count;

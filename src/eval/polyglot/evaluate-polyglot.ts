@@ -57,7 +57,7 @@ export async function planExercises(options: {
         language === undefined
           ? `${exercise.language}: taskweave has no test command for this language`
           : found?.available
-            ? language
+            ? { ...language, test: found.test ?? language.test }
             : (found as { reason: string }).reason,
       );
     }
