@@ -30,7 +30,8 @@ export async function prepareExerciseFolder(options: {
   const root = await mkdtemp(
     path.join(tmpdir(), `taskweave-polyglot-${exercise.language}-${exercise.exercise}-`),
   );
-  const workspace = path.join(root, 'workspace');
+  // Named as the exercise: C++'s CMakeLists.txt takes the exercise's name from its folder's.
+  const workspace = path.join(root, exercise.exercise);
   await cp(exercise.dir, workspace, {
     recursive: true,
     filter: (source) => !HIDDEN_FOLDERS.has(path.relative(exercise.dir, source).split(path.sep)[0] ?? ''),

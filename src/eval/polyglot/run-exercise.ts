@@ -9,7 +9,8 @@ import { changedTestFiles, type ExerciseFolder, prepareExerciseFolder } from './
 import { exerciseGoal, retryGoal } from './goal.js';
 import type { PolyglotLanguage } from './languages.js';
 import { EDIT_TOOLS, type PolyglotFacts } from './run-facts.js';
-import { INSTALL_TIMEOUT_MS, runExerciseCommand } from './test-command.js';
+import { linkSharedInstall } from './shared-install.js';
+import { runExerciseCommand } from './test-command.js';
 
 /** The most characters of the last test output kept as a failed run's reason. */
 const MAX_REASON_CHARS = 2_000;
@@ -62,14 +63,7 @@ export async function runExercise(options: ExerciseRunOptions): Promise<Scenario
     folder = await prepareExerciseFolder({ exercise, language, projectConfig: options.projectConfig });
     const workspace = folder.workspace;
     if (language.install && (await exists(path.join(workspace, language.install.installWhen)))) {
-      const install = await runExerciseCommand({
-        command: language.install.command,
-        workspace,
-        network: true,
-        env,
-        timeoutMs: INSTALL_TIMEOUT_MS,
-        signal: options.signal,
-      });
+      const install = await linkSharedInstall({ language, workspace, env, signal: options.signal });
       if (!install.passed)
         return {
           ...base,

@@ -1,7 +1,10 @@
+import { readdir, readlink, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluatePolyglot, planExercises } from '../../../src/eval/polyglot/evaluate-polyglot.js';
 import { FEEDBACK_MAX_LINES, feedbackText } from '../../../src/eval/polyglot/goal.js';
 import { polyglotSummary } from '../../../src/eval/polyglot/polyglot-summary.js';
+import { installCacheDir } from '../../../src/eval/polyglot/shared-install.js';
 import { envWithoutGo, POLYGLOT_FIXTURE, scriptModel, TWO_FER_SOLUTION } from './polyglot-fixture.js';
 
 const shared = {
@@ -154,5 +157,32 @@ describe('the polyglot suite on the fixture benchmark', () => {
     expect(text).not.toContain(`line ${FEEDBACK_MAX_LINES + 1}\n`);
     expect(feedbackText('x'.repeat(10_000)).length).toBeLessThan(6_100);
     expect(feedbackText('1 failed')).toBe('1 failed');
+  });
+});
+
+describe('the shared install of an exercise language', () => {
+  it('installs once per set of dependencies, links node_modules into each workspace', {
+    timeout: 60_000,
+  }, async () => {
+    const env = envWithoutGo();
+    const { results } = await evaluatePolyglot({
+      ...shared,
+      env,
+      models: ['script:oracle'],
+      exercises: ['leap'],
+      repeat: 2,
+      tries: 2,
+      keep: true,
+    });
+    expect(results.runs.map((run) => run.passed)).toEqual([true, true]);
+    const links = await Promise.all(
+      results.runs.map((run) => readlink(path.join(run.folder!, 'leap', 'node_modules'))),
+    );
+    expect(links[0]).toBe(links[1]);
+    expect(links[0]!.startsWith(installCacheDir(env))).toBe(true);
+    expect(
+      (await readdir(installCacheDir(env))).filter((name) => name.startsWith('javascript-')),
+    ).toHaveLength(1);
+    await Promise.all(results.runs.map((run) => rm(run.folder!, { recursive: true, force: true })));
   });
 });

@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdtempSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,9 +10,13 @@ export const POLYGLOT_FIXTURE = path.resolve(
   '../../fixtures/polyglot',
 );
 
+/** A cache folder of the tests' own for the exercises' shared installs (not the user's ~/.cache). */
+const CACHE_HOME = mkdtempSync(path.join(tmpdir(), 'taskweave-polyglot-cache-'));
+
 /**
  * The environment with every PATH folder that holds a `go` program left out: the fixture's Go
- * exercise stands for a language whose toolchain is missing, also on a machine that has Go.
+ * exercise stands for a language whose toolchain is missing, also on a machine that has Go. The
+ * shared installs go to a cache folder of the tests' own.
  */
 export function envWithoutGo(): NodeJS.ProcessEnv {
   const folders = (process.env.PATH ?? '').split(path.delimiter).filter((folder) => {
@@ -23,7 +27,7 @@ export function envWithoutGo(): NodeJS.ProcessEnv {
       return true;
     }
   });
-  return { ...process.env, PATH: folders.join(path.delimiter) };
+  return { ...process.env, PATH: folders.join(path.delimiter), XDG_CACHE_HOME: CACHE_HOME };
 }
 
 /** Writes a script model file (protocol.md, "The script model") and returns its model name. */
