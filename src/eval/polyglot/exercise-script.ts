@@ -36,14 +36,35 @@ export async function exerciseScript(
     throw new RuntimeInputError(
       `${exercise.name} has no example solution (files.example) for script:oracle.`,
     );
-  const toolCalls = await Promise.all(
-    exercise.solutionFiles.slice(0, exercise.exampleFiles.length).map(async (file, index) => ({
-      name: 'write_file',
-      args: {
-        path: file,
-        content: await readFile(path.join(exercise.dir, exercise.exampleFiles[index]!), 'utf8'),
-      },
-    })),
-  );
+  const writes = new Map<string, string>();
+  for (const example of exercise.exampleFiles) {
+    const content = await readFile(path.join(exercise.dir, example), 'utf8');
+    writes.set(targetOf(example, exercise.solutionFiles, writes), content);
+  }
+  // A C++ stub beside a header-only example: the stub's definitions would clash with the header's.
+  const header = [...writes.keys()].find((file) => file.endsWith('.h'));
+  for (const file of exercise.solutionFiles) {
+    if (!writes.has(file) && header !== undefined && file.endsWith('.cpp'))
+      writes.set(file, `#include "${path.basename(header)}"\n`);
+  }
+  const toolCalls = [...writes].map(([file, content]) => ({
+    name: 'write_file',
+    args: { path: file, content },
+  }));
   return { turns: [{ text: 'Writing the solution.', toolCalls }, { text: 'The solution is written.' }] };
+}
+
+/**
+ * Where an example file goes: the solution file of the same name (Java's `Poker.java`), else the
+ * first one of the same extension not yet written (`.meta/example.h` → `meetup.h`), else a new
+ * file of its name beside the first solution file (Java's helper classes).
+ */
+function targetOf(example: string, solutionFiles: string[], written: Map<string, string>): string {
+  const name = path.basename(example);
+  const sameName = solutionFiles.find((file) => path.basename(file) === name);
+  if (sameName !== undefined) return sameName;
+  const sameExtension = solutionFiles.find(
+    (file) => path.extname(file) === path.extname(example) && !written.has(file),
+  );
+  return sameExtension ?? path.join(path.dirname(solutionFiles[0]!), name);
 }
