@@ -37,9 +37,12 @@ export async function exerciseScript(
       `${exercise.name} has no example solution (files.example) for script:oracle.`,
     );
   const writes = new Map<string, string>();
+  const named = new Set(exercise.exampleFiles.map((example) => path.basename(example)));
+  // Solution files an example of the same name goes to are not taken by another's extension.
+  const free = exercise.solutionFiles.filter((file) => !named.has(path.basename(file)));
   for (const example of exercise.exampleFiles) {
     const content = await readFile(path.join(exercise.dir, example), 'utf8');
-    writes.set(targetOf(example, exercise.solutionFiles, writes), content);
+    writes.set(targetOf(example, exercise.solutionFiles, free, writes), content);
   }
   // A C++ stub beside a header-only example: the stub's definitions would clash with the header's.
   const header = [...writes.keys()].find((file) => file.endsWith('.h'));
@@ -59,11 +62,16 @@ export async function exerciseScript(
  * first one of the same extension not yet written (`.meta/example.h` → `meetup.h`), else a new
  * file of its name beside the first solution file (Java's helper classes).
  */
-function targetOf(example: string, solutionFiles: string[], written: Map<string, string>): string {
+function targetOf(
+  example: string,
+  solutionFiles: string[],
+  free: string[],
+  written: Map<string, string>,
+): string {
   const name = path.basename(example);
   const sameName = solutionFiles.find((file) => path.basename(file) === name);
   if (sameName !== undefined) return sameName;
-  const sameExtension = solutionFiles.find(
+  const sameExtension = free.find(
     (file) => path.extname(file) === path.extname(example) && !written.has(file),
   );
   return sameExtension ?? path.join(path.dirname(solutionFiles[0]!), name);
