@@ -4,8 +4,7 @@ import { loadConfigFile } from '../../model/config-file.js';
 import { RuntimeInputError } from '../../runtime/index.js';
 import { VERSION } from '../../util/version.js';
 import { runMatrix } from '../eval-run.js';
-import type { EvaluateOptions, Evaluation } from '../evaluate.js';
-import { costOf } from '../prices.js';
+import { type EvaluateOptions, type Evaluation, priceRuns } from '../evaluate.js';
 import { type EvalResults, RESULTS_FORMAT } from '../results-file.js';
 import type { ScenarioBudget } from '../scenario.js';
 import { summarize } from '../summary.js';
@@ -115,7 +114,7 @@ export async function evaluatePolyglot(options: PolyglotEvaluateOptions): Promis
     suite: 'polyglot',
     skipped,
     stopped: options.signal?.aborted ?? false,
-    runs: runs.map((run) => ({ ...run, costUsd: costOf(config.prices ?? {}, run) })),
+    runs: priceRuns(config.prices, runs),
     summary: [],
   };
   const summary = summarize(results.runs);
