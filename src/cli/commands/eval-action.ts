@@ -63,7 +63,7 @@ export async function evalCommand(options: EvalCliOptions): Promise<number> {
         const mark = run.passed ? style.green('✓') : style.red('✗');
         const what = `${run.scenario} · ${run.ablation} · ${run.model} #${run.repeat}`;
         const detail = run.passed
-          ? `${run.steps} steps, ${(run.wallMs / 1000).toFixed(1)} s`
+          ? `${run.polyglot ? `passed on try ${run.polyglot.passedOnTry}, ` : ''}${run.steps} steps, ${(run.wallMs / 1000).toFixed(1)} s`
           : shortenLine(run.reason, PROGRESS_REASON_CHARS);
         // A failed run's reason quotes the model's or a provider's text: printed stripped.
         writeTerminal(progress, `${mark} [${done}/${total}] ${what} — ${detail}\n`);

@@ -74,7 +74,9 @@ describe('taskweave eval --suite polyglot (the built CLI)', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('skipped 1 exercise, not counted as failed — go: not found (1)');
-    expect(run.stdout).toMatch(/✓ \[\d\/4\] javascript\/leap · none · script:oracle #1/);
+    expect(run.stdout).toMatch(
+      /✓ \[\d\/4\] javascript\/leap · none · script:oracle #1 — passed on try 1, 2 steps/,
+    );
     expect(run.stdout).toMatch(
       /✗ \[\d\/4\] python\/two-fer · none · script:\/.*#1 — the tests failed after 2 tries/,
     );
