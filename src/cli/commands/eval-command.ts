@@ -33,7 +33,7 @@ export function addEvalCommand(program: Command, setExitCode: (code: number) => 
     )
     .option(
       '-m, --model <provider:model>',
-      'a model to evaluate (repeatable); script:oracle and script:stop-early need no key',
+      'a model to evaluate (repeatable); script:oracle, script:stop-early (scenarios) and script:lazy (polyglot) need no key',
       collect,
       [],
     )
