@@ -91,6 +91,13 @@ export interface EvalCliOptions {
   keep?: boolean;
   protocol: 'native' | 'json';
   loop: 'react' | 'roa';
+  /** Which suite: taskweave's scenarios, or the Aider polyglot benchmark at `path`. */
+  suite: 'scenarios' | 'polyglot';
+  path?: string;
+  language: string[];
+  exercise: string[];
+  limit?: number;
+  tries: 1 | 2;
 }
 
 /** Adds `-C, --cwd <dir>` and `--db <file>` to a command. */

@@ -17,33 +17,66 @@ export interface EvalPlan extends Omit<ScenarioRunOptions, 'scenario' | 'model' 
   onStart?: (run: { model: string; scenario: string; ablation: Ablation; repeat: number }) => void;
 }
 
+/** One cell of an eval's matrix: a model, an ablation, a unit (scenario or exercise) and a repetition. */
+export interface MatrixJob<Unit> {
+  model: string;
+  ablation: Ablation;
+  unit: Unit;
+  repeat: number;
+}
+
+/** An eval's matrix over any kind of unit, and how one cell is run. */
+export interface MatrixPlan<Unit extends { name: string }>
+  extends Pick<
+    EvalPlan,
+    'models' | 'ablations' | 'repeat' | 'concurrency' | 'onResult' | 'onStart' | 'signal'
+  > {
+  units: Unit[];
+  run: (job: MatrixJob<Unit>) => Promise<ScenarioRunResult>;
+}
+
 /**
  * Runs the eval's matrix with at most `concurrency` runs at once; resolves with every result in
  * matrix order (model, ablation, scenario, repetition). A stopped eval starts no further run.
  */
 export async function runEval(plan: EvalPlan): Promise<ScenarioRunResult[]> {
   const { models, scenarios, ablations, repeat, concurrency, onResult, onStart, ...shared } = plan;
-  const jobs: Omit<ScenarioRunOptions, keyof typeof shared>[] = [];
+  return runMatrix({
+    models,
+    ablations,
+    repeat,
+    concurrency,
+    onResult,
+    onStart,
+    signal: shared.signal,
+    units: scenarios,
+    run: (job) => runScenario({ ...shared, ...job, scenario: job.unit }),
+  });
+}
+
+/**
+ * Runs every model × ablation × unit `repeat` times with at most `concurrency` runs at once (the
+ * machinery under runEval and the polyglot suite); results in matrix order.
+ */
+export async function runMatrix<Unit extends { name: string }>(
+  plan: MatrixPlan<Unit>,
+): Promise<ScenarioRunResult[]> {
+  const { models, units, ablations, repeat, concurrency, onResult, onStart, signal } = plan;
+  const jobs: MatrixJob<Unit>[] = [];
   for (const model of models)
     for (const ablation of ablations)
-      for (const scenario of scenarios)
-        for (let index = 1; index <= repeat; index += 1)
-          jobs.push({ model, ablation, scenario, repeat: index });
+      for (const unit of units)
+        for (let index = 1; index <= repeat; index += 1) jobs.push({ model, ablation, unit, repeat: index });
   const results: ScenarioRunResult[] = new Array(jobs.length);
   let next = 0;
   let done = 0;
   const worker = async () => {
-    while (next < jobs.length && !shared.signal?.aborted) {
+    while (next < jobs.length && !signal?.aborted) {
       const index = next;
       next += 1;
       const job = jobs[index]!;
-      onStart?.({
-        model: job.model,
-        scenario: job.scenario.name,
-        ablation: job.ablation,
-        repeat: job.repeat,
-      });
-      results[index] = await runScenario({ ...shared, ...job });
+      onStart?.({ model: job.model, scenario: job.unit.name, ablation: job.ablation, repeat: job.repeat });
+      results[index] = await plan.run(job);
       done += 1;
       onResult?.(results[index]!, done, jobs.length);
     }

@@ -8,7 +8,9 @@ import type { Ablation } from './ablation.js';
 import { type EvalPlan, runEval } from './eval-run.js';
 import { markdownReport } from './markdown-report.js';
 import { scriptKind } from './oracle-script.js';
+import { polyglotReport } from './polyglot/polyglot-report.js';
 import { type EvalResults, RESULTS_FORMAT } from './results-file.js';
+import type { ScenarioRunResult } from './run-scenario.js';
 import { loadScenarios } from './scenario.js';
 import { type SummaryRow, summarize } from './summary.js';
 
@@ -66,7 +68,7 @@ export async function evaluate(options: EvaluateOptions): Promise<Evaluation> {
     scenarios: scenarios.map((scenario) => scenario.name),
     repeat: options.repeat,
     stopped: options.signal?.aborted ?? false,
-    runs: runs.map((run) => ({ ...run, costUsd: costOf(config.prices ?? {}, run) })),
+    runs: priceRuns(config.prices, runs),
     summary: [],
   };
   const summary = summarize(results.runs);
@@ -83,8 +85,20 @@ export async function writeEvaluation(
   const json = path.join(dir, 'results.json');
   const markdown = path.join(dir, 'report.md');
   await writeFile(json, `${JSON.stringify(evaluation.results, null, 2)}\n`);
-  await writeFile(markdown, markdownReport(evaluation.results, evaluation.summary));
+  const report =
+    evaluation.results.suite === 'polyglot'
+      ? polyglotReport(evaluation.results)
+      : markdownReport(evaluation.results, evaluation.summary);
+  await writeFile(markdown, report);
   return { json, markdown };
+}
+
+/** The runs with their cost from the config's price table (null where a model has no price). */
+export function priceRuns(
+  prices: Parameters<typeof costOf>[0] | undefined,
+  runs: ScenarioRunResult[],
+): EvalResults['runs'] {
+  return runs.map((run) => ({ ...run, costUsd: costOf(prices ?? {}, run) }));
 }
 
 async function isFile(file: string): Promise<boolean> {

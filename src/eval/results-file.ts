@@ -4,6 +4,7 @@ import { runStatusSchema } from '../events/registry.js';
 import { RuntimeInputError } from '../runtime/index.js';
 import { describeIssues } from '../util/describe-issues.js';
 import { ABLATIONS } from './ablation.js';
+import { polyglotFactsSchema, skippedExerciseSchema } from './polyglot/run-facts.js';
 
 /** The format name and version a results file carries. */
 export const RESULTS_FORMAT = 'taskweave-eval/1';
@@ -30,6 +31,8 @@ export const evalRunSchema = z.object({
   wallMs: z.number().nonnegative(),
   costUsd: z.number().nonnegative().nullable(),
   folder: z.string().optional(),
+  /** Set for the runs of the polyglot suite. */
+  polyglot: polyglotFactsSchema.optional(),
 });
 
 /** One run of a scenario, with its cost. */
@@ -45,6 +48,10 @@ export const evalResultsSchema = z.object({
   ablations: z.array(z.enum(ABLATIONS)),
   scenarios: z.array(z.string()),
   repeat: z.number().int().positive(),
+  /** Which suite ran: taskweave's scenarios (the default) or the polyglot benchmark. */
+  suite: z.enum(['scenarios', 'polyglot']).optional(),
+  /** Polyglot exercises that did not run, with why (a missing toolchain is not a failure). */
+  skipped: z.array(skippedExerciseSchema).optional(),
   /** The eval was stopped before every run was done. */
   stopped: z.boolean(),
   runs: z.array(evalRunSchema),

@@ -1,14 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunStatus } from '../events/registry.js';
+import type { RunStatus, ServerEvent } from '../events/registry.js';
 import { type RequestPolicy, Runtime } from '../runtime/index.js';
 import { errorMessage } from '../util/error-message.js';
 import { type Ablation, ablationSettings } from './ablation.js';
 import { runChecker } from './checker.js';
 import { loadOracle } from './oracle.js';
 import { oracleScript, scriptKind } from './oracle-script.js';
+import type { PolyglotFacts } from './polyglot/run-facts.js';
 import { MetricsCounter, type RunMetrics } from './run-metrics.js';
-import type { Scenario } from './scenario.js';
+import type { Scenario, ScenarioBudget } from './scenario.js';
 import { prepareRunFolder } from './workspace.js';
 
 /** A run's wall-clock limit when its scenario sets none. */
@@ -51,6 +52,8 @@ export interface ScenarioRunResult extends RunMetrics {
   wallMs: number;
   /** The run's folder, when kept. */
   folder?: string;
+  /** What a polyglot exercise's run adds (tries, edits, test files). */
+  polyglot?: PolyglotFacts;
 }
 
 /**
@@ -64,7 +67,14 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   const started = Date.now();
   try {
     const model = await modelFor(options, folder.root);
-    const outcome = await runGoal({ ...options, model, workspace: folder.workspace });
+    const outcome = await runGoal({
+      ...options,
+      model,
+      workspace: folder.workspace,
+      goal: scenario.goal,
+      budget: scenario.budget,
+      answer: scenario.input?.answer,
+    });
     const wallMs = Date.now() - started;
     const check = await runChecker(scenario, folder.workspace);
     const { status, failure, overBudget, metrics } = outcome;
@@ -92,8 +102,8 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   }
 }
 
-/** How the agent's run of a scenario ended, and what it spent. */
-interface GoalOutcome {
+/** How the agent's run of a goal ended, and what it spent. */
+export interface GoalOutcome {
   status: ScenarioRunResult['status'];
   /** Why the run failed (or what went wrong in taskweave). */
   failure?: string;
@@ -101,15 +111,31 @@ interface GoalOutcome {
   metrics: RunMetrics;
 }
 
+/** What one agent run of a goal needs: the eval's run options, the workspace, the goal and its limits. */
+export interface GoalRunOptions extends Omit<ScenarioRunOptions, 'scenario' | 'repeat'> {
+  workspace: string;
+  goal: string;
+  budget: ScenarioBudget;
+  /** The answer given when the agent asks (request_input); without it nobody answers. */
+  answer?: string;
+  /**
+   * Called when a submission's run has ended by itself (not stopped, not an error): a text it
+   * returns is submitted next in the same session (the conversation goes on), undefined ends.
+   */
+  next?: (ended: { status: RunStatus }) => Promise<string | undefined>;
+  /** Every event of the run, as it comes. */
+  onEvent?: (event: ServerEvent) => void;
+}
+
 /**
- * Runs the scenario's goal in the workspace over a runtime of its own, answering its question
- * with the scenario's answer and stopping it (at the next step boundary) when it goes over its
- * token or time budget or the eval is stopped.
+ * Runs a goal in the workspace over a runtime of its own, answering its question with the given
+ * answer and stopping it (at the next step boundary) when it goes over its token or time budget
+ * or the eval is stopped; `next` may continue the session with further messages.
  */
-async function runGoal(options: ScenarioRunOptions & { workspace: string }): Promise<GoalOutcome> {
-  const { scenario } = options;
+export async function runGoal(options: GoalRunOptions): Promise<GoalOutcome> {
+  const { budget, answer } = options;
   const policy: RequestPolicy = {
-    input: scenario.input ? 'ask' : 'nobody',
+    input: answer !== undefined ? 'ask' : 'nobody',
     plan: 'approve',
     failure: 'abort',
   };
@@ -117,7 +143,7 @@ async function runGoal(options: ScenarioRunOptions & { workspace: string }): Pro
     cwd: options.workspace,
     model: options.model,
     baseUrl: options.baseUrl,
-    maxSteps: scenario.budget.maxSteps,
+    maxSteps: budget.maxSteps,
     ...ablationSettings(options.ablation),
     onFailure: 'abort',
     protocol: options.protocol ?? 'native',
@@ -130,29 +156,41 @@ async function runGoal(options: ScenarioRunOptions & { workspace: string }): Pro
   });
   const counter = new MetricsCounter();
   let overBudget: GoalOutcome['overBudget'];
-  const stop = (budget?: GoalOutcome['overBudget']) => {
-    overBudget ??= budget;
+  let stopped = false;
+  const stop = (limit?: GoalOutcome['overBudget']) => {
+    overBudget ??= limit;
+    stopped = true;
     runtime.stop();
   };
-  const timer = setTimeout(() => stop('time'), (scenario.budget.maxSeconds ?? DEFAULT_RUN_SECONDS) * 1000);
+  const timer = setTimeout(() => stop('time'), (budget.maxSeconds ?? DEFAULT_RUN_SECONDS) * 1000);
   const onAbort = () => stop();
   options.signal?.addEventListener('abort', onAbort);
-  const answer = scenario.input?.answer;
   runtime.bus.subscribe((event) => {
     counter.add(event);
-    if (counter.tokens > scenario.budget.maxTokens) stop('tokens');
+    options.onEvent?.(event);
+    if (counter.tokens > budget.maxTokens) stop('tokens');
     if (event.type === 'agent_update' && event.update_type === 'agent_request_input' && answer !== undefined)
       queueMicrotask(() => runtime.answer(event.request_id, { kind: 'input', content: answer }));
   });
   try {
     if (options.signal?.aborted) stop();
-    const submission = await runtime.submit(scenario.goal);
-    if (submission.kind !== 'started') throw new Error('the fresh workspace already had a task running');
-    const { result } = await submission.done;
-    if (result.status === 'max_steps') overBudget ??= 'steps';
+    let text: string | undefined = options.goal;
+    let sessionId: string | undefined;
+    let status: RunStatus;
+    let failure: string | undefined;
+    do {
+      const submission = await runtime.submit(text, sessionId === undefined ? {} : { sessionId });
+      if (submission.kind !== 'started') throw new Error('the fresh workspace already had a task running');
+      sessionId = submission.sessionId;
+      const { result } = await submission.done;
+      status = result.status;
+      failure = result.status === 'failed' ? result.reason : undefined;
+      text = stopped || options.next === undefined ? undefined : await options.next({ status });
+    } while (text !== undefined && !stopped);
+    if (status === 'max_steps') overBudget ??= 'steps';
     return {
-      status: result.status,
-      ...(result.status === 'failed' ? { failure: result.reason } : {}),
+      status,
+      ...(failure !== undefined ? { failure } : {}),
       overBudget,
       metrics: counter.metrics,
     };

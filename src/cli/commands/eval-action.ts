@@ -1,9 +1,15 @@
 import path from 'node:path';
+import type { Ablation } from '../../eval/ablation.js';
 import { COMPARISON_COLUMNS, compareResults, comparisonCells } from '../../eval/compare.js';
 import { DEFAULT_RESULTS_DIR } from '../../eval/defaults.js';
 import { evaluate, writeEvaluation } from '../../eval/evaluate.js';
 import { scriptKind } from '../../eval/oracle-script.js';
+import { evaluatePolyglot } from '../../eval/polyglot/evaluate-polyglot.js';
+import { polyglotScriptKind } from '../../eval/polyglot/exercise-script.js';
+import { POLYGLOT_COLUMNS, polyglotCells } from '../../eval/polyglot/polyglot-cells.js';
+import { polyglotSummary } from '../../eval/polyglot/polyglot-summary.js';
 import { readResultsFile } from '../../eval/results-file.js';
+import type { ScenarioRunResult } from '../../eval/run-scenario.js';
 import { loadScenarios } from '../../eval/scenario.js';
 import { SUMMARY_COLUMNS, summaryCells } from '../../eval/summary-cells.js';
 import { resolveModel } from '../../model/resolve-model.js';
@@ -14,6 +20,7 @@ import type { EvalCliOptions } from '../options.js';
 import { renderTable, shortenLine } from '../render/table.js';
 import { styleFor } from '../render/terminal.js';
 import { UsageError } from '../usage-error.js';
+import { listPolyglot, polyglotPath, skippedText } from './eval-polyglot.js';
 
 /** The most characters of a failed run's reason on its progress line. */
 const PROGRESS_REASON_CHARS = 120;
@@ -21,12 +28,13 @@ const PROGRESS_REASON_CHARS = 120;
 /** `taskweave eval`: runs the scenarios (or lists them, or compares two results files). */
 export async function evalCommand(options: EvalCliOptions): Promise<number> {
   if (options.compare !== undefined) return compare(options);
-  if (options.list) return list();
+  const benchmark = polyglotPath(options);
+  if (options.list) return benchmark === undefined ? list() : listPolyglot(benchmark, options);
   const out = process.stdout;
   // With --json, stdout carries the results only; progress goes to stderr.
   const progress = options.json ? process.stderr : process.stdout;
   const style = styleFor(progress);
-  const models = await chooseModels(options);
+  const models = await chooseModels(options, benchmark === undefined ? scriptKind : polyglotScriptKind);
   const stop = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -40,11 +48,10 @@ export async function evalCommand(options: EvalCliOptions): Promise<number> {
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   try {
-    const evaluation = await evaluate({
+    const common = {
       cwd: options.cwd,
       models,
-      scenarios: options.scenario,
-      ablations: options.ablation.length > 0 ? [...new Set(options.ablation)] : ['none'],
+      ablations: options.ablation.length > 0 ? [...new Set(options.ablation)] : (['none'] as Ablation[]),
       repeat: options.repeat,
       concurrency: options.concurrency,
       baseUrl: options.baseUrl,
@@ -52,19 +59,36 @@ export async function evalCommand(options: EvalCliOptions): Promise<number> {
       loop: options.loop,
       keep: options.keep,
       signal: stop.signal,
-      onResult: (run, done, total) => {
+      onResult: (run: ScenarioRunResult, done: number, total: number) => {
         const mark = run.passed ? style.green('✓') : style.red('✗');
         const what = `${run.scenario} · ${run.ablation} · ${run.model} #${run.repeat}`;
         const detail = run.passed
-          ? `${run.steps} steps, ${(run.wallMs / 1000).toFixed(1)} s`
+          ? `${run.polyglot ? `passed on try ${run.polyglot.passedOnTry}, ` : ''}${run.steps} steps, ${(run.wallMs / 1000).toFixed(1)} s`
           : shortenLine(run.reason, PROGRESS_REASON_CHARS);
         // A failed run's reason quotes the model's or a provider's text: printed stripped.
         writeTerminal(progress, `${mark} [${done}/${total}] ${what} — ${detail}\n`);
       },
-    });
+    };
+    const evaluation =
+      benchmark === undefined
+        ? await evaluate({ ...common, scenarios: options.scenario })
+        : await evaluatePolyglot({
+            ...common,
+            path: benchmark,
+            languages: options.language,
+            exercises: options.exercise,
+            limit: options.limit,
+            tries: options.tries,
+            onSkipped: (skipped) => writeTerminal(progress, style.yellow(skippedText(skipped))),
+          });
     const dir = path.resolve(options.cwd, options.out ?? path.join(DEFAULT_RESULTS_DIR, stamp()));
     const files = await writeEvaluation(dir, evaluation);
     if (options.json) out.write(`${JSON.stringify(evaluation.results, null, 2)}\n`);
+    else if (benchmark !== undefined)
+      writeTerminal(
+        out,
+        `\n${renderTable({ columns: POLYGLOT_COLUMNS, rows: polyglotSummary(evaluation.results.runs).map(polyglotCells), paintHeader: style.dim })}`,
+      );
     else
       writeTerminal(
         out,
@@ -83,16 +107,19 @@ export async function evalCommand(options: EvalCliOptions): Promise<number> {
  * `--model` (script paths relative to where the command was typed), else the model `taskweave
  * run` would use in the project.
  */
-async function chooseModels(options: EvalCliOptions): Promise<string[]> {
+async function chooseModels(
+  options: EvalCliOptions,
+  builtIn: (model: string) => string | undefined,
+): Promise<string[]> {
   const given = options.model.map((model) =>
-    scriptKind(model) ? model : (scriptPathFromShell(model) ?? model),
+    builtIn(model) ? model : (scriptPathFromShell(model) ?? model),
   );
   if (given.length === 0) {
     const resolved = await resolveModel({ cwd: options.cwd, baseUrl: options.baseUrl, env: process.env });
     return [resolved.id];
   }
   for (const model of given) {
-    if (scriptKind(model) === undefined)
+    if (builtIn(model) === undefined)
       await resolveModel({ model, cwd: options.cwd, baseUrl: options.baseUrl, env: process.env });
   }
   return [...new Set(given)];

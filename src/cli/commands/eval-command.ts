@@ -13,6 +13,12 @@ function collectAblation(value: string, previous: Ablation[]): Ablation[] {
   return [...previous, ablation];
 }
 
+function parseTries(value: string): 1 | 2 {
+  if (value === '1') return 1;
+  if (value === '2') return 2;
+  throw new InvalidArgumentError(`expected 1 or 2, got "${value}"`);
+}
+
 /** Adds `taskweave eval`: scenarios with checkable outcomes, run against models; what runs it is loaded when it runs. */
 export function addEvalCommand(program: Command, setExitCode: (code: number) => void): void {
   program
@@ -27,7 +33,7 @@ export function addEvalCommand(program: Command, setExitCode: (code: number) => 
     )
     .option(
       '-m, --model <provider:model>',
-      'a model to evaluate (repeatable); script:oracle and script:stop-early need no key',
+      'a model to evaluate (repeatable); script:oracle, script:stop-early (scenarios) and script:lazy (polyglot) need no key',
       collect,
       [],
     )
@@ -57,9 +63,29 @@ export function addEvalCommand(program: Command, setExitCode: (code: number) => 
         .default('native'),
     )
     .addOption(new Option('--loop <loop>', 'how each step runs').choices(['react', 'roa']).default('react'))
+    .addOption(
+      new Option('--suite <suite>', "what to run: taskweave's scenarios or the Aider polyglot benchmark")
+        .choices(['scenarios', 'polyglot'])
+        .default('scenarios'),
+    )
+    .option('--path <dir>', 'polyglot: the checkout of github.com/Aider-AI/polyglot-benchmark')
+    .option('--language <name>', 'polyglot: a language to run (repeatable; default all)', collect, [])
+    .option(
+      '--exercise <name>',
+      'polyglot: an exercise to run, `name` or `language/name` (repeatable)',
+      collect,
+      [],
+    )
+    .option('--limit <n>', 'polyglot: run at most n exercises', parsePositiveInt)
+    .option(
+      '--tries <n>',
+      'polyglot: 1, or 2 (default): a failing first try gets its test output back once, as Aider scores it',
+      parseTries,
+      2,
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  taskweave eval --model openai:gpt-4.1 --ablation none --ablation no-tracking\n  taskweave eval --model openai-compatible:qwen2.5-coder --base-url http://127.0.0.1:8080/v1 --concurrency 1\n  taskweave eval --model script:oracle --model script:stop-early      # no key needed\n  taskweave eval --compare eval-results/A/results.json eval-results/B/results.json\n',
+      '\nExamples:\n  taskweave eval --model openai:gpt-4.1 --ablation none --ablation no-tracking\n  taskweave eval --model openai-compatible:qwen2.5-coder --base-url http://127.0.0.1:8080/v1 --concurrency 1\n  taskweave eval --model script:oracle --model script:stop-early      # no key needed\n  taskweave eval --compare eval-results/A/results.json eval-results/B/results.json\n  taskweave eval --suite polyglot --path ../polyglot-benchmark --list\n  taskweave eval --suite polyglot --path ../polyglot-benchmark --language python --model script:oracle\n',
     )
     .action(async (options: EvalCliOptions) => {
       const { evalCommand } = await import('./eval-action.js');
