@@ -161,6 +161,7 @@ export class RuntimeSafety {
 /** Strictest first. */
 const APPROVAL_STRICTNESS: readonly ApprovalMode[] = ['plan-only', 'ask', 'edits', 'auto'];
 
-function stricterApproval(a: ApprovalMode, b: ApprovalMode): ApprovalMode {
+/** The stricter of two approval modes. */
+export function stricterApproval(a: ApprovalMode, b: ApprovalMode): ApprovalMode {
   return APPROVAL_STRICTNESS.indexOf(a) <= APPROVAL_STRICTNESS.indexOf(b) ? a : b;
 }
