@@ -140,7 +140,8 @@ export async function runSlashCommand(
     }
     if (custom) return custom;
     state.say(`${state.style.yellow(`Unknown command /${name}.`)} ${helpText(state.style)}`);
-    state.say(await customHelp(state));
+    const listed = await customHelp(state);
+    if (listed !== '') state.say(listed);
     return undefined;
   }
   return (await command.run(state, rest.join(' ').trim())) === 'quit' ? 'quit' : undefined;
