@@ -127,3 +127,16 @@ export interface ApiCheckpoint {
   undone: 'no' | 'partly' | 'yes';
   created_at: number;
 }
+
+/** A custom command as `GET /api/commands` lists it (a Markdown file of the project or the user). */
+export interface ApiCommand {
+  name: string;
+  source: 'project' | 'user';
+  description?: string;
+}
+
+/** The answer of `GET /api/commands`: the commands, and the files that could not be used. */
+export interface ApiCommands {
+  commands: ApiCommand[];
+  problems: string[];
+}

@@ -151,6 +151,23 @@ export const eventPayloadSchema = z.union([
     messages: z.number().int().nonnegative(),
     task_id: taskId,
   }),
+  /**
+   * A hook of the user's config ran (see hooks-config.ts): at which moment, the tool it matched,
+   * its exit code (null when it was killed: `timed_out`, or it could not start), how long it took,
+   * and for a failure the end of what it wrote on stderr. A failed `beforeTool` hook refused the call.
+   */
+  agentUpdate('hook_ran', {
+    hook: z.enum(['runStart', 'beforeTool', 'afterTool', 'waitingForInput', 'runEnd']),
+    command: z.string(),
+    match: z.string().optional(),
+    tool: z.string().optional(),
+    exit_code: z.number().int().nullable(),
+    duration_ms: z.number(),
+    timed_out: z.boolean().optional(),
+    message: z.string().optional(),
+    step,
+    task_id: taskId,
+  }),
   agentUpdate('plan_rejected', { plan_id: z.string(), feedback: z.string().optional() }),
   agentUpdate('task_started', { task_id: z.string(), title: z.string() }),
   agentUpdate('task_completed', { task_id: z.string(), title: z.string(), summary: z.string() }),

@@ -1,4 +1,5 @@
 import { compactionText } from './compaction-text.js';
+import { hookRanText } from './hook-ran-text.js';
 import type { AgentUpdate, RunStatus, ServerEvent, TopLevelOf } from './registry.js';
 import {
   addTokens,
@@ -268,6 +269,16 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         ts: event.ts,
       });
     }
+    case 'hook_ran':
+      // A hook that went well is not news; one that failed (or refused a call) is.
+      if (event.exit_code === 0) return view;
+      return append(view, {
+        kind: 'notice',
+        id: `${runId}:hook:${event.ts}:${event.hook}`,
+        runId,
+        tone: 'warning',
+        text: hookRanText(event),
+      });
     default:
       return foldPlanUpdate(view, event);
   }

@@ -110,7 +110,7 @@ export async function loadConfigFile(options: {
   ] as const) {
     if (filePath === undefined || config === undefined) continue;
     loaded.paths.unshift(filePath);
-    const { approval, sandbox, network, allow, deny, mcp, prices, budget, ...settings } = config;
+    const { approval, sandbox, network, allow, deny, mcp, prices, budget, hooks, ...settings } = config;
     for (const key of Object.keys(settings) as (keyof typeof settings)[]) {
       if (settings[key] === undefined) continue;
       // The model and where it is sent are the user's choice: a workspace's only fills a gap

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { APPROVAL_MODES } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { SANDBOX_MODES } from '../tools/sandbox-modes.js';
+import { type HooksConfig, hooksConfigSchema } from './hooks-config.js';
 import { ModelConfigError } from './types.js';
 
 /** An MCP server started over stdio: its program, arguments and extra environment. */
@@ -25,7 +26,7 @@ export const mcpServersSchema = z.record(
   z.union([stdioServerSchema, httpServerSchema]),
 );
 
-/** The config keys about safety: approval, sandbox, network, allow and deny lists, MCP servers. */
+/** The config keys about safety: approval, sandbox, network, allow and deny lists, MCP servers, hooks. */
 export const safetyConfigShape = {
   approval: z.enum(APPROVAL_MODES).optional(),
   sandbox: z.enum(SANDBOX_MODES).optional(),
@@ -36,6 +37,8 @@ export const safetyConfigShape = {
   /** Commands and MCP tools that never run. */
   deny: z.array(z.string().min(1)).optional(),
   mcp: mcpServersSchema.optional(),
+  /** Commands run around tool calls and at a run's moments (hooks-config.ts); the user's own config only. */
+  hooks: hooksConfigSchema.optional(),
 };
 
 /** The safety keys as a config file holds them. */
@@ -46,6 +49,7 @@ export interface SafetyConfig {
   allow?: string[];
   deny?: string[];
   mcp?: Record<string, McpServerConfig>;
+  hooks?: HooksConfig;
 }
 
 /** Strictest first. */
@@ -55,7 +59,7 @@ const SANDBOX_STRICTNESS = ['read-only', 'workspace-write', 'off'] as const;
 /**
  * The safety keys of the workspace's config and the user's: a workspace config (which a cloned
  * repository can bring along) may only tighten — stricter modes, more `deny` entries, no
- * network. What loosens (`allow`, `mcp`, `network: true`, `approval: edits|auto`,
+ * network. What loosens or runs programs (`allow`, `mcp`, `hooks`, `network: true`, `approval: edits|auto`,
  * `sandbox: off`) is refused there with an error, and taken from the user's own config.
  */
 export function mergeSafety(
@@ -77,9 +81,9 @@ export function mergeSafety(
 
 function pick(config: SafetyConfig | undefined): SafetyConfig {
   if (!config) return {};
-  const { approval, sandbox, network, allow, deny, mcp } = config;
+  const { approval, sandbox, network, allow, deny, mcp, hooks } = config;
   return Object.fromEntries(
-    Object.entries({ approval, sandbox, network, allow, deny, mcp }).filter(
+    Object.entries({ approval, sandbox, network, allow, deny, mcp, hooks }).filter(
       ([, value]) => value !== undefined,
     ),
   );
@@ -89,6 +93,7 @@ function refuseLoosening(file: string, config: SafetyConfig): void {
   const loosening = [
     config.allow !== undefined && '"allow"',
     config.mcp !== undefined && '"mcp"',
+    config.hooks !== undefined && '"hooks"',
     config.network === true && '"network": true',
     (config.approval === 'edits' || config.approval === 'auto') && `"approval": "${config.approval}"`,
     config.sandbox === 'off' && '"sandbox": "off"',

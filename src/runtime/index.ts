@@ -30,6 +30,8 @@ export { DEFAULT_SESSION_LIST_LIMIT } from '../store/session-store.js';
 export { APPROVAL_MODES, type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../tools/approval.js';
 export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';
 export { type WaitingReply, waitingText } from './continue-waiting.js';
+export type { CommandGoal } from './custom-commands/command-goal.js';
+export type { CustomCommand, LoadedCommands } from './custom-commands/load-commands.js';
 export { MAX_DEFAULT_TITLE_CHARS } from './defaults.js';
 export { RuntimeInputError } from './errors.js';
 export { listMcpServers, type McpServerListing } from './mcp-list.js';

@@ -2,6 +2,7 @@ import type { ApprovalSettings } from '../agent/approval/approval-gate.js';
 import type { RunSafety } from '../agent/approval/run-safety.js';
 import { SessionApprovals } from '../agent/approval/session-approvals.js';
 import type { TaskweaveConfig } from '../model/config-file.js';
+import type { HooksConfig } from '../model/hooks-config.js';
 import { type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../tools/approval.js';
 import type { CommandSandbox } from '../tools/sandbox.js';
 import type { SandboxMode } from '../tools/sandbox-modes.js';
@@ -40,6 +41,8 @@ export class RuntimeSafety {
     /** Network access chosen for sandboxed commands. */
     readonly networkChoice: boolean,
     private readonly env: NodeJS.ProcessEnv,
+    /** The hooks of the user's own config. */
+    readonly hooks: HooksConfig | undefined,
   ) {}
 
   /** Resolves flags over the config over the defaults, and probes bubblewrap unless the sandbox is off. */
@@ -56,7 +59,7 @@ export class RuntimeSafety {
     };
     const mode = choices.sandbox ?? config.sandbox ?? DEFAULT_SANDBOX_MODE;
     const network = choices.network ?? config.network ?? false;
-    const chosen = [mode, network, options.env] as const;
+    const chosen = [mode, network, options.env, config.hooks] as const;
     if (mode === 'off') return new RuntimeSafety(approval, { kind: 'none' }, undefined, 'off', ...chosen);
     const found = await probeSandbox(options.env);
     if (!found.available)
@@ -150,6 +153,7 @@ export class RuntimeSafety {
       sandboxMissing: this.sandboxUnavailable !== undefined,
       sandboxLabel: this.sandboxLabel,
       notes,
+      ...(this.hooks !== undefined ? { hooks: this.hooks } : {}),
     };
   }
 }
@@ -157,6 +161,7 @@ export class RuntimeSafety {
 /** Strictest first. */
 const APPROVAL_STRICTNESS: readonly ApprovalMode[] = ['plan-only', 'ask', 'edits', 'auto'];
 
-function stricterApproval(a: ApprovalMode, b: ApprovalMode): ApprovalMode {
+/** The stricter of two approval modes. */
+export function stricterApproval(a: ApprovalMode, b: ApprovalMode): ApprovalMode {
   return APPROVAL_STRICTNESS.indexOf(a) <= APPROVAL_STRICTNESS.indexOf(b) ? a : b;
 }

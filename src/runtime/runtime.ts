@@ -17,6 +17,9 @@ import { titleOf } from '../util/title.js';
 import { CheckpointBook, DEFAULT_CHECKPOINT_KEEP_DAYS } from './checkpoint-book.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { continueWaiting, type WaitingReply } from './continue-waiting.js';
+import type { CommandGoal } from './custom-commands/command-goal.js';
+import { customCommandGoal } from './custom-commands/command-line.js';
+import { type LoadedCommands, loadCustomCommands } from './custom-commands/load-commands.js';
 import { checkDatabaseOrigin, describeOrigin, type ForeignDatabase } from './database-origin.js';
 import { RuntimeInputError } from './errors.js';
 import { openWorkspaceStore, type StoreLocation } from './open-store.js';
@@ -33,7 +36,7 @@ import { awaitQueuedGoal, type QueuedGoalOutcome, queuedSuffix, waitingInQueue }
 import { encodeQueuedSettings, type QueuedSettings } from './queued-settings.js';
 import { type ResumeOutcome, resumeSession } from './resume.js';
 import type { RunSettings } from './run-settings.js';
-import { RuntimeSafety } from './runtime-safety.js';
+import { RuntimeSafety, stricterApproval } from './runtime-safety.js';
 import { SessionBook } from './session-book.js';
 import { subscribeToSession } from './subscription.js';
 import { TaskBoard } from './task-board.js';
@@ -61,7 +64,7 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
 }
 
 /** What a submitter may choose for one goal; the rest comes from the runtime's settings. */
-export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan' | 'chat'>>;
+export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan' | 'chat' | 'approval'>>;
 
 /** What became of a submitted goal. */
 export type Submission =
@@ -198,6 +201,33 @@ export class Runtime implements WorkerContext {
     Object.assign(this.settings, change);
   }
 
+  /**
+   * The custom commands of the workspace and the user (Markdown files, see load-commands.ts),
+   * read afresh each time; `reserved` are the front end's built-in names, which win.
+   */
+  customCommands(reserved: readonly string[] = []): Promise<LoadedCommands> {
+    return loadCustomCommands({
+      workspaceRoot: this.workspace.root,
+      env: this.options.env ?? process.env,
+      reserved,
+    });
+  }
+
+  /**
+   * The goal and settings a typed `/name args` starts when it names a custom command (submit
+   * them); undefined when it names none. Refused (RuntimeInputError) when its file is broken or
+   * it asks for an approval mode looser than the current one.
+   */
+  customCommandGoal(line: string, reserved: readonly string[] = []): Promise<CommandGoal | undefined> {
+    return customCommandGoal({
+      line,
+      workspaceRoot: this.workspace.root,
+      env: this.options.env ?? process.env,
+      sessionApproval: this.safety.approval.mode,
+      reserved,
+    });
+  }
+
   /** The user asked this process to stop: runs stop at their next phase boundary, workers end. */
   get stopRequested(): boolean {
     return this.stopping;
@@ -214,7 +244,10 @@ export class Runtime implements WorkerContext {
     return {
       model: this.model.id,
       ...(this.options.baseUrl === undefined ? {} : { baseUrl: this.options.baseUrl }),
-      approval: this.safety.approval.mode,
+      // A goal may ask for a stricter mode than the runtime's (a custom command's), never a looser one.
+      approval: goal.approval
+        ? stricterApproval(goal.approval, this.safety.approval.mode)
+        : this.safety.approval.mode,
       sandbox: this.safety.sandboxMode,
       network: this.safety.networkChoice,
       maxSteps: goal.maxSteps ?? this.settings.maxSteps,

@@ -97,7 +97,7 @@ const ROOM_RULES: readonly RoomRule[] = [
   {
     layer: 'agent',
     room: 'run',
-    mayImport: ['orchestrator', 'loop', 'conversation', 'protocol', 'approval', 'todo'],
+    mayImport: ['orchestrator', 'loop', 'conversation', 'protocol', 'approval', 'todo', 'hooks'],
     why: 'run/ is the entry and the state every room shares',
   },
   {
@@ -109,7 +109,7 @@ const ROOM_RULES: readonly RoomRule[] = [
   {
     layer: 'agent',
     room: 'loop',
-    mayImport: ['run', 'conversation', 'protocol', 'approval'],
+    mayImport: ['run', 'conversation', 'protocol', 'approval', 'hooks'],
     why: 'a step knows nothing of plans or the to-do list',
   },
   {
@@ -121,6 +121,7 @@ const ROOM_RULES: readonly RoomRule[] = [
   { layer: 'agent', room: 'protocol', mayImport: ['loop'], why: 'a wire protocol only reads replies' },
   { layer: 'agent', room: 'approval', mayImport: ['run'], why: 'approval rules decide on a call alone' },
   { layer: 'agent', room: 'todo', mayImport: [], why: 'the to-do tools stand alone' },
+  { layer: 'agent', room: 'hooks', mayImport: [], why: "the user's hooks run from an emit they are given" },
 ];
 
 /** Packages that talk to a database: only the store may import them (or a subpath of them). */

@@ -45,6 +45,8 @@ export async function startServe(options: {
   files?: (workspace: string) => Promise<void>;
   /** A workspace an earlier server used (a restart); a new temporary one when left out. */
   workspace?: string;
+  /** Extra environment for the server (XDG_CONFIG_HOME, say). */
+  env?: NodeJS.ProcessEnv;
 }): Promise<ServeProcess> {
   const workspace = options.workspace ?? (await mkdtemp(path.join(tmpdir(), 'taskweave-web-')));
   await options.files?.(workspace);
@@ -65,7 +67,7 @@ export async function startServe(options: {
       ...(options.args ?? []),
     ],
     {
-      env: { ...process.env, NO_COLOR: '1', TASKWEAVE_RETRY_BASE_MS: '10' },
+      env: { ...process.env, NO_COLOR: '1', TASKWEAVE_RETRY_BASE_MS: '10', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

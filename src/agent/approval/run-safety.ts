@@ -1,3 +1,4 @@
+import type { HooksConfig } from '../../model/hooks-config.js';
 import type { CommandSandbox } from '../../tools/sandbox.js';
 import type { ApprovalSettings } from './approval-gate.js';
 import type { SessionApprovals } from './session-approvals.js';
@@ -15,4 +16,6 @@ export interface RunSafety {
   sandboxLabel: string;
   /** Notes shown as the run starts (no bubblewrap here, an MCP server that failed to start). */
   notes?: string[];
+  /** The hooks of the user's own config (a workspace config cannot declare any). */
+  hooks?: HooksConfig;
 }

@@ -100,6 +100,7 @@ export async function runActPhase(
     locks: run.pathLocks,
     workspaceRoot: run.workspace.root,
     changes: run.changes,
+    hooks: run.hooks,
   });
   if (limited.repeated) executed.push(notRunRepeated(ctx, step, limited.repeated));
   const results = protocol.resultsMessage(executed);

@@ -4,6 +4,7 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import type { Tool, ToolContext, ToolResult } from '../../tools/types.js';
 import type { ChangeRecorder } from '../../work/change-recorder.js';
 import type { ApprovalGate } from '../approval/approval-gate.js';
+import type { RunHooks } from '../hooks/run-hooks.js';
 import type { Emit } from '../run/emit.js';
 import type { PathLocks } from './path-locks.js';
 
@@ -28,6 +29,8 @@ export interface ExecuteToolsOptions {
   workspaceRoot?: string;
   /** Leaves a change record (a checkpoint) of each call that changes files; none when left out. */
   changes?: ChangeRecorder;
+  /** The user's beforeTool and afterTool hooks; none when left out. */
+  hooks?: RunHooks;
 }
 
 /**
@@ -72,9 +75,18 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
   const { emit, step, taskId, registry } = options;
   const tool = registry.get(call.name);
   const ctx = options.contextFor(call);
-  const gate = tool
-    ? await options.approval.check({ call, tool, ctx, step, taskId, signal: options.signal })
-    : ({ allowed: true } as const);
+  const { hooks } = options;
+  // The user's beforeTool hooks come first: a call they refuse is not asked about.
+  const refusal =
+    tool && hooks?.has('beforeTool')
+      ? await hooks.beforeTool(call, { step, taskId }, options.signal)
+      : undefined;
+  const gate =
+    refusal !== undefined
+      ? ({ allowed: false, output: refusal, display: 'refused by a hook' } as const)
+      : tool
+        ? await options.approval.check({ call, tool, ctx, step, taskId, signal: options.signal })
+        : ({ allowed: true } as const);
   emit({ type: 'tool_start', call_id: call.id, name: call.name, args: call.args, step, task_id: taskId });
   const result = !gate.allowed
     ? { output: gate.output, display: gate.display, isError: true, durationMs: 0 }
@@ -94,6 +106,9 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
   };
   if (result.isError) emit({ type: 'tool_error', ...common, error: result.output });
   else emit({ type: 'tool_complete', ...common, result: result.output });
+  // After a call that ran (not one refused or unknown): formatting after an edit, say.
+  if (gate.allowed && tool && hooks?.has('afterTool'))
+    await hooks.afterTool(call, result, { step, taskId }, options.signal);
   return { call, result };
 }
 

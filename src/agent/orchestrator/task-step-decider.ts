@@ -69,6 +69,8 @@ export function taskStepDecider(context: TaskStepContext): (step: Step) => Promi
       taskId: task.id,
       signal: context.signal,
       approval: plan.run.approval,
+      // A check is a command like any other: the user's hooks see it (and may refuse it).
+      hooks: plan.run.hooks,
     });
     if (check && !check.result.isError) return { kind: 'task_completed', summary };
     note(

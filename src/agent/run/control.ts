@@ -1,7 +1,22 @@
 import type { FailureDecision, FailureInfo } from '../../plan/scheduler.js';
 import type { InputReply } from '../../tools/types.js';
 import type { Emit } from './emit.js';
-import { type AnswerResult, type ApprovalDecision, PendingRequests, type RequestAnswer } from './requests.js';
+import {
+  type AnswerResult,
+  type ApprovalDecision,
+  type PendingRequest,
+  PendingRequests,
+  type RequestAnswer,
+} from './requests.js';
+
+/** A request the run now waits on, as the waitingForInput hooks get it on stdin. */
+export interface WaitingRequest {
+  request_id: string;
+  /** `input` (a question), `approval`, `plan` or `failure`. */
+  kind: string;
+  question?: string;
+  task_id?: string;
+}
 
 /** How long a question waits for an answer by default before the agent goes on alone. */
 export const DEFAULT_INPUT_TIMEOUT_MS = 10 * 60_000;
@@ -77,6 +92,7 @@ export class RunControl {
   private questions: Promise<InputReply> = Promise.resolve({ status: 'stopped' });
   private emit: Emit = () => {};
   private currentStep: () => number = () => 0;
+  private waiting: (request: WaitingRequest) => void = () => {};
 
   constructor(options: RunControlOptions = {}) {
     this.policy = options.policy ?? NOBODY_ANSWERS;
@@ -84,9 +100,22 @@ export class RunControl {
   }
 
   /** Connects the control to its run: where request events go, and the run's current step. */
-  attach(run: { emit: Emit; step: () => number }): void {
+  attach(run: { emit: Emit; step: () => number; waiting?: (request: WaitingRequest) => void }): void {
     this.emit = run.emit;
     this.currentStep = run.step;
+    this.waiting = run.waiting ?? (() => {});
+  }
+
+  /** Waits for a front end's answer, telling the run's `waiting` listener (the waitingForInput hooks) first. */
+  private waitFor(request: PendingRequest, signal: AbortSignal): Promise<RequestAnswer | undefined> {
+    const answer = this.requests.wait(request, signal);
+    this.waiting({
+      request_id: request.requestId,
+      kind: request.kind,
+      ...(request.question !== undefined ? { question: request.question } : {}),
+      ...(request.taskId !== undefined ? { task_id: request.taskId } : {}),
+    });
+    return answer;
   }
 
   /** Aborted when the user stops the run. */
@@ -154,7 +183,7 @@ export class RunControl {
     }
     const timeout = AbortSignal.timeout(this.inputTimeoutMs);
     const signal = AbortSignal.any([timeout, this.signal, ...(origin.signal ? [origin.signal] : [])]);
-    const answer = this.requests.wait({ requestId, kind: 'input', question }, signal);
+    const answer = this.waitFor({ requestId, kind: 'input', question }, signal);
     this.emit(event);
     const reply = await answer;
     if (reply === undefined) {
@@ -193,7 +222,7 @@ export class RunControl {
       return { status: 'unavailable' };
     }
     const signal = AbortSignal.any([this.signal, ...(origin.signal ? [origin.signal] : [])]);
-    const answer = this.requests.wait(
+    const answer = this.waitFor(
       { requestId, kind: 'approval', taskId: origin.taskId, callId: request.callId },
       signal,
     );
@@ -214,7 +243,7 @@ export class RunControl {
   async approvePlan(planId: string): Promise<PlanDecision | null> {
     if (this.policy.plan === 'approve') return { decision: 'approve' };
     if (this.policy.plan === 'nobody' || this.stopRequested) return null;
-    const reply = await this.requests.wait({ requestId: planId, kind: 'plan' }, this.signal);
+    const reply = await this.waitFor({ requestId: planId, kind: 'plan' }, this.signal);
     if (reply?.kind !== 'plan') return null;
     return reply.decision === 'approve'
       ? { decision: 'approve' }
@@ -228,7 +257,7 @@ export class RunControl {
   async decideFailure(info: FailureInfo, signal: AbortSignal): Promise<FailureDecision> {
     if (this.policy.failure !== 'ask') return { action: this.policy.failure };
     const requestId = crypto.randomUUID();
-    const answer = this.requests.wait({ requestId, kind: 'failure', taskId: info.task.id }, signal);
+    const answer = this.waitFor({ requestId, kind: 'failure', taskId: info.task.id }, signal);
     this.emit({
       type: 'agent_update',
       update_type: 'failure_decision_requested',

@@ -16,6 +16,7 @@ import type { Workspace } from '../../tools/workspace.js';
 import { ChangeRecorder } from '../../work/change-recorder.js';
 import { ApprovalGate } from '../approval/approval-gate.js';
 import type { RunSafety } from '../approval/run-safety.js';
+import { RunHooks } from '../hooks/run-hooks.js';
 import { runStepLoop } from '../loop/driver.js';
 import { DEFAULT_LOOP, type LoopName } from '../loop/loop-name.js';
 import { PathLocks } from '../loop/path-locks.js';
@@ -212,6 +213,13 @@ async function createRun(
       control: options.control,
     }),
     sandbox: safety.sandbox,
+    hooks: new RunHooks({
+      config: safety.hooks,
+      workspaceRoot: options.workspace.root,
+      runId,
+      sessionId: journal.sessionId,
+      emit: (payload) => journal.emit(runId, payload),
+    }),
     emit: (payload) => {
       journal.emit(runId, payload);
     },
@@ -239,7 +247,15 @@ async function createRun(
     cost: 0,
     ...(options.budget ? { budget: { ...options.budget } } : {}),
   };
-  run.control.attach({ emit: run.emit, step: () => run.steps });
+  run.control.attach({
+    emit: run.emit,
+    step: () => run.steps,
+    // The run does not wait for these hooks: the request is out either way.
+    waiting: (request) => {
+      if (!run.hooks.has('waitingForInput')) return;
+      void run.hooks.at('waitingForInput', request, { step: run.steps, taskId: request.task_id });
+    },
+  });
   run.emit({
     type: 'agent_update',
     update_type: 'agent_start',
@@ -256,6 +272,7 @@ async function createRun(
   for (const content of [...(safety.notes ?? []), ...budgetNotes(run)]) {
     run.emit({ type: 'agent_update', update_type: 'agent_note', step: 0, content });
   }
+  if (run.hooks.has('runStart')) await run.hooks.at('runStart', { goal, mode }, { step: 0 });
   return run;
 }
 
@@ -326,6 +343,19 @@ async function finish(
   } catch (error) {
     // Its end was announced as failed (see finishRun): the result says the same.
     result = { ...base, status: 'failed', reason: run.records.journal.failure?.message ?? String(error) };
+  }
+  if (run.hooks.has('runEnd')) {
+    const { status, finalAnswer: answer, reason, steps } = result;
+    await run.hooks.at(
+      'runEnd',
+      {
+        status,
+        steps,
+        ...(answer !== undefined ? { final_answer: answer } : {}),
+        ...(reason ? { reason } : {}),
+      },
+      { step: run.steps },
+    );
   }
   return result;
 }

@@ -8,6 +8,7 @@ import type { Tool } from '../../tools/types.js';
 import type { Workspace } from '../../tools/workspace.js';
 import type { ChangeRecorder } from '../../work/change-recorder.js';
 import type { ApprovalGate } from '../approval/approval-gate.js';
+import type { RunHooks } from '../hooks/run-hooks.js';
 import type { LoopName } from '../loop/loop-name.js';
 import type { PathLocks } from '../loop/path-locks.js';
 import type { WireProtocol } from '../protocol/wire-protocol.js';
@@ -45,6 +46,8 @@ export interface RunContext {
   approval: ApprovalGate;
   /** How run_command confines commands. */
   sandbox: CommandSandbox;
+  /** The user's hooks: run around tool calls, at the run's start and end, and while it waits. */
+  hooks: RunHooks;
   emit: Emit;
   maxSteps: number;
   /** Serialises writes to one file by tasks running at the same time. */

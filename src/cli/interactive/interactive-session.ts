@@ -1,4 +1,4 @@
-import type { Submission } from '../../runtime/index.js';
+import type { GoalSettings, Submission } from '../../runtime/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { AgentCliOptions } from '../options.js';
 import { safetyLine } from '../render/safety-line.js';
@@ -56,6 +56,8 @@ class InteractiveSession {
   /** Typed during a run and not yet given to a prompt, lines ended by `\r`. */
   private typedAhead = '';
   private runInterrupts = 0;
+  /** The custom commands' names, for Tab (read when the session starts). */
+  private customNames: string[] = [];
 
   constructor(
     private readonly cli: CliRuntime,
@@ -70,6 +72,12 @@ class InteractiveSession {
       clearScreen: () => process.stdout.write('\u001b[2J\u001b[3J\u001b[H'),
       columns: () => process.stdout.columns,
     };
+    runtime.customCommands(Object.keys(SLASH_COMMANDS)).then(
+      (loaded) => {
+        this.customNames = loaded.commands.map((command) => command.name);
+      },
+      () => {},
+    );
     this.keys = new KeyWatch(process.stdin, {
       onEscape: () => this.stopRun('Esc'),
       onInterrupt: () => this.interruptRun(),
@@ -81,7 +89,7 @@ class InteractiveSession {
         completeWord({
           text,
           cursor,
-          commands: Object.keys(SLASH_COMMANDS),
+          commands: [...Object.keys(SLASH_COMMANDS), ...this.customNames],
           resolve: (relative) => runtime.workspace.resolve(relative),
         }),
     });
@@ -167,7 +175,9 @@ class InteractiveSession {
     const text = expand(typed).trim();
     if (text === '') return undefined;
     if (text.startsWith('/') && !text.includes('\n')) {
-      if ((await runSlashCommand(this.state, text)) === 'quit') return 'quit';
+      const outcome = await runSlashCommand(this.state, text);
+      if (outcome === 'quit') return 'quit';
+      if (outcome !== undefined) await this.runGoal(outcome.goal, outcome.settings);
       return undefined;
     }
     const withFiles = await expandFileReferences(typed, (relative) => runtime.workspace.resolve(relative));
@@ -182,8 +192,8 @@ class InteractiveSession {
     return undefined;
   }
 
-  private async runGoal(goal: string): Promise<void> {
-    const submission = await this.cli.runtime.submit(goal, { sessionId: this.state.sessionId });
+  private async runGoal(goal: string, settings?: GoalSettings): Promise<void> {
+    const submission = await this.cli.runtime.submit(goal, { sessionId: this.state.sessionId, settings });
     this.runInterrupts = 0;
     if (submission.kind === 'queued') return this.waitForTurn(submission);
     this.state.sessionId = submission.sessionId;

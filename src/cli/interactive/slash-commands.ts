@@ -1,4 +1,9 @@
-import { APPROVAL_MODES, type ApprovalMode } from '../../runtime/index.js';
+import {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  type CommandGoal,
+  RuntimeInputError,
+} from '../../runtime/index.js';
 import { relativeTime } from '../render/relative-time.js';
 import { safetyLine } from '../render/safety-line.js';
 import { shortenLine } from '../render/table.js';
@@ -21,7 +26,7 @@ export const SLASH_COMMANDS: Record<string, SlashCommand> = {
   help: {
     usage: '/help',
     help: 'these commands, and the keys',
-    run: (state) => state.say(helpText(state.style)),
+    run: async (state) => state.say(`${helpText(state.style)}\n${await customHelp(state)}`.trimEnd()),
   },
   model: {
     usage: '/model',
@@ -112,15 +117,50 @@ export const SLASH_COMMANDS: Record<string, SlashCommand> = {
   quit: { usage: '/quit', help: 'end the session (Ctrl-C twice, or Ctrl-D, too)', run: () => 'quit' },
 };
 
-/** Runs a line that starts with `/`; unknown commands get the list. */
-export async function runSlashCommand(state: SessionState, line: string): Promise<'quit' | undefined> {
+/**
+ * Runs a line that starts with `/`: a built-in command, or a custom command (a Markdown file of
+ * the project or the user), which resolves to the goal to run; unknown commands get the list.
+ */
+export async function runSlashCommand(
+  state: SessionState,
+  line: string,
+): Promise<'quit' | CommandGoal | undefined> {
   const [name = '', ...rest] = line.slice(1).trim().split(/\s+/);
   const command = SLASH_COMMANDS[name.toLowerCase()];
   if (!command) {
+    let custom: CommandGoal | undefined;
+    try {
+      custom = await state.runtime.customCommandGoal(line, Object.keys(SLASH_COMMANDS));
+    } catch (error) {
+      if (!(error instanceof RuntimeInputError)) throw error;
+      state.say(state.style.yellow(error.message));
+      return undefined;
+    }
+    if (custom) return custom;
     state.say(`${state.style.yellow(`Unknown command /${name}.`)} ${helpText(state.style)}`);
+    const listed = await customHelp(state);
+    if (listed !== '') state.say(listed);
     return undefined;
   }
   return (await command.run(state, rest.join(' ').trim())) === 'quit' ? 'quit' : undefined;
+}
+
+/** The custom commands with their descriptions, and the files that could not be used. */
+async function customHelp(state: SessionState): Promise<string> {
+  const { style } = state;
+  const { commands, problems } = await state.runtime.customCommands(Object.keys(SLASH_COMMANDS));
+  const lines: string[] = [];
+  if (commands.length > 0) {
+    const usages = commands.map((command) => `/${command.name}`);
+    const width = Math.max(...usages.map((usage) => usage.length));
+    lines.push('Custom commands (.taskweave/commands/, ~/.config/taskweave/commands/):');
+    commands.forEach((command, index) => {
+      const about = command.description ?? `${command.source} command`;
+      lines.push(`  ${usages[index]!.padEnd(width)}  ${style.dim(about)}`);
+    });
+  }
+  for (const problem of problems) lines.push(style.yellow(`  ! ${problem}`));
+  return lines.join('\n');
 }
 
 function choose<K extends 'plan' | 'loop'>(

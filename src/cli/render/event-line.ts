@@ -1,4 +1,5 @@
 import { compactionText } from '../../events/compaction-text.js';
+import { hookRanText } from '../../events/hook-ran-text.js';
 import type { ServerEvent } from '../../events/registry.js';
 import { formatDollars } from '../../events/usage-text.js';
 import { formatArgs } from '../../util/format-args.js';
@@ -178,6 +179,8 @@ function fullDetail(event: ServerEvent, whole: boolean): string {
       return `[${event.task_id}] ${event.title}`;
     case 'failure_decision_requested':
       return `${event.request_id}: [${event.task_id}] ${event.reason}${event.blocked.length > 0 ? ` (blocks ${event.blocked.join(', ')})` : ''}`;
+    case 'hook_ran':
+      return hookRanText(event);
     case 'agent_completion':
       return withText(`${event.status} after ${event.steps} steps`, event.final_answer ?? event.reason);
   }

@@ -1,4 +1,5 @@
 import { compactionText } from '../../events/compaction-text.js';
+import { hookRanText } from '../../events/hook-ran-text.js';
 import type { ServerEvent } from '../../events/registry.js';
 import { formatDollars } from '../../events/usage-text.js';
 import { formatArgs } from '../../util/format-args.js';
@@ -184,6 +185,11 @@ export class HumanRenderer {
         return;
       case 'context_compacted':
         this.line(s.dim(`⋯ ${compactionText(event)}`));
+        return;
+      case 'hook_ran':
+        // A hook that went well is quiet unless asked for (--verbose); a failed one is said.
+        if (event.exit_code !== 0) this.line(s.yellow(`! ${hookRanText(event)}`));
+        else if (this.options.verbose) this.line(s.dim(`⋯ ${hookRanText(event)}`));
         return;
       case 'agent_retry':
         // The step streams again from the start; what it streamed so far is void.

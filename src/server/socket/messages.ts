@@ -101,7 +101,16 @@ async function chat(connection: ClientConnection, message: ClientMessageOf<'chat
         : (message.plan ?? (mode === 'simple' ? 'never' : mode === 'complex' ? 'always' : undefined)),
     ...(mode === false ? { chat: true } : {}),
   };
-  const submission = await runtime.submit(message.content, { sessionId: message.session_id, settings });
+  // `/name args` naming a custom command starts the goal of its file, with its settings.
+  const custom = message.content.startsWith('/')
+    ? await runtime.customCommandGoal(message.content)
+    : undefined;
+  const submission = custom
+    ? await runtime.submit(custom.goal, {
+        sessionId: message.session_id,
+        settings: { ...settings, ...custom.settings },
+      })
+    : await runtime.submit(message.content, { sessionId: message.session_id, settings });
   const sessionId = submission.kind === 'started' ? submission.sessionId : submission.task.sessionId!;
   connection.activeSession = sessionId;
   connection.send({

@@ -1,10 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import type { RunControls } from '../connection/session-store.js';
 import { RunControlsBar } from '../controls/run-controls.js';
+import { CommandSuggestions, useCustomCommands } from './command-suggestions.js';
 
 /**
  * The message field with the run controls, Start, and Stop while a run goes on. Enter sends
- * (Shift+Enter: a new line).
+ * (Shift+Enter: a new line). `/` lists the custom commands; `/name args` runs one (the server
+ * expands it).
  */
 export function Composer({
   running,
@@ -22,6 +24,7 @@ export function Composer({
   continuing: boolean;
 }) {
   const [content, setContent] = useState('');
+  const commands = useCustomCommands();
   const send = (event?: FormEvent) => {
     event?.preventDefault();
     const text = content.trim();
@@ -31,6 +34,7 @@ export function Composer({
   };
   return (
     <form className="composer" onSubmit={send}>
+      <CommandSuggestions typed={content} loaded={commands} onPick={setContent} />
       <textarea
         aria-label="Message"
         placeholder={continuing ? 'Continue this session…' : 'What should taskweave do?'}

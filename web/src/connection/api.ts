@@ -2,6 +2,7 @@ import type {
   AddTaskBody,
   ApiAddedTask,
   ApiCheckpoint,
+  ApiCommands,
   ApiError,
   ApiHealth,
   ApiSession,
@@ -48,6 +49,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 /** The calls the web UI makes. */
 export const api = {
   health: () => request<ApiHealth>('GET', '/api/health'),
+  commands: () => request<ApiCommands>('GET', '/api/commands'),
   sessions: () => request<{ sessions: ApiSession[] }>('GET', '/api/sessions'),
   session: (id: string) => request<ApiSessionDetail>('GET', `/api/sessions/${encodeURIComponent(id)}`),
   checkpoints: (id: string) =>

@@ -1,0 +1,36 @@
+import type { ApprovalMode } from '../../tools/approval.js';
+import { expandCommandText } from './expand-command.js';
+import type { CustomCommand } from './load-commands.js';
+
+/** Strictest first (as the config's merge ranks them). */
+const APPROVAL_STRICTNESS: readonly ApprovalMode[] = ['plan-only', 'ask', 'edits', 'auto'];
+
+/** The goal a command line starts, and the settings its front matter gives that goal. */
+export interface CommandGoal {
+  goal: string;
+  settings: { loop?: 'react' | 'roa'; plan?: 'auto' | 'always' | 'never'; approval?: ApprovalMode };
+}
+
+/**
+ * The goal of `/name args`: the command's text with the arguments put in, and its loop, plan
+ * mode and approval mode. An approval mode looser than the session's is refused (an Error saying
+ * so): a command file, the project's or the user's own, may tighten safety, never loosen it.
+ */
+export function commandGoal(
+  command: CustomCommand,
+  argumentText: string,
+  sessionApproval: ApprovalMode,
+): CommandGoal {
+  if (
+    command.approval !== undefined &&
+    APPROVAL_STRICTNESS.indexOf(command.approval) > APPROVAL_STRICTNESS.indexOf(sessionApproval)
+  )
+    throw new Error(
+      `/${command.name} asks for approval "${command.approval}", looser than this session's "${sessionApproval}": a command file cannot loosen safety (${command.file}). Switch the session's mode yourself (/approval) if you mean it.`,
+    );
+  const settings: CommandGoal['settings'] = {};
+  if (command.loop) settings.loop = command.loop;
+  if (command.plan) settings.plan = command.plan;
+  if (command.approval) settings.approval = command.approval;
+  return { goal: expandCommandText(command.body, argumentText), settings };
+}
