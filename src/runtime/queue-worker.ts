@@ -14,6 +14,7 @@ import { coreTools } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
+import type { BackgroundBook } from './background-book.js';
 import { closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { cleanUpAfterCrash } from './crash-cleanup.js';
 import { decodeQueuedSettings, type QueuedSettings, settingsDifferences } from './queued-settings.js';
@@ -49,6 +50,8 @@ export interface WorkerContext {
   track(sessionId: string, control: RunControl): () => void;
   /** The user asked this process to stop. */
   readonly stopRequested: boolean;
+  /** Each session's background commands (they outlive a run, not the process). */
+  background: BackgroundBook;
 }
 
 /** How one queue task ended. */
@@ -95,6 +98,7 @@ async function agentOptions(
     workspace: ctx.workspace,
     journal: new Journal({ sessionId, store: ctx.store, bus: ctx.bus }),
     store: ctx.store,
+    background: ctx.background.forSession(sessionId),
     control,
     safety: { ...safety, notes: [...(safety.notes ?? []), ...(mcp?.failures ?? []), ...(mcp?.notes ?? [])] },
     // A plain chat turn offers the model no tool at all.

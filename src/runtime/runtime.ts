@@ -13,6 +13,7 @@ import type { ApprovalMode } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
+import { BackgroundBook } from './background-book.js';
 import { CheckpointBook, DEFAULT_CHECKPOINT_KEEP_DAYS } from './checkpoint-book.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { continueWaiting, type WaitingReply } from './continue-waiting.js';
@@ -94,6 +95,8 @@ export class Runtime implements WorkerContext {
   readonly sessions: SessionBook;
   /** The sessions' checkpoints, and undo, redo and rewind. */
   readonly checkpoints: CheckpointBook;
+  /** Each session's background commands in this process (run_command `background: true`). */
+  readonly background: BackgroundBook;
   private readonly controls = new Map<string, Set<RunControl>>();
   /** Models of goals queued with another model than this process's, by `model baseUrl`. */
   private readonly otherModels = new Map<string, Promise<ResolvedModel>>();
@@ -120,6 +123,7 @@ export class Runtime implements WorkerContext {
   ) {
     this.tasks = new TaskBoard(store);
     this.sessions = new SessionBook(store);
+    this.background = new BackgroundBook({ store, bus: this.bus });
     this.checkpoints = new CheckpointBook(store, this.sessions, workspace.root, (event) =>
       this.bus.publish(event),
     );
@@ -156,6 +160,7 @@ export class Runtime implements WorkerContext {
       { ...options, env },
     );
     runtime.checkpointKeepDays = config.checkpoints?.keepDays ?? DEFAULT_CHECKPOINT_KEEP_DAYS;
+    runtime.background.max = config.background?.max ?? runtime.background.max;
     return runtime;
   }
 
@@ -528,6 +533,8 @@ export class Runtime implements WorkerContext {
   }
 
   async close(): Promise<void> {
+    // The sessions end: their background commands are stopped (but those the user kept).
+    await this.background.close();
     // Checkpoints of sessions idle longer than checkpoints.keepDays go (one query when none are).
     if (!this.foreign) await this.checkpoints.prune(this.checkpointKeepDays).catch(() => {});
     await this.store.close();

@@ -8,6 +8,7 @@ import { systemPrompts } from '../../prompts/system-prompt.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
 import type { Store } from '../../store/ports.js';
 import type { RunMode } from '../../store/schema.js';
+import type { BackgroundCommands } from '../../tools/background-commands.js';
 import { FileTracker } from '../../tools/file-tracker.js';
 import { coreTools, ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/types.js';
@@ -71,6 +72,8 @@ export interface RunAgentOptions {
   ownTaskId?: string;
   /** Who tracks an approved plan's tasks (default: the orchestrator). */
   taskTracking?: TaskTracking;
+  /** The session's background commands; without them run_command cannot start one. */
+  background?: BackgroundCommands;
 }
 
 /** How a run ended. */
@@ -207,6 +210,7 @@ async function createRun(
       control: options.control,
     }),
     sandbox: safety.sandbox,
+    background: options.background,
     emit: (payload) => {
       journal.emit(runId, payload);
     },
