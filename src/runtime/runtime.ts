@@ -527,6 +527,24 @@ export class Runtime implements WorkerContext {
     return subscribeToSession({ sessionId, afterSeq, log: this.store.sessions, bus: this.bus, listener });
   }
 
+  /**
+   * Stops a background command of a session run by this process (resolves once it ended);
+   * an unknown id, or one that already ended, is a RuntimeInputError saying so.
+   */
+  async stopBackgroundCommand(sessionId: string, commandId: string, by: string): Promise<void> {
+    const command = this.background.existing(sessionId)?.get(commandId);
+    if (command === undefined)
+      throw new RuntimeInputError(
+        `Session ${sessionId} has no background command ${commandId} in this process (it may run in another one, or have ended with it).`,
+        { code: 'not_found' },
+      );
+    if (!command.running)
+      throw new RuntimeInputError(`The background command ${commandId} has already ended.`, {
+        code: 'conflict',
+      });
+    await command.stop(by);
+  }
+
   /** Resolves when the goals submitted in this process have finished (stop them first to hurry it). */
   async settled(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
