@@ -78,9 +78,7 @@ async function reportBackgroundOrphan(
     type: 'agent_update',
     update_type: 'agent_note',
     step: 0,
-    content: ended
-      ? `The background command ${id} (\`${command.command}\`) was still running after taskweave was killed (process group ${command.pgid}); it was ended before the work resumed. Start it again if it is still needed.`
-      : `The background command ${id} (\`${command.command}\`) had ended by the time the work resumed after taskweave was killed.`,
+    content: backgroundOrphanNote(command, ended),
   });
   await journal.emit(command.runId, {
     type: 'background_command_ended',
@@ -89,6 +87,14 @@ async function reportBackgroundOrphan(
     stopped_by: 'a resume after a crash',
     lines: [],
   });
+}
+
+/** What the user and the model are told of a background command a killed process left. */
+export function backgroundOrphanNote(command: RunningCommand, ended: boolean): string {
+  const what = `The background command ${command.backgroundId} (\`${command.command}\`)`;
+  return ended
+    ? `${what} was still running after taskweave was killed (process group ${command.pgid}); it was ended before the work resumed. Start it again if it is still needed.`
+    : `${what} had ended by the time the work resumed after taskweave was killed. Start it again if it is still needed.`;
 }
 
 /** Ends the processes of one command; whether any was still running. */

@@ -93,10 +93,12 @@ async function agentOptions(
           servers: ctx.mcpServers,
           workspaceRoot: ctx.workspace.root,
         });
+  const journal = new Journal({ sessionId, store: ctx.store, bus: ctx.bus });
+  const detachBackground = ctx.background.attach(sessionId, journal);
   const run: Omit<RunAgentOptions, 'goal'> = {
     model: own.model,
     workspace: ctx.workspace,
-    journal: new Journal({ sessionId, store: ctx.store, bus: ctx.bus }),
+    journal,
     store: ctx.store,
     background: ctx.background.forSession(sessionId),
     control,
@@ -111,7 +113,13 @@ async function agentOptions(
     loop: settings.loop,
     taskTracking: settings.taskTracking,
   };
-  return { run, close: async () => mcp?.close() };
+  return {
+    run,
+    close: async () => {
+      detachBackground();
+      await mcp?.close();
+    },
+  };
 }
 
 /**

@@ -38,6 +38,7 @@ export interface BackgroundStart {
 export class BackgroundCommands {
   private readonly commands = new Map<string, BackgroundCommand>();
   private readonly unannounced: BackgroundCommand[] = [];
+  private readonly notes: string[] = [];
   private readonly recorders = new Map<BackgroundCommand, CommandRecorder>();
   private counter = 0;
 
@@ -143,11 +144,19 @@ export class BackgroundCommands {
    */
   takeEndNotices(): string[] {
     const ended = this.unannounced.splice(0);
-    return ended.map((command) => {
-      const info = command.info();
-      const lines = info.lastLines.length > 0 ? ` Its last lines:\n${info.lastLines.join('\n')}` : '';
-      return `The background command ${info.id} (\`${info.command}\`) has ended: ${stateText(info)}.${lines}\nread_background_output with id ${info.id} gives the output you have not read.`;
-    });
+    const notes = this.notes.splice(0);
+    return notes.concat(
+      ended.map((command) => {
+        const info = command.info();
+        const lines = info.lastLines.length > 0 ? ` Its last lines:\n${info.lastLines.join('\n')}` : '';
+        return `The background command ${info.id} (\`${info.command}\`) has ended: ${stateText(info)}.${lines}\nread_background_output with id ${info.id} gives the output you have not read.`;
+      }),
+    );
+  }
+
+  /** Adds a note for the model's next turn (a background command a crashed process left was ended). */
+  notify(note: string): void {
+    this.notes.push(note);
   }
 
   /**
