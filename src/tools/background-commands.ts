@@ -1,7 +1,12 @@
 import type { EventPayload } from '../events/registry.js';
 import { BackgroundCommand, type BackgroundCommandInfo, stateText } from './background-command.js';
 import { type CommandOutcome, releaseGroup, runShellCommand } from './run-shell-command.js';
-import type { CommandRecorder } from './types.js';
+
+/** Where a command's start and end are recorded (types.ts's CommandRecorder, which refers to this file). */
+interface CommandRecorder {
+  started(command: { mark: string; pgid: number; command: string; backgroundId?: string }): void;
+  ended(mark: string): void;
+}
 
 /** How many background commands a session may have running at once unless config `background.max` says. */
 export const DEFAULT_BACKGROUND_MAX = 4;
