@@ -532,7 +532,8 @@ export class Runtime implements WorkerContext {
    * an unknown id, or one that already ended, is a RuntimeInputError saying so.
    */
   async stopBackgroundCommand(sessionId: string, commandId: string, by: string): Promise<void> {
-    const command = this.background.existing(sessionId)?.get(commandId);
+    const commands = this.background.existing(sessionId);
+    const command = commands?.get(commandId);
     if (command === undefined)
       throw new RuntimeInputError(
         `Session ${sessionId} has no background command ${commandId} in this process (it may run in another one, or have ended with it).`,
@@ -542,7 +543,7 @@ export class Runtime implements WorkerContext {
       throw new RuntimeInputError(`The background command ${commandId} has already ended.`, {
         code: 'conflict',
       });
-    await command.stop(by);
+    await commands?.stop(command, by);
   }
 
   /** Resolves when the goals submitted in this process have finished (stop them first to hurry it). */

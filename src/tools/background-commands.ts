@@ -32,6 +32,8 @@ export interface BackgroundStart {
   taskId?: string;
   /** Where the command log records it (an orphan left by a crash is ended on resume). */
   recorder?: CommandRecorder;
+  /** Runs once it ended, before its end is announced; returns notes for the model (git config undone). */
+  afterEnd?: () => Promise<string[]>;
 }
 
 /**
@@ -44,6 +46,8 @@ export class BackgroundCommands {
   private readonly commands = new Map<string, BackgroundCommand>();
   private readonly unannounced: BackgroundCommand[] = [];
   private readonly notes: string[] = [];
+  /** The end handling of each command still going (undo of git config, the end event). */
+  private readonly endings = new Map<BackgroundCommand, Promise<void>>();
   private readonly recorders = new Map<BackgroundCommand, CommandRecorder>();
   private counter = 0;
 
@@ -114,11 +118,13 @@ export class BackgroundCommands {
       command: spec.command,
       task_id: spec.taskId,
     });
-    void ready.finished.then((outcome) => {
+    const ending = ready.finished.then(async (outcome) => {
       const info = ready.info();
       if (info.state === 'running') return; // cannot be: finished resolves with the end
       if (outcome.durationMs === 0 && outcome.stderr !== '') ready.push(`${outcome.stderr}\n`);
       if (ready.process) spec.recorder?.ended(ready.process.mark);
+      const notes = spec.afterEnd ? await spec.afterEnd().catch(() => []) : [];
+      for (const note of notes) this.notify(`${id}: ${note}`);
       this.clearOutputTimer(ready);
       this.options.emit(spec.runId, {
         type: 'background_command_ended',
@@ -130,12 +136,19 @@ export class BackgroundCommands {
       });
       if (info.stoppedBy !== STOPPED_BY_MODEL) this.unannounced.push(ready);
     });
+    this.endings.set(ready, ending);
     return command;
   }
 
   /** The command with this id, if this session started it. */
   get(id: string): BackgroundCommand | undefined {
     return this.commands.get(id.trim());
+  }
+
+  /** Stops a command (see BackgroundCommand.stop); resolves once its end was handled and announced. */
+  async stop(command: BackgroundCommand, by: string): Promise<void> {
+    await command.stop(by);
+    await this.endings.get(command);
   }
 
   /** Every command of the session, oldest first, with its state and last lines. */
@@ -177,7 +190,8 @@ export class BackgroundCommands {
         this.recorders.get(command)?.ended(command.process.mark);
         continue;
       }
-      stops.push(command.stop(SESSION_END));
+      // Resolves once its end is handled and announced (before the session's journal closes).
+      stops.push(this.stop(command, SESSION_END));
     }
     await Promise.all(stops);
   }

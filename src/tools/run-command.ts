@@ -155,6 +155,12 @@ async function startInBackground(args: z.infer<typeof parameters>, ctx: ToolCont
     };
   }
   const { sandbox } = ctx;
+  // As for a foreground command: git config or hooks it plants are undone, here once it ends.
+  const gitBefore =
+    sandbox.kind === 'bwrap' && sandbox.mode === 'workspace-write'
+      ? await snapshotGitControls(ctx.workspace.root)
+      : undefined;
+  const root = ctx.workspace.root;
   const launch =
     sandbox.kind === 'bwrap'
       ? sandboxLaunch({ sandbox, workspaceRoot: ctx.workspace.root, cwd, env: commandEnvironment() })
@@ -168,6 +174,11 @@ async function startInBackground(args: z.infer<typeof parameters>, ctx: ToolCont
     callId: ctx.callId,
     taskId: ctx.taskId,
     recorder: ctx.commands,
+    afterEnd: async () => {
+      if (gitBefore === undefined) return [];
+      const undone = await undoGitControlChanges(root, gitBefore);
+      return undone.length === 0 ? [] : [gitControlNote(undone)];
+    },
   });
   if ('refused' in started)
     return { output: started.refused, display: 'too many background commands', isError: true };

@@ -18,11 +18,12 @@ export const stopBackgroundCommandTool = defineTool({
   parameters,
   readOnly: false,
   async execute(args, ctx) {
-    const command = ctx.background?.get(args.id);
-    if (command === undefined)
-      return unknownCommand(args.id, ctx.background?.list().map((info) => info.id) ?? []);
+    const { background } = ctx;
+    const command = background?.get(args.id);
+    if (background === undefined || command === undefined)
+      return unknownCommand(args.id, background?.list().map((info) => info.id) ?? []);
     const wasRunning = command.running;
-    await command.stop(STOPPED_BY_MODEL);
+    await background.stop(command, STOPPED_BY_MODEL);
     const { output, info } = command.read();
     const what = wasRunning ? `stopped (${stateText(info)})` : `had already ended: ${stateText(info)}`;
     return {

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../src/events/registry.js';
 import { BackgroundCommands } from '../../src/tools/background-commands.js';
@@ -168,6 +171,26 @@ describe('background commands (run_command background: true)', () => {
     await command?.finished;
     const { output } = command?.read() ?? { output: '' };
     expect(output).toMatch(/Read-only file system/);
+  });
+
+  it('undoes git config a background command planted, once it ends, and tells the model', async () => {
+    const context = ctx();
+    execFileSync('git', ['init', '-q', '.'], { cwd: bed().root });
+    await runCommandTool.run(
+      {
+        command: 'sleep 0.3; cp -r .git gitcopy && echo ../gitcopy > .git/commondir',
+        background: true,
+      },
+      context,
+    );
+    const notices = await waitFor(
+      () => background.takeEndNotices(),
+      (taken) => taken.length > 0,
+    );
+    expect(notices.join('\n'), notices.join('\n')).toMatch(
+      /bg1: Git: taskweave undid changes the command made/,
+    );
+    expect(existsSync(path.join(bed().root, '.git/commondir'))).toBe(false);
   });
 
   it('says so for an unknown id', async () => {

@@ -32,10 +32,11 @@ async function shells(state: SessionState, argument: string): Promise<void> {
   if ((action !== 'stop' && action !== 'keep') || id === undefined)
     return state.say(`Usage: ${SHELLS_COMMAND.usage}`);
   const command = commands?.get(id);
-  if (command === undefined) return state.say(`There is no background command ${id} in this session.`);
+  if (commands === undefined || command === undefined)
+    return state.say(`There is no background command ${id} in this session.`);
   if (!command.running) return state.say(`${id} has already ended: ${stateText(command.info())}.`);
   if (action === 'stop') {
-    await command.stop('the user');
+    await commands.stop(command, 'the user');
     return state.say(`${id} stopped.`);
   }
   command.keep();
