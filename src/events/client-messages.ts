@@ -79,6 +79,12 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     mode: z.enum(['code', 'conversation', 'both']).optional(),
     force: z.boolean().optional(),
   }),
+  /** Stops a background command of a session (`bg1`); answered by its background_command_ended event. */
+  z.strictObject({
+    type: z.literal('stop_background_command'),
+    session_id: sessionId,
+    command_id: z.string().min(1),
+  }),
   z.strictObject({
     type: z.literal('subscribe'),
     session_id: sessionId,

@@ -209,6 +209,26 @@ export const eventPayloadSchema = z.union([
     duration_ms: z.number(),
     task_id: taskId,
   }),
+  /** run_command started a command in the background (`background: true`); `command_id` names it (`bg1`). */
+  topLevel('background_command_started', {
+    command_id: z.string(),
+    call_id: z.string(),
+    command: z.string(),
+    task_id: taskId,
+  }),
+  /** A background command's last lines of output; at most one a second per command. */
+  topLevel('background_command_output', { command_id: z.string(), lines: z.array(z.string()) }),
+  /**
+   * A background command ended: `exited` (with its code), `killed` (by a signal), or `stopped`
+   * (`stopped_by` the model, the user, the end of the session, or a resume after a crash).
+   */
+  topLevel('background_command_ended', {
+    command_id: z.string(),
+    state: z.enum(['exited', 'killed', 'stopped']),
+    exit_code: z.number().int().optional(),
+    stopped_by: z.string().optional(),
+    lines: z.array(z.string()),
+  }),
   topLevel('response_complete', { status: runStatusSchema, final_answer: z.string().optional() }),
   topLevel('error', { code: z.string(), message: z.string() }),
   /**

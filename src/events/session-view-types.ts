@@ -233,4 +233,19 @@ export interface SessionView {
   usage: TokenCount;
   /** Tool calls started and not finished. */
   runningTools: number;
+  /** The session's background commands (run_command `background: true`), oldest first. */
+  background: BackgroundCommandView[];
+}
+
+/** A background command as the views show it: its last lines and how it stands. */
+export interface BackgroundCommandView {
+  /** `bg1`, `bg2`, … (what /shells and the tools name it). */
+  id: string;
+  runId: string;
+  command: string;
+  state: 'running' | 'exited' | 'killed' | 'stopped';
+  exitCode?: number;
+  stoppedBy?: string;
+  lines: string[];
+  startedAt: number;
 }

@@ -1,6 +1,7 @@
 import { compactionText } from './compaction-text.js';
 import { hookRanText } from './hook-ran-text.js';
 import type { AgentUpdate, RunStatus, ServerEvent, TopLevelOf } from './registry.js';
+import { foldBackgroundEvent } from './session-view-background.js';
 import {
   addTokens,
   append,
@@ -32,6 +33,7 @@ export function emptySessionView(sessionId?: string): SessionView {
     plans: [],
     usage: { input: 0, output: 0 },
     runningTools: 0,
+    background: [],
   };
 }
 
@@ -321,6 +323,10 @@ function foldTopLevel(view: SessionView, event: TopLevel): SessionView {
       return finishCall(settleApprovalOf(view, event.call_id, event.display ?? event.error), event);
     case 'response_complete':
       return endRun(view, runId, event.status, event.ts);
+    case 'background_command_started':
+    case 'background_command_output':
+    case 'background_command_ended':
+      return foldBackgroundEvent(view, event);
     case 'chat_accepted':
     case 'approval_mode':
       // Answers of the server to one connection (where a goal waits, the approval mode) are not part of the conversation.

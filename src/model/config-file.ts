@@ -56,6 +56,8 @@ export const taskweaveConfigSchema = z.strictObject({
   context: contextConfigSchema.optional(),
   /** Checkpoints (undo, rewind): the contents of sessions idle longer than `keepDays` are pruned. */
   checkpoints: z.strictObject({ keepDays: z.number().int().positive().optional() }).optional(),
+  /** Background commands (run_command `background: true`): how many a session may run at once. */
+  background: z.strictObject({ max: z.number().int().nonnegative().max(64).optional() }).optional(),
 });
 
 /** Keys a workspace config cannot override when the user's own config sets them. */

@@ -2,7 +2,8 @@ import type { EventBus } from '../events/bus.js';
 import type { Store } from '../store/ports.js';
 import { removeLeftOverTempFiles } from '../tools/temp-files.js';
 import type { Workspace } from '../tools/workspace.js';
-import { endOrphanCommands } from './orphan-commands.js';
+import type { BackgroundBook } from './background-book.js';
+import { backgroundOrphanNote, endOrphanCommands } from './orphan-commands.js';
 
 /**
  * Tidies what a killed process left before its work is taken up again: the commands it left
@@ -14,9 +15,14 @@ export async function cleanUpAfterCrash(ctx: {
   store: Store;
   bus: EventBus;
   notice(text: string): void;
+  /** Where a background orphan's note waits for its session's next model turn. */
+  background?: BackgroundBook;
 }): Promise<void> {
   for (const { command, ended } of await endOrphanCommands(ctx)) {
     if (ended) ctx.notice(`ended \`${command.command}\`, which a killed taskweave process had left running`);
+    // A foreground command's end is its call's result; a background one's call returned long ago.
+    if (command.backgroundId !== null)
+      ctx.background?.forSession(command.sessionId).notify(backgroundOrphanNote(command, ended));
   }
   const removed = await removeLeftOverTempFiles(ctx.workspace.root);
   if (removed.length > 0)

@@ -28,6 +28,7 @@ export { DEFAULT_QUEUE, type Run, type Session, type Task, type TaskStatus } fro
 export type { StoredMessage } from '../store/session-store.js';
 export { DEFAULT_SESSION_LIST_LIMIT } from '../store/session-store.js';
 export { APPROVAL_MODES, type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../tools/approval.js';
+export { type BackgroundCommandInfo, stateText } from '../tools/background-command.js';
 export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';
 export { type WaitingReply, waitingText } from './continue-waiting.js';
 export type { CommandGoal } from './custom-commands/command-goal.js';

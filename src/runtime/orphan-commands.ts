@@ -36,29 +36,65 @@ export async function endOrphanCommands(ctx: {
     const ended = await endProcesses(command);
     handled.push({ command, ended });
     const journal = new Journal({ sessionId: command.sessionId, store: ctx.store, bus: ctx.bus });
-    const result = orphanResult(command, ended);
-    const taskId = command.taskId ?? undefined;
-    await journal.emit(command.runId, {
-      type: 'agent_update',
-      update_type: 'agent_note',
-      step: 0,
-      content: ended
-        ? `The command \`${command.command}\` was still running after taskweave was killed (process group ${command.pgid}); it was ended before the work resumed.`
-        : `The command \`${command.command}\` was running when taskweave was killed; it had ended by the time the work resumed.`,
-    });
-    await journal.emit(command.runId, {
-      type: 'tool_error',
-      call_id: command.callId,
-      name: 'run_command',
-      error: result,
-      display: ended ? 'ended after a crash' : 'interrupted by a crash',
-      duration_ms: Date.now() - command.startedAt,
-      task_id: taskId,
-    });
+    if (command.backgroundId !== null) await reportBackgroundOrphan(journal, command, ended);
+    else await reportOrphan(journal, command, ended);
     await journal.settled();
     await ctx.store.commands.ended(command.id);
   }
   return handled;
+}
+
+async function reportOrphan(journal: Journal, command: RunningCommand, ended: boolean): Promise<void> {
+  await journal.emit(command.runId, {
+    type: 'agent_update',
+    update_type: 'agent_note',
+    step: 0,
+    content: ended
+      ? `The command \`${command.command}\` was still running after taskweave was killed (process group ${command.pgid}); it was ended before the work resumed.`
+      : `The command \`${command.command}\` was running when taskweave was killed; it had ended by the time the work resumed.`,
+  });
+  await journal.emit(command.runId, {
+    type: 'tool_error',
+    call_id: command.callId,
+    name: 'run_command',
+    error: orphanResult(command, ended),
+    display: ended ? 'ended after a crash' : 'interrupted by a crash',
+    duration_ms: Date.now() - command.startedAt,
+    task_id: command.taskId ?? undefined,
+  });
+}
+
+/**
+ * A background command's call returned long ago: its end is reported as the end of the
+ * background command (the web panel and /shells stop showing it as running), with a note.
+ */
+async function reportBackgroundOrphan(
+  journal: Journal,
+  command: RunningCommand,
+  ended: boolean,
+): Promise<void> {
+  const id = command.backgroundId ?? '';
+  await journal.emit(command.runId, {
+    type: 'agent_update',
+    update_type: 'agent_note',
+    step: 0,
+    content: backgroundOrphanNote(command, ended),
+  });
+  await journal.emit(command.runId, {
+    type: 'background_command_ended',
+    command_id: id,
+    state: 'stopped',
+    stopped_by: 'a resume after a crash',
+    lines: [],
+  });
+}
+
+/** What the user and the model are told of a background command a killed process left. */
+export function backgroundOrphanNote(command: RunningCommand, ended: boolean): string {
+  const what = `The background command ${command.backgroundId} (\`${command.command}\`)`;
+  return ended
+    ? `${what} was still running after taskweave was killed (process group ${command.pgid}); it was ended before the work resumed. Start it again if it is still needed.`
+    : `${what} had ended by the time the work resumed after taskweave was killed. Start it again if it is still needed.`;
 }
 
 /** Ends the processes of one command; whether any was still running. */

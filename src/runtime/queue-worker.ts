@@ -14,6 +14,7 @@ import { coreTools } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
+import type { BackgroundBook } from './background-book.js';
 import { closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { cleanUpAfterCrash } from './crash-cleanup.js';
 import { decodeQueuedSettings, type QueuedSettings, settingsDifferences } from './queued-settings.js';
@@ -50,6 +51,8 @@ export interface WorkerContext {
   track(sessionId: string, control: RunControl): () => void;
   /** The user asked this process to stop. */
   readonly stopRequested: boolean;
+  /** Each session's background commands (they outlive a run, not the process). */
+  background: BackgroundBook;
 }
 
 /** How one queue task ended. */
@@ -91,11 +94,14 @@ async function agentOptions(
           servers: ctx.mcpServers,
           workspaceRoot: ctx.workspace.root,
         });
+  const journal = new Journal({ sessionId, store: ctx.store, bus: ctx.bus });
+  const detachBackground = ctx.background.attach(sessionId, journal);
   const run: Omit<RunAgentOptions, 'goal'> = {
     model: own.model,
     workspace: ctx.workspace,
-    journal: new Journal({ sessionId, store: ctx.store, bus: ctx.bus }),
+    journal,
     store: ctx.store,
+    background: ctx.background.forSession(sessionId),
     control,
     safety: { ...safety, notes: [...(safety.notes ?? []), ...(mcp?.failures ?? []), ...(mcp?.notes ?? [])] },
     // A plain chat turn offers the model no tool at all.
@@ -111,7 +117,13 @@ async function agentOptions(
       ? {}
       : { budget: { limit: settings.budget, spentBefore: await sessionSpent(ctx.store, sessionId) } }),
   };
-  return { run, close: async () => mcp?.close() };
+  return {
+    run,
+    close: async () => {
+      detachBackground();
+      await mcp?.close();
+    },
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { ApprovalMode } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
+import { BackgroundBook } from './background-book.js';
 import { CheckpointBook, DEFAULT_CHECKPOINT_KEEP_DAYS } from './checkpoint-book.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { continueWaiting, type WaitingReply } from './continue-waiting.js';
@@ -98,6 +99,8 @@ export class Runtime implements WorkerContext {
   readonly sessions: SessionBook;
   /** The sessions' checkpoints, and undo, redo and rewind. */
   readonly checkpoints: CheckpointBook;
+  /** Each session's background commands in this process (run_command `background: true`). */
+  readonly background: BackgroundBook;
   private readonly controls = new Map<string, Set<RunControl>>();
   /** Models of goals queued with another model than this process's, by `model baseUrl`. */
   private readonly otherModels = new Map<string, Promise<ResolvedModel>>();
@@ -122,6 +125,7 @@ export class Runtime implements WorkerContext {
   ) {
     this.tasks = new TaskBoard(store);
     this.sessions = new SessionBook(store);
+    this.background = new BackgroundBook({ store, bus: this.bus });
     this.checkpoints = new CheckpointBook(store, this.sessions, workspace.root, (event) =>
       this.bus.publish(event),
     );
@@ -157,6 +161,7 @@ export class Runtime implements WorkerContext {
       { ...options, env },
     );
     runtime.checkpointKeepDays = config.checkpoints?.keepDays ?? DEFAULT_CHECKPOINT_KEEP_DAYS;
+    runtime.background.max = config.background?.max ?? runtime.background.max;
     return runtime;
   }
 
@@ -558,12 +563,33 @@ export class Runtime implements WorkerContext {
     return subscribeToSession({ sessionId, afterSeq, log: this.store.sessions, bus: this.bus, listener });
   }
 
+  /**
+   * Stops a background command of a session run by this process (resolves once it ended);
+   * an unknown id, or one that already ended, is a RuntimeInputError saying so.
+   */
+  async stopBackgroundCommand(sessionId: string, commandId: string, by: string): Promise<void> {
+    const commands = this.background.existing(sessionId);
+    const command = commands?.get(commandId);
+    if (command === undefined)
+      throw new RuntimeInputError(
+        `Session ${sessionId} has no background command ${commandId} in this process (it may run in another one, or have ended with it).`,
+        { code: 'not_found' },
+      );
+    if (!command.running)
+      throw new RuntimeInputError(`The background command ${commandId} has already ended.`, {
+        code: 'conflict',
+      });
+    await commands?.stop(command, by);
+  }
+
   /** Resolves when the goals submitted in this process have finished (stop them first to hurry it). */
   async settled(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   async close(): Promise<void> {
+    // The sessions end: their background commands are stopped (but those the user kept).
+    await this.background.close();
     // Checkpoints of sessions idle longer than checkpoints.keepDays go (one query when none are).
     if (!this.foreign) await this.checkpoints.prune(this.checkpointKeepDays).catch(() => {});
     await this.store.close();

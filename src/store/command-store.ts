@@ -3,7 +3,9 @@ import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { commands, type RunningCommand } from './schema.js';
 
 /** A command that has just started, as run_command reports it. */
-export type CommandStart = Omit<RunningCommand, 'startedAt'>;
+export type CommandStart = Omit<RunningCommand, 'startedAt' | 'backgroundId'> & {
+  backgroundId?: string | null;
+};
 
 /**
  * The commands running now, one row each from start to end. A row still here when its owner

@@ -184,6 +184,11 @@ export const commands = sqliteTable(
     /** The taskweave process that runs it: the row is an orphan's once this process is gone. */
     ownerPid: integer('owner_pid').notNull(),
     startedAt: integer('started_at').notNull(),
+    /**
+     * The id (`bg1`) of a command started with `background: true`; null for one run in the
+     * foreground. A background command's call returned at once, so its orphan has no call to fail.
+     */
+    backgroundId: text('background_id'),
   },
   (table) => [index('commands_session_id_idx').on(table.sessionId)],
 );

@@ -1,9 +1,11 @@
 import { analyzeOutputTool } from './analyze-output.js';
 import { editFileTool } from './edit-file.js';
+import { readBackgroundOutputTool } from './read-background-output.js';
 import { readFileTool } from './read-file.js';
 import { requestInputTool } from './request-input.js';
 import { runCommandTool } from './run-command.js';
 import { searchCodeTool } from './search-code.js';
+import { stopBackgroundCommandTool } from './stop-background-command.js';
 import type { Tool } from './types.js';
 import { writeFileTool } from './write-file.js';
 
@@ -16,6 +18,8 @@ export const coreTools: Tool[] = [
   searchCodeTool,
   analyzeOutputTool,
   requestInputTool,
+  readBackgroundOutputTool,
+  stopBackgroundCommandTool,
 ];
 
 /** The tools of one run, by name; names are unique. */

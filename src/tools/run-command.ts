@@ -8,7 +8,7 @@ import { LineProgress } from './line-progress.js';
 import { type CommandEnd, type CommandOutcome, runShellCommand } from './run-shell-command.js';
 import { sandboxLaunch } from './sandbox.js';
 import { sandboxNotes } from './sandbox-notes.js';
-import type { ToolResult } from './types.js';
+import type { ToolContext, ToolResult } from './types.js';
 
 /** How long a command may run when the call does not say. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
@@ -51,6 +51,12 @@ const parameters = z.object({
     .boolean()
     .optional()
     .describe('A non-zero exit code is a normal result (grep, diff, test).'),
+  background: z
+    .boolean()
+    .optional()
+    .describe(
+      'Start it in the background and return at once with its id (a dev server, a watcher): read its new output with read_background_output, end it with stop_background_command. No time limit; you are told when it ends.',
+    ),
 });
 
 /** run_command: runs a shell command in the workspace and reports exit code, stdout and stderr. */
@@ -69,6 +75,7 @@ export const runCommandTool = defineTool({
     return args.working_dir === undefined ? args.command : `(in ${args.working_dir}) ${args.command}`;
   },
   async execute(args, ctx) {
+    if (args.background) return startInBackground(args, ctx);
     const timeoutMs = args.timeout_ms ?? DEFAULT_COMMAND_TIMEOUT_MS;
     const cwd =
       args.working_dir === undefined ? ctx.workspace.root : await ctx.workspace.resolve(args.working_dir);
@@ -127,6 +134,60 @@ export const runCommandTool = defineTool({
       : { ...result, output: `${result.output}\n${COMMAND_NOTES_HEADER}${notes.join('\n')}` };
   },
 });
+
+/** Starts the command in the session's background commands, confined as a foreground one is. */
+async function startInBackground(args: z.infer<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+  if (ctx.background === undefined) {
+    return {
+      output: 'Background commands are not available here: run the command without background.',
+      display: 'no background commands here',
+      isError: true,
+    };
+  }
+  const cwd =
+    args.working_dir === undefined ? ctx.workspace.root : await ctx.workspace.resolve(args.working_dir);
+  const folder = await stat(cwd).catch(() => null);
+  if (folder === null || !folder.isDirectory()) {
+    return {
+      output: `The working_dir ${ctx.workspace.relative(cwd)} is not a folder of the workspace. Give a folder inside the workspace, or leave working_dir out.`,
+      display: 'bad working_dir',
+      isError: true,
+    };
+  }
+  const { sandbox } = ctx;
+  // As for a foreground command: git config or hooks it plants are undone, here once it ends.
+  const gitBefore =
+    sandbox.kind === 'bwrap' && sandbox.mode === 'workspace-write'
+      ? await snapshotGitControls(ctx.workspace.root)
+      : undefined;
+  const root = ctx.workspace.root;
+  const launch =
+    sandbox.kind === 'bwrap'
+      ? sandboxLaunch({ sandbox, workspaceRoot: ctx.workspace.root, cwd, env: commandEnvironment() })
+      : undefined;
+  const started = ctx.background.start({
+    command: args.command,
+    cwd,
+    env: launch?.env ?? commandEnvironment(),
+    wrapper: launch && sandbox.kind === 'bwrap' ? { program: sandbox.bwrap, args: launch.args } : undefined,
+    runId: ctx.runId ?? '',
+    callId: ctx.callId,
+    taskId: ctx.taskId,
+    recorder: ctx.commands,
+    afterEnd: async () => {
+      if (gitBefore === undefined) return [];
+      const undone = await undoGitControlChanges(root, gitBefore);
+      return undone.length === 0 ? [] : [gitControlNote(undone)];
+    },
+  });
+  if ('refused' in started)
+    return { output: started.refused, display: 'too many background commands', isError: true };
+  return {
+    output: `Started in the background as ${started.id}. read_background_output with id ${started.id} gives its new output and whether it still runs; stop_background_command ends it. You will be told when it ends. Files it changes are not part of this step's checkpoint.`,
+    display: `background ${started.id}`,
+    isError: false,
+  };
+}
 
 /** Where taskweave's own notes start after a command's output (so no one reads them as stderr). */
 export const COMMAND_NOTES_HEADER = '--- taskweave ---\n';

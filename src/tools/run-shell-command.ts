@@ -73,6 +73,14 @@ function trackGroup(pid: number, mark: string): void {
   });
 }
 
+/**
+ * Leaves a command's process group out of the kill at taskweave's exit: a background command the
+ * user chose to keep. (Under bubblewrap it still ends with taskweave: `--die-with-parent`.)
+ */
+export function releaseGroup(pid: number): void {
+  liveGroups.delete(pid);
+}
+
 export function runShellCommand(options: RunShellCommandOptions): Promise<CommandOutcome> {
   if (options.signal.aborted) {
     return Promise.resolve({ end: { kind: 'stopped' }, stdout: '', stderr: '', durationMs: 0 });

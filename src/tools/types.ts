@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ChangeKind } from './approval.js';
+import type { BackgroundCommands } from './background-commands.js';
 import type { ControlEffect } from './control-effect.js';
 import type { FileTracker } from './file-tracker.js';
 import type { CommandSandbox } from './sandbox.js';
@@ -46,12 +47,17 @@ export interface ToolContext {
   sandbox: CommandSandbox;
   /** Where run_command records the commands it is running (for a resume after a kill); optional. */
   commands?: CommandRecorder;
+  /** The run this call belongs to, and the plan task (background commands' events carry them). */
+  runId?: string;
+  taskId?: string;
+  /** The session's background commands (run_command `background: true`); absent where none may run. */
+  background?: BackgroundCommands;
 }
 
 /** Records running commands, so that a later process can end those a killed one left running. */
 export interface CommandRecorder {
   /** A command started: its process group and the mark its processes carry. */
-  started(command: { mark: string; pgid: number; command: string }): void;
+  started(command: { mark: string; pgid: number; command: string; backgroundId?: string }): void;
   /** The command ended (its processes are gone, or being killed). */
   ended(mark: string): void;
 }

@@ -3,7 +3,7 @@ import { coreTools, ToolRegistry } from '../../src/tools/registry.js';
 import { runCommandTool } from '../../src/tools/run-command.js';
 
 describe('ToolRegistry', () => {
-  it('holds the seven core tools with their read-only flags', () => {
+  it('holds the nine core tools with their read-only flags', () => {
     const registry = new ToolRegistry(coreTools);
     expect(registry.names()).toEqual([
       'run_command',
@@ -13,12 +13,20 @@ describe('ToolRegistry', () => {
       'search_code',
       'analyze_output',
       'request_input',
+      'read_background_output',
+      'stop_background_command',
     ]);
     const readOnly = registry
       .list()
       .filter((tool) => tool.readOnly)
       .map((tool) => tool.name);
-    expect(readOnly).toEqual(['read_file', 'search_code', 'analyze_output', 'request_input']);
+    expect(readOnly).toEqual([
+      'read_file',
+      'search_code',
+      'analyze_output',
+      'request_input',
+      'read_background_output',
+    ]);
     expect(registry.get('edit_file')?.name).toBe('edit_file');
     expect(registry.get('nope')).toBeUndefined();
   });

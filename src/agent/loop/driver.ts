@@ -3,6 +3,7 @@ import type { ModelPhase } from '../../model/types.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { compactIfNeeded } from '../conversation/compact-conversation.js';
+import { addNote } from '../run/notes.js';
 import type { Conversation, RunContext } from '../run/run-state.js';
 import { type LoopContext, queueConversationSave } from './loop-context.js';
 import type { LoopName } from './loop-name.js';
@@ -79,6 +80,9 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     run.steps += 1;
     const step = run.steps;
     run.emit({ type: 'agent_update', update_type: 'agent_turn_start', step, task_id: taskId });
+    // Background commands that ended since the model's last turn: it is told before this one.
+    for (const content of run.background?.takeEndNotices() ?? [])
+      addNote(run, conversation, { step, taskId, content });
     const compactionFailed = await compactIfNeeded(ctx, step);
     if (compactionFailed) return compactionFailed;
 

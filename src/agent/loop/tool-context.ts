@@ -29,6 +29,9 @@ export function toolContextFor(
     step,
     sandbox: run.sandbox,
     commands: run.records.commands(run.runId, { callId: call.id, taskId }),
+    runId: run.runId,
+    taskId,
+    background: run.background,
     progress: (content) =>
       run.emit({ type: 'tool_progress', call_id: call.id, name: call.name, content, task_id: taskId }),
     model: {

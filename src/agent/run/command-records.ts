@@ -11,7 +11,7 @@ export function commandRecorder(
   call: { sessionId: string; runId: string; callId: string; taskId: string | undefined },
 ): CommandRecorder {
   return {
-    started({ mark, pgid, command }) {
+    started({ mark, pgid, command, backgroundId }) {
       store.commands
         .started({
           id: mark,
@@ -22,6 +22,7 @@ export function commandRecorder(
           command,
           pgid,
           ownerPid: process.pid,
+          backgroundId: backgroundId ?? null,
         })
         .catch(() => {});
     },

@@ -9,6 +9,7 @@ import { systemPrompts } from '../../prompts/system-prompt.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
 import type { Store } from '../../store/ports.js';
 import type { RunMode } from '../../store/schema.js';
+import type { BackgroundCommands } from '../../tools/background-commands.js';
 import { FileTracker } from '../../tools/file-tracker.js';
 import { coreTools, ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/types.js';
@@ -75,6 +76,8 @@ export interface RunAgentOptions {
   taskTracking?: TaskTracking;
   /** The session's spending limit and what its earlier runs cost (US dollars); none when left out. */
   budget?: { limit: number; spentBefore: number };
+  /** The session's background commands; without them run_command cannot start one. */
+  background?: BackgroundCommands;
 }
 
 /** How a run ended. */
@@ -220,6 +223,7 @@ async function createRun(
       sessionId: journal.sessionId,
       emit: (payload) => journal.emit(runId, payload),
     }),
+    background: options.background,
     emit: (payload) => {
       journal.emit(runId, payload);
     },

@@ -1,6 +1,7 @@
 import type { TokenUsage } from '../../model/call-model.js';
 import type { ResolvedModel } from '../../model/types.js';
 import type { PromptMode } from '../../prompts/system-prompt.js';
+import type { BackgroundCommands } from '../../tools/background-commands.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { CommandSandbox } from '../../tools/sandbox.js';
@@ -48,6 +49,8 @@ export interface RunContext {
   sandbox: CommandSandbox;
   /** The user's hooks: run around tool calls, at the run's start and end, and while it waits. */
   hooks: RunHooks;
+  /** The session's background commands (they outlive the run); absent where none may run. */
+  background?: BackgroundCommands;
   emit: Emit;
   maxSteps: number;
   /** Serialises writes to one file by tasks running at the same time. */

@@ -13,6 +13,7 @@ import { CHECKPOINT_COMMANDS } from './checkpoint-commands.js';
 import { costLines } from './cost-lines.js';
 import { EXPORT_COMMANDS } from './export-command.js';
 import { sessionRecap } from './session-recap.js';
+import { SHELLS_COMMAND } from './shells-command.js';
 import type { SessionState, SlashCommand } from './slash-command-types.js';
 
 export type { SessionState, SlashCommand } from './slash-command-types.js';
@@ -51,6 +52,7 @@ export const SLASH_COMMANDS: Record<string, SlashCommand> = {
     help: 'show or switch when tool calls are asked (from the next call on, also in a running goal)',
     run: (state, argument) => switchApproval(state, argument),
   },
+  shells: SHELLS_COMMAND,
   tasks: {
     usage: '/tasks',
     help: "the workspace's to-do list",

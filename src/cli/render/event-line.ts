@@ -95,6 +95,12 @@ export function renderEventLines(
     .join('');
 }
 
+function backgroundEnd(event: { state: string; exit_code?: number; stopped_by?: string }): string {
+  if (event.state === 'exited') return `exited with code ${event.exit_code}`;
+  if (event.state === 'stopped') return `stopped${event.stopped_by ? ` by ${event.stopped_by}` : ''}`;
+  return 'killed by a signal';
+}
+
 function fullDetail(event: ServerEvent, whole: boolean): string {
   if (event.type !== 'agent_update') {
     switch (event.type) {
@@ -126,6 +132,12 @@ function fullDetail(event: ServerEvent, whole: boolean): string {
           : `task ${event.task_id} queued as #${event.position}`;
       case 'approval_mode':
         return `approval ${event.mode} · sandbox ${event.sandbox}`;
+      case 'background_command_started':
+        return `${event.command_id} started in the background: ${event.command}`;
+      case 'background_command_output':
+        return `${event.command_id}: ${event.lines.at(-1) ?? ''}`;
+      case 'background_command_ended':
+        return `${event.command_id} ${backgroundEnd(event)}`;
     }
   }
   switch (event.update_type) {

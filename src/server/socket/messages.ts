@@ -61,6 +61,9 @@ export async function handleMessage(connection: ClientConnection, message: Clien
       return;
     case 'restore_checkpoint':
       return restoreCheckpoint(connection, message);
+    case 'stop_background_command':
+      await connection.runtime.stopBackgroundCommand(message.session_id, message.command_id, 'the user');
+      return;
     case 'approval_decision':
       return answer(connection, message.request_id, {
         kind: 'approval',

@@ -9,6 +9,7 @@ import {
   openQuestion,
   planAwaitingDecision,
 } from '../../../src/events/session-view-select.js';
+import { BackgroundPanel } from '../background/background-panel.js';
 import { ApprovalRequest } from '../chat/approval-request.js';
 import { Composer } from '../chat/composer.js';
 import { FailureDecision } from '../chat/failure-decision.js';
@@ -158,6 +159,14 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
               </button>
             )}
           </div>
+          {sessionId && view && (
+            <BackgroundPanel
+              commands={view.background}
+              onStop={(id) =>
+                store.send({ type: 'stop_background_command', session_id: sessionId, command_id: id })
+              }
+            />
+          )}
           {question && (
             <QuestionBanner
               key={question.requestId}
