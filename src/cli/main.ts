@@ -12,6 +12,7 @@ import { addServeCommand } from './commands/serve-command.js';
 import { addSessionsCommand } from './commands/sessions-command.js';
 import { addTasksCommand } from './commands/tasks-command.js';
 import { addWorkCommand } from './commands/work-command.js';
+import { addWorktreeCommands } from './commands/worktrees-command.js';
 import { EXIT } from './exit-codes.js';
 import { type HelpLayout, helpLayout } from './help-layout.js';
 import { guardClosedOutput } from './render/output-closed.js';
@@ -45,6 +46,7 @@ export function createProgram(setExitCode: (code: number) => void): Command {
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
   addCheckpointCommands(program, setExitCode);
+  addWorktreeCommands(program, setExitCode);
   addMcpCommand(program, setExitCode);
   addEvalCommand(program, setExitCode);
   addCompletionCommand(program, setExitCode);

@@ -9,6 +9,7 @@ import {
 } from './session-view-items.js';
 import { foldPlanUpdate, planTaskTitle } from './session-view-plan.js';
 import type { SessionView, StepItem, TimelineItem, ToolCallView } from './session-view-types.js';
+import { worktreeText } from './worktree-text.js';
 
 export type * from './session-view-types.js';
 
@@ -249,6 +250,17 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         ts: event.ts,
       });
     }
+    case 'goal_branch':
+    case 'worktree_created':
+    case 'task_merged':
+    case 'merge_conflict':
+      return append(view, {
+        kind: 'notice',
+        id: `${runId}:worktree:${view.items.length}`,
+        runId,
+        tone: event.update_type === 'merge_conflict' ? 'warning' : 'info',
+        text: worktreeText(event),
+      });
     default:
       return foldPlanUpdate(view, event);
   }

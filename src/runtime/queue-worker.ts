@@ -13,6 +13,8 @@ import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { coreTools } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
+import { DEFAULT_ISOLATION } from '../work/isolation.js';
+import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
 import { closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { cleanUpAfterCrash } from './crash-cleanup.js';
@@ -106,6 +108,12 @@ async function agentOptions(
     protocol: settings.protocol,
     loop: settings.loop,
     taskTracking: settings.taskTracking,
+    isolation: {
+      mode: settings.isolation ?? DEFAULT_ISOLATION,
+      includeUncommitted: settings.includeUncommitted,
+      apply: settings.apply,
+      worktree: settings.worktree ?? { share: DEFAULT_WORKTREE_SHARE, copy: DEFAULT_WORKTREE_COPY },
+    },
   };
   return { run, close: async () => mcp?.close() };
 }

@@ -13,6 +13,8 @@ import type { ApprovalMode } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
+import { DEFAULT_ISOLATION } from '../work/isolation.js';
+import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
 import { CheckpointBook, DEFAULT_CHECKPOINT_KEEP_DAYS } from './checkpoint-book.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { continueWaiting, type WaitingReply } from './continue-waiting.js';
@@ -148,7 +150,16 @@ export class Runtime implements WorkerContext {
       store,
       databasePath,
       model,
-      { ...options, maxSteps },
+      {
+        ...options,
+        maxSteps,
+        isolation: options.isolation ?? config.isolation ?? DEFAULT_ISOLATION,
+        worktree: {
+          setup: config.worktree?.setup,
+          share: config.worktree?.share ?? DEFAULT_WORKTREE_SHARE,
+          copy: config.worktree?.copy ?? DEFAULT_WORKTREE_COPY,
+        },
+      },
       safety,
       config.mcp ?? {},
       config.prices?.[model.id],

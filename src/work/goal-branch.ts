@@ -68,7 +68,7 @@ export async function ensureGoalBranch(options: {
   const branch = goalBranch(options.goalId);
   const existing = await commitOf(options.top, `refs/heads/${branch}`);
   if (existing) return { branch, commit: existing, created: false };
-  const head = options.from ?? (await commitOf(options.top, 'HEAD'));
+  const head = await commitOf(options.top, options.from ?? 'HEAD');
   if (!head) throw new Error('The repository has no commit yet: worktrees need one to start from.');
   let start = head;
   if (options.includeUncommitted && options.from === undefined)

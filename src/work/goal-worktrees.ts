@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ensureGoalBranch, goalBranch, refPart, taskBranch } from './goal-branch.js';
+import { commitOf, ensureGoalBranch, goalBranch, refPart, taskBranch } from './goal-branch.js';
 import { describeConflict, type MergeConflictFile, mergeBranch } from './merge-task.js';
 import { findRepository } from './repository.js';
 import { commitWorktree, ensureWorktree, removeWorktree, worktreesFolder } from './worktree.js';
@@ -108,6 +108,16 @@ export class GoalWorktrees {
     }
     this.places.set(taskId, place);
     return place;
+  }
+
+  /** A task's branch. */
+  taskBranchOf(taskId: string): string {
+    return taskBranch(this.goalId, taskId);
+  }
+
+  /** The commit a task's branch is at (empty when it has none yet). */
+  async tipOf(taskId: string): Promise<string> {
+    return (await commitOf(this.top, `refs/heads/${this.taskBranchOf(taskId)}`)) ?? '';
   }
 
   /** The setup command of a new worktree, if the config names one. */
