@@ -260,6 +260,7 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         runId,
         tone: event.update_type === 'merge_conflict' ? 'warning' : 'info',
         text: worktreeText(event),
+        ...(event.update_type === 'goal_branch' ? { goalId: event.plan_id } : {}),
       });
     default:
       return foldPlanUpdate(view, event);

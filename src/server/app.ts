@@ -5,6 +5,7 @@ import { MAX_CLIENT_FRAME_BYTES } from '../events/client-messages.js';
 import type { Runtime } from '../runtime/index.js';
 import type { AccessGuard } from './access.js';
 import { replyToError, sendError } from './http-errors.js';
+import { goalRoutes } from './routes/goals.js';
 import { healthRoutes } from './routes/health.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -58,6 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   healthRoutes(app, runtime);
   sessionRoutes(app, runtime);
   taskRoutes(app, runtime);
+  goalRoutes(app, runtime);
   await webRoutes(app, { webRoot: options.webRoot ?? DEFAULT_WEB_ROOT });
   return app;
 }

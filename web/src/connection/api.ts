@@ -1,5 +1,7 @@
 import type {
   AddTaskBody,
+  ApiApplyOutcome,
+  ApiGoalDiff,
   ApiAddedTask,
   ApiCheckpoint,
   ApiError,
@@ -58,5 +60,7 @@ export const api = {
     request<{ task: ApiTask }>('POST', `/api/tasks/${encodeURIComponent(id)}/complete`, {}),
   cancelTask: (id: string) =>
     request<{ task: ApiTask }>('POST', `/api/tasks/${encodeURIComponent(id)}/cancel`, {}),
+  goalDiff: (id: string) => request<ApiGoalDiff>('GET', `/api/goals/${encodeURIComponent(id)}/diff`),
+  applyGoal: (id: string) => request<ApiApplyOutcome>('POST', `/api/goals/${encodeURIComponent(id)}/apply`, {}),
   deleteTask: (id: string) => request<{ task: ApiTask }>('DELETE', `/api/tasks/${encodeURIComponent(id)}`),
 };
