@@ -14,6 +14,23 @@ export async function worktreesFolder(top: string): Promise<string> {
   return path.join(path.resolve(top, common), 'taskweave', 'worktrees');
 }
 
+/**
+ * Worktree bookkeeping (add, remove, prune) one at a time per repository in this process: git
+ * writes a new worktree's folder under `.git/worktrees/` in several steps, and a `prune` or
+ * `list` of a parallel task reading it half-written fails ("failed to read …/commondir") or
+ * removes it.
+ */
+const adminQueues = new Map<string, Promise<unknown>>();
+
+function inTurn<T>(top: string, work: () => Promise<T>): Promise<T> {
+  const run = (adminQueues.get(top) ?? Promise.resolve()).then(work);
+  adminQueues.set(
+    top,
+    run.catch(() => {}),
+  );
+  return run;
+}
+
 /** One worktree git knows of. */
 export interface WorktreeEntry {
   path: string;
@@ -50,14 +67,20 @@ export async function listWorktrees(top: string): Promise<WorktreeEntry[]> {
  * (`git worktree add` locks while it populates), a stale `index.lock`, a folder git no longer
  * knows or a registration whose folder is gone. Its branch stays.
  */
-export async function removeWorktree(top: string, folder: string): Promise<void> {
+export function removeWorktree(top: string, folder: string): Promise<void> {
+  return inTurn(top, () => removeNow(top, folder));
+}
+
+async function removeNow(top: string, folder: string): Promise<void> {
   const known = (await listWorktrees(top)).find((entry) => entry.path === folder);
   if (known) {
     if (known.locked) await gitOutcome(['worktree', 'unlock', folder], { cwd: top });
     await gitOutcome(['worktree', 'remove', '--force', '--force', folder], { cwd: top });
   }
   await rm(folder, { recursive: true, force: true });
-  await git(['worktree', 'prune'], { cwd: top });
+  // Only when git still lists it (its folder is gone now): prune forgets it.
+  if ((await listWorktrees(top)).some((entry) => entry.path === folder))
+    await git(['worktree', 'prune'], { cwd: top });
 }
 
 /** Whether `folder` is a worktree on `branch` git can use now (not half made by a killed process). */
@@ -90,9 +113,19 @@ export async function ensureWorktree(options: {
   start: string;
   fresh: boolean;
 }): Promise<{ created: boolean }> {
+  return inTurn(options.top, () => ensureNow(options));
+}
+
+async function ensureNow(options: {
+  top: string;
+  folder: string;
+  branch: string;
+  start: string;
+  fresh: boolean;
+}): Promise<{ created: boolean }> {
   const { top, folder, branch } = options;
   if (!options.fresh && (await usableWorktree(top, folder, branch))) return { created: false };
-  await removeWorktree(top, folder);
+  await removeNow(top, folder);
   const branchExists =
     (await gitOutcome(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: top })).code === 0;
   const args =

@@ -136,6 +136,31 @@ describe('GoalWorktrees', () => {
   });
 });
 
+describe('parallel tasks', () => {
+  it('makes and removes many task worktrees at the same time without git tripping over itself', async () => {
+    const root = repository();
+    // Enough files that `git worktree add` takes a while: the window another task's prune hit.
+    for (let index = 0; index < 2000; index++) writeFileSync(path.join(root, `f${index}.txt`), `${index}\n`);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'many files');
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p6', setup });
+    if (!goal) throw new Error('no goal');
+    for (let round = 0; round < 2; round++) {
+      const ids = Array.from({ length: 12 }, (_, index) => `r${round}t${index}`);
+      await Promise.all(ids.slice(0, 6).map((id) => goal.placeFor(id, { fresh: true })));
+      // Half the tasks end (their worktrees removed, git pruning) while the others start.
+      await Promise.all([
+        ...ids.slice(0, 6).map((id) => goal.removeTask(id)),
+        ...ids.slice(6).map((id) => goal.placeFor(id, { fresh: true })),
+      ]);
+      const listed = (await listWorktrees(root)).map((entry) => path.basename(entry.path)).sort();
+      expect(listed).toEqual([path.basename(root), ...ids.slice(6)].sort());
+      for (const id of ids.slice(6)) await goal.removeTask(id);
+    }
+    await goal.end();
+  }, 120_000);
+});
+
 describe('goal diff and apply', () => {
   async function goalWithChange(root: string, goalId: string, line: number, text: string) {
     const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId, setup });

@@ -1,10 +1,10 @@
 import type {
   AddTaskBody,
-  ApiApplyOutcome,
-  ApiGoalDiff,
   ApiAddedTask,
+  ApiApplyOutcome,
   ApiCheckpoint,
   ApiError,
+  ApiGoalDiff,
   ApiHealth,
   ApiSession,
   ApiSessionDetail,
@@ -61,6 +61,7 @@ export const api = {
   cancelTask: (id: string) =>
     request<{ task: ApiTask }>('POST', `/api/tasks/${encodeURIComponent(id)}/cancel`, {}),
   goalDiff: (id: string) => request<ApiGoalDiff>('GET', `/api/goals/${encodeURIComponent(id)}/diff`),
-  applyGoal: (id: string) => request<ApiApplyOutcome>('POST', `/api/goals/${encodeURIComponent(id)}/apply`, {}),
+  applyGoal: (id: string) =>
+    request<ApiApplyOutcome>('POST', `/api/goals/${encodeURIComponent(id)}/apply`, {}),
   deleteTask: (id: string) => request<{ task: ApiTask }>('DELETE', `/api/tasks/${encodeURIComponent(id)}`),
 };
