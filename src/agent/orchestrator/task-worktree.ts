@@ -26,7 +26,10 @@ export async function enterWorktree(
   const { run } = plan;
   const place = await goal.placeFor(task.id, { fresh: options.fresh });
   const workspace = await Workspace.open(place.root);
-  const commit = (await goal.commitStep(task.id, `taskweave: ${task.id} before it starts`)) ?? '';
+  // A worktree continued after a crash may hold what a killed step changed: committed first.
+  const commit = place.created
+    ? ''
+    : ((await goal.commitStep(task.id, `taskweave: ${task.id} continued`)) ?? '');
   run.emit({
     type: 'agent_update',
     update_type: 'worktree_created',
