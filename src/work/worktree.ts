@@ -94,8 +94,11 @@ async function usableWorktree(top: string, folder: string, branch: string): Prom
   }
   const said = await gitOutcome(['rev-parse', '--git-dir'], { cwd: folder });
   if (said.code !== 0) return false;
+  const gitDir = path.resolve(folder, said.stdout.trim());
   // A commit or add killed half-way leaves its index lock: no one else works in this worktree.
-  await unlink(path.resolve(folder, said.stdout.trim(), 'index.lock')).catch(() => {});
+  await unlink(path.join(gitDir, 'index.lock')).catch(() => {});
+  // No index: killed before its files were checked out (see ensureWorktree).
+  if (!(await stat(path.join(gitDir, 'index')).catch(() => undefined))) return false;
   const status = await gitOutcome(['status', '--porcelain'], { cwd: folder });
   return status.code === 0;
 }
@@ -113,7 +116,11 @@ export async function ensureWorktree(options: {
   start: string;
   fresh: boolean;
 }): Promise<{ created: boolean }> {
-  return inTurn(options.top, () => ensureNow(options));
+  const made = await inTurn(options.top, () => ensureNow(options));
+  // The files are checked out outside the turn: writing thousands of files is the slow part,
+  // and it touches only this worktree (git's bookkeeping of the others is not read).
+  if (made.created) await git(['reset', '--hard', '--quiet'], { cwd: options.folder });
+  return made;
 }
 
 async function ensureNow(options: {
@@ -130,8 +137,8 @@ async function ensureNow(options: {
     (await gitOutcome(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: top })).code === 0;
   const args =
     options.fresh || !branchExists
-      ? ['worktree', 'add', '--quiet', '--force', '-B', branch, folder, options.start]
-      : ['worktree', 'add', '--quiet', '--force', folder, branch];
+      ? ['worktree', 'add', '--quiet', '--force', '--no-checkout', '-B', branch, folder, options.start]
+      : ['worktree', 'add', '--quiet', '--force', '--no-checkout', folder, branch];
   await git(args, { cwd: top });
   return { created: true };
 }
