@@ -23,9 +23,15 @@
  * The targets' dispatch p99 is taken over every dispatch at the target latency (ten runs per
  * shape, about 290 dispatches), so that it is a 99th percentile and not the largest of a few.
  *
- * Run: npx tsx bench/parallel.ts   (exit code 1 when a target is missed)
+ * With `--isolation worktree` the same plans run in git worktrees, in a repository of
+ * WORKTREE_REPO_FILES files: each task writes one file (so each is committed and merged), and
+ * a second table times the git work per task (create the worktree, commit a step, merge into
+ * the goal branch, remove the worktree), done through the same code the orchestrator calls.
+ *
+ * Run: npx tsx bench/parallel.ts [--isolation shared|worktree]   (exit code 1 when a target is missed)
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,13 +48,55 @@ import { DEFAULT_PLAN_CONCURRENCY } from '../src/plan/scheduler.js';
 import { type PlanTask, type TaskGraph, validatePlan } from '../src/plan/task-graph.js';
 import { openWorkspaceStore } from '../src/runtime/open-store.js';
 import { DEFAULT_SYNCHRONOUS } from '../src/store/database.js';
+import { GoalWorktrees } from '../src/work/goal-worktrees.js';
+import type { IsolationSettings } from '../src/work/isolation.js';
 import { idealWaves, readyTimes, type TaskCall } from './parallel-schedule.js';
 
+/** `--isolation worktree`: the plans run in git worktrees of a WORKTREE_REPO_FILES-file repository. */
+const ISOLATION = process.argv.includes('--isolation')
+  ? process.argv[process.argv.indexOf('--isolation') + 1]
+  : 'shared';
+if (ISOLATION !== 'shared' && ISOLATION !== 'worktree') {
+  console.error(`--isolation takes shared or worktree, not ${ISOLATION}`);
+  process.exit(2);
+}
+const WORKTREE_REPO_FILES = 5000;
+/** The git work per task in worktrees, median over the timed tasks, without a setup command. */
+const MAX_WORKTREE_TASK_MS = 150;
+const MIN_WORKTREE_RATIO_TO_IDEAL = 0.95;
+
+/** A repository of `files` small files in 50 folders, committed (the user's checkout). */
+function benchRepository(files: number): string {
+  const root = execFileSync('mktemp', ['-d', path.join(tmpdir(), 'taskweave-bench-repo-XXXXXX')], {
+    encoding: 'utf8',
+  }).trim();
+  for (let index = 0; index < files; index++) {
+    const folder = path.join(root, 'src', `m${index % 50}`);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, `f${index}.ts`), `export const value${index} = ${index};\n`);
+  }
+  writeFileSync(path.join(root, '.gitignore'), '.taskweave/\n');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'commit', '-qm', 'bench repository');
+  return root;
+}
+
+const repository = ISOLATION === 'worktree' ? benchRepository(WORKTREE_REPO_FILES) : undefined;
+const isolation: IsolationSettings = {
+  mode: ISOLATION,
+  worktree: { share: [], copy: [] },
+};
+
 /** Script-model reply latencies; the targets apply to the slower one (real calls take seconds). */
-const LATENCIES_MS = [100, 250];
+// In worktrees every task checks out the whole repository: only the target latency is run.
+const LATENCIES_MS = process.argv.includes('worktree') ? [250] : [100, 250];
 const TARGET_LATENCY_MS = 250;
 /** Runs per row after the warm-up: enough at the target latency for a real p99 over all shapes. */
-const REPETITIONS: Record<number, number> = { 100: 3, 250: 10 };
+const REPETITIONS: Record<number, number> = process.argv.includes('worktree')
+  ? { 250: 2 }
+  : { 100: 3, 250: 10 };
 const MIN_RATIO_TO_IDEAL = 0.97;
 const MAX_DISPATCH_P99_MS = 1;
 /** A dispatch this long is counted in the table, with whether the main thread waited for a CPU. */
@@ -186,7 +234,11 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
     ...planned.map((planTask) => ({
       task: planTask.id,
       text: TASK_TEXT,
-      toolCalls: [{ name: 'task_completed', args: { summary: `finished ${planTask.id}` } }],
+      toolCalls: [
+        // In worktrees each task changes a file: its step is committed and its branch merged.
+        ...(repository ? [writeCall(planTask.id)] : []),
+        { name: 'task_completed', args: { summary: `finished ${planTask.id}` } },
+      ],
     })),
     { toolCalls: [{ name: 'final_answer', args: { answer: 'done' } }], latencyMs: 0 },
   ];
@@ -195,7 +247,8 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
     id: 'script:bench',
     model: timedModel(ScriptModel.fromScript({ latencyMs, turns }), calls),
   };
-  const folder = await mkdtemp(path.join(tmpdir(), 'taskweave-bench-'));
+  // In worktrees every run uses the one repository: each plan has its own goal branch.
+  const folder = repository ?? (await mkdtemp(path.join(tmpdir(), 'taskweave-bench-')));
   // As the CLI opens it: <workspace>/.taskweave/taskweave.db, created, default synchronous.
   const { workspace, store } = await openWorkspaceStore({ cwd: folder }, { create: true });
   const sessionId = (
@@ -232,12 +285,13 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
         sandboxLabel: 'off',
       },
       concurrency: DEFAULT_PLAN_CONCURRENCY,
+      isolation,
     });
     if (result.status !== 'completed')
       throw new Error(`${shape.name}: the run ended ${result.status}: ${result.reason}`);
   } finally {
     await store.close();
-    await rm(folder, { recursive: true, force: true });
+    if (!repository) await rm(folder, { recursive: true, force: true });
   }
   const recorded = new Map(
     [...calls].map(([id, call]) => [id, { start: call.start, end: completedAt.get(id) ?? Number.NaN }]),
@@ -371,6 +425,52 @@ function printTable(rows: Row[]): void {
   );
 }
 
+/** A task's write of its own file (what is committed and merged in worktrees). */
+function writeCall(id: string): { name: string; args: Record<string, string> } {
+  return { name: 'write_file', args: { path: `out/${id}.txt`, content: `${id}\n` } };
+}
+
+/** Milliseconds of each git phase of one task in a worktree. */
+interface WorktreeCost {
+  create: number;
+  commit: number;
+  merge: number;
+  remove: number;
+}
+
+/** The git work of `count` tasks, one after another, through GoalWorktrees (what the orchestrator calls). */
+async function worktreeCosts(root: string, count: number): Promise<WorktreeCost[]> {
+  const goal = await GoalWorktrees.open({
+    workspaceRoot: root,
+    goalId: `bench-costs-${Date.now()}`,
+    setup: { share: [], copy: [] },
+  });
+  if (!goal) throw new Error('the bench repository is not a git repository');
+  const costs: WorktreeCost[] = [];
+  for (let index = 0; index < count; index++) {
+    const id = `t${index}`;
+    let at = performance.now();
+    const lap = () => {
+      const now = performance.now();
+      const ms = now - at;
+      at = now;
+      return ms;
+    };
+    const place = await goal.placeFor(id, { fresh: true });
+    const create = lap();
+    writeFileSync(path.join(place.root, 'src', 'm0', `f${index}.ts`), `export const changed = ${index};\n`);
+    lap();
+    await goal.commitStep(id, `bench ${id}`);
+    const commit = lap();
+    const merged = await goal.mergeTask(id, id);
+    if (merged.kind !== 'merged') throw new Error(`bench task ${id}: ${merged.kind}`);
+    const merge = lap();
+    await goal.removeTask(id);
+    costs.push({ create, commit, merge, remove: lap() });
+  }
+  return costs;
+}
+
 const rows: Row[] = [];
 for (const latencyMs of LATENCIES_MS) for (const shape of SHAPES) rows.push(await measure(shape, latencyMs));
 printTable(rows);
@@ -396,7 +496,36 @@ const waitedNote = measuredWaits
       waited.map((dispatch) => dispatch.waitedMs!),
     ).toFixed(2)} ms)`
   : ' (run-queue waits not readable here)';
-const pass = worstRatio >= MIN_RATIO_TO_IDEAL && p99 <= MAX_DISPATCH_P99_MS;
+let worktreePass = true;
+if (repository) {
+  await worktreeCosts(repository, 3); // warm-up
+  const costs = await worktreeCosts(repository, 20);
+  const phases = ['create', 'commit', 'merge', 'remove'] as const;
+  const totals = costs.map((cost) => cost.create + cost.commit + cost.merge + cost.remove);
+  process.stdout.write(
+    renderTable({
+      columns: ['phase', 'p50 ms', 'max ms'].map((header, index) => ({
+        header,
+        align: index === 0 ? 'left' : 'right',
+      })),
+      rows: [
+        ...phases.map((phase) => {
+          const values = costs.map((cost) => cost[phase]);
+          return [phase, median(values).toFixed(1), Math.max(...values).toFixed(1)];
+        }),
+        ['per task', median(totals).toFixed(1), Math.max(...totals).toFixed(1)],
+      ],
+    }),
+  );
+  const perTask = median(totals);
+  worktreePass = perTask <= MAX_WORKTREE_TASK_MS && worstRatio >= MIN_WORKTREE_RATIO_TO_IDEAL;
+  console.log(
+    `worktrees (${WORKTREE_REPO_FILES} files, ${costs.length} tasks, no setup command): git work per task p50 ${perTask.toFixed(1)} ms ` +
+      `(target ≤ ${MAX_WORKTREE_TASK_MS}), worst ratio to ideal at ${TARGET_LATENCY_MS} ms ${worstRatio.toFixed(3)} (target ≥ ${MIN_WORKTREE_RATIO_TO_IDEAL}) — ${worktreePass ? 'PASS' : 'FAIL'}`,
+  );
+  await rm(repository, { recursive: true, force: true });
+}
+const pass = (repository ? worktreePass : worstRatio >= MIN_RATIO_TO_IDEAL) && p99 <= MAX_DISPATCH_P99_MS;
 console.log(
   `parallel: at ${TARGET_LATENCY_MS} ms worst ratio to ideal ${worstRatio.toFixed(3)} (target ≥ ${MIN_RATIO_TO_IDEAL}), ` +
     `dispatch p99 ${p99.toFixed(2)} ms over ${dispatches.length} dispatches (target ≤ ${MAX_DISPATCH_P99_MS} ms), ` +

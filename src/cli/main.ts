@@ -13,6 +13,7 @@ import { addServeCommand } from './commands/serve-command.js';
 import { addSessionsCommand } from './commands/sessions-command.js';
 import { addTasksCommand } from './commands/tasks-command.js';
 import { addWorkCommand } from './commands/work-command.js';
+import { addWorktreeCommands } from './commands/worktrees-command.js';
 import { EXIT } from './exit-codes.js';
 import { type HelpLayout, helpLayout } from './help-layout.js';
 import { guardClosedOutput } from './render/output-closed.js';
@@ -47,6 +48,7 @@ export function createProgram(setExitCode: (code: number) => void): Command {
   addSessionsCommand(program, setExitCode);
   addCostCommand(program, setExitCode);
   addCheckpointCommands(program, setExitCode);
+  addWorktreeCommands(program, setExitCode);
   addMcpCommand(program, setExitCode);
   addEvalCommand(program, setExitCode);
   addCompletionCommand(program, setExitCode);

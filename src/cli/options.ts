@@ -6,6 +6,8 @@ import {
   DEFAULT_INPUT_TIMEOUT_MS,
   DEFAULT_MAX_STEPS,
   DEFAULT_PLAN_CONCURRENCY,
+  ISOLATION_MODES,
+  type IsolationMode,
   SANDBOX_MODES,
   type SandboxMode,
 } from '../runtime/defaults.js';
@@ -43,6 +45,9 @@ export interface AgentCliOptions extends StoreCliOptions {
   approval?: ApprovalMode;
   sandbox?: SandboxMode;
   network?: boolean;
+  isolation?: IsolationMode;
+  includeUncommitted?: boolean;
+  apply?: boolean;
   verbose?: boolean;
   /** `--trust-db` (work, serve): make a database created for another folder this workspace's. */
   trustDb?: boolean;
@@ -192,5 +197,13 @@ export function addRunOptions(command: Command): Command {
         'how commands are confined (bubblewrap): workspace-write, read-only, off (default: the config, else workspace-write)',
       ).choices([...SANDBOX_MODES]),
     )
-    .option('--network', 'let sandboxed commands use the network (package installs need it)');
+    .option('--network', 'let sandboxed commands use the network (package installs need it)')
+    .addOption(
+      new Option(
+        '--isolation <mode>',
+        'where plan tasks work: worktree (a git worktree per task, merged back when its check passes), shared (one checkout), auto (worktrees when tasks can run at once in a git repository with a commit) (default: the config, else auto)',
+      ).choices([...ISOLATION_MODES]),
+    )
+    .option('--include-uncommitted', 'start the goal branch with your uncommitted changes (worktrees)')
+    .option('--apply', 'merge the goal branch into your current branch when the run completes (worktrees)');
 }

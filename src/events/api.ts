@@ -140,3 +140,18 @@ export interface ApiCommands {
   commands: ApiCommand[];
   problems: string[];
 }
+/** `GET /api/goals/:id/diff`: what a goal run in worktrees changed (its branch since it left yours). */
+export interface ApiGoalDiff {
+  goal: string;
+  branch: string;
+  base: string;
+  stat: string;
+  patch: string;
+}
+
+/** `POST /api/goals/:id/apply`: the goal branch merged into your current branch, or why not (nothing changed). */
+export type ApiApplyOutcome =
+  | { kind: 'applied'; branch: string; commit: string }
+  | { kind: 'already-applied'; branch: string }
+  | { kind: 'conflict'; files: string[] }
+  | { kind: 'refused'; message: string };

@@ -56,6 +56,8 @@ export const eventPayloadSchema = z.union([
     sandbox: z.string().optional(),
     /** Whether sandboxed commands have network access. */
     network: z.boolean().optional(),
+    /** Where plan tasks work: `auto`, `worktree` or `shared` (the setting; what a plan got is said when it starts). */
+    isolation: z.string().optional(),
   }),
   agentUpdate('agent_turn_start', { step, task_id: taskId }),
   agentUpdate('agent_reason', { step, content: z.string(), task_id: taskId }),
@@ -167,6 +169,34 @@ export const eventPayloadSchema = z.union([
     message: z.string().optional(),
     step,
     task_id: taskId,
+  }),
+  /** A plan's tasks run in git worktrees: its goal branch, and why (auto's choice, or the setting). */
+  agentUpdate('goal_branch', {
+    plan_id: z.string(),
+    branch: z.string(),
+    base: z.string(),
+    reason: z.string(),
+  }),
+  /** A task got its worktree on its own branch (`created` false: one a crashed process left, continued). */
+  agentUpdate('worktree_created', {
+    task_id: z.string(),
+    branch: z.string(),
+    path: z.string(),
+    commit: z.string(),
+    created: z.boolean(),
+  }),
+  /** A task whose check passed was merged into the goal branch (`already`: merged before a crash, not again). */
+  agentUpdate('task_merged', {
+    task_id: z.string(),
+    branch: z.string(),
+    commit: z.string(),
+    already: z.boolean(),
+  }),
+  /** A task's merge conflicts: the files and what each side did (the task then fails; its decision follows). */
+  agentUpdate('merge_conflict', {
+    task_id: z.string(),
+    branch: z.string(),
+    files: z.array(z.object({ path: z.string(), goal: z.string(), task: z.string() })),
   }),
   agentUpdate('plan_rejected', { plan_id: z.string(), feedback: z.string().optional() }),
   agentUpdate('task_started', { task_id: z.string(), title: z.string() }),

@@ -142,6 +142,8 @@ export interface NoticeItem {
   runId: string;
   tone: 'info' | 'warning' | 'error';
   text: string;
+  /** A plan's goal run in git worktrees (its goal_branch notice): the UI offers its diff and Apply. */
+  goalId?: string;
 }
 
 /** An undo, rewind or redo: what became of the files, and what was left alone. */

@@ -13,6 +13,7 @@ import {
 import { addTaskUsage, foldPlanUpdate, planTaskTitle } from './session-view-plan.js';
 import type { SessionView, StepItem, TimelineItem, ToolCallView } from './session-view-types.js';
 import { formatDollars } from './usage-text.js';
+import { worktreeText } from './worktree-text.js';
 
 export type * from './session-view-types.js';
 
@@ -280,6 +281,18 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         runId,
         tone: 'warning',
         text: hookRanText(event),
+      });
+    case 'goal_branch':
+    case 'worktree_created':
+    case 'task_merged':
+    case 'merge_conflict':
+      return append(view, {
+        kind: 'notice',
+        id: `${runId}:worktree:${view.items.length}`,
+        runId,
+        tone: event.update_type === 'merge_conflict' ? 'warning' : 'info',
+        text: worktreeText(event),
+        ...(event.update_type === 'goal_branch' ? { goalId: event.plan_id } : {}),
       });
     default:
       return foldPlanUpdate(view, event);

@@ -58,6 +58,16 @@ export const taskweaveConfigSchema = z.strictObject({
   checkpoints: z.strictObject({ keepDays: z.number().int().positive().optional() }).optional(),
   /** Background commands (run_command `background: true`): how many a session may run at once. */
   background: z.strictObject({ max: z.number().int().nonnegative().max(64).optional() }).optional(),
+  /** Where plan tasks work: git worktrees (`worktree`), the shared workspace, or `auto` (the default). */
+  isolation: z.enum(['auto', 'worktree', 'shared']).optional(),
+  /** How a task worktree is set up: a command run once in it, ignored folders linked and files copied from the checkout. */
+  worktree: z
+    .strictObject({
+      setup: z.string().min(1).optional(),
+      share: z.array(z.string().min(1)).optional(),
+      copy: z.array(z.string().min(1)).optional(),
+    })
+    .optional(),
 });
 
 /** Keys a workspace config cannot override when the user's own config sets them. */

@@ -13,6 +13,8 @@ import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { coreTools } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import { errorMessage } from '../util/error-message.js';
+import { DEFAULT_ISOLATION } from '../work/isolation.js';
+import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
 import type { BackgroundBook } from './background-book.js';
 import { closeGoalTaskAndClaimNext } from './close-goal-task.js';
@@ -116,6 +118,12 @@ async function agentOptions(
     ...(settings.budget === undefined
       ? {}
       : { budget: { limit: settings.budget, spentBefore: await sessionSpent(ctx.store, sessionId) } }),
+    isolation: {
+      mode: settings.isolation ?? DEFAULT_ISOLATION,
+      includeUncommitted: settings.includeUncommitted,
+      apply: settings.apply,
+      worktree: settings.worktree ?? { share: DEFAULT_WORKTREE_SHARE, copy: DEFAULT_WORKTREE_COPY },
+    },
   };
   return {
     run,

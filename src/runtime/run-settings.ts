@@ -5,6 +5,8 @@ import type { PlanMode } from '../agent/run/run-agent.js';
 import type { TaskTracking } from '../agent/run/task-tracking.js';
 import type { ApprovalMode } from '../tools/approval.js';
 import type { SandboxMode } from '../tools/sandbox-modes.js';
+import type { IsolationMode } from '../work/isolation.js';
+import type { WorktreeSetup } from '../work/worktree-setup.js';
 
 /** How the runs of a runtime go: the same for every goal it runs. */
 export interface RunSettings {
@@ -34,4 +36,12 @@ export interface RunSettings {
    * at its next step once its session's runs together cost this much. No limit when left out.
    */
   budget?: number;
+  /** Where plan tasks work; the config's `isolation`, else `auto`, when left out. */
+  isolation?: IsolationMode;
+  /** The goal branch starts with the user's uncommitted changes (`--include-uncommitted`). */
+  includeUncommitted?: boolean;
+  /** The goal branch is merged into the user's branch when a run completes (`--apply`). */
+  apply?: boolean;
+  /** The config's `worktree` (defaults filled in by the runtime). */
+  worktree?: WorktreeSetup;
 }

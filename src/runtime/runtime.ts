@@ -14,6 +14,8 @@ import type { ApprovalMode } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
+import { DEFAULT_ISOLATION } from '../work/isolation.js';
+import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
 import { BackgroundBook } from './background-book.js';
 import { CheckpointBook, DEFAULT_CHECKPOINT_KEEP_DAYS } from './checkpoint-book.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
@@ -154,7 +156,17 @@ export class Runtime implements WorkerContext {
       store,
       databasePath,
       model,
-      { ...options, maxSteps, budget: options.budget ?? config.budget?.session },
+      {
+        ...options,
+        maxSteps,
+        budget: options.budget ?? config.budget?.session,
+        isolation: options.isolation ?? config.isolation ?? DEFAULT_ISOLATION,
+        worktree: {
+          setup: config.worktree?.setup,
+          share: config.worktree?.share ?? DEFAULT_WORKTREE_SHARE,
+          copy: config.worktree?.copy ?? DEFAULT_WORKTREE_COPY,
+        },
+      },
       safety,
       config.mcp ?? {},
       foreign,

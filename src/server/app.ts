@@ -6,6 +6,7 @@ import type { Runtime } from '../runtime/index.js';
 import type { AccessGuard } from './access.js';
 import { replyToError, sendError } from './http-errors.js';
 import { commandRoutes } from './routes/commands.js';
+import { goalRoutes } from './routes/goals.js';
 import { healthRoutes } from './routes/health.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -60,6 +61,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   sessionRoutes(app, runtime);
   taskRoutes(app, runtime);
   commandRoutes(app, runtime);
+  goalRoutes(app, runtime);
   await webRoutes(app, { webRoot: options.webRoot ?? DEFAULT_WEB_ROOT });
   return app;
 }

@@ -23,6 +23,8 @@ const SAFE_CONFIG = [
 /** A git command that failed: its arguments and what it said. */
 export class GitError extends Error {
   override name = 'GitError';
+  /** What the command printed on standard output before it failed. */
+  stdout?: string;
 }
 
 export interface GitOptions {
@@ -60,7 +62,9 @@ export function git(args: string[], options: GitOptions): Promise<Buffer> {
       if (code === 0) resolve(Buffer.concat(out));
       else {
         const said = Buffer.concat(err).toString('utf8').trim();
-        reject(new GitError(`git ${args.join(' ')} failed (exit ${code}): ${said || 'no message'}`));
+        const failure = new GitError(`git ${args.join(' ')} failed (exit ${code}): ${said || 'no message'}`);
+        failure.stdout = Buffer.concat(out).toString('utf8');
+        reject(failure);
       }
     });
     child.stdin.on('error', () => {});
@@ -69,4 +73,27 @@ export function git(args: string[], options: GitOptions): Promise<Buffer> {
       () => child.stdin.end(),
     );
   });
+}
+
+/** What a git command said, whatever its exit code. */
+export interface GitOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs git like `git()` but resolves with the exit code instead of throwing on one other than
+ * 0 (for commands whose exit code is an answer: `merge-tree` says 1 for a conflict).
+ */
+export async function gitOutcome(args: string[], options: GitOptions): Promise<GitOutcome> {
+  try {
+    const stdout = (await git(args, options)).toString('utf8');
+    return { code: 0, stdout, stderr: '' };
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    const match = /\(exit (\d+)\): ([\s\S]*)$/.exec(error.message);
+    if (!match) throw error;
+    return { code: Number(match[1]), stdout: error.stdout ?? '', stderr: match[2] ?? '' };
+  }
 }

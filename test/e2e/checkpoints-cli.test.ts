@@ -160,6 +160,9 @@ describe('taskweave checkpoints, undo, redo and rewind', () => {
       `script:${script}`,
       '--approval',
       'auto',
+      // One checkout: in worktrees (auto's choice here) a task's checkpoints are commits on its branch.
+      '--isolation',
+      'shared',
       '-C',
       root,
     ]);

@@ -88,7 +88,7 @@ describe('Undo in the web UI (chromium against taskweave serve)', { timeout: 90_
 
   it('Undo on a plan task (its node selected) puts back only that task’s files', async () => {
     const server = await startServe({
-      args: ['--approval', 'auto', '--sandbox', 'off', '--yes'],
+      args: ['--approval', 'auto', '--sandbox', 'off', '--yes', '--isolation', 'shared'],
       files: (workspace) => gitRepository(workspace, { 'README.md': '# app\n' }),
       script: {
         turns: [

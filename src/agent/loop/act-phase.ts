@@ -91,15 +91,17 @@ export async function runActPhase(
   const executed = await executeTools({
     calls: limited.run,
     registry,
-    contextFor: (call) => toolContextFor(run, { call, step, taskId, signal, files: ctx.files }),
+    contextFor: (call) =>
+      toolContextFor(run, { call, step, taskId, signal, files: ctx.files, workspace: ctx.workspace }),
     emit: run.emit,
     step,
     taskId,
     signal,
     approval: run.approval,
     locks: run.pathLocks,
-    workspaceRoot: run.workspace.root,
-    changes: run.changes,
+    workspaceRoot: (ctx.workspace ?? run.workspace).root,
+    // In a worktree a task's checkpoints are commits on its branch.
+    changes: ctx.workspace ? undefined : run.changes,
     hooks: run.hooks,
   });
   if (limited.repeated) executed.push(notRunRepeated(ctx, step, limited.repeated));

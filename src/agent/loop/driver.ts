@@ -2,6 +2,7 @@ import type { Tool as SdkTool, ToolChoice } from 'ai';
 import type { ModelPhase } from '../../model/types.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import type { Workspace } from '../../tools/workspace.js';
 import { compactIfNeeded } from '../conversation/compact-conversation.js';
 import { addNote } from '../run/notes.js';
 import type { Conversation, RunContext } from '../run/run-state.js';
@@ -33,6 +34,8 @@ export interface StepLoopOptions {
    * Each plan task keeps its own, so a file another task changed must be read again.
    */
   files?: FileTracker;
+  /** Where the tools work (a plan task's worktree); the run's workspace when left out. */
+  workspace?: Workspace;
   /** The recovery counts (repetition, same failure) of this conversation; fresh when left out. */
   recovery?: RecoveryTracker;
   /** Forces a tool on the next tool step only (e.g. plan_actions under --plan always). */
@@ -67,6 +70,7 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     signal: options.signal ?? run.control.signal,
     taskId,
     files: options.files,
+    workspace: options.workspace,
     actPhase: options.phase ?? 'act',
     toolChoice: options.firstToolChoice,
     nonAnswers: 0,

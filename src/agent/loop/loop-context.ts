@@ -2,6 +2,7 @@ import type { Tool as SdkTool, ToolChoice } from 'ai';
 import type { ModelPhase } from '../../model/types.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import type { Workspace } from '../../tools/workspace.js';
 import type { Conversation, RunContext } from '../run/run-state.js';
 
 /** What every phase of one loop works with: the run, this loop's conversation, tools and signal. */
@@ -18,6 +19,11 @@ export interface LoopContext {
   actPhase: ModelPhase;
   /** Forces a tool on the next tool step only; the tool step clears it once its call is made. */
   toolChoice?: ToolChoice<Record<string, SdkTool>>;
+  /**
+   * Where this loop's tools work when not the run's workspace: a plan task's git worktree. Its
+   * steps are then commits on the task's branch, not change records.
+   */
+  workspace?: Workspace;
   /** Replies in a row that were no answer (empty, cut off, reasoning only); see NON_ANSWER_LIMIT. */
   nonAnswers: number;
 }

@@ -1,6 +1,7 @@
 import { callModel, type ModelToolCall } from '../../model/call-model.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolContext } from '../../tools/types.js';
+import type { Workspace } from '../../tools/workspace.js';
 import type { RunContext } from '../run/run-state.js';
 import { recordUsage } from '../run/usage.js';
 
@@ -14,11 +15,13 @@ export function toolContextFor(
     signal: AbortSignal;
     /** What this conversation has read (each plan task keeps its own); the run's when left out. */
     files?: FileTracker;
+    /** Where the call works (a plan task's worktree); the run's workspace when left out. */
+    workspace?: Workspace;
   },
 ): ToolContext {
   const { call, step, taskId, signal } = options;
   return {
-    workspace: run.workspace,
+    workspace: options.workspace ?? run.workspace,
     signal,
     control: {
       requestInput: (question, requestSignal) =>

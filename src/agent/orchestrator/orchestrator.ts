@@ -8,13 +8,15 @@ import { findEffect } from '../loop/effects.js';
 import type { LoopOutcome, NextStep } from '../loop/step.js';
 import type { Conversation, RunContext } from '../run/run-state.js';
 import { finalAnswerTool } from './control-tools.js';
+import { openGoalWorktrees } from './goal-isolation.js';
 import { PlanRun } from './plan-run.js';
 import { planActionsTool } from './plan-tool.js';
 import { runPlanTask } from './task-runner.js';
 
 /** How one plan ended: all done, the user chose to revise, or the run must end. */
 export type PlanResult =
-  | { kind: 'done' }
+  /** `goal`: the goal id when the tasks ran in worktrees (its branch holds the whole change). */
+  | { kind: 'done'; goal?: string }
   | { kind: 'revise'; plan: PlanRun; result: SchedulerResult }
   | Extract<LoopOutcome, { kind: 'interruption' }>;
 
@@ -32,9 +34,12 @@ export async function runPlan(
     completed: CompletedTask[];
     /** States from the store when a plan resumes; in_progress tasks continue their conversation. */
     initialState?: ReadonlyMap<string, TaskState>;
+    /** The plan this one revises: in worktrees, its goal branch is continued. */
+    continues?: string;
   },
 ): Promise<PlanResult> {
-  const plan = new PlanRun({ run, ...options });
+  const worktrees = await openGoalWorktrees(run, options);
+  const plan = new PlanRun({ run, ...options, worktrees });
   const scheduler = new PlanScheduler({
     graph: options.graph,
     initialState: options.initialState,
@@ -44,10 +49,13 @@ export async function runPlan(
     onStateChange: (id, state, detail) => announce(plan, id, state, detail),
   });
   const result = await scheduler.run(plan.signal);
+  // The goal ends (worktrees go; failed tasks' branches stay to look at) unless the run was
+  // stopped: `resume` continues in the same worktrees.
+  if (result.status !== 'stopped') await worktrees?.end();
   switch (result.status) {
     case 'completed':
       await run.records.endPlan(options.planId, 'completed');
-      return { kind: 'done' };
+      return { kind: 'done', goal: worktrees?.goalId };
     case 'revise':
       await run.records.endPlan(options.planId, 'aborted');
       return { kind: 'revise', plan, result };

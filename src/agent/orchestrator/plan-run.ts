@@ -4,6 +4,8 @@ import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolContext } from '../../tools/types.js';
+import type { Workspace } from '../../tools/workspace.js';
+import type { GoalWorktrees } from '../../work/goal-worktrees.js';
 import type { LoopOutcome, NextStep } from '../loop/step.js';
 import { toolContextFor } from '../loop/tool-context.js';
 import type { RunContext } from '../run/run-state.js';
@@ -28,6 +30,8 @@ export class PlanRun {
   readonly graph: TaskGraph;
   /** Completed tasks of this run, earlier plans included; appended as tasks complete. */
   readonly completed: CompletedTask[];
+  /** The goal's git worktrees when its tasks run in worktrees (one per task, merged back). */
+  readonly worktrees: GoalWorktrees | undefined;
 
   constructor(options: {
     run: RunContext;
@@ -37,8 +41,10 @@ export class PlanRun {
     completed: CompletedTask[];
     /** States from the store when a plan resumes. */
     initialState?: ReadonlyMap<string, TaskState>;
+    worktrees?: GoalWorktrees;
   }) {
     this.run = options.run;
+    this.worktrees = options.worktrees;
     this.goal = options.goal;
     this.planId = options.planId;
     this.graph = options.graph;
@@ -147,7 +153,7 @@ export class PlanRun {
   /** What a tool call of a task may touch. */
   toolContext(
     call: ModelToolCall,
-    options: { step: number; taskId: string; signal: AbortSignal; files: FileTracker },
+    options: { step: number; taskId: string; signal: AbortSignal; files: FileTracker; workspace?: Workspace },
   ): ToolContext {
     return toolContextFor(this.run, { call, ...options });
   }

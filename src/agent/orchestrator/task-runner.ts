@@ -1,15 +1,19 @@
 import type { ModelMessage } from 'ai';
 import type { TaskOutcome } from '../../plan/scheduler.js';
 import type { PlanTask } from '../../plan/task-graph.js';
+import { systemPrompts } from '../../prompts/system-prompt.js';
 import { buildTaskPrompt, type TaskToolResult } from '../../prompts/task-prompt.js';
 import { FileTracker } from '../../tools/file-tracker.js';
 import { ToolRegistry } from '../../tools/registry.js';
+import type { Workspace } from '../../tools/workspace.js';
 import { formatArgs } from '../../util/format-args.js';
 import { runStepLoop } from '../loop/driver.js';
+import type { Step } from '../loop/step.js';
 import type { Conversation } from '../run/run-state.js';
 import { failTaskTool, finalAnswerTool, taskCompletedTool } from './control-tools.js';
 import type { PlanRun } from './plan-run.js';
 import { taskStepDecider } from './task-step-decider.js';
+import { commitTaskStep, enterWorktree, mergeCompletedTask } from './task-worktree.js';
 
 /**
  * Works one task of a plan with the step loop, in its own conversation built from the
@@ -27,9 +31,23 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
   // Per task: a file another task wrote since this one read it must be read again before an edit.
   const files = new FileTracker();
   const saved = await plan.takeSavedConversation(task.id);
+  const goal = plan.worktrees;
+  let workspace: Workspace | undefined;
+  if (goal) {
+    // A task continued after a crash keeps its worktree; a start or a retry gets a fresh one.
+    const entered = await enterWorktree(plan, goal, task, {
+      fresh: saved.length === 0,
+      registry,
+      signal,
+      files,
+    });
+    if ('failed' in entered) return { status: 'failed', reason: entered.failed };
+    workspace = entered.workspace;
+  }
   const toolResults: TaskToolResult[] = toolResultsIn(saved);
   const conversation: Conversation = {
-    system: run.systemPrompt('task'),
+    // In a worktree the prompt names the worktree: paths of the main checkout are outside it.
+    system: workspace ? systemPrompts({ workspace: workspace.root })('task') : run.systemPrompt('task'),
     // The first message is the task prompt, rebuilt before every step and never stored.
     messages: [{ role: 'user', content: '' }, ...saved],
     saved: 1 + saved.length,
@@ -37,7 +55,23 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     planId: plan.planId,
     taskId: task.id,
   };
-  const decide = taskStepDecider({ plan, task, conversation, registry, signal, files, toolResults });
+  const decideStep = taskStepDecider({
+    plan,
+    task,
+    conversation,
+    registry,
+    signal,
+    files,
+    toolResults,
+    workspace,
+  });
+  // In a worktree each step that changed something is a commit (before the check runs on it).
+  const decide = goal
+    ? async (step: Step) => {
+        await commitTaskStep(goal, task, step, registry);
+        return decideStep(step);
+      }
+    : decideStep;
 
   const outcome = await runStepLoop({
     run,
@@ -45,6 +79,7 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     registry,
     signal,
     files,
+    workspace,
     taskId: task.id,
     refresh: (current) => {
       current.messages[0] = {
@@ -63,6 +98,7 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
   });
   switch (outcome.kind) {
     case 'task_completed':
+      if (goal) return mergeCompletedTask(plan, goal, task, outcome.summary);
       return { status: 'completed', summary: outcome.summary };
     case 'task_failed':
       return { status: 'failed', reason: outcome.reason };

@@ -2,6 +2,7 @@ import type { PlanTask } from '../../plan/task-graph.js';
 import type { TaskToolResult } from '../../prompts/task-prompt.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import type { Workspace } from '../../tools/workspace.js';
 import { formatArgs } from '../../util/format-args.js';
 import { findEffect } from '../loop/effects.js';
 import { executeTools } from '../loop/execute-tools.js';
@@ -25,6 +26,8 @@ export interface TaskStepContext {
   files: FileTracker;
   /** The task's TOOL RESULTS lines; each step's calls are appended. */
   toolResults: TaskToolResult[];
+  /** The task's worktree, where its check runs; the run's workspace when left out. */
+  workspace?: Workspace;
 }
 
 /**
@@ -63,6 +66,7 @@ export function taskStepDecider(context: TaskStepContext): (step: Step) => Promi
           taskId: task.id,
           signal: context.signal,
           files: context.files,
+          workspace: context.workspace,
         }),
       emit: plan.run.emit,
       step: step.index,

@@ -15,6 +15,7 @@ import { coreTools, ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/types.js';
 import type { Workspace } from '../../tools/workspace.js';
 import { ChangeRecorder } from '../../work/change-recorder.js';
+import type { IsolationSettings } from '../../work/isolation.js';
 import { ApprovalGate } from '../approval/approval-gate.js';
 import type { RunSafety } from '../approval/run-safety.js';
 import { RunHooks } from '../hooks/run-hooks.js';
@@ -22,6 +23,7 @@ import { runStepLoop } from '../loop/driver.js';
 import { DEFAULT_LOOP, type LoopName } from '../loop/loop-name.js';
 import { PathLocks } from '../loop/path-locks.js';
 import type { LoopOutcome } from '../loop/step.js';
+import { applyAtEnd } from '../orchestrator/goal-isolation.js';
 import { finalAnswer, revisePlan, runPlan } from '../orchestrator/orchestrator.js';
 import { planActionsTool } from '../orchestrator/plan-tool.js';
 import { type ProtocolName, wireProtocol } from '../protocol/wire-protocol.js';
@@ -78,6 +80,8 @@ export interface RunAgentOptions {
   budget?: { limit: number; spentBefore: number };
   /** The session's background commands; without them run_command cannot start one. */
   background?: BackgroundCommands;
+  /** Where plan tasks work: git worktrees or the shared workspace (shared when left out). */
+  isolation?: IsolationSettings;
 }
 
 /** How a run ended. */
@@ -241,6 +245,7 @@ async function createRun(
       concurrency: options.concurrency ?? DEFAULT_PLAN_CONCURRENCY,
       onFailure: options.onFailure ?? 'abort',
     },
+    isolation: options.isolation,
     protocol: wireProtocol(options.protocol ?? 'native'),
     loop: options.loop ?? DEFAULT_LOOP,
     taskTracking: options.taskTracking ?? DEFAULT_TASK_TRACKING,
@@ -272,6 +277,7 @@ async function createRun(
     approval: safety.approval.mode,
     sandbox: safety.sandboxLabel,
     network: safety.sandbox.kind === 'bwrap' ? safety.sandbox.network : undefined,
+    isolation: options.isolation?.mode,
   });
   for (const content of [...(safety.notes ?? []), ...budgetNotes(run)]) {
     run.emit({ type: 'agent_update', update_type: 'agent_note', step: 0, content });
@@ -298,6 +304,7 @@ async function orchestrate(
   const completed: CompletedTask[] = resumed ? [...resumed.completed] : [];
   let initialState = resumed?.states;
   let outcome: LoopOutcome = first;
+  let continues: string | undefined;
   while (outcome.kind === 'plan') {
     const result = await runPlan(run, {
       goal,
@@ -305,11 +312,18 @@ async function orchestrate(
       graph: outcome.graph,
       completed,
       initialState,
+      continues,
     });
     initialState = undefined;
-    if (result.kind === 'done') return finalAnswer(run, goal, completed);
-    if (result.kind === 'revise') outcome = await revisePlan(run, goal, result.plan, result.result);
-    else return result;
+    if (result.kind === 'done') {
+      const answer = await finalAnswer(run, goal, completed);
+      if (answer.kind === 'final' && result.goal && run.isolation?.apply) await applyAtEnd(run, result.goal);
+      return answer;
+    }
+    if (result.kind === 'revise') {
+      continues = result.plan.worktrees?.goalId;
+      outcome = await revisePlan(run, goal, result.plan, result.result);
+    } else return result;
   }
   return outcome;
 }

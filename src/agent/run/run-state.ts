@@ -8,6 +8,7 @@ import type { CommandSandbox } from '../../tools/sandbox.js';
 import type { Tool } from '../../tools/types.js';
 import type { Workspace } from '../../tools/workspace.js';
 import type { ChangeRecorder } from '../../work/change-recorder.js';
+import type { IsolationSettings } from '../../work/isolation.js';
 import type { ApprovalGate } from '../approval/approval-gate.js';
 import type { RunHooks } from '../hooks/run-hooks.js';
 import type { LoopName } from '../loop/loop-name.js';
@@ -28,6 +29,8 @@ export interface RunContext {
   tools: Tool[];
   /** How plans run: tasks at once, and what a non-interactive run does when a task fails. */
   planOptions: { concurrency: number; onFailure: 'abort' | 'skip' };
+  /** Where plan tasks work (git worktrees or the shared workspace); shared when left out. */
+  isolation?: IsolationSettings;
   /** How the model calls tools: native tool calling or JSON replies. */
   protocol: WireProtocol;
   /** How the run's work loops produce their steps: `react` or `roa`. */

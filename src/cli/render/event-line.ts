@@ -2,6 +2,7 @@ import { compactionText } from '../../events/compaction-text.js';
 import { hookRanText } from '../../events/hook-ran-text.js';
 import type { ServerEvent } from '../../events/registry.js';
 import { formatDollars } from '../../events/usage-text.js';
+import { worktreeText } from '../../events/worktree-text.js';
 import { formatArgs } from '../../util/format-args.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
 import { formatDuration } from './relative-time.js';
@@ -143,6 +144,11 @@ function fullDetail(event: ServerEvent, whole: boolean): string {
   switch (event.update_type) {
     case 'checkpoint_restored':
       return restoredDetail(event);
+    case 'goal_branch':
+    case 'worktree_created':
+    case 'task_merged':
+    case 'merge_conflict':
+      return worktreeText(event);
     case 'agent_start':
       return `${event.mode} · ${event.loop} · ${event.model} · up to ${event.max_steps} steps: ${event.goal}`;
     case 'agent_turn_start':

@@ -2,6 +2,7 @@ import { compactionText } from '../../events/compaction-text.js';
 import { hookRanText } from '../../events/hook-ran-text.js';
 import type { ServerEvent } from '../../events/registry.js';
 import { formatDollars } from '../../events/usage-text.js';
+import { worktreeText } from '../../events/worktree-text.js';
 import { formatArgs } from '../../util/format-args.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
 import { approvalPreview } from './approval-preview.js';
@@ -190,6 +191,14 @@ export class HumanRenderer {
         // A hook that went well is quiet unless asked for (--verbose); a failed one is said.
         if (event.exit_code !== 0) this.line(s.yellow(`! ${hookRanText(event)}`));
         else if (this.options.verbose) this.line(s.dim(`⋯ ${hookRanText(event)}`));
+        return;
+      case 'goal_branch':
+      case 'worktree_created':
+      case 'task_merged':
+        this.line(s.dim(`⎇ ${worktreeText(event)}`));
+        return;
+      case 'merge_conflict':
+        this.line(s.yellow(`⎇ ${worktreeText(event)}`));
         return;
       case 'agent_retry':
         // The step streams again from the start; what it streamed so far is void.
@@ -484,11 +493,18 @@ function firstLine(text: string): string {
 }
 
 /** ` · approval ask · sandbox workspace-write (no network)` for the header, when the run says. */
-function safetyHeader(event: { approval?: string; sandbox?: string; network?: boolean }): string {
+function safetyHeader(event: {
+  approval?: string;
+  sandbox?: string;
+  network?: boolean;
+  isolation?: string;
+}): string {
+  // `auto` is not named: what it picks for a plan is said when the plan starts (a ⎇ line).
+  const isolation = event.isolation && event.isolation !== 'auto' ? ` · isolation ${event.isolation}` : '';
   const approval = event.approval ? ` · approval ${event.approval}` : '';
   const network = event.network === undefined ? '' : event.network ? ' (network on)' : ' (no network)';
   const sandbox = event.sandbox ? ` · sandbox ${event.sandbox}${network}` : '';
-  return approval + sandbox;
+  return approval + sandbox + isolation;
 }
 
 /** The command or diff of an approval, indented under its question. */

@@ -1,6 +1,7 @@
 import type { ApprovalItem, SessionView, TimelineItem } from '../../../src/events/session-view.js';
 import { RestoreCard } from '../checkpoints/restore-card.js';
-import { formatUsage } from './format.js';
+import { GoalDiff } from '../goal-diff/goal-diff.js';
+import { formatTokens, formatUsage } from './format.js';
 import { Markdown } from './markdown.js';
 import { shownItems } from './shown-items.js';
 import { StepCard } from './step-card.js';
@@ -97,6 +98,13 @@ function Item({
         </div>
       );
     case 'notice':
+      if (item.goalId)
+        return (
+          <>
+            <div className={`notice ${item.tone}`}>{item.text}</div>
+            <GoalDiff goalId={item.goalId} />
+          </>
+        );
       return <div className={`notice ${item.tone}`}>{item.text}</div>;
     case 'restore':
       return <RestoreCard item={item} redoable={latest} />;

@@ -1,9 +1,11 @@
 import type {
   AddTaskBody,
   ApiAddedTask,
+  ApiApplyOutcome,
   ApiCheckpoint,
   ApiCommands,
   ApiError,
+  ApiGoalDiff,
   ApiHealth,
   ApiSession,
   ApiSessionDetail,
@@ -60,5 +62,8 @@ export const api = {
     request<{ task: ApiTask }>('POST', `/api/tasks/${encodeURIComponent(id)}/complete`, {}),
   cancelTask: (id: string) =>
     request<{ task: ApiTask }>('POST', `/api/tasks/${encodeURIComponent(id)}/cancel`, {}),
+  goalDiff: (id: string) => request<ApiGoalDiff>('GET', `/api/goals/${encodeURIComponent(id)}/diff`),
+  applyGoal: (id: string) =>
+    request<ApiApplyOutcome>('POST', `/api/goals/${encodeURIComponent(id)}/apply`, {}),
   deleteTask: (id: string) => request<{ task: ApiTask }>('DELETE', `/api/tasks/${encodeURIComponent(id)}`),
 };

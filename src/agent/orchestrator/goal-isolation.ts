@@ -1,0 +1,94 @@
+import { hasParallelTasks } from '../../plan/parallel-tasks.js';
+import type { TaskGraph } from '../../plan/task-graph.js';
+import { applyGoal } from '../../work/apply-goal.js';
+import { goalBranch } from '../../work/goal-branch.js';
+import { GoalWorktrees } from '../../work/goal-worktrees.js';
+import { wantsWorktrees } from '../../work/isolation.js';
+import type { RunContext } from '../run/run-state.js';
+
+function note(run: RunContext, content: string): void {
+  run.emit({ type: 'agent_update', update_type: 'agent_note', step: run.steps, content });
+}
+
+/**
+ * The worktrees of a plan's goal, when the run's isolation gives the plan worktrees and the
+ * workspace is in a git repository with a commit; undefined when its tasks share the workspace.
+ * `continues`: the plan this one revises (its goal branch is continued, not HEAD).
+ */
+export async function openGoalWorktrees(
+  run: RunContext,
+  options: { planId: string; graph: TaskGraph; continues?: string },
+): Promise<GoalWorktrees | undefined> {
+  const settings = run.isolation;
+  if (!settings) return undefined;
+  const wanted = wantsWorktrees(settings.mode, {
+    parallel: hasParallelTasks(options.graph),
+    concurrency: run.planOptions.concurrency,
+  });
+  if (!wanted.worktrees) return undefined;
+  let goal: GoalWorktrees | undefined;
+  try {
+    goal = await GoalWorktrees.open({
+      workspaceRoot: run.workspace.root,
+      goalId: options.planId,
+      includeUncommitted: settings.includeUncommitted,
+      from: options.continues ? `refs/heads/${goalBranch(options.continues)}` : undefined,
+      setup: settings.worktree,
+    });
+  } catch (error) {
+    note(
+      run,
+      `The tasks share the workspace: git worktrees could not be used (${error instanceof Error ? error.message : String(error)}).`,
+    );
+    return undefined;
+  }
+  if (!goal) {
+    if (settings.mode === 'worktree')
+      note(
+        run,
+        'The tasks share the workspace: it is not in a git repository with a commit (--isolation worktree needs one).',
+      );
+    return undefined;
+  }
+  run.emit({
+    type: 'agent_update',
+    update_type: 'goal_branch',
+    plan_id: options.planId,
+    branch: goal.branch,
+    base: goal.base,
+    reason: options.continues
+      ? `${wanted.reason}; it continues ${goalBranch(options.continues)}`
+      : wanted.reason,
+  });
+  return goal;
+}
+
+/** `--apply`: the finished goal's branch merged into the user's current branch, said as a note. */
+export async function applyAtEnd(run: RunContext, goalId: string): Promise<void> {
+  try {
+    const outcome = await applyGoal(run.workspace.root, goalId);
+    const branch = goalBranch(goalId);
+    switch (outcome.kind) {
+      case 'applied':
+        note(run, `Applied ${branch} to ${outcome.branch} (${outcome.commit.slice(0, 7)}).`);
+        return;
+      case 'already-applied':
+        note(run, `${branch} is in ${outcome.branch} already.`);
+        return;
+      case 'conflict':
+        note(
+          run,
+          `Not applied: ${branch} and your branch both changed ${outcome.files.join(', ')}. Nothing was changed; merge it yourself (git merge ${branch}).`,
+        );
+        return;
+      case 'refused':
+        note(
+          run,
+          `Not applied: git refused (${outcome.message}). Nothing was changed; taskweave apply ${goalId} tries again.`,
+        );
+        return;
+    }
+  } catch (error) {
+    note(run, `Not applied: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,105 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { git, gitOutcome } from './git.js';
+
+/** Where taskweave's branches live: `refs/heads/taskweave/…`. */
+export const BRANCH_PREFIX = 'taskweave/';
+
+/**
+ * A name part made safe for a ref: what git refuses in a ref name (spaces, `~^:?*[\`, `..`,
+ * a leading `.` or `-`, a trailing `.lock`) becomes `-`.
+ */
+export function refPart(name: string): string {
+  const cleaned = name
+    .replace(/[^A-Za-z0-9._-]/g, '-')
+    .replace(/\.{2,}/g, '-')
+    .replace(/^[.-]+/, '')
+    .replace(/\.lock$/, '-lock');
+  return cleaned === '' ? 'x' : cleaned;
+}
+
+/** The branch a goal (one plan) works on: `taskweave/<goal>`. */
+export function goalBranch(goalId: string): string {
+  // No dot in the goal part: a dot parts the goal from the task in a task branch's name.
+  return `${BRANCH_PREFIX}${refPart(goalId).replace(/\./g, '-')}`;
+}
+
+/**
+ * The branch of one task of a goal: `taskweave/<goal>.<task>`. Not `taskweave/<goal>/<task>`:
+ * git keeps a branch as a file, so `taskweave/<goal>` and `taskweave/<goal>/…` cannot both
+ * exist (a ref cannot be a file and a folder at once).
+ */
+export function taskBranch(goalId: string, taskId: string): string {
+  return `${goalBranch(goalId)}.${refPart(taskId)}`;
+}
+
+/** Who taskweave's own commits are by when the repository names no one (a fresh CI box). */
+export async function commitIdentity(cwd: string): Promise<Record<string, string>> {
+  const said = await gitOutcome(['var', 'GIT_COMMITTER_IDENT'], { cwd });
+  if (said.code === 0) return {};
+  return {
+    GIT_AUTHOR_NAME: 'taskweave',
+    GIT_AUTHOR_EMAIL: 'taskweave@localhost',
+    GIT_COMMITTER_NAME: 'taskweave',
+    GIT_COMMITTER_EMAIL: 'taskweave@localhost',
+  };
+}
+
+/** The commit a ref points at, or undefined when there is no such ref. */
+export async function commitOf(cwd: string, ref: string): Promise<string | undefined> {
+  const said = await gitOutcome(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd });
+  return said.code === 0 ? said.stdout.trim() : undefined;
+}
+
+/**
+ * Creates the goal branch at the user's HEAD unless it exists (a resumed goal keeps its own),
+ * without touching the user's checkout, index or current branch. With `includeUncommitted`, the
+ * branch starts at a commit on top of HEAD holding the user's uncommitted changes (tracked and
+ * untracked, not ignored), built through a throw-away index. `from`: start from this commit
+ * instead (a revised plan continues its earlier plan's goal branch).
+ */
+export async function ensureGoalBranch(options: {
+  top: string;
+  goalId: string;
+  includeUncommitted?: boolean;
+  from?: string;
+}): Promise<{ branch: string; commit: string; created: boolean }> {
+  const branch = goalBranch(options.goalId);
+  const existing = await commitOf(options.top, `refs/heads/${branch}`);
+  if (existing) return { branch, commit: existing, created: false };
+  const head = await commitOf(options.top, options.from ?? 'HEAD');
+  if (!head) throw new Error('The repository has no commit yet: worktrees need one to start from.');
+  let start = head;
+  if (options.includeUncommitted && options.from === undefined)
+    start = await uncommittedCommit(options.top, head);
+  // Create only: an empty old value makes update-ref fail when another process made it first.
+  await git(['update-ref', '-m', 'taskweave: goal branch', `refs/heads/${branch}`, start, ''], {
+    cwd: options.top,
+  });
+  return { branch, commit: start, created: true };
+}
+
+/** A commit on top of `head` with the working tree as it is (through a throw-away index). */
+async function uncommittedCommit(top: string, head: string): Promise<string> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'taskweave-index-'));
+  const env = { GIT_INDEX_FILE: path.join(folder, 'index') };
+  try {
+    await git(['read-tree', head], { cwd: top, env });
+    await git(['add', '-A', '--', '.', ':(exclude).taskweave'], { cwd: top, env });
+    const tree = (await git(['write-tree'], { cwd: top, env })).toString('utf8').trim();
+    const headTree = (await git(['rev-parse', `${head}^{tree}`], { cwd: top })).toString('utf8').trim();
+    if (tree === headTree) return head;
+    const identity = await commitIdentity(top);
+    const commit = await git(
+      ['commit-tree', tree, '-p', head, '-m', 'taskweave: uncommitted changes at the start'],
+      {
+        cwd: top,
+        env: identity,
+      },
+    );
+    return commit.toString('utf8').trim();
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}

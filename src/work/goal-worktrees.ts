@@ -1,0 +1,169 @@
+import path from 'node:path';
+import { commitOf, ensureGoalBranch, goalBranch, refPart, taskBranch } from './goal-branch.js';
+import { describeConflict, type MergeConflictFile, mergeBranch } from './merge-task.js';
+import { findRepository } from './repository.js';
+import { commitWorktree, ensureWorktree, removeWorktree, worktreesFolder } from './worktree.js';
+import { type SetupResult, setUpWorktree, type WorktreeSetup } from './worktree-setup.js';
+
+/** Where one task works: its worktree, its branch, and its workspace folder inside the worktree. */
+export interface TaskPlace {
+  taskId: string;
+  branch: string;
+  /** The worktree's top folder. */
+  folder: string;
+  /** The task's workspace: the worktree, or the workspace's subfolder in it. */
+  root: string;
+  /** Made now (not a worktree a crashed process left that is continued). */
+  created: boolean;
+  /** What was linked and copied from the main checkout (on creation). */
+  setup?: SetupResult;
+}
+
+/** How merging a task went, as the orchestrator needs it. */
+export type TaskMerge =
+  | { kind: 'merged' | 'already-merged'; commit: string }
+  | { kind: 'conflict'; files: MergeConflictFile[]; description: string };
+
+/**
+ * One goal's git work: its branch `taskweave/<goal>` (from the user's HEAD, never touching the
+ * user's checkout, index or branch), a worktree per task on `taskweave/<goal>.<task>` made from
+ * the goal branch when the task is ready, each changing step committed there, and the task
+ * merged back (in turn, one at a time) once its check passed.
+ */
+export class GoalWorktrees {
+  private mergeTail: Promise<unknown> = Promise.resolve();
+  private readonly places = new Map<string, TaskPlace>();
+
+  private constructor(
+    readonly goalId: string,
+    /** The main checkout's top folder. */
+    readonly top: string,
+    /** The workspace's path inside the repository (`''` or `sub/`). */
+    private readonly prefix: string,
+    private readonly folder: string,
+    private readonly setup: WorktreeSetup,
+    /** The goal branch's start (the user's HEAD, or the uncommitted changes on top). */
+    readonly base: string,
+  ) {}
+
+  /** The goal branch. */
+  get branch(): string {
+    return goalBranch(this.goalId);
+  }
+
+  /**
+   * Starts (or, when its branch exists, continues) a goal in the repository the workspace is in;
+   * undefined when there is none or it has no commit. `from`: the goal branch of the plan this
+   * one revises, which it continues.
+   */
+  static async open(options: {
+    workspaceRoot: string;
+    goalId: string;
+    includeUncommitted?: boolean;
+    from?: string;
+    setup: WorktreeSetup;
+  }): Promise<GoalWorktrees | undefined> {
+    const repository = await findRepository(options.workspaceRoot);
+    if (!repository) return undefined;
+    const goal = await ensureGoalBranch({
+      top: repository.top,
+      goalId: options.goalId,
+      includeUncommitted: options.includeUncommitted,
+      from: options.from,
+    });
+    const folder = path.join(await worktreesFolder(repository.top), refPart(options.goalId));
+    return new GoalWorktrees(
+      options.goalId,
+      repository.top,
+      repository.prefix,
+      folder,
+      options.setup,
+      goal.commit,
+    );
+  }
+
+  /**
+   * The task's worktree, made from the goal branch as it is now when `fresh` (the task starts or
+   * is retried: it gets its dependencies' merged work), else the one it had (continued).
+   */
+  async placeFor(taskId: string, options: { fresh: boolean }): Promise<TaskPlace> {
+    const folder = path.join(this.folder, refPart(taskId));
+    const branch = taskBranch(this.goalId, taskId);
+    const { created } = await ensureWorktree({
+      top: this.top,
+      folder,
+      branch,
+      start: `refs/heads/${this.branch}`,
+      fresh: options.fresh,
+    });
+    const root = path.join(folder, this.prefix);
+    const place: TaskPlace = { taskId, branch, folder, root, created };
+    if (created) {
+      place.setup = await setUpWorktree({
+        mainRoot: path.join(this.top, this.prefix),
+        taskRoot: root,
+        share: this.setup.share,
+        copy: this.setup.copy,
+      });
+    }
+    this.places.set(taskId, place);
+    return place;
+  }
+
+  /** A task's branch. */
+  taskBranchOf(taskId: string): string {
+    return taskBranch(this.goalId, taskId);
+  }
+
+  /** The commit a task's branch is at (empty when it has none yet). */
+  async tipOf(taskId: string): Promise<string> {
+    return (await commitOf(this.top, `refs/heads/${this.taskBranchOf(taskId)}`)) ?? '';
+  }
+
+  /** The setup command of a new worktree, if the config names one. */
+  get setupCommand(): string | undefined {
+    return this.setup.setup;
+  }
+
+  /** Commits what a step changed in the task's worktree (a checkpoint); the commit, if any. */
+  async commitStep(taskId: string, message: string): Promise<string | undefined> {
+    const place = this.places.get(taskId);
+    if (!place) return undefined;
+    const exclude = [...this.setup.share, ...this.setup.copy].map((name) => `${this.prefix}${name}`);
+    return commitWorktree({ folder: place.folder, message, exclude });
+  }
+
+  /**
+   * Merges a task's branch into the goal branch (after its check passed), one merge at a time.
+   * A task merged already (before a crash) is not merged again.
+   */
+  mergeTask(taskId: string, title: string): Promise<TaskMerge> {
+    const merge = this.mergeTail.then(async (): Promise<TaskMerge> => {
+      const branch = taskBranch(this.goalId, taskId);
+      const outcome = await mergeBranch({
+        top: this.top,
+        into: this.branch,
+        from: branch,
+        message: `taskweave: merge task ${taskId} (${title})`,
+      });
+      if (outcome.kind !== 'conflict') return outcome;
+      return {
+        ...outcome,
+        description: describeConflict(outcome.files, { goal: this.branch, task: branch }),
+      };
+    });
+    this.mergeTail = merge.catch(() => {});
+    return merge;
+  }
+
+  /** Removes a task's worktree (its branch stays: the goal branch has its work, or the user looks at it). */
+  async removeTask(taskId: string): Promise<void> {
+    await removeWorktree(this.top, path.join(this.folder, refPart(taskId)));
+    this.places.delete(taskId);
+  }
+
+  /** The end of the goal: every task worktree left is removed; the branches stay. */
+  async end(): Promise<void> {
+    for (const taskId of [...this.places.keys()]) await this.removeTask(taskId);
+  }
+}

@@ -1,0 +1,33 @@
+import type { WorktreeSetup } from './worktree-setup.js';
+
+/** Where a plan's tasks work: `--isolation`, config `isolation`. */
+export const ISOLATION_MODES = ['auto', 'worktree', 'shared'] as const;
+/** `auto` (default): worktrees for a plan with tasks that can run at once, in a git repository with a commit. */
+export type IsolationMode = (typeof ISOLATION_MODES)[number];
+/** The default isolation. */
+export const DEFAULT_ISOLATION: IsolationMode = 'auto';
+
+/** How a run isolates its plan tasks. */
+export interface IsolationSettings {
+  mode: IsolationMode;
+  /** The goal branch starts with the user's uncommitted changes (`--include-uncommitted`). */
+  includeUncommitted?: boolean;
+  /** Merge the goal branch into the user's branch when the run completes (`--apply`). */
+  apply?: boolean;
+  worktree: WorktreeSetup;
+}
+
+/**
+ * Whether a plan runs in worktrees, before the repository is looked at, and why: `shared` never,
+ * `worktree` always, `auto` when tasks can run at once (more than one at a time allowed).
+ */
+export function wantsWorktrees(
+  mode: IsolationMode,
+  plan: { parallel: boolean; concurrency: number },
+): { worktrees: boolean; reason: string } {
+  if (mode === 'shared') return { worktrees: false, reason: 'isolation shared' };
+  if (mode === 'worktree') return { worktrees: true, reason: 'isolation worktree' };
+  if (plan.parallel && plan.concurrency > 1)
+    return { worktrees: true, reason: 'isolation auto: tasks of the plan can run at the same time' };
+  return { worktrees: false, reason: 'isolation auto: no two tasks of the plan can run at the same time' };
+}

@@ -1,0 +1,221 @@
+import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyGoal, goalDiff, leftoverWorktrees, pruneWorktrees } from '../../src/work/apply-goal.js';
+import { GoalWorktrees } from '../../src/work/goal-worktrees.js';
+import { listWorktrees } from '../../src/work/worktree.js';
+import { git, userGitState, workspaceFolder } from './work-fixture.js';
+
+const LINES = Array.from({ length: 20 }, (_, index) => `line ${index + 1}`);
+
+/** A repository with one committed file of 20 lines, node_modules and .env ignored. */
+function repository(): string {
+  const root = workspaceFolder('git');
+  writeFileSync(path.join(root, 'shared.txt'), `${LINES.join('\n')}\n`);
+  writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n.env\n.taskweave/\n');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'first');
+  mkdirSync(path.join(root, 'node_modules', 'left-pad'), { recursive: true });
+  writeFileSync(path.join(root, 'node_modules', 'left-pad', 'index.js'), 'module.exports = 1;\n');
+  writeFileSync(path.join(root, '.env'), 'TOKEN=x\n');
+  return root;
+}
+
+function edit(file: string, line: number, text: string): void {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines[line - 1] = text;
+  writeFileSync(file, lines.join('\n'));
+}
+
+/** The user's state, taskweave's own branches (which it adds) left out. */
+function userState(root: string): string {
+  return userGitState(root)
+    .split('\n')
+    .filter((line) => !line.startsWith('refs/heads/taskweave/'))
+    .join('\n');
+}
+
+const setup = { share: ['node_modules'], copy: ['.env'] };
+
+describe('GoalWorktrees', () => {
+  it('merges two tasks that changed different parts of one file, without touching the user checkout', async () => {
+    const root = repository();
+    writeFileSync(path.join(root, 'scratch.txt'), 'the user was here\n');
+    git(root, 'add', 'scratch.txt');
+    const before = userState(root);
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'plan_1', setup });
+    if (!goal) throw new Error('no goal');
+    const a = await goal.placeFor('a', { fresh: true });
+    const b = await goal.placeFor('b', { fresh: true });
+    expect(a.folder).toContain(`${path.sep}.git${path.sep}taskweave${path.sep}worktrees${path.sep}`);
+    expect(lstatSync(path.join(a.root, 'node_modules')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(path.join(b.root, '.env'), 'utf8')).toBe('TOKEN=x\n');
+    // Staged in the user's index, not committed: not in the task worktrees.
+    expect(existsSync(path.join(a.root, 'scratch.txt'))).toBe(false);
+    edit(path.join(a.root, 'shared.txt'), 2, 'line 2 by a');
+    edit(path.join(b.root, 'shared.txt'), 18, 'line 18 by b');
+    expect(await goal.commitStep('a', 'step 1')).toMatch(/^[0-9a-f]{40}$/);
+    expect(await goal.commitStep('b', 'step 1')).toMatch(/^[0-9a-f]{40}$/);
+    // The links and copies taskweave made are not committed.
+    expect(git(a.folder, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('shared.txt');
+    expect((await goal.mergeTask('a', 'A')).kind).toBe('merged');
+    expect((await goal.mergeTask('b', 'B')).kind).toBe('merged');
+    const merged = git(root, 'show', 'taskweave/plan_1:shared.txt');
+    expect(merged).toContain('line 2 by a');
+    expect(merged).toContain('line 18 by b');
+    // Merged once only: a second merge (a resume after a crash) finds it there.
+    expect((await goal.mergeTask('a', 'A')).kind).toBe('already-merged');
+    expect(git(root, 'rev-list', '--merges', '--count', 'taskweave/plan_1').trim()).toBe('2');
+    await goal.end();
+    expect((await listWorktrees(root)).map((entry) => entry.path)).toEqual([root]);
+    expect(userState(root)).toBe(before);
+    expect(readFileSync(path.join(root, 'shared.txt'), 'utf8')).toBe(`${LINES.join('\n')}\n`);
+  });
+
+  it('reports a conflict on the same lines with both sides, and leaves the goal branch as it was', async () => {
+    const root = repository();
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'plan_2', setup });
+    if (!goal) throw new Error('no goal');
+    const a = await goal.placeFor('a', { fresh: true });
+    const b = await goal.placeFor('b', { fresh: true });
+    edit(path.join(a.root, 'shared.txt'), 5, 'five from a');
+    edit(path.join(b.root, 'shared.txt'), 5, 'five from b');
+    await goal.commitStep('a', 'a');
+    await goal.commitStep('b', 'b');
+    expect((await goal.mergeTask('a', 'A')).kind).toBe('merged');
+    const tip = git(root, 'rev-parse', 'taskweave/plan_2');
+    const conflict = await goal.mergeTask('b', 'B');
+    if (conflict.kind !== 'conflict') throw new Error(`expected a conflict, got ${conflict.kind}`);
+    expect(conflict.files.map((file) => file.path)).toEqual(['shared.txt']);
+    expect(conflict.files[0]?.goal).toContain('+five from a');
+    expect(conflict.files[0]?.task).toContain('+five from b');
+    expect(conflict.description).toContain('taskweave/plan_2.b changed:');
+    expect(git(root, 'rev-parse', 'taskweave/plan_2')).toBe(tip);
+    // A retry starts again from the goal branch as it is now: a's work is there.
+    const again = await goal.placeFor('b', { fresh: true });
+    expect(readFileSync(path.join(again.root, 'shared.txt'), 'utf8')).toContain('five from a');
+    await goal.end();
+  });
+
+  it('starts the goal branch with the uncommitted changes only when asked', async () => {
+    const root = repository();
+    writeFileSync(path.join(root, 'draft.txt'), 'not committed\n');
+    const plain = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p3', setup });
+    const withChanges = await GoalWorktrees.open({
+      workspaceRoot: root,
+      goalId: 'p4',
+      includeUncommitted: true,
+      setup,
+    });
+    expect(git(root, 'rev-parse', 'taskweave/p3')).toBe(git(root, 'rev-parse', 'HEAD'));
+    expect(git(root, 'show', 'taskweave/p4:draft.txt')).toBe('not committed\n');
+    expect(git(root, 'status', '--porcelain')).toBe('?? draft.txt\n');
+    expect(plain && withChanges).toBeTruthy();
+  });
+
+  it('continues a task worktree a killed process left, and makes again one left half made', async () => {
+    const root = repository();
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p5', setup });
+    if (!goal) throw new Error('no goal');
+    const a = await goal.placeFor('a', { fresh: true });
+    writeFileSync(path.join(a.root, 'new.txt'), 'work\n');
+    await goal.commitStep('a', 'a');
+    // A commit killed half-way leaves the worktree's index.lock.
+    const gitDir = git(a.folder, 'rev-parse', '--absolute-git-dir').trim();
+    writeFileSync(path.join(gitDir, 'index.lock'), '');
+    const again = await goal.placeFor('a', { fresh: false });
+    expect(again.created).toBe(false);
+    expect(existsSync(path.join(gitDir, 'index.lock'))).toBe(false);
+    // `git worktree add` killed while populating: locked, folder partly there.
+    git(root, 'worktree', 'lock', '--reason', 'initializing', a.folder);
+    const remade = await goal.placeFor('a', { fresh: false });
+    expect(remade.created).toBe(true);
+    expect(readFileSync(path.join(remade.root, 'new.txt'), 'utf8')).toBe('work\n');
+    await goal.end();
+    expect(git(root, 'worktree', 'list', '--porcelain')).not.toContain('locked');
+  });
+});
+
+describe('parallel tasks', () => {
+  it('makes and removes many task worktrees at the same time without git tripping over itself', async () => {
+    const root = repository();
+    // Enough files that `git worktree add` takes a while: the window another task's prune hit.
+    for (let index = 0; index < 2000; index++) writeFileSync(path.join(root, `f${index}.txt`), `${index}\n`);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'many files');
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p6', setup });
+    if (!goal) throw new Error('no goal');
+    for (let round = 0; round < 2; round++) {
+      const ids = Array.from({ length: 12 }, (_, index) => `r${round}t${index}`);
+      await Promise.all(ids.slice(0, 6).map((id) => goal.placeFor(id, { fresh: true })));
+      // Half the tasks end (their worktrees removed, git pruning) while the others start.
+      await Promise.all([
+        ...ids.slice(0, 6).map((id) => goal.removeTask(id)),
+        ...ids.slice(6).map((id) => goal.placeFor(id, { fresh: true })),
+      ]);
+      const listed = (await listWorktrees(root)).map((entry) => path.basename(entry.path)).sort();
+      expect(listed).toEqual([path.basename(root), ...ids.slice(6)].sort());
+      for (const id of ids.slice(6)) await goal.removeTask(id);
+    }
+    await goal.end();
+  }, 120_000);
+});
+
+describe('goal diff and apply', () => {
+  async function goalWithChange(root: string, goalId: string, line: number, text: string) {
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId, setup });
+    if (!goal) throw new Error('no goal');
+    const place = await goal.placeFor('a', { fresh: true });
+    edit(path.join(place.root, 'shared.txt'), line, text);
+    await goal.commitStep('a', 'a');
+    expect((await goal.mergeTask('a', 'A')).kind).toBe('merged');
+    await goal.end();
+  }
+
+  it('shows the goal as stat and patch, and applies it onto a branch the user moved on meanwhile', async () => {
+    const root = repository();
+    await goalWithChange(root, 'g1', 3, 'three by the goal');
+    // The user commits other work on their branch while the goal ran.
+    edit(path.join(root, 'shared.txt'), 15, 'fifteen by the user');
+    git(root, 'commit', '-q', '-am', 'user work');
+    const diff = await goalDiff(root, 'g1');
+    expect(diff.stat).toContain('shared.txt | 2 +-');
+    expect(diff.patch).toContain('+three by the goal');
+    expect(diff.patch).not.toContain('fifteen');
+    const applied = await applyGoal(root, undefined);
+    expect(applied.kind).toBe('applied');
+    const text = readFileSync(path.join(root, 'shared.txt'), 'utf8');
+    expect(text).toContain('three by the goal');
+    expect(text).toContain('fifteen by the user');
+    expect(git(root, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('main');
+    expect((await applyGoal(root, 'g1')).kind).toBe('already-applied');
+  });
+
+  it('reports a conflict with the user branch and changes nothing', async () => {
+    const root = repository();
+    await goalWithChange(root, 'g2', 4, 'four by the goal');
+    edit(path.join(root, 'shared.txt'), 4, 'four by the user');
+    git(root, 'commit', '-q', '-am', 'user work');
+    const before = userGitState(root);
+    const outcome = await applyGoal(root, 'g2');
+    expect(outcome).toEqual({ kind: 'conflict', files: ['shared.txt'] });
+    expect(userGitState(root)).toBe(before);
+  });
+
+  it('refuses rather than overwrite uncommitted changes, and prunes leftovers', async () => {
+    const root = repository();
+    await goalWithChange(root, 'g3', 6, 'six by the goal');
+    edit(path.join(root, 'shared.txt'), 6, 'six, not committed');
+    const outcome = await applyGoal(root, 'g3');
+    expect(outcome.kind).toBe('refused');
+    expect(readFileSync(path.join(root, 'shared.txt'), 'utf8')).toContain('six, not committed');
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'g3', setup });
+    await goal?.placeFor('b', { fresh: true });
+    expect((await leftoverWorktrees(root)).map((entry) => entry.branch)).toEqual(['taskweave/g3.b']);
+    const pruned = await pruneWorktrees(root);
+    expect(pruned.removed).toHaveLength(1);
+    expect(pruned.branches.sort()).toEqual(['taskweave/g3.a', 'taskweave/g3.b']);
+    expect(await leftoverWorktrees(root)).toEqual([]);
+    await expect(goalDiff(root, 'nope')).rejects.toThrow('No goal "nope"');
+  });
+});
