@@ -79,7 +79,7 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     mode: z.enum(['code', 'conversation', 'both']).optional(),
     force: z.boolean().optional(),
   }),
-  /** Stops a background command of a session (`bg1`); answered by its background_command_ended event. */
+  /** Stops a background command of a session (`bg1`); answered by its background_ended event. */
   z.strictObject({
     type: z.literal('stop_background_command'),
     session_id: sessionId,

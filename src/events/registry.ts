@@ -240,19 +240,19 @@ export const eventPayloadSchema = z.union([
     task_id: taskId,
   }),
   /** run_command started a command in the background (`background: true`); `command_id` names it (`bg1`). */
-  topLevel('background_command_started', {
+  topLevel('background_started', {
     command_id: z.string(),
     call_id: z.string(),
     command: z.string(),
     task_id: taskId,
   }),
   /** A background command's last lines of output; at most one a second per command. */
-  topLevel('background_command_output', { command_id: z.string(), lines: z.array(z.string()) }),
+  topLevel('background_output', { command_id: z.string(), lines: z.array(z.string()) }),
   /**
    * A background command ended: `exited` (with its code), `killed` (by a signal), or `stopped`
    * (`stopped_by` the model, the user, the end of the session, or a resume after a crash).
    */
-  topLevel('background_command_ended', {
+  topLevel('background_ended', {
     command_id: z.string(),
     state: z.enum(['exited', 'killed', 'stopped']),
     exit_code: z.number().int().optional(),

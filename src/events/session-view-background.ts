@@ -3,13 +3,13 @@ import type { BackgroundCommandView, SessionView } from './session-view-types.js
 
 type BackgroundEvent = Extract<
   ServerEvent,
-  { type: 'background_command_started' | 'background_command_output' | 'background_command_ended' }
+  { type: 'background_started' | 'background_output' | 'background_ended' }
 >;
 
 /** Folds a background command's start, output and end into the session's list of them. */
 export function foldBackgroundEvent(view: SessionView, event: BackgroundEvent): SessionView {
   switch (event.type) {
-    case 'background_command_started': {
+    case 'background_started': {
       const started: BackgroundCommandView = {
         id: event.command_id,
         runId: event.run_id,
@@ -21,11 +21,11 @@ export function foldBackgroundEvent(view: SessionView, event: BackgroundEvent): 
       // A resumed session starts counting again (bg1): the newer command takes the id's place.
       return { ...view, background: [...view.background.filter((c) => c.id !== event.command_id), started] };
     }
-    case 'background_command_output':
+    case 'background_output':
       return update(view, event.command_id, (command) =>
         command.state === 'running' ? { ...command, lines: event.lines } : command,
       );
-    case 'background_command_ended':
+    case 'background_ended':
       return update(view, event.command_id, (command) => ({
         ...command,
         state: event.state,

@@ -336,9 +336,9 @@ function foldTopLevel(view: SessionView, event: TopLevel): SessionView {
       return finishCall(settleApprovalOf(view, event.call_id, event.display ?? event.error), event);
     case 'response_complete':
       return endRun(view, runId, event.status, event.ts);
-    case 'background_command_started':
-    case 'background_command_output':
-    case 'background_command_ended':
+    case 'background_started':
+    case 'background_output':
+    case 'background_ended':
       return foldBackgroundEvent(view, event);
     case 'chat_accepted':
     case 'approval_mode':

@@ -81,7 +81,7 @@ async function reportBackgroundOrphan(
     content: backgroundOrphanNote(command, ended),
   });
   await journal.emit(command.runId, {
-    type: 'background_command_ended',
+    type: 'background_ended',
     command_id: id,
     state: 'stopped',
     stopped_by: 'a resume after a crash',

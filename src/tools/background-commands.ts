@@ -112,7 +112,7 @@ export class BackgroundCommands {
     if (spec.recorder) this.recorders.set(command, spec.recorder);
     const ready = command;
     this.options.emit(spec.runId, {
-      type: 'background_command_started',
+      type: 'background_started',
       command_id: id,
       call_id: spec.callId,
       command: spec.command,
@@ -127,7 +127,7 @@ export class BackgroundCommands {
       for (const note of notes) this.notify(`${id}: ${note}`);
       this.clearOutputTimer(ready);
       this.options.emit(spec.runId, {
-        type: 'background_command_ended',
+        type: 'background_ended',
         command_id: id,
         state: info.state,
         exit_code: info.exitCode,
@@ -204,7 +204,7 @@ export class BackgroundCommands {
       this.outputTimers.delete(command);
       if (!command.running) return;
       this.options.emit(runId, {
-        type: 'background_command_output',
+        type: 'background_output',
         command_id: command.id,
         lines: command.info().lastLines,
       });

@@ -39,7 +39,7 @@ describe('background commands through taskweave run', () => {
       type: 'response_complete',
       final_answer: 'The build failed with code 2; the watcher still runs.',
     });
-    const ended = events.filter((event) => event.type === 'background_command_ended');
+    const ended = events.filter((event) => event.type === 'background_ended');
     expect(ended).toEqual([
       expect.objectContaining({ command_id: 'bg1', state: 'exited', exit_code: 2, lines: ['compiling'] }),
       expect.objectContaining({ command_id: 'bg2', state: 'stopped', stopped_by: 'the end of the session' }),

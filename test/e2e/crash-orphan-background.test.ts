@@ -81,7 +81,7 @@ describe('a background command left running by kill -9 of taskweave', () => {
     try {
       const sessions = new SessionStore(db);
       const events = sessions.events(sessions.lastSession()!.id);
-      expect(events.find((event) => event.type === 'background_command_ended')).toMatchObject({
+      expect(events.find((event) => event.type === 'background_ended')).toMatchObject({
         command_id: 'bg1',
         state: 'stopped',
         stopped_by: 'a resume after a crash',

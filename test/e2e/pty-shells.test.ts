@@ -4,10 +4,10 @@ import { writeScript } from '../helpers/cli.js';
 import { PtyRun } from '../helpers/pty.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 
-/** How many `sleep 300` processes run on the machine. */
+/** How many `sleep 347` processes run on the machine (a number no other test sleeps for). */
 function sleeping(): number {
   const lines = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n');
-  return lines.filter((line) => line.trim() === 'sleep 300').length;
+  return lines.filter((line) => line.trim() === 'sleep 347').length;
 }
 
 const SERVER = `node -e "let n = 0; console.log('listening on 4000'); setInterval(() => console.log('request ' + ++n), 200)"`;
@@ -18,7 +18,7 @@ describe('/shells on an 80×24 terminal', () => {
     const script = await writeScript(await tempWorkspaceRoot('taskweave-pty-shells-script-'), {
       turns: [
         { toolCalls: [{ name: 'run_command', args: { command: SERVER, background: true } }] },
-        { toolCalls: [{ name: 'run_command', args: { command: 'sleep 300', background: true } }] },
+        { toolCalls: [{ name: 'run_command', args: { command: 'sleep 347', background: true } }] },
         { text: 'The server runs in the background as bg1.' },
       ],
     });
@@ -37,7 +37,7 @@ describe('/shells on an 80×24 terminal', () => {
     const listing = session.screen().join('\n');
     expect(listing).toMatch(/bg1 running · node -e/);
     expect(listing).toMatch(/ {2}│ request \d+/);
-    expect(listing).toMatch(/bg2 running · sleep 300/);
+    expect(listing).toMatch(/bg2 running · sleep 347/);
     session.type('/shells stop bg1\r');
     await session.waitFor('bg1 stopped.');
     session.type('/shells\r');

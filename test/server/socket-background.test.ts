@@ -13,14 +13,14 @@ describe('background commands over the WebSocket (stop_background_command)', () 
     );
     const client = await TestClient.open(target);
     client.send({ type: 'chat', content: 'start it' });
-    const started = await client.next<ServerEvent & { command_id: string }>(is('background_command_started'));
+    const started = await client.next<ServerEvent & { command_id: string }>(is('background_started'));
     expect(started.command_id).toBe('bg1');
     const done = await client.next<ServerEvent & { session_id: string }>(is('response_complete'));
     const sessionId = done.session_id;
 
     const before = client.messages.length;
     client.send({ type: 'stop_background_command', session_id: sessionId, command_id: 'bg1' });
-    expect(await client.next(is('background_command_ended'), { after: before })).toMatchObject({
+    expect(await client.next(is('background_ended'), { after: before })).toMatchObject({
       command_id: 'bg1',
       state: 'stopped',
       stopped_by: 'the user',

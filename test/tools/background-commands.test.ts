@@ -101,7 +101,7 @@ describe('background commands (run_command background: true)', () => {
       (pids) => pids.length === 0,
     );
     expect(rows.size).toBe(0);
-    expect(events.map((event) => event.type)).toContain('background_command_ended');
+    expect(events.map((event) => event.type)).toContain('background_ended');
     // The model stopped it itself: it is not told again.
     expect(background.takeEndNotices()).toEqual([]);
   });
@@ -136,7 +136,7 @@ describe('background commands (run_command background: true)', () => {
     expect(notices[0]).toMatch(/bg1 .* has ended: exited with code 3/);
     expect(notices[0]).toMatch(/building\nfailed/);
     expect(background.takeEndNotices()).toEqual([]);
-    const ended = events.find((event) => event.type === 'background_command_ended');
+    const ended = events.find((event) => event.type === 'background_ended');
     expect(ended).toMatchObject({ command_id: 'bg1', state: 'exited', exit_code: 3 });
   });
 

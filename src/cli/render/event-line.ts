@@ -133,11 +133,11 @@ function fullDetail(event: ServerEvent, whole: boolean): string {
           : `task ${event.task_id} queued as #${event.position}`;
       case 'approval_mode':
         return `approval ${event.mode} · sandbox ${event.sandbox}`;
-      case 'background_command_started':
+      case 'background_started':
         return `${event.command_id} started in the background: ${event.command}`;
-      case 'background_command_output':
+      case 'background_output':
         return `${event.command_id}: ${event.lines.at(-1) ?? ''}`;
-      case 'background_command_ended':
+      case 'background_ended':
         return `${event.command_id} ${backgroundEnd(event)}`;
     }
   }
