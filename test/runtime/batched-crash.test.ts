@@ -48,13 +48,16 @@ describe('batched persistence and a crash', () => {
       'write one, then run the long command',
     ]);
     // Killed while the command streams progress lines: they are announced at once and written
-    // within 50 ms, so by the second progress event (the tool sends them further apart than
-    // that) the first is written and the second is held.
-    let progressEvents = 0;
+    // within 50 ms, so by a later progress event (the tool sends them further apart than that)
+    // the ones before it are written and it is held. The kill waits until the events before the
+    // last one hold at least 5 lines (on a loaded machine an event may carry a single line).
+    const linesPerEvent: number[] = [];
     await fixture.waitForLine((line) => {
       const event: ServerEvent = JSON.parse(line);
-      if (event.type === 'tool_progress') progressEvents += 1;
-      return progressEvents === 2;
+      if (event.type === 'tool_progress')
+        linesPerEvent.push([...event.content.matchAll(/progress line \d+/g)].length);
+      const beforeLast = linesPerEvent.slice(0, -1).reduce((sum, count) => sum + count, 0);
+      return linesPerEvent.length >= 2 && beforeLast >= 5;
     });
     fixture.child.kill('SIGKILL');
     expect((await fixture.closed).signal).toBe('SIGKILL');
