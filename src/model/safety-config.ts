@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPROVAL_MODES } from '../tools/approval.js';
+import { APPROVAL_MODES, APPROVAL_STRICTNESS } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { SANDBOX_MODES } from '../tools/sandbox-modes.js';
 import { type HooksConfig, hooksConfigSchema } from './hooks-config.js';
@@ -53,7 +53,6 @@ export interface SafetyConfig {
 }
 
 /** Strictest first. */
-const APPROVAL_STRICTNESS = ['plan-only', 'ask', 'edits', 'auto'] as const;
 const SANDBOX_STRICTNESS = ['read-only', 'workspace-write', 'off'] as const;
 
 /**

@@ -3,7 +3,7 @@ import type { RunSafety } from '../agent/approval/run-safety.js';
 import { SessionApprovals } from '../agent/approval/session-approvals.js';
 import type { TaskweaveConfig } from '../model/config-file.js';
 import type { HooksConfig } from '../model/hooks-config.js';
-import { type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../tools/approval.js';
+import { type ApprovalMode, DEFAULT_APPROVAL_MODE, stricterApproval } from '../tools/approval.js';
 import type { CommandSandbox } from '../tools/sandbox.js';
 import type { SandboxMode } from '../tools/sandbox-modes.js';
 import { probeSandbox } from '../tools/sandbox-probe.js';
@@ -156,12 +156,4 @@ export class RuntimeSafety {
       ...(this.hooks !== undefined ? { hooks: this.hooks } : {}),
     };
   }
-}
-
-/** Strictest first. */
-const APPROVAL_STRICTNESS: readonly ApprovalMode[] = ['plan-only', 'ask', 'edits', 'auto'];
-
-/** The stricter of two approval modes. */
-export function stricterApproval(a: ApprovalMode, b: ApprovalMode): ApprovalMode {
-  return APPROVAL_STRICTNESS.indexOf(a) <= APPROVAL_STRICTNESS.indexOf(b) ? a : b;
 }

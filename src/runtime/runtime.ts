@@ -10,7 +10,7 @@ import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
 import { DEFAULT_QUEUE, type Task } from '../store/schema.js';
 import { StoreGoneError } from '../store/store-file-guard.js';
-import type { ApprovalMode } from '../tools/approval.js';
+import { type ApprovalMode, stricterApproval } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
@@ -39,7 +39,7 @@ import { awaitQueuedGoal, type QueuedGoalOutcome, queuedSuffix, waitingInQueue }
 import { encodeQueuedSettings, type QueuedSettings } from './queued-settings.js';
 import { type ResumeOutcome, resumeSession } from './resume.js';
 import type { RunSettings } from './run-settings.js';
-import { RuntimeSafety, stricterApproval } from './runtime-safety.js';
+import { RuntimeSafety } from './runtime-safety.js';
 import { SessionBook } from './session-book.js';
 import { subscribeToSession } from './subscription.js';
 import { TaskBoard } from './task-board.js';

@@ -8,6 +8,24 @@ export type ApprovalMode = 'ask' | 'edits' | 'auto' | 'plan-only';
 /** The approval modes, in the order `--help` lists them. */
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'edits', 'auto', 'plan-only'];
 
+/** The approval modes, strictest first. */
+export const APPROVAL_STRICTNESS = [
+  'plan-only',
+  'ask',
+  'edits',
+  'auto',
+] as const satisfies readonly ApprovalMode[];
+
+/** Whether approval mode `a` lets more run without asking than `b`. */
+export function isLooserApproval(a: ApprovalMode, b: ApprovalMode): boolean {
+  return APPROVAL_STRICTNESS.indexOf(a) > APPROVAL_STRICTNESS.indexOf(b);
+}
+
+/** The stricter of two approval modes. */
+export function stricterApproval(a: ApprovalMode, b: ApprovalMode): ApprovalMode {
+  return isLooserApproval(a, b) ? b : a;
+}
+
 /** The mode when neither a flag nor the config names one. */
 export const DEFAULT_APPROVAL_MODE: ApprovalMode = 'ask';
 

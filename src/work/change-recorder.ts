@@ -67,8 +67,8 @@ export class ChangeRecorder {
   private lastScanTick = 0;
   /** What this run's file tools last left in each file, and at which tick. */
   private readonly written = new Map<string, { id: string | null; mode: number | null; at: number }>();
-  /** The commands running now, by the tick each snapshot base was scanned from. */
-  private readonly runningBases = new Set<SnapshotBase>();
+  /** Commands running now: the writes their snapshots may lack are kept until none runs. */
+  private commandsRunning = 0;
 
   private readonly indexFile: string;
 
@@ -194,10 +194,13 @@ export class ChangeRecorder {
     }
     const others = new Map<string, string | null>();
     this.windows.add(others);
-    this.runningBases.add(base);
+    this.commandsRunning += 1;
     let result: T;
     try {
       result = await run();
+    } catch (error) {
+      this.commandsRunning -= 1;
+      throw error;
     } finally {
       this.windows.delete(others);
     }
@@ -220,7 +223,7 @@ export class ChangeRecorder {
     } catch (error) {
       this.tell(error);
     } finally {
-      this.runningBases.delete(base);
+      this.commandsRunning -= 1;
       this.forgetWritesBefore();
     }
     return result;
@@ -228,7 +231,7 @@ export class ChangeRecorder {
 
   /** Drops the file-tool writes every snapshot a command may still use already holds. */
   private forgetWritesBefore(): void {
-    if (this.runningBases.size > 0) return;
+    if (this.commandsRunning > 0) return;
     // The next command's base is scanned from a later tick than any entry kept here is needed for.
     const horizon = this.lastScanTick;
     for (const [file, written] of this.written) if (written.at < horizon) this.written.delete(file);

@@ -1,9 +1,6 @@
-import type { ApprovalMode } from '../../tools/approval.js';
+import { type ApprovalMode, isLooserApproval } from '../../tools/approval.js';
 import { expandCommandText } from './expand-command.js';
 import type { CustomCommand } from './load-commands.js';
-
-/** Strictest first (as the config's merge ranks them). */
-const APPROVAL_STRICTNESS: readonly ApprovalMode[] = ['plan-only', 'ask', 'edits', 'auto'];
 
 /** The goal a command line starts, and the settings its front matter gives that goal. */
 export interface CommandGoal {
@@ -21,10 +18,7 @@ export function commandGoal(
   argumentText: string,
   sessionApproval: ApprovalMode,
 ): CommandGoal {
-  if (
-    command.approval !== undefined &&
-    APPROVAL_STRICTNESS.indexOf(command.approval) > APPROVAL_STRICTNESS.indexOf(sessionApproval)
-  )
+  if (command.approval !== undefined && isLooserApproval(command.approval, sessionApproval))
     throw new Error(
       `/${command.name} asks for approval "${command.approval}", looser than this session's "${sessionApproval}": a command file cannot loosen safety (${command.file}). Switch the session's mode yourself (/approval) if you mean it.`,
     );

@@ -1,7 +1,7 @@
 import type { ApprovalItem, SessionView, TimelineItem } from '../../../src/events/session-view.js';
 import { RestoreCard } from '../checkpoints/restore-card.js';
 import { GoalDiff } from '../goal-diff/goal-diff.js';
-import { formatTokens, formatUsage } from './format.js';
+import { formatUsage } from './format.js';
 import { Markdown } from './markdown.js';
 import { shownItems } from './shown-items.js';
 import { StepCard } from './step-card.js';
