@@ -18,13 +18,15 @@ function isAlive(pid: number): boolean {
 
 /** A sleep no other process runs, so that its pid is found from outside. */
 const TOKEN = `301.${process.pid}${Date.now() % 100_000}`;
+/** The foreground command the kill interrupts: a sleep no other process runs. */
+const FOREGROUND = `30.${process.pid}${Date.now() % 100_000}`;
 
-function pidsRunningToken(): number[] {
+function pidsRunning(seconds: string): number[] {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .filter((entry) => {
       try {
-        return readFileSync(`/proc/${entry}/cmdline`, 'utf8') === `sleep\0${TOKEN}\0`;
+        return readFileSync(`/proc/${entry}/cmdline`, 'utf8') === `sleep\0${seconds}\0`;
       } catch {
         return false;
       }
@@ -52,7 +54,7 @@ describe('a background command left running by kill -9 of taskweave', () => {
             },
           ],
         },
-        { toolCalls: [{ name: 'run_command', args: { command: 'sleep 30' } }] },
+        { toolCalls: [{ name: 'run_command', args: { command: `sleep ${FOREGROUND}` } }] },
       ],
     })}`;
     // Unconfined: in the sandbox a command dies with taskweave (--die-with-parent) and no orphan is left.
@@ -60,8 +62,9 @@ describe('a background command left running by kill -9 of taskweave', () => {
     let orphan: number | undefined;
     const killed = await runCliUntil(['run', ...common, '--json', 'serve it'], {
       when: (out) => {
-        if (!out.includes('"sleep 30"')) return false;
-        orphan = pidsRunningToken()[0];
+        // Once the foreground command runs, its call and its record are on disk.
+        if (!out.includes(`"sleep ${FOREGROUND}"`) || pidsRunning(FOREGROUND).length === 0) return false;
+        orphan = pidsRunning(TOKEN)[0];
         return orphan !== undefined;
       },
       delayMs: 100,
@@ -92,7 +95,7 @@ describe('a background command left running by kill -9 of taskweave', () => {
       expect(notes.map((note) => ('content' in note ? note.content : ''))).toContainEqual(
         expect.stringContaining('The background command bg1 (`sleep'),
       );
-      // The background call itself succeeded long ago: only the foreground `sleep 30` failed.
+      // The background call itself succeeded long ago: only the foreground sleep failed.
       const failed = events.filter((event) => event.type === 'tool_error');
       expect(failed).toHaveLength(1);
       expect(db.sqlite.prepare('select count(*) as n from commands').get()).toEqual({ n: 0 });
