@@ -2,9 +2,14 @@
 // TASKWEAVE_LOAD_TRACE names a file, appends one "parent<TAB>child" line (file URLs) for every
 // module the process loads. ES modules are seen by a resolve hook; CommonJS modules required from
 // CommonJS ones (better-sqlite3 and its helpers) never reach that hook on Node 20, so the
-// CommonJS cache is written out at exit as well.
-import { appendFileSync } from 'node:fs';
-import Module, { register } from 'node:module';
+// CommonJS cache is written out at exit as well. The CLI's own bundle (dist/bundle/main.cjs) is
+// read and compiled by src/cli/code-cache.ts, not by a loader: its reading is recorded instead,
+// and the modules inside it that the command initialised, through the hook the build gives it
+// (scripts/bundle.mjs, `__taskweaveModuleTrace`). Programs the process starts are noted too, in
+// their place among the modules.
+import { ChildProcess } from 'node:child_process';
+import fs, { appendFileSync } from 'node:fs';
+import Module, { register, syncBuiltinESMExports } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 const out = process.env.TASKWEAVE_LOAD_TRACE;
@@ -21,6 +26,26 @@ export async function resolve(specifier, context, nextResolve) {
 `;
 
 if (out !== undefined) {
+  const readFileSync = fs.readFileSync;
+  fs.readFileSync = function tracedReadFileSync(file, ...rest) {
+    if (typeof file === 'string' && file.endsWith('.cjs'))
+      appendFileSync(out, `\t${pathToFileURL(file).href}\n`);
+    return readFileSync.call(this, file, ...rest);
+  };
+  syncBuiltinESMExports();
+  // Programs started, between the modules: `SPAWN<TAB>file`.
+  const spawn = ChildProcess.prototype.spawn;
+  ChildProcess.prototype.spawn = function tracedSpawn(options) {
+    appendFileSync(out, `SPAWN\t${options?.file ?? ''}\n`);
+    return spawn.call(this, options);
+  };
+  const root = new URL('..', import.meta.url);
+  const initialised = new Set();
+  globalThis.__taskweaveModuleTrace = (name) => {
+    if (initialised.has(name)) return;
+    initialised.add(name);
+    appendFileSync(out, `\t${new URL(name, root).href}\n`);
+  };
   register(`data:text/javascript,${encodeURIComponent(RESOLVE_HOOK)}`, { data: { out } });
   process.on('exit', () => {
     const lines = [];

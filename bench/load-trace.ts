@@ -38,19 +38,37 @@ export const CLI = path.join(ROOT, 'bin', 'taskweave.js');
 const TRACE_PRELOAD = path.join(ROOT, 'bench', 'load-trace.mjs');
 const BUNDLE_META = path.join(ROOT, 'dist', 'bundle-meta.json');
 
-/** For each chunk of the bundle (absolute path), the absolute paths of the files it holds. */
+/**
+ * For each bundle file (absolute path), the absolute paths of the files its loading runs: the
+ * modules esbuild did not wrap to run on first use; the wrapped ones (a lazily imported module in
+ * the CLI's one-file bundle, a CommonJS package) are traced one by one when initialised
+ * (load-trace.mjs, through the hook scripts/bundle.mjs adds).
+ */
 function bundleContents(): Map<string, string[]> {
   const contents = new Map<string, string[]>();
   const meta = JSON.parse(readFileSync(BUNDLE_META, 'utf8')) as {
     outputs: Record<string, { inputs: Record<string, unknown> }>;
   };
   for (const [output, { inputs }] of Object.entries(meta.outputs)) {
+    const file = path.join(ROOT, output);
+    const wrapped = wrappedModules(file);
     contents.set(
-      path.join(ROOT, output),
-      Object.keys(inputs).map((input) => path.join(ROOT, input)),
+      file,
+      Object.keys(inputs)
+        .filter((input) => !wrapped.has(input))
+        .map((input) => path.join(ROOT, input)),
     );
   }
   return contents;
+}
+
+/** The modules of a bundle that esbuild wrapped (`__esm`, `__commonJS`): run when first imported. */
+function wrappedModules(bundle: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of readFileSync(bundle, 'latin1').matchAll(/= __(?:esm|commonJS)\(\{\n\s+"([^"]+)"\(/g)) {
+    names.add(match[1]!);
+  }
+  return names;
 }
 
 /** The package a file belongs to (`@scope/name` or `name`), from its last node_modules segment. */

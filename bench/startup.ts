@@ -28,7 +28,7 @@ const RUNS = Number(process.argv[2] ?? 20);
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = path.join(ROOT, 'bin', 'taskweave.js');
-const BUILT_MAIN = path.join(ROOT, 'dist', 'bundle', 'main.js');
+const BUILT_MAIN = path.join(ROOT, 'dist', 'bundle', 'main.cjs');
 
 interface Command {
   label: string;

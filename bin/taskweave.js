@@ -1,22 +1,7 @@
 #!/usr/bin/env node
-// The CLI as one bundle (scripts/bundle.mjs): a command opens a few files, not hundreds.
-// `--help` and `--version` are answered by a small module without loading the CLI, and so are
-// `tasks list` and `sessions list` when they can be (another small module; else the CLI runs).
-import { quickAnswer } from '../dist/bundle/quick.js';
+// The CLI as bundles (scripts/bundle.mjs): `--help` and `--version` are answered by a small module
+// without loading the CLI, and so are `tasks list` and `sessions list` when they can be (another
+// small module); everything else loads the CLI's one-file bundle through V8's code cache.
+import { launch } from '../dist/bundle/quick.js';
 
-const listing = process.argv[2] === 'tasks' || process.argv[2] === 'sessions';
-if (
-  !quickAnswer(process.argv, new URL('../dist/bundle/help-layout.json', import.meta.url)) &&
-  !(listing && (await (await import('../dist/bundle/listing.js')).quickListing(process.argv)))
-) {
-  const { main } = await import('../dist/bundle/main.js');
-  main(process.argv).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      console.error(error instanceof Error ? error.stack : String(error));
-      process.exitCode = 1;
-    },
-  );
-}
+await launch(process.argv, new URL('../dist/bundle/', import.meta.url));

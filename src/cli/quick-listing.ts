@@ -7,6 +7,7 @@
 import { DEFAULT_QUEUE, DEFAULT_SESSION_LIST_LIMIT, readQuickListing } from '../runtime/quick-listing.js';
 import { listSessions } from './commands/sessions-list-action.js';
 import { listTasks } from './commands/tasks-list-action.js';
+import { guardClosedOutput } from './render/output-closed.js';
 
 interface Parsed {
   command: 'tasks' | 'sessions';
@@ -81,6 +82,8 @@ export async function quickListing(argv: string[]): Promise<boolean> {
   if (parsed === undefined) return false;
   const listing = await readQuickListing(parsed, parsed.command, parsed.limit + 1);
   if (listing === undefined) return false;
+  // `taskweave sessions list | head -3`: a reader that goes away ends the listing quietly.
+  guardClosedOutput();
   try {
     if (parsed.command === 'tasks')
       await listTasks({ list: async (options) => listing.tasks(options) }, parsed);

@@ -5,6 +5,7 @@ import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3'
 import { type MigrationMeta, readMigrationFiles } from 'drizzle-orm/migrator';
 import { packageRoot } from '../util/package-root.js';
 import * as schema from './schema.js';
+import { withNativeBinding } from './sqlite-binding.js';
 
 /** How long a connection waits for another process's write lock before failing with SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -67,7 +68,7 @@ export function openDatabase(options: OpenDatabaseOptions): TaskweaveDb {
   if (options.readOnly) return openReadOnly(options);
   const inMemory = options.path === ':memory:';
   if (!inMemory) mkdirSync(path.dirname(path.resolve(options.path)), { recursive: true });
-  const sqlite = new Database(options.path);
+  const sqlite = new Database(options.path, withNativeBinding());
   try {
     // The busy timeout first, so that switching to WAL waits for a process that is migrating.
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -133,7 +134,7 @@ const NO_SHARED_MEMORY_CODES = new Set([
 function openReadOnly(options: OpenDatabaseOptions): TaskweaveDb {
   let sqlite: Database.Database | undefined;
   try {
-    sqlite = new Database(options.path, { readonly: true, fileMustExist: true });
+    sqlite = new Database(options.path, withNativeBinding({ readonly: true, fileMustExist: true }));
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     sqlite.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (error) {
@@ -165,7 +166,7 @@ function openSnapshot(filePath: string): Database.Database {
   // An in-memory copy cannot be in WAL mode; as a rollback-journal file it reads the same.
   for (const offset of FORMAT_VERSION_BYTES)
     if (image.length > offset && image[offset] === 2) image[offset] = 1;
-  return new Database(image, { readonly: true });
+  return new Database(image, withNativeBinding({ readonly: true }));
 }
 
 /** Throws unless the database holds exactly the migrations this version knows (it cannot migrate it read-only). */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { packageRoot } from '../util/package-root.js';
 import type { Run, Session, Task } from './schema.js';
+import { withNativeBinding } from './sqlite-binding.js';
 
 /** A read-only view of the rows a listing needs. */
 export interface QuickRead {
@@ -50,7 +51,7 @@ export async function openQuickRead(file: string): Promise<QuickRead | undefined
   try {
     // Loaded here, not with the module: argv the quick path leaves to the CLI loads no database.
     const { default: Sqlite } = await import('better-sqlite3');
-    sqlite = new Sqlite(file, { readonly: true, fileMustExist: true });
+    sqlite = new Sqlite(file, withNativeBinding({ readonly: true, fileMustExist: true }));
   } catch {
     return undefined;
   }

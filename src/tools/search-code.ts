@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { rgPath } from '@vscode/ripgrep';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { pluralize } from './text-lines.js';
@@ -20,6 +20,17 @@ const RIPGREP_MAX_COLUMNS = 100_000;
 export const SEARCH_TIMEOUT_MS = 60_000;
 /** Folders never searched: git's internals and taskweave's own state. */
 const EXCLUDED_FOLDERS = ['.git', '.taskweave'];
+
+let ripgrep: string | undefined;
+
+/**
+ * The ripgrep binary @vscode/ripgrep ships, looked up when a search first runs: resolving the
+ * package costs a launch ~5 ms that a run which never searches need not pay.
+ */
+function ripgrepPath(): string {
+  ripgrep ??= (createRequire(import.meta.url)('@vscode/ripgrep') as { rgPath: string }).rgPath;
+  return ripgrep;
+}
 
 const parameters = z.object({
   pattern: z.string().min(1).describe('Regular expression (Rust syntax); (?i) for case-insensitive.'),
@@ -103,7 +114,7 @@ function runRipgrep(options: {
       stderr: '',
       ended: 'finished',
     };
-    const child = spawn(rgPath, options.args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(ripgrepPath(), options.args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const end = (how: SearchResult['ended']): void => {
       if (result.ended === 'finished') result.ended = how;
       child.kill('SIGTERM');

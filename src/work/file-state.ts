@@ -1,4 +1,5 @@
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 /** Git's file modes, as change records keep them. */
 export const MODE_FILE = 0o100644;
@@ -21,7 +22,6 @@ export async function readFileState(absolute: string): Promise<FileState | undef
   if (stats.isSymbolicLink()) return { content: Buffer.from(readlinkSync(absolute)), mode: MODE_LINK };
   if (!stats.isFile()) return undefined;
   if (stats.size > LARGE_FILE_BYTES) {
-    const { readFile } = await import('node:fs/promises');
     return { content: await readFile(absolute), mode: stats.mode & 0o111 ? MODE_EXECUTABLE : MODE_FILE };
   }
   return { content: readFileSync(absolute), mode: stats.mode & 0o111 ? MODE_EXECUTABLE : MODE_FILE };

@@ -4,17 +4,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, trace } from '../../bench/load-trace.js';
-import { runCli, writeScript } from '../helpers/cli.js';
+import { openWorkspaceStore } from '../../src/runtime/open-store.js';
+import { pipeIntoHead, runCli, writeScript } from '../helpers/cli.js';
 
 /** Runs the full CLI (the bundle's main, past bin/taskweave.js's quick paths) with `args`. */
 function full(args: string[]) {
-  const main = path.join(ROOT, 'dist', 'bundle', 'main.js');
+  const main = path.join(ROOT, 'dist', 'bundle', 'main.cjs');
   const result = spawnSync(
     process.execPath,
     [
-      '--input-type=module',
       '-e',
-      `const { main } = await import(${JSON.stringify(main)}); process.exitCode = await main(process.argv);`,
+      `require(${JSON.stringify(main)}).main(process.argv).then((code) => { process.exitCode = code; });`,
       '--',
       // process.argv of `node -e` has no script: a word in its place, as main() skips two.
       'taskweave',
@@ -95,11 +95,39 @@ describe('tasks list and sessions list answered without the CLI parser or the OR
       expect(loaded(args)).toEqual([
         path.join('dist', 'bundle', 'quick.js'),
         path.join('dist', 'bundle', 'listing.js'),
+        // Its addon only: better-sqlite3's JavaScript is in the bundle.
         'better-sqlite3',
-        'bindings',
-        'file-uri-to-path',
       ]);
     }
+  });
+
+  it('ends quietly when its reader goes away (`tasks list | head -1`)', async () => {
+    const many = await mkdtemp(path.join(tmpdir(), 'taskweave-quick-listing-head-'));
+    // More than a pipe holds (64 KiB), so that the listing is still writing when head has gone.
+    const { store } = await openWorkspaceStore({ cwd: many }, { create: true });
+    await store.transaction(async () => {
+      for (let index = 0; index < 1500; index++) {
+        await store.tasks.add({ title: `task number ${index}` });
+        await store.sessions.createSession({
+          title: `goal ${index}`,
+          goal: `goal ${index}`,
+          workspace: many,
+          model: 'script:none',
+        });
+      }
+    });
+    await store.close();
+    for (const args of [
+      ['tasks', 'list'],
+      ['sessions', 'list', '--limit', '1500'],
+    ]) {
+      const command = args[0]!;
+      const piped = await pipeIntoHead([...args, '-C', many], path.join(many, `${command}.code`));
+      expect(piped.head, command).toMatch(/^\s*(#|id) /);
+      expect(piped.stderr, command).toBe('');
+      expect(piped.code, command).toBe(0);
+    }
+    await rm(many, { recursive: true, force: true });
   });
 
   it('leaves anything else to the full CLI: another option, a bad value, help, a missing folder', async () => {

@@ -56,12 +56,14 @@ describe('the sandbox probe of a run (issue 22, start-up)', () => {
       );
       expect(result.status, result.stderr).toBe(0);
       const lines = (await readFile(trace, 'utf8')).split('\n');
-      const probe = lines.findIndex((line) => line.startsWith('PROBE\t'));
-      // ripgrep is imported by the tools the agent's run loads; before, the probe came after all of it.
-      const ripgrep = lines.findIndex((line) => line.includes('/@vscode/ripgrep/'));
+      // When bwrap was started, in the process's own order of events (the trace notes each spawn).
+      const probe = lines.findIndex((line) => line.startsWith('SPAWN\t') && line.endsWith('bwrap'));
+      // The agent's run is initialised once the command's action runs; before, the probe came
+      // after all of it.
+      const agent = lines.findIndex((line) => line.includes('/src/agent/run/run-agent.ts'));
       expect(probe).toBeGreaterThan(0);
-      expect(ripgrep).toBeGreaterThan(0);
-      expect(probe).toBeLessThan(ripgrep);
+      expect(agent).toBeGreaterThan(0);
+      expect(probe).toBeLessThan(agent);
       // Probed once: the runtime took the answer of the probe started ahead.
       expect(lines.filter((line) => line.startsWith('PROBE\t'))).toHaveLength(1);
     },

@@ -55,7 +55,6 @@ describe('what a quick command loads', () => {
       'better-sqlite3',
       'drizzle-orm',
       'zod',
-      '@vscode/ripgrep',
     ]);
   });
 });
