@@ -8,7 +8,9 @@
  * them alike; the table shows min / median / max and the median over bare node's.
  *
  * Targets (issue 22): --help and --version within 20 ms of bare node, the listings within 80 ms,
- * the first model request within 250 ms of launch.
+ * the first model request within 250 ms of launch. The CLI's code cache (src/cli/code-cache.ts)
+ * lives in a folder of this run, written by the warm-up round; a last row shows the first request
+ * without it (what the first launch after an install pays), with no target.
  *
  * Needs the build: run `npm run build` first (the bench stops when dist/ is missing or older
  * than src/).
@@ -25,6 +27,8 @@ import { fileURLToPath } from 'node:url';
 import { renderTable } from '../src/cli/render/table.js';
 
 const RUNS = Number(process.argv[2] ?? 20);
+/** The code caches of this run (src/cli/code-cache.ts), written by the warm-up round. */
+const CACHE_HOME = mkdtempSync(path.join(tmpdir(), 'taskweave-bench-startup-cache-'));
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = path.join(ROOT, 'bin', 'taskweave.js');
@@ -37,6 +41,8 @@ interface Command {
   target?: number;
   /** Timed until the first model request instead of until the process exits. */
   untilRequest?: boolean;
+  /** More environment for the process. */
+  env?: Record<string, string>;
 }
 
 interface Sample {
@@ -117,7 +123,7 @@ async function runOnce(command: Command, server: FirstRequestServer): Promise<Sa
   const child = spawn(process.execPath, command.args, {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'ignore'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: CACHE_HOME, ...command.env },
   });
   if (request === undefined) {
     const exit = await exited(child);
@@ -197,6 +203,13 @@ const commands: Command[] = [
     untilRequest: true,
   },
 ];
+// The same without the code cache: what the first launch of `run` after an install pays.
+commands.push({
+  ...commands.at(-1)!,
+  label: 'taskweave run: first request, no code cache',
+  target: undefined,
+  env: { TASKWEAVE_CODE_CACHE: '0' },
+});
 
 const samples = new Map<Command, Sample[]>(commands.map((command) => [command, []]));
 try {
@@ -207,6 +220,7 @@ try {
 } finally {
   server.server.close();
   rmSync(workspace, { recursive: true, force: true });
+  rmSync(CACHE_HOME, { recursive: true, force: true });
 }
 
 const nodeMedian = median(samples.get(BARE_NODE)!.map((sample) => sample.ms));
