@@ -34,3 +34,8 @@ export function unknownTask(id: string): TaskStoreError {
 export function unknownSession(id: string): SessionStoreError {
   return new SessionStoreError(`There is no session with the id ${id}.`);
 }
+
+/** The database holds migrations this version of taskweave does not know: it was written by a newer one. */
+export class StoreVersionError extends Error {
+  override name = 'StoreVersionError';
+}
