@@ -11,10 +11,13 @@ const OUT = 'dist/bundle';
 
 /**
  * Loaded from node_modules as they are: native addons, binaries and WebAssembly located through
- * their own path (ripgrep, the bash grammar), the server's plugins, the MCP SDK.
+ * their own path (ripgrep, the bash grammar), the server's plugins, the MCP SDK, the PostgreSQL driver.
  */
 const EXTERNAL = [
   'better-sqlite3',
+  // The PostgreSQL driver (loaded only for a --store postgres://…) and PGlite (tests only).
+  'pg',
+  '@electric-sql/pglite',
   '@vscode/ripgrep',
   'fastify',
   '@fastify/*',

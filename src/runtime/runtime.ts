@@ -142,15 +142,14 @@ export class Runtime implements WorkerContext {
       ? await givenModel(options.languageModel, { cwd: opened.root, env })
       : await resolveModel({ model: options.model, baseUrl: options.baseUrl, cwd: opened.root, env });
     const safety = await RuntimeSafety.resolve({ choices: options, config, env });
-    const { workspace, store, databasePath } = await openWorkspaceStore(options, {
-      create: true,
-      workspace: opened,
-    });
+    const { workspace, store, databasePath, shared } = await openWorkspaceStore(
+      { ...options, env },
+      { create: true, workspace: opened },
+    );
     const maxSteps = options.maxSteps ?? config.maxSteps ?? DEFAULT_MAX_STEPS;
-    const foreign = await checkDatabaseOrigin(store, {
-      workspaceRoot: workspace.root,
-      adopt: options.trustDatabase,
-    });
+    const foreign = shared
+      ? undefined
+      : await checkDatabaseOrigin(store, { workspaceRoot: workspace.root, adopt: options.trustDatabase });
     const runtime = new Runtime(
       workspace,
       store,
