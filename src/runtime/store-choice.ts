@@ -25,7 +25,8 @@ export async function chosenStore(options: {
   env?: NodeJS.ProcessEnv;
 }): Promise<StoreChoice | undefined> {
   const env = options.env ?? process.env;
-  if (options.store !== undefined && options.store.trim() !== '') return { url: options.store, source: '--store' };
+  if (options.store !== undefined && options.store.trim() !== '')
+    return { url: options.store, source: '--store' };
   const fromEnv = env[STORE_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== '') return { url: fromEnv, source: STORE_ENV };
   const fromConfig = await userConfigStore(env);
