@@ -1,6 +1,7 @@
 import type { Transaction } from 'better-sqlite3';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
+import { planQueue } from './defaults.js';
 import { resolveIdPrefix } from './id-lookup.js';
 import { newId } from './ids.js';
 import {
@@ -118,10 +119,7 @@ export interface TaskStoreOptions {
   now?: () => number;
 }
 
-/** The queue a plan's tasks join unless told otherwise. */
-export function planQueue(planId: string): string {
-  return `plan:${planId}`;
-}
+export { planQueue };
 
 const PLAN_ALLOWED_FROM: Record<PlanStatus, readonly PlanStatus[]> = {
   proposed: [],

@@ -17,7 +17,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { DEFAULT_QUEUE } from '../defaults.js';
+import { DEFAULT_QUEUE, planQueue } from '../defaults.js';
 import { newId } from '../ids.js';
 import type { PlanStore, TaskQueue } from '../ports.js';
 import type { Plan, PlanStatus, Task, TaskStatus } from '../schema.js';
@@ -29,17 +29,16 @@ import {
   TASK_CHANGE_FROM,
   type TaskChange,
 } from '../task-changes.js';
-import {
-  type AddTaskInput,
-  type ClaimOptions,
-  type CompleteAndClaimInput,
-  type CreatePlanInput,
-  type FailAndClaimInput,
-  type HandOffOptions,
-  type PlanTask,
-  planQueue,
-  type StartOptions,
-  type TaskFilter,
+import type {
+  AddTaskInput,
+  ClaimOptions,
+  CompleteAndClaimInput,
+  CreatePlanInput,
+  FailAndClaimInput,
+  HandOffOptions,
+  PlanTask,
+  StartOptions,
+  TaskFilter,
 } from '../task-store.js';
 import { notifyQueue } from './channels.js';
 import type { PgDb } from './connection.js';
