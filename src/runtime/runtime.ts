@@ -26,6 +26,7 @@ import { type LoadedCommands, loadCustomCommands } from './custom-commands/load-
 import { checkDatabaseOrigin, describeOrigin, type ForeignDatabase } from './database-origin.js';
 import { RuntimeInputError } from './errors.js';
 import { openWorkspaceStore, type StoreLocation } from './open-store.js';
+import { watchQueue } from './queue-wake.js';
 import {
   type DrainSummary,
   drainQueue,
@@ -454,13 +455,19 @@ export class Runtime implements WorkerContext {
     const claim = { queue, owner, leaseMs: LEASE_MS, afterSequence };
     const waitForTask = async (): Promise<Task | undefined> => {
       this.notice('The queue is empty; waiting for tasks (Ctrl-C ends).');
-      while (!this.stopRequested) {
-        await releaseDeadWorkers(this, queue);
-        const task = await tasks.claimNext(claim);
-        if (task) return task;
-        await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
+      // Woken by the store when a task of the queue changes; the poll catches expired leases and a stop.
+      const wake = await watchQueue(this.store, queue);
+      try {
+        while (!this.stopRequested) {
+          await releaseDeadWorkers(this, queue);
+          const task = await tasks.claimNext(claim);
+          if (task) return task;
+          await wake.wait(options.pollMs ?? 500);
+        }
+        return undefined;
+      } finally {
+        await wake.close();
       }
-      return undefined;
     };
     let first = await tasks.claimNext(claim);
     if (!first && options.watch) first = await waitForTask();
