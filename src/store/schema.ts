@@ -188,6 +188,11 @@ export const commands = sqliteTable(
     pgid: integer('pgid').notNull(),
     /** The taskweave process that runs it: the row is an orphan's once this process is gone. */
     ownerPid: integer('owner_pid').notNull(),
+    /**
+     * The machine the command runs on (its pids mean something there only); null for a row from
+     * before hosts were recorded, which is this machine's.
+     */
+    host: text('host'),
     startedAt: integer('started_at').notNull(),
     /**
      * The id (`bg1`) of a command started with `background: true`; null for one run in the

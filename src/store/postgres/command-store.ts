@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import type { CommandStart } from '../command-store.js';
 import type { CommandLog } from '../ports.js';
@@ -13,7 +14,9 @@ export class PgCommandStore implements CommandLog {
   ) {}
 
   async started(input: CommandStart): Promise<void> {
-    await this.ctx.db.insert(commands).values({ ...input, startedAt: this.now() });
+    await this.ctx.db
+      .insert(commands)
+      .values({ ...input, host: input.host ?? hostname(), startedAt: this.now() });
   }
 
   async ended(id: string): Promise<void> {

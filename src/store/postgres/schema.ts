@@ -141,6 +141,8 @@ export const commands = pgTable(
     command: text('command').notNull(),
     pgid: integer('pgid').notNull(),
     ownerPid: integer('owner_pid').notNull(),
+    /** The machine the command runs on: a shared store holds every machine's commands. */
+    host: text('host'),
     startedAt: millis('started_at').notNull(),
     backgroundId: text('background_id'),
   },

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../../src/events/registry.js';
 import type { Store } from '../../../src/store/ports.js';
@@ -444,8 +445,15 @@ export function storeContract(backend: ContractBackend): void {
         ['cmd_1', null, 1_000_000],
         ['cmd_2', 'bg1', 1_000_001],
       ]);
+      await store.commands.started({ id: 'cmd_3', ...command, callId: 'c3', host: 'other-machine' });
+      // Each row names its machine: a shared store holds every machine's commands.
+      expect((await store.commands.list()).map((row) => row.host)).toEqual([
+        hostname(),
+        hostname(),
+        'other-machine',
+      ]);
       await store.commands.ended('cmd_1');
-      expect((await store.commands.list()).map((row) => row.id)).toEqual(['cmd_2']);
+      expect((await store.commands.list()).map((row) => row.id)).toEqual(['cmd_2', 'cmd_3']);
     });
 
     it('keeps change records and the restores that undo them', async () => {
