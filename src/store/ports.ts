@@ -138,10 +138,12 @@ export interface Store {
   signals: StoreSignals;
   /**
    * Runs `work` in one write transaction: what the ports write while it runs commits together
-   * (one fsync), or not at all when it throws. Transactions run one at a time; a method's own
-   * transaction inside it is a savepoint. For grouped writes (a run's journal): the work should
-   * only call the store. In PostgreSQL the transaction holds one connection, and the ports'
-   * calls made from the work (its async context) go through it.
+   * (one fsync), or not at all when it throws. A method's own transaction inside it is a
+   * savepoint. For grouped writes (a run's journal): the work should only call the store. In
+   * SQLite transactions run one at a time. In PostgreSQL the transaction holds one connection of
+   * the pool, the ports' calls made from the work (its async context) go through it, and
+   * transactions of other work run at the same time, ordered by the locks they take (a queue's,
+   * a session's event log).
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
