@@ -86,11 +86,7 @@ export async function connectPglite(options: {
 }): Promise<PgConnection> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const { client } = options;
-  if (options.searchPath !== undefined) {
-    await client.exec(
-      `CREATE SCHEMA IF NOT EXISTS "${options.searchPath}"; SET search_path TO "${options.searchPath}"`,
-    );
-  }
+  if (options.searchPath !== undefined) await client.exec(`SET search_path TO "${options.searchPath}"`);
   const db: PgDb = drizzle({ client, schema });
   const unlisteners: (() => Promise<void>)[] = [];
   return {

@@ -15,20 +15,24 @@ const MIGRATIONS_TABLE = '__drizzle_migrations';
 const MIGRATION_LOCK = sql`pg_advisory_xact_lock(7461, 0)`;
 
 /**
- * Applies the migrations this version knows and the database lacks, in one transaction under an
- * advisory lock: workers on several machines starting at once on a new database migrate it once.
+ * Applies the migrations this version knows and the database lacks (in `schema`, created if
+ * missing, when given), in one transaction under an advisory lock: workers on several machines starting at once on a new database migrate it once.
  * A database that holds a migration this version does not know is a StoreVersionError, before
  * anything in it changes.
  */
 export async function migratePostgres(
   db: PgDb,
   migrationsFolder: string = PG_MIGRATIONS_FOLDER,
+  options: { schema?: string } = {},
 ): Promise<void> {
   const migrations: MigrationMeta[] = readMigrationFiles({ migrationsFolder });
   const knownTimes = new Set(migrations.map((migration) => migration.folderMillis));
   const knownHashes = new Set(migrations.map((migration) => migration.hash));
   await db.transaction(async (tx) => {
     await tx.execute(sql`select ${MIGRATION_LOCK}`);
+    // Under the lock: two CREATE SCHEMA IF NOT EXISTS at once can still collide.
+    if (options.schema !== undefined)
+      await tx.execute(sql`CREATE SCHEMA IF NOT EXISTS ${sql.identifier(options.schema)}`);
     await tx.execute(
       sql.raw(
         `CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)`,

@@ -35,10 +35,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
       ? await connectServer({ url: target.url, searchPath: options.schema })
       : await connectPglite({ client: target.pglite, searchPath: options.schema, own: target.own });
   try {
-    if (options.schema !== undefined && 'url' in target) {
-      await connection.db.execute(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
-    }
-    await migratePostgres(connection.db);
+    await migratePostgres(connection.db, undefined, { schema: options.schema });
   } catch (error) {
     await connection.close().catch(() => undefined);
     throw error;
