@@ -133,6 +133,50 @@ export function storeContract(backend: ContractBackend): void {
       expect((await store.tasks.get(b.id))?.status).toBe('in_progress');
     });
 
+    it('settles, cancels, deletes, attaches sessions and clears run settings as the queue defines', async () => {
+      const store = await open(clock().now);
+      const sessionId = await newSession(store);
+      const a = await store.tasks.add({ title: 'a', runSettings: '{"maxSteps":3}' });
+      const b = await store.tasks.add({ title: 'b', dependsOn: [a.id] });
+      await expect(store.tasks.add({ title: 'c', dependsOn: ['task_missing'] })).rejects.toThrow(
+        /does not exist/,
+      );
+      expect(await store.tasks.attachSession(a.id, sessionId)).toMatchObject({ sessionId });
+      expect(await store.tasks.attachSession(a.id, sessionId)).toMatchObject({ sessionId });
+      await expect(store.tasks.attachSession(a.id, 'ses_other')).rejects.toThrow(/already belongs/);
+      expect(await store.tasks.clearRunSettings()).toBe(1);
+      expect((await store.tasks.get(a.id))?.runSettings).toBeNull();
+      // settle: a pending task is started (one attempt) and completed in one step.
+      expect(await store.tasks.settle(a.id, 'complete', 'by hand')).toMatchObject({
+        status: 'completed',
+        attempts: 1,
+        resultSummary: 'by hand',
+      });
+      await expect(store.tasks.settle(a.id, 'fail', 'again')).rejects.toThrow(TaskStoreError);
+      await store.tasks.claimNext({ owner: 'w', leaseMs: LEASE_MS });
+      await expect(store.tasks.delete(b.id)).rejects.toThrow(/in_progress; cancel it first/);
+      expect((await store.tasks.cancel(b.id)).status).toBe('cancelled');
+      await expect(store.tasks.cancel(a.id)).rejects.toThrow(/it is completed/);
+      expect((await store.tasks.delete(b.id)).id).toBe(b.id);
+      expect(await store.tasks.get(b.id)).toBeUndefined();
+      expect(await store.tasks.dependencies(b.id)).toEqual([]);
+      // A rejected plan's tasks are cancelled with it.
+      const { plan, tasks } = await store.plans.createPlan({
+        sessionId,
+        runId: 'r',
+        tasks: [{ key: 't1', title: 'one', description: '', dependsOn: [] }],
+      });
+      expect(await store.plans.setPlanStatus(plan.id, 'rejected', 'not now')).toMatchObject({
+        status: 'rejected',
+        feedback: 'not now',
+      });
+      expect((await store.tasks.get(tasks[0]!.id))?.status).toBe('cancelled');
+      await expect(store.plans.setPlanStatus('plan_missing', 'approved')).rejects.toThrow(
+        /no plan with the id/,
+      );
+      expect(await store.plans.getPlan('plan_missing')).toBeUndefined();
+    });
+
     it('runs one task at a time per queue (the serial rule), queues apart', async () => {
       const store = await open(clock().now);
       const a = await store.tasks.add({ title: 'a' });
