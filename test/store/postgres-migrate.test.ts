@@ -82,10 +82,15 @@ describe('PostgreSQL migrations (a real server)', () => {
       const { default: pg } = await import('pg');
       const admin = new pg.Client({ connectionString: server });
       await admin.connect();
-      const applied = await admin.query(`SELECT count(*)::int AS n FROM "${schema}"."__drizzle_migrations"`);
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await admin.end();
-      expect(applied.rows[0].n).toBe(2);
+      let applied: number | undefined;
+      try {
+        applied = (await admin.query(`SELECT count(*)::int AS n FROM "${schema}"."__drizzle_migrations"`))
+          .rows[0].n;
+      } finally {
+        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await admin.end();
+      }
+      expect(applied).toBe(2);
     }
   });
 });
