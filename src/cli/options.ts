@@ -24,6 +24,8 @@ export interface StoreCliOptions {
   cwd: string;
   /** The database file; `<workspace>/.taskweave/taskweave.db` when not given. */
   db?: string;
+  /** `--store <url>`: a shared store (postgres://…) instead of the SQLite file. */
+  store?: string;
 }
 
 /** The options of every command that runs the agent (run, resume, work), as commander parses them. */
@@ -105,11 +107,18 @@ export interface EvalCliOptions {
   tries: 1 | 2;
 }
 
-/** Adds `-C, --cwd <dir>` and `--db <file>` to a command. */
+/** Adds `-C, --cwd <dir>`, `--db <file>` and `--store <url>` to a command. */
 export function addStoreOptions(command: Command): Command {
-  return command
-    .option('-C, --cwd <dir>', 'the workspace folder', process.cwd())
-    .option('--db <file>', 'the database file (default <workspace>/.taskweave/taskweave.db)');
+  return (
+    command
+      .option('-C, --cwd <dir>', 'the workspace folder', process.cwd())
+      .option('--db <file>', 'the database file (default <workspace>/.taskweave/taskweave.db)')
+      // No default shown: $TASKWEAVE_STORE may hold a password.
+      .option(
+        '--store <url>',
+        'a shared store, postgres://user:password@host/db (also $TASKWEAVE_STORE or "store" in your config; default the SQLite file)',
+      )
+  );
 }
 
 /** Adds the workspace, store, model and run options and the terminal's output options to a command. */

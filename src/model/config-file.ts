@@ -22,6 +22,11 @@ export const taskweaveConfigSchema = z.strictObject({
   /** Base URL for providers that take one (openai, anthropic, openai-compatible). */
   baseUrl: safeBaseUrl.optional(),
   maxSteps: z.number().int().positive().optional(),
+  /**
+   * A shared store's URL (`postgres://…`) instead of each workspace's SQLite file; read from the
+   * user's own file only (src/runtime/store-choice.ts), never from a workspace's.
+   */
+  store: z.string().min(1).optional(),
   /** Base URLs a workspace config may send an API key to; read from the user's own file only. */
   trustedBaseUrls: z.array(safeBaseUrl).optional(),
   /**

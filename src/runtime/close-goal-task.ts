@@ -8,6 +8,8 @@ export interface Outcome {
   status: RunStatus;
   finalAnswer?: string;
   reason?: string;
+  /** The attempt the worker held the task under (its fencing token), when known. */
+  attempt?: number;
 }
 
 /** The worker that closes a goal's queue task, the queue it hands over to and the lease it takes. */
@@ -18,6 +20,8 @@ export interface HandOff {
   leaseMs: number;
   /** The next task only from those queued after this position (a foreign database's are left). */
   afterSequence?: number;
+  /** The attempt the worker holds the task under (its fencing token); the run's when not given. */
+  attempt?: number;
 }
 
 /** The result summary (or failure reason) a queue task is closed with. */
@@ -33,9 +37,10 @@ export function outcomeText(result: Outcome): string {
  */
 export async function closeGoalTask(tasks: TaskQueue, handOff: HandOff, result: Outcome): Promise<void> {
   const text = outcomeText(result);
-  if (result.status === 'completed') await tasks.complete(handOff.id, text, { owner: handOff.owner });
-  else if (result.status === 'needs_input') await tasks.block(handOff.id, blockedReason(result));
-  else await tasks.fail(handOff.id, text, { owner: handOff.owner });
+  const holder = { owner: handOff.owner, attempt: handOff.attempt ?? result.attempt };
+  if (result.status === 'completed') await tasks.complete(handOff.id, text, holder);
+  else if (result.status === 'needs_input') await tasks.block(handOff.id, blockedReason(result), holder);
+  else await tasks.fail(handOff.id, text, holder);
 }
 
 /** closeGoalTask, then the next task of the queue claimed for the same worker (one hand-off). */
@@ -45,11 +50,12 @@ export async function closeGoalTaskAndClaimNext(
   result: Outcome,
 ): Promise<Task | undefined> {
   const text = outcomeText(result);
+  const attempt = handOff.attempt ?? result.attempt;
   if (result.status === 'completed')
-    return (await tasks.completeAndClaimNext({ ...handOff, resultSummary: text })).next;
+    return (await tasks.completeAndClaimNext({ ...handOff, attempt, resultSummary: text })).next;
   if (result.status !== 'needs_input')
-    return (await tasks.failAndClaimNext({ ...handOff, reason: text })).next;
-  await tasks.block(handOff.id, blockedReason(result));
+    return (await tasks.failAndClaimNext({ ...handOff, attempt, reason: text })).next;
+  await tasks.block(handOff.id, blockedReason(result), { owner: handOff.owner, attempt });
   return tasks.claimNext({
     queue: handOff.queue,
     owner: handOff.owner,

@@ -10,24 +10,40 @@ import {
 import { IdLookupError } from '../store/id-lookup.js';
 import type { Store } from '../store/ports.js';
 import { openSqliteStore, StoreBusyError } from '../store/sqlite-store.js';
+import { isPostgresUrl, parsePostgresUrl, redactStoreUrl, withoutPassword } from '../store/store-url.js';
 import { TaskStoreError } from '../store/task-store.js';
 import { Workspace } from '../tools/workspace.js';
+import { errorMessage } from '../util/error-message.js';
 import { originHere } from './database-origin.js';
 import { RuntimeInputError } from './errors.js';
+import { chosenStore, type StoreChoice } from './store-choice.js';
 
-/** Where a workspace's data lives: the folder, and the database file (default inside it). */
+/** Where a workspace's data lives: the folder, and the database file (default inside it) or a shared store. */
 export interface StoreLocation {
   /** The workspace folder; it must exist. */
   cwd: string;
   /** The database file, relative to the folder the user typed it in; `<workspace>/.taskweave/taskweave.db` when not given. */
   db?: string;
+  /**
+   * A shared store's URL (`postgres://…`), over `TASKWEAVE_STORE` and the user config's `store`;
+   * the SQLite file when none of them is set.
+   */
+  store?: string;
+  /** The environment to read `TASKWEAVE_STORE` and the user config from; the process's when not given. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** An open workspace and its store. */
 export interface OpenedWorkspace {
   workspace: Workspace;
+  /** The SQLite file, or a shared store's URL without its password (for messages). */
   databasePath: string;
   store: Store;
+  /**
+   * A store shared by several workspaces and machines: where it was created says nothing about
+   * whose its work is (the copied-database check of database-origin.ts does not apply).
+   */
+  shared?: boolean;
 }
 
 /**
@@ -42,6 +58,15 @@ export async function openWorkspaceStore(
   options: { create?: boolean; readOnly?: boolean; workspace?: Workspace } = {},
 ): Promise<OpenedWorkspace> {
   const workspace = options.workspace ?? (await Workspace.open(location.cwd));
+  const choice = await chosenStore({ store: location.store, env: location.env });
+  if (choice !== undefined) {
+    if (location.db !== undefined) {
+      throw new RuntimeInputError(
+        `--db and a shared store (${choice.source}: ${redactStoreUrl(choice.url)}) were both given: use one of them.`,
+      );
+    }
+    return { workspace, ...(await openSharedStore(choice)) };
+  }
   const databasePath =
     location.db === undefined
       ? defaultDatabasePath(workspace.root)
@@ -66,6 +91,38 @@ export async function openWorkspaceStore(
     if (unusable !== undefined) throw new RuntimeInputError(unusable, { cause: error });
     throw error;
   }
+}
+
+/**
+ * Opens the shared store a URL names (PostgreSQL): a bad URL, a server that cannot be reached,
+ * refused credentials or a database of a newer taskweave are RuntimeInputErrors whose messages
+ * never hold the password. The driver is loaded only here: the SQLite path never loads it.
+ */
+async function openSharedStore(choice: StoreChoice): Promise<Omit<OpenedWorkspace, 'workspace'>> {
+  const shown = redactStoreUrl(choice.url);
+  if (!isPostgresUrl(choice.url)) {
+    throw new RuntimeInputError(
+      `The store ${shown} (from ${choice.source}) is not one taskweave can open: give a postgres:// or postgresql:// URL, or leave it out for the workspace's SQLite file.`,
+    );
+  }
+  let url: string;
+  try {
+    url = parsePostgresUrl(choice.url);
+  } catch (error) {
+    throw new RuntimeInputError(`${errorMessage(error)} (from ${choice.source})`);
+  }
+  const { openPostgresStore } = await import('../store/postgres/postgres-store.js');
+  let store: Store;
+  try {
+    store = await openPostgresStore({ target: { url } });
+  } catch (error) {
+    if (error instanceof StoreVersionError) throw new RuntimeInputError(error.message);
+    // No `cause`: the driver's error may carry the connection settings, password included.
+    throw new RuntimeInputError(
+      `Cannot open the store ${shown} (from ${choice.source}): ${withoutPassword(errorMessage(error), choice.url)}.`,
+    );
+  }
+  return { databasePath: shown, store, shared: true };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { Journal } from '../agent/run/journal.js';
 import type { EventBus } from '../events/bus.js';
 import type { Store } from '../store/ports.js';
@@ -30,7 +31,11 @@ export async function endOrphanCommands(ctx: {
   store: Store;
   bus: EventBus;
 }): Promise<{ command: RunningCommand; ended: boolean }[]> {
-  const orphans = (await ctx.store.commands.list()).filter((command) => isProcessGone(command.ownerPid));
+  // Only this machine's: a shared store also lists commands running on other machines, whose
+  // pids mean nothing here.
+  const orphans = (await ctx.store.commands.list()).filter(
+    (command) => (command.host === null || command.host === hostname()) && isProcessGone(command.ownerPid),
+  );
   const handled: { command: RunningCommand; ended: boolean }[] = [];
   for (const command of orphans) {
     const ended = await endProcesses(command);

@@ -9,6 +9,7 @@ import type { RunStatus } from '../events/registry.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
 import type { Task } from '../store/schema.js';
+import { TaskStoreError } from '../store/store-errors.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { coreTools } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
@@ -67,6 +68,11 @@ export interface QueueTaskResult {
   cancelled: boolean;
   /** Another worker took the task over while this one ran it (this one was paused past its lease). */
   leaseLost?: boolean;
+  /**
+   * The attempt this worker held the task under (its fencing token): closing the task carries it,
+   * so a worker that lost the task meanwhile cannot close it.
+   */
+  attempt?: number;
 }
 
 export { outcomeText } from './close-goal-task.js';
@@ -187,6 +193,11 @@ export async function runQueueTask(
   const { settings } = prepared;
   const { run, close } = await agentOptions(ctx, sessionId, settings, prepared);
   const untrack = ctx.track(sessionId, run.control);
+  // The fencing token: the attempt the task is at now that this worker holds it (the object
+  // passed in may predate the claim or takeover that counted it).
+  const claimed = await tasks.get(task.id);
+  const attempt =
+    claimed?.status === 'in_progress' && claimed.leaseOwner === owner ? claimed.attempts : undefined;
   let cancelled = false;
   let leaseLost = false;
   let renewedAt = Date.now();
@@ -196,9 +207,12 @@ export async function runQueueTask(
     watching = true;
     try {
       const current = await tasks.get(task.id);
-      let held = current?.status === 'in_progress' && current.leaseOwner === owner;
+      let held =
+        current?.status === 'in_progress' &&
+        current.leaseOwner === owner &&
+        (attempt === undefined || current.attempts === attempt);
       if (held && Date.now() - renewedAt >= RENEW_EVERY_MS) {
-        held = await tasks.renewLease(task.id, owner, LEASE_MS);
+        held = await tasks.renewLease(task.id, owner, LEASE_MS, attempt);
         renewedAt = Date.now();
       }
       if (!held && !cancelled) {
@@ -242,12 +256,20 @@ export async function runQueueTask(
       reason: result.reason,
       cancelled,
       ...(leaseLost ? { leaseLost } : {}),
+      ...(attempt === undefined ? {} : { attempt }),
     };
   } catch (error) {
     // An unexpected error must not leave the task in progress for a later worker to run again
-    // blindly: it fails, with the error as its reason, and the error goes on to the user.
+    // blindly: it fails, with the error as its reason, and the error goes on to the user. A task
+    // another worker took over meanwhile is not this worker's to fail (the token refuses it).
     if ((await tasks.get(task.id))?.status === 'in_progress')
-      await tasks.fail(task.id, `taskweave failed: ${errorMessage(error)}`);
+      await tasks
+        .fail(
+          task.id,
+          `taskweave failed: ${errorMessage(error)}`,
+          attempt === undefined ? {} : { owner, attempt },
+        )
+        .catch(() => undefined);
     throw error;
   } finally {
     clearInterval(watch);
@@ -338,8 +360,14 @@ export async function drainQueue(
       afterSequence: options.afterSequence,
     };
     if (ctx.stopRequested) {
-      // Stopped: the task goes back to the queue (it runs again later) and the worker ends.
-      if (!result.cancelled) await tasks.resetToPending(task.id);
+      // Stopped: the task goes back to the queue (it runs again later) and the worker ends;
+      // one another worker took over meanwhile is left to it (the token refuses the reset).
+      if (!result.cancelled)
+        await tasks
+          .resetToPending(task.id, { owner: options.owner, attempt: result.attempt })
+          .catch((error: unknown) => {
+            if (!(error instanceof TaskStoreError)) throw error;
+          });
       summary.stopped = true;
       return summary;
     }

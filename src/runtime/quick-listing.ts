@@ -6,6 +6,7 @@ import { defaultDatabasePath } from '../store/defaults.js';
 import { openQuickRead } from '../store/quick-read.js';
 import { Workspace } from '../tools/workspace.js';
 import { type SessionSummary, summarize } from './session-summary.js';
+import { chosenStore } from './store-choice.js';
 import { listedTasks, type TaskTreeNode } from './task-tree.js';
 
 export { DEFAULT_QUEUE, DEFAULT_SESSION_LIST_LIMIT } from '../store/defaults.js';
@@ -27,6 +28,8 @@ export async function readQuickListing(
   command: 'tasks' | 'sessions',
   sessionLimit: number,
 ): Promise<QuickListing | undefined> {
+  // A shared store (TASKWEAVE_STORE, or the user config's `store`) is read by the full path.
+  if ((await chosenStore({})) !== undefined) return undefined;
   let workspace: Workspace;
   try {
     workspace = await Workspace.open(location.cwd);

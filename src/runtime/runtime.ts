@@ -26,6 +26,7 @@ import { type LoadedCommands, loadCustomCommands } from './custom-commands/load-
 import { checkDatabaseOrigin, describeOrigin, type ForeignDatabase } from './database-origin.js';
 import { RuntimeInputError } from './errors.js';
 import { openWorkspaceStore, type StoreLocation } from './open-store.js';
+import { watchQueue } from './queue-wake.js';
 import {
   type DrainSummary,
   drainQueue,
@@ -142,15 +143,14 @@ export class Runtime implements WorkerContext {
       ? await givenModel(options.languageModel, { cwd: opened.root, env })
       : await resolveModel({ model: options.model, baseUrl: options.baseUrl, cwd: opened.root, env });
     const safety = await RuntimeSafety.resolve({ choices: options, config, env });
-    const { workspace, store, databasePath } = await openWorkspaceStore(options, {
-      create: true,
-      workspace: opened,
-    });
+    const { workspace, store, databasePath, shared } = await openWorkspaceStore(
+      { ...options, env },
+      { create: true, workspace: opened },
+    );
     const maxSteps = options.maxSteps ?? config.maxSteps ?? DEFAULT_MAX_STEPS;
-    const foreign = await checkDatabaseOrigin(store, {
-      workspaceRoot: workspace.root,
-      adopt: options.trustDatabase,
-    });
+    const foreign = shared
+      ? undefined
+      : await checkDatabaseOrigin(store, { workspaceRoot: workspace.root, adopt: options.trustDatabase });
     const runtime = new Runtime(
       workspace,
       store,
@@ -455,13 +455,19 @@ export class Runtime implements WorkerContext {
     const claim = { queue, owner, leaseMs: LEASE_MS, afterSequence };
     const waitForTask = async (): Promise<Task | undefined> => {
       this.notice('The queue is empty; waiting for tasks (Ctrl-C ends).');
-      while (!this.stopRequested) {
-        await releaseDeadWorkers(this, queue);
-        const task = await tasks.claimNext(claim);
-        if (task) return task;
-        await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
+      // Woken by the store when a task of the queue changes; the poll catches expired leases and a stop.
+      const wake = await watchQueue(this.store, queue);
+      try {
+        while (!this.stopRequested) {
+          await releaseDeadWorkers(this, queue);
+          const task = await tasks.claimNext(claim);
+          if (task) return task;
+          await wake.wait(options.pollMs ?? 500);
+        }
+        return undefined;
+      } finally {
+        await wake.close();
       }
-      return undefined;
     };
     let first = await tasks.claimNext(claim);
     if (!first && options.watch) first = await waitForTask();

@@ -1,10 +1,13 @@
+import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { commands, type RunningCommand } from './schema.js';
 
 /** A command that has just started, as run_command reports it. */
-export type CommandStart = Omit<RunningCommand, 'startedAt' | 'backgroundId'> & {
+export type CommandStart = Omit<RunningCommand, 'startedAt' | 'backgroundId' | 'host'> & {
   backgroundId?: string | null;
+  /** The machine it runs on; this one when not given. */
+  host?: string | null;
 };
 
 /**
@@ -24,7 +27,7 @@ export class CommandStore {
   started(input: CommandStart): void {
     this.orm
       .insert(commands)
-      .values({ ...input, startedAt: this.now() })
+      .values({ ...input, host: input.host ?? hostname(), startedAt: this.now() })
       .run();
   }
 

@@ -6,6 +6,7 @@ import { type MigrationMeta, readMigrationFiles } from 'drizzle-orm/migrator';
 import { packageRoot } from '../util/package-root.js';
 import * as schema from './schema.js';
 import { withNativeBinding } from './sqlite-binding.js';
+import { StoreVersionError } from './store-errors.js';
 
 /** How long a connection waits for another process's write lock before failing with SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -52,12 +53,8 @@ export interface TaskweaveDb {
   close(): void;
 }
 
-/** The database holds migrations this version of taskweave does not know: it was written by a newer one. */
-export class StoreVersionError extends Error {
-  override name = 'StoreVersionError';
-}
-
 export { defaultDatabasePath } from './defaults.js';
+export { StoreVersionError };
 
 /**
  * Opens (creating if needed) a taskweave database: WAL, foreign keys on, a busy timeout, and

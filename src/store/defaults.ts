@@ -3,6 +3,11 @@ import path from 'node:path';
 /** The queue a task joins when none is named. */
 export const DEFAULT_QUEUE = 'default';
 
+/** The queue a plan's tasks join unless told otherwise. */
+export function planQueue(planId: string): string {
+  return `plan:${planId}`;
+}
+
 /** How many sessions a list returns when not told. */
 export const DEFAULT_SESSION_LIST_LIMIT = 50;
 

@@ -104,6 +104,25 @@ export type UsageLog = Async<Pick<UsageStore, 'byTask' | 'byDay'>>;
 /** Where and by whom the database was created. */
 export type OriginLog = Async<Pick<OriginStore, 'get' | 'record'>>;
 
+/** Stops a listener of StoreSignals. */
+export type Unsubscribe = () => Promise<void>;
+
+/**
+ * Wake-ups from the store's writes, for a worker waiting for work and a server streaming a
+ * session: PostgreSQL announces every process's writes (LISTEN/NOTIFY); SQLite announces its
+ * own process's at once and notices other processes' task changes by a poll. A wake-up says
+ * only where to look: the listener reads the store for what changed.
+ */
+export interface StoreSignals {
+  /**
+   * `listener(queue)` after a task of `queue` was added or changed (it, or the next, may be
+   * claimable now); `undefined` when the store cannot tell which queue. Resolves once listening.
+   */
+  onTasks(listener: (queue: string | undefined) => void): Promise<Unsubscribe>;
+  /** `listener(sessionId, seq)` after an event was logged. Resolves once listening. */
+  onEvents(listener: (sessionId: string, seq: number) => void): Promise<Unsubscribe>;
+}
+
 /** An open store of one workspace: the ports, and where it lives. */
 export interface Store {
   tasks: TaskQueue;
@@ -113,13 +132,18 @@ export interface Store {
   changes: ChangeLog;
   origin: OriginLog;
   usage: UsageLog;
-  /** Where the data lives, for messages (a file path, `:memory:`, or a server URL). */
+  /** Where the data lives, for messages (a file path, `:memory:`, or a server URL without its password). */
   location: string;
+  /** Wake-ups when tasks change or events are logged (see StoreSignals). */
+  signals: StoreSignals;
   /**
    * Runs `work` in one write transaction: what the ports write while it runs commits together
-   * (one fsync), or not at all when it throws. Transactions run one at a time; a method's own
-   * transaction inside it is a savepoint. For grouped writes (a run's journal): the work should
-   * only call the store.
+   * (one fsync), or not at all when it throws. A method's own transaction inside it is a
+   * savepoint. For grouped writes (a run's journal): the work should only call the store. In
+   * SQLite transactions run one at a time. In PostgreSQL the transaction holds one connection of
+   * the pool, the ports' calls made from the work (its async context) go through it, and
+   * transactions of other work run at the same time, ordered by the locks they take (a queue's,
+   * a session's event log).
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;

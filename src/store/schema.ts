@@ -11,9 +11,19 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import { RUN_STATUSES } from '../events/run-status.js';
-import { TASK_STATES } from '../plan/task-graph.js';
 import { DEFAULT_QUEUE } from './defaults.js';
+import {
+  BLOB_STORES,
+  MESSAGE_ROLES,
+  PLAN_STATUSES,
+  RESTORE_KINDS,
+  RESTORE_MODES,
+  RESTORE_STATUSES,
+  RUN_MODES,
+  RUN_STATES,
+  SESSION_STATUSES,
+  TASK_STATUSES,
+} from './vocabulary.js';
 
 /*
  * The tables of taskweave. Written so that a PostgreSQL schema can follow column for column:
@@ -22,33 +32,28 @@ import { DEFAULT_QUEUE } from './defaults.js';
  * After a change here run `npx drizzle-kit generate`; the migration is applied at start-up.
  */
 
-export const SESSION_STATUSES = ['idle', 'running'] as const;
-/** Whether a run is going on in a session. */
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
-
-export const RUN_MODES = ['simple', 'complex'] as const;
-/** Simple: tool calls, then an answer. Complex: a plan whose tasks the orchestrator tracks. */
-export type RunMode = (typeof RUN_MODES)[number];
-
-/** A run's status: `running` until it ends, then how it ended (the events' RunStatus). */
-export const RUN_STATES = ['running', ...RUN_STATUSES] as const;
-/** A run's status: `running` until it ends, then how it ended. */
-export type RunState = (typeof RUN_STATES)[number];
-
-export const PLAN_STATUSES = ['proposed', 'approved', 'rejected', 'completed', 'aborted'] as const;
-/** Where a plan is in its life: shown, accepted or refused by the user, then finished or aborted. */
-export type PlanStatus = (typeof PLAN_STATUSES)[number];
-
-/** The plan's task states: a plan task and a queue task share one vocabulary. */
-export const TASK_STATUSES = TASK_STATES;
-/** The state of one task of the to-do list or queue. */
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-
-export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
-/** Who a conversation message is from. */
-export type MessageRole = (typeof MESSAGE_ROLES)[number];
-
 export { DEFAULT_QUEUE } from './defaults.js';
+export {
+  BLOB_STORES,
+  type BlobStoreKind,
+  MESSAGE_ROLES,
+  type MessageRole,
+  PLAN_STATUSES,
+  type PlanStatus,
+  RESTORE_KINDS,
+  RESTORE_MODES,
+  RESTORE_STATUSES,
+  type RestoreKind,
+  type RestoreMode,
+  RUN_MODES,
+  RUN_STATES,
+  type RunMode,
+  type RunState,
+  SESSION_STATUSES,
+  type SessionStatus,
+  TASK_STATUSES,
+  type TaskStatus,
+} from './vocabulary.js';
 
 /**
  * A column by its bare name. drizzle qualifies columns with the table name (`"tasks"."status"`),
@@ -183,6 +188,11 @@ export const commands = sqliteTable(
     pgid: integer('pgid').notNull(),
     /** The taskweave process that runs it: the row is an orphan's once this process is gone. */
     ownerPid: integer('owner_pid').notNull(),
+    /**
+     * The machine the command runs on (its pids mean something there only); null for a row from
+     * before hosts were recorded, which is this machine's.
+     */
+    host: text('host'),
     startedAt: integer('started_at').notNull(),
     /**
      * The id (`bg1`) of a command started with `background: true`; null for one run in the
@@ -298,11 +308,6 @@ export const databaseOrigin = sqliteTable(
   (table) => [check('database_origin_one_row_check', sql`${bare(table.id)} = 1`)],
 );
 
-/** Where a change record's contents are kept: the repository's object database, or taskweave's folder. */
-export const BLOB_STORES = ['git', 'folder'] as const;
-
-export type BlobStoreKind = (typeof BLOB_STORES)[number];
-
 /**
  * A change record: one file one tool call changed, what it was before and what taskweave left
  * (content ids; null for absent). The steps that changed files are the session's checkpoints.
@@ -337,16 +342,6 @@ export const fileChanges = sqliteTable(
     check('file_changes_blob_store_check', oneOf(table.blobStore, BLOB_STORES)),
   ],
 );
-
-export const RESTORE_KINDS = ['undo', 'rewind', 'redo'] as const;
-
-export type RestoreKind = (typeof RESTORE_KINDS)[number];
-
-export const RESTORE_MODES = ['code', 'conversation', 'both'] as const;
-
-export type RestoreMode = (typeof RESTORE_MODES)[number];
-
-export const RESTORE_STATUSES = ['pending', 'done'] as const;
 
 /**
  * An undo, rewind or redo: written as `pending` with the changes it takes back before any file

@@ -17,6 +17,7 @@ import {
   type Session,
   sessions,
 } from './schema.js';
+import { SessionStoreError, unknownSession } from './store-errors.js';
 import { unfinishedPlan } from './task-queries.js';
 
 /**
@@ -29,10 +30,7 @@ export type UnsequencedEvent = ServerEvent extends infer E
     : never
   : never;
 
-/** An unknown session or run. */
-export class SessionStoreError extends Error {
-  override name = 'SessionStoreError';
-}
+export { SessionStoreError };
 
 export interface CreateSessionInput {
   title: string;
@@ -413,10 +411,6 @@ function prepareHotStatements(sqlite: TaskweaveDb['sqlite']) {
     });
   }
   return statements;
-}
-
-function unknownSession(id: string): SessionStoreError {
-  return new SessionStoreError(`There is no session with the id ${id}.`);
 }
 
 /** The SQLite error code of a better-sqlite3 error, also when a wrapper keeps it as the cause. */

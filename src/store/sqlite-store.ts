@@ -5,6 +5,7 @@ import { BUSY_TIMEOUT_MS, openDatabase, type Synchronous } from './database.js';
 import { OriginStore } from './origin-store.js';
 import type { Async, Store } from './ports.js';
 import { SessionStore } from './session-store.js';
+import { SqliteSignals } from './sqlite-signals.js';
 import { sqliteTransactionRunner } from './sqlite-transaction.js';
 import { StoreFileGuard, StoreGoneError } from './store-file-guard.js';
 import { TaskStore } from './task-store.js';
@@ -45,21 +46,60 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
       if (!db.sqlite.inTransaction) fileGuard.check();
     },
   };
+  const signals = new SqliteSignals(db.sqlite);
+  const announceTasks = (name: string, result: unknown) => {
+    if (!TASK_WRITES.has(name)) return;
+    for (const queue of queuesOf(result)) signals.taskChanged(queue);
+  };
+  const announceEvent = (name: string, result: unknown) => {
+    if (name !== 'appendEvent') return;
+    const event = result as { session_id: string; seq: number };
+    signals.eventLogged(event.session_id, event.seq);
+  };
   return {
-    tasks: asyncPort(tasks, guard),
-    plans: asyncPort(tasks, guard),
-    sessions: asyncPort(sessions, guard),
+    tasks: asyncPort(tasks, guard, announceTasks),
+    plans: asyncPort(tasks, guard, announceTasks),
+    sessions: asyncPort(sessions, guard, announceEvent),
     commands: asyncPort(new CommandStore(db, { now: options.now }), guard),
     changes: asyncPort(new ChangeStore(db, { now: options.now }), guard),
     origin: asyncPort(new OriginStore(db), guard),
     usage: asyncPort(new UsageStore(db), guard),
     location: options.path,
+    signals,
     transaction: guardedTransactions(sqliteTransactionRunner(db.sqlite), fileGuard),
     close: async () => {
+      signals.close();
       fileGuard?.close();
       db.close();
     },
   };
+}
+
+/** The task methods after which a waiting worker may find something to claim. */
+const TASK_WRITES = new Set([
+  'add',
+  'addAndStartIfIdle',
+  'completeAndClaimNext',
+  'failAndClaimNext',
+  'complete',
+  'fail',
+  'block',
+  'skip',
+  'settle',
+  'cancel',
+  'resetToPending',
+  'delete',
+  'releaseExpiredLeases',
+  'createPlan',
+]);
+
+/** The queues of the tasks a task method returned (a task, a list, or an object holding them). */
+function queuesOf(result: unknown, depth = 0): string[] {
+  if (Array.isArray(result)) return result.flatMap((item) => queuesOf(item, depth + 1));
+  if (typeof result !== 'object' || result === null || depth > 2) return [];
+  const queue: unknown = Reflect.get(result, 'queue');
+  if (typeof queue === 'string') return [queue];
+  return Object.values(result).flatMap((value) => queuesOf(value, depth + 1));
 }
 
 /** What the ports need of the file guard. */
@@ -69,18 +109,25 @@ type FileCheck = Pick<StoreFileGuard, 'path' | 'check'>;
  * The synchronous store as an async port: each method's result (or thrown error) comes back as
  * a settled promise. The SQLite work itself still happens inside the call, in its transaction.
  */
-function asyncPort<T extends object>(target: T, guard: FileCheck | undefined): Async<T> {
+function asyncPort<T extends object>(
+  target: T,
+  guard: FileCheck | undefined,
+  after?: (name: string, result: unknown) => void,
+): Async<T> {
   const port: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(target))) {
     const method: unknown = Reflect.get(target, name);
     if (name === 'constructor' || typeof method !== 'function') continue;
     port[name] = async (...args) => {
       guard?.check();
+      let result: unknown;
       try {
-        return method.apply(target, args);
+        result = method.apply(target, args);
       } catch (error) {
         throw storeError(error, guard);
       }
+      after?.(name, result);
+      return result;
     };
   }
   return port as Async<T>;

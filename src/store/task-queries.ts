@@ -16,6 +16,7 @@ import {
 import { alias, type SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { StoreDrizzle } from './database.js';
 import { plans, type TaskStatus, taskDependencies, tasks } from './schema.js';
+import { FINISHED_TASK_STATUSES, TASK_CHANGE_FROM, type TaskChange } from './task-changes.js';
 
 /*
  * The task store's queries, built and prepared once per store, values bound through
@@ -23,8 +24,7 @@ import { plans, type TaskStatus, taskDependencies, tasks } from './schema.js';
  * the CPU time of add → claimNext → complete went from ~700 µs to ~90 µs once prepared.
  */
 
-/** A status change of one task. */
-export type TaskChange = 'start' | 'complete' | 'fail' | 'block' | 'skip' | 'cancel' | 'reset to pending';
+export type { TaskChange } from './task-changes.js';
 
 /**
  * The values a change statement binds; each statement uses the ones it needs. A type, not an
@@ -38,20 +38,22 @@ export type ChangeValues = {
   /** The lease a start takes (null for none). */
   leaseOwner?: string | null;
   leaseExpiresAt?: number | null;
-  /** The worker that must still hold a live lease, for the owner-checked variants. */
+  /** The worker that must still hold the task, for the owner-checked variants. */
   owner?: string;
+  /** The attempt the worker claimed (its fencing token), for the attempt-checked variants. */
+  attempt?: number;
 };
 
 const placeholder = (name: keyof ChangeValues) => sql`${sql.placeholder(name)}`;
 const RELEASED = { leaseOwner: null, leaseExpiresAt: null } as const;
 
-/** Each change: the statuses it may start from and the columns it sets. */
+/** Each change: the statuses it may start from (task-changes.ts) and the columns it sets. */
 export const TASK_CHANGES: Record<
   TaskChange,
   { from: readonly TaskStatus[]; set: SQLiteUpdateSetSource<typeof tasks> }
 > = {
   start: {
-    from: ['pending'],
+    from: TASK_CHANGE_FROM.start,
     set: {
       status: 'in_progress',
       attempts: sql`${tasks.attempts} + 1`,
@@ -60,31 +62,26 @@ export const TASK_CHANGES: Record<
     },
   },
   complete: {
-    from: ['in_progress'],
+    from: TASK_CHANGE_FROM.complete,
     set: { status: 'completed', resultSummary: placeholder('text'), ...RELEASED },
   },
-  fail: { from: ['in_progress'], set: { status: 'failed', failReason: placeholder('text'), ...RELEASED } },
+  fail: {
+    from: TASK_CHANGE_FROM.fail,
+    set: { status: 'failed', failReason: placeholder('text'), ...RELEASED },
+  },
   block: {
-    from: ['pending', 'in_progress'],
+    from: TASK_CHANGE_FROM.block,
     set: { status: 'blocked', failReason: placeholder('text'), ...RELEASED },
   },
-  /** The user chose to skip a task of a plan (failed, or blocked behind one): its dependents run. */
-  skip: {
-    from: ['pending', 'in_progress', 'blocked', 'failed'],
-    set: { status: 'skipped', ...RELEASED },
-  },
-  cancel: {
-    from: ['pending', 'in_progress', 'blocked', 'failed'],
-    set: { status: 'cancelled', ...RELEASED },
-  },
+  skip: { from: TASK_CHANGE_FROM.skip, set: { status: 'skipped', ...RELEASED } },
+  cancel: { from: TASK_CHANGE_FROM.cancel, set: { status: 'cancelled', ...RELEASED } },
   'reset to pending': {
-    from: ['in_progress', 'failed', 'blocked', 'skipped', 'cancelled'],
+    from: TASK_CHANGE_FROM['reset to pending'],
     set: { status: 'pending', failReason: null, ...RELEASED },
   },
 };
 
-/** The statuses a task does not leave by itself: nothing is left to do for it. */
-export const FINISHED_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'skipped', 'cancelled'];
+export { FINISHED_TASK_STATUSES };
 
 /**
  * An approved plan with a task still to finish (pending, in progress, failed or blocked): the
@@ -110,12 +107,23 @@ export const dependency = alias(tasks, 'dependency');
  * taken (releaseExpiredLeases, takeOver), but until someone does, its worker still holds it: a
  * worker paused longer than its lease (a laptop lid, a debugger) goes on when it wakes up.
  */
-function heldBy(owner: Placeholder): SQL | undefined {
-  return and(eq(tasks.status, 'in_progress'), eq(tasks.leaseOwner, owner));
+function heldBy(owner: Placeholder | undefined, attempt?: Placeholder): SQL | undefined {
+  return and(
+    eq(tasks.status, 'in_progress'),
+    owner === undefined ? undefined : eq(tasks.leaseOwner, owner),
+    // The fencing token: a claim or takeover since the worker's own counted one more attempt.
+    attempt === undefined ? undefined : eq(tasks.attempts, attempt),
+  );
 }
 
-/** Prepares the statement of one change, with or without the owner's lease check. */
-function prepareChange(orm: StoreDrizzle, change: TaskChange, checkOwner: boolean) {
+/** Which holder checks a change statement makes (see HolderCheck). */
+export interface HolderChecks {
+  owner: boolean;
+  attempt: boolean;
+}
+
+/** Prepares the statement of one change, with or without the holder's checks. */
+function prepareChange(orm: StoreDrizzle, change: TaskChange, checks: HolderChecks) {
   const { from, set } = TASK_CHANGES[change];
   return orm
     .update(tasks)
@@ -124,7 +132,12 @@ function prepareChange(orm: StoreDrizzle, change: TaskChange, checkOwner: boolea
       and(
         eq(tasks.id, sql.placeholder('id')),
         inArray(tasks.status, [...from]),
-        checkOwner ? heldBy(sql.placeholder('owner')) : undefined,
+        checks.owner || checks.attempt
+          ? heldBy(
+              checks.owner ? sql.placeholder('owner') : undefined,
+              checks.attempt ? sql.placeholder('attempt') : undefined,
+            )
+          : undefined,
       ),
     )
     .returning()
@@ -207,12 +220,18 @@ export function prepareTaskQueries(orm: StoreDrizzle) {
       .where(and(eq(tasks.id, id), heldBy(sql.placeholder('owner'))))
       .returning({ id: tasks.id })
       .prepare(),
+    renewFencedLease: orm
+      .update(tasks)
+      .set({ leaseExpiresAt: sql`${sql.placeholder('leaseExpiresAt')}`, updatedAt: sql`${now}` })
+      .where(and(eq(tasks.id, id), heldBy(sql.placeholder('owner'), sql.placeholder('attempt'))))
+      .returning({ id: tasks.id })
+      .prepare(),
     /** The statement of a change, prepared on first use. */
-    change(change: TaskChange, checkOwner: boolean) {
-      const key = `${change}:${checkOwner}`;
+    change(change: TaskChange, checks: HolderChecks = { owner: false, attempt: false }) {
+      const key = `${change}:${checks.owner}:${checks.attempt}`;
       let statement = changes.get(key);
       if (statement === undefined) {
-        statement = prepareChange(orm, change, checkOwner);
+        statement = prepareChange(orm, change, checks);
         changes.set(key, statement);
       }
       return statement;

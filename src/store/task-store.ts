@@ -1,6 +1,7 @@
 import type { Transaction } from 'better-sqlite3';
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
+import { planQueue } from './defaults.js';
 import { resolveIdPrefix } from './id-lookup.js';
 import { newId } from './ids.js';
 import {
@@ -13,29 +14,17 @@ import {
   taskDependencies,
   tasks,
 } from './schema.js';
+import { TaskStoreError, unknownTask } from './store-errors.js';
+import { changeRefusal, type HolderCheck } from './task-changes.js';
 import {
   type ChangeValues,
   dependency,
   prepareTaskQueries,
-  TASK_CHANGES,
   type TaskChange,
   unfinishedPlan,
 } from './task-queries.js';
 
-/** A task id that does not exist, or a change its current status does not allow. */
-export class TaskStoreError extends Error {
-  override name = 'TaskStoreError';
-  /** The task (or plan, or plan key) the error is about. */
-  readonly id: string;
-  /** The status it had when the change was refused, when it exists. */
-  readonly status: TaskStatus | PlanStatus | undefined;
-
-  constructor(message: string, details: { id: string; status?: TaskStatus | PlanStatus }) {
-    super(message);
-    this.id = details.id;
-    this.status = details.status;
-  }
-}
+export { TaskStoreError };
 
 export interface AddTaskInput {
   title: string;
@@ -74,6 +63,8 @@ export interface HandOffOptions {
   leaseMs: number;
   /** The next task only from those queued after this position (see ClaimOptions). */
   afterSequence?: number;
+  /** The attempt the worker claimed (its fencing token); the change is refused once another claim or takeover counted one more. */
+  attempt?: number;
 }
 
 export interface CompleteAndClaimInput extends HandOffOptions {
@@ -90,10 +81,11 @@ export interface StartOptions {
   leaseMs?: number;
 }
 
-export interface OwnerCheck {
-  /** When given, the change is refused unless this owner still holds a live lease on the task. */
-  owner?: string;
-}
+/**
+ * When given, the change is refused unless the task is in progress under this owner and, with
+ * `attempt` (the fencing token), unless no other claim or takeover has happened since.
+ */
+export type OwnerCheck = HolderCheck;
 
 export interface TaskFilter {
   queue?: string;
@@ -127,10 +119,7 @@ export interface TaskStoreOptions {
   now?: () => number;
 }
 
-/** The queue a plan's tasks join unless told otherwise. */
-export function planQueue(planId: string): string {
-  return `plan:${planId}`;
-}
+export { planQueue };
 
 const PLAN_ALLOWED_FROM: Record<PlanStatus, readonly PlanStatus[]> = {
   proposed: [],
@@ -250,6 +239,7 @@ export class TaskStore {
         now,
         text: input.resultSummary,
         owner: input.owner,
+        attempt: input.attempt,
       });
       return { completed, next: this.claimAfter(completed, input, now) };
     });
@@ -263,7 +253,13 @@ export class TaskStore {
   failAndClaimNext(input: FailAndClaimInput): { failed: Task; next: Task | undefined } {
     return this.immediate(() => {
       const now = this.now();
-      const failed = this.change('fail', { id: input.id, now, text: input.reason, owner: input.owner });
+      const failed = this.change('fail', {
+        id: input.id,
+        now,
+        text: input.reason,
+        owner: input.owner,
+        attempt: input.attempt,
+      });
       return { failed, next: this.claimAfter(failed, input, now) };
     });
   }
@@ -284,13 +280,19 @@ export class TaskStore {
 
   /**
    * Takes an in-progress task over from a worker known to be gone (its lease expired, or its
-   * process is dead): compare-and-swap on the previous owner, so two takers cannot both win.
+   * process is dead): compare-and-swap on the previous owner, so two takers cannot both win. The
+   * takeover counts one more attempt: the fencing token the old holder carries is over.
    */
   takeOver(id: string, options: { from: string | null; owner: string; leaseMs: number }): Task | undefined {
     const now = this.now();
     return this.orm
       .update(tasks)
-      .set({ leaseOwner: options.owner, leaseExpiresAt: now + options.leaseMs, updatedAt: now })
+      .set({
+        leaseOwner: options.owner,
+        leaseExpiresAt: now + options.leaseMs,
+        attempts: sql`${tasks.attempts} + 1`,
+        updatedAt: now,
+      })
       .where(
         and(
           eq(tasks.id, id),
@@ -302,10 +304,15 @@ export class TaskStore {
       .get();
   }
 
-  /** Extends a live lease; false when the owner no longer holds it (expired, released or taken). */
-  renewLease(id: string, owner: string, leaseMs: number): boolean {
+  /**
+   * Extends a live lease; false when the owner no longer holds it (expired, released or taken),
+   * or, with `attempt` (the fencing token), when another claim or takeover happened since.
+   */
+  renewLease(id: string, owner: string, leaseMs: number, attempt?: number): boolean {
     const now = this.now();
-    return this.queries.renewLease.all({ id, owner, now, leaseExpiresAt: now + leaseMs }).length === 1;
+    const values = { id, owner, now, leaseExpiresAt: now + leaseMs };
+    if (attempt === undefined) return this.queries.renewLease.all(values).length === 1;
+    return this.queries.renewFencedLease.all({ ...values, attempt }).length === 1;
   }
 
   /** Puts every in-progress task whose lease has expired back to pending; returns them. */
@@ -328,9 +335,12 @@ export class TaskStore {
     return this.change('fail', { id, now: this.now(), text: reason, ...check });
   }
 
-  /** Pending or in progress → blocked (on the user, or on a failed dependency); the reason goes in failReason. */
-  block(id: string, reason: string): Task {
-    return this.change('block', { id, now: this.now(), text: reason });
+  /**
+   * Pending or in progress → blocked (on the user, or on a failed dependency); the reason goes in
+   * failReason. With a holder check, only the in-progress task its worker still holds.
+   */
+  block(id: string, reason: string, check: OwnerCheck = {}): Task {
+    return this.change('block', { id, now: this.now(), text: reason, ...check });
   }
 
   /**
@@ -411,9 +421,12 @@ export class TaskStore {
     return this.change('cancel', { id, now: this.now() });
   }
 
-  /** In progress, failed, blocked or cancelled → pending, to be run again; the reason is cleared. */
-  resetToPending(id: string): Task {
-    return this.change('reset to pending', { id, now: this.now() });
+  /**
+   * In progress, failed, blocked or cancelled → pending, to be run again; the reason is cleared.
+   * With a holder check, only the in-progress task its worker still holds (a worker giving it back).
+   */
+  resetToPending(id: string, check: OwnerCheck = {}): Task {
+    return this.change('reset to pending', { id, now: this.now(), ...check });
   }
 
   /** Removes a task that is not in progress, with its dependency rows both ways. */
@@ -619,7 +632,7 @@ export class TaskStore {
     const next = this.queries.nextClaimable.get({ queue, afterSequence: options.afterSequence ?? 0 });
     if (next === undefined) return undefined;
     return this.queries
-      .change('start', false)
+      .change('start')
       .get({ id: next.id, now, leaseOwner: owner, leaseExpiresAt: now + leaseMs });
   }
 
@@ -670,32 +683,9 @@ export class TaskStore {
    * read to say why (unknown id, a status the change does not start from, or a lost lease).
    */
   private change(change: TaskChange, values: ChangeValues): Task {
-    const updated = this.queries.change(change, values.owner !== undefined).get(values);
+    const checks = { owner: values.owner !== undefined, attempt: values.attempt !== undefined };
+    const updated = this.queries.change(change, checks).get(values);
     if (updated !== undefined) return updated;
-    const { id, owner } = values;
-    const current = this.get(id);
-    if (current === undefined) throw unknownTask(id);
-    const from = TASK_CHANGES[change].from;
-    if (!from.includes(current.status)) {
-      throw new TaskStoreError(
-        `Cannot ${change} task ${id}: it is ${current.status} (allowed from ${from.join(' or ')}).`,
-        { id, status: current.status },
-      );
-    }
-    if (owner === undefined) {
-      throw new TaskStoreError(`Cannot ${change} task ${id}: it changed meanwhile (now ${current.status}).`, {
-        id,
-        status: current.status,
-      });
-    }
-    throw new TaskStoreError(
-      `Cannot ${change} task ${id}: the worker ${owner} no longer holds its lease` +
-        ` (held by ${current.leaseOwner ?? 'nobody'}); another worker may have taken it.`,
-      { id, status: current.status },
-    );
+    throw changeRefusal(change, values.id, this.get(values.id), values);
   }
-}
-
-function unknownTask(id: string): TaskStoreError {
-  return new TaskStoreError(`There is no task with the id ${id}.`, { id });
 }

@@ -122,10 +122,29 @@ const ROOM_RULES: readonly RoomRule[] = [
   { layer: 'agent', room: 'approval', mayImport: ['run'], why: 'approval rules decide on a call alone' },
   { layer: 'agent', room: 'todo', mayImport: [], why: 'the to-do tools stand alone' },
   { layer: 'agent', room: 'hooks', mayImport: [], why: "the user's hooks run from an emit they are given" },
+  {
+    layer: 'store',
+    room: '',
+    mayImport: [],
+    why: 'the ports and the SQLite store know nothing of PostgreSQL; the runtime chooses the store',
+  },
+  {
+    layer: 'store',
+    room: 'postgres',
+    mayImport: [''],
+    why: 'the PostgreSQL store implements the ports with the shared vocabulary, errors and ids',
+  },
 ];
 
 /** Packages that talk to a database: only the store may import them (or a subpath of them). */
-const DATABASE_PACKAGES = ['drizzle-orm', 'better-sqlite3', 'node:sqlite'];
+const DATABASE_PACKAGES = [
+  'drizzle-orm',
+  'better-sqlite3',
+  'node:sqlite',
+  'pg',
+  '@electric-sql/pglite',
+  'postgres',
+];
 
 /**
  * SQL statements as they appear in code. Upper case only, and each keyword with the word that

@@ -184,6 +184,7 @@ export function runtimeOptions(
   return {
     cwd: options.cwd,
     db: options.db,
+    store: options.store,
     model: scriptPathFromShell(options.model),
     baseUrl: options.baseUrl,
     maxSteps: options.maxSteps,

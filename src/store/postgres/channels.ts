@@ -1,0 +1,15 @@
+import { sql } from 'drizzle-orm';
+import type { PgDb } from './connection.js';
+
+/** The NOTIFY channels of the store: a queue whose tasks changed, a session with a new event. */
+export const CHANNELS = { tasks: 'taskweave_tasks', events: 'taskweave_events' } as const;
+
+/** Announces (at commit) that a task of `queue` changed: a waiting worker may claim now. */
+export async function notifyQueue(db: PgDb, queue: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${CHANNELS.tasks}, ${queue})`);
+}
+
+/** Announces (at commit) the new seq of a session's event log, as `<session id> <seq>`. */
+export async function notifyEvent(db: PgDb, sessionId: string, seq: number): Promise<void> {
+  await db.execute(sql`select pg_notify(${CHANNELS.events}, ${`${sessionId} ${seq}`})`);
+}

@@ -1,0 +1,25 @@
+import type { OriginInput } from '../origin-store.js';
+import type { OriginLog } from '../ports.js';
+import type { DatabaseOrigin } from '../schema.js';
+import type { PgContext } from './context.js';
+import { databaseOrigin } from './schema.js';
+
+/** The database's one origin row, in PostgreSQL, with the contracts of the SQLite OriginStore. */
+export class PgOriginStore implements OriginLog {
+  constructor(private readonly ctx: PgContext) {}
+
+  async get(): Promise<DatabaseOrigin | undefined> {
+    const [row] = await this.ctx.db.select().from(databaseOrigin);
+    return row;
+  }
+
+  async record(origin: OriginInput): Promise<DatabaseOrigin> {
+    const [row] = await this.ctx.db
+      .insert(databaseOrigin)
+      .values({ id: 1, ...origin })
+      .onConflictDoUpdate({ target: databaseOrigin.id, set: origin })
+      .returning();
+    if (row === undefined) throw new Error('The origin was not stored.');
+    return row;
+  }
+}
