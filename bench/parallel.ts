@@ -148,13 +148,26 @@ function chain(length: number): Shape {
   return { name: `chain ${length}`, tasks };
 }
 
-const SHAPES: Shape[] = [
+const ALL_SHAPES: Shape[] = [
   fanOut(2),
   fanOut(5),
   fanOut(10),
   { name: 'diamond', tasks: [task('a'), task('b', ['a']), task('c', ['a']), task('d', ['b', 'c'])] },
   chain(5),
 ];
+/** `--shape <start of a name>`: only the shapes whose name starts so (to look at one). */
+const SHAPE_FILTER = process.argv.includes('--shape')
+  ? process.argv[process.argv.indexOf('--shape') + 1]
+  : undefined;
+const SHAPES = ALL_SHAPES.filter(
+  (shape) => SHAPE_FILTER === undefined || shape.name.startsWith(SHAPE_FILTER),
+);
+if (SHAPES.length === 0) {
+  console.error(
+    `--shape ${SHAPE_FILTER}: no shape's name starts so (${ALL_SHAPES.map((shape) => shape.name).join(', ')})`,
+  );
+  process.exit(2);
+}
 
 /** One task's call as timed here, with the main thread's run-queue wait when it was made. */
 interface TimedCall extends TaskCall {
@@ -465,7 +478,7 @@ async function worktreeCosts(root: string, count: number): Promise<WorktreeCost[
     const merged = await goal.mergeTask(id, id);
     if (merged.kind !== 'merged') throw new Error(`bench task ${id}: ${merged.kind}`);
     const merge = lap();
-    await goal.removeTask(id);
+    goal.releaseTask(id);
     costs.push({ create, commit, merge, remove: lap() });
   }
   return costs;

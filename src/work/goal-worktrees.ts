@@ -1,8 +1,17 @@
+import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { commitOf, ensureGoalBranch, goalBranch, refPart, taskBranch } from './goal-branch.js';
+import {
+  commitIdentity,
+  commitOf,
+  ensureGoalBranch,
+  goalBranch,
+  refPart,
+  taskBranch,
+} from './goal-branch.js';
 import { describeConflict, type MergeConflictFile, mergeBranch } from './merge-task.js';
 import { findRepository } from './repository.js';
-import { commitWorktree, ensureWorktree, removeWorktree, worktreesFolder } from './worktree.js';
+import { commitExclusions, commitWorktree, worktreesFolder } from './worktree.js';
+import { WorktreePool } from './worktree-pool.js';
 import { type SetupResult, setUpWorktree, type WorktreeSetup } from './worktree-setup.js';
 
 /** Where one task works: its worktree, its branch, and its workspace folder inside the worktree. */
@@ -15,8 +24,14 @@ export interface TaskPlace {
   root: string;
   /** Made now (not a worktree a crashed process left that is continued). */
   created: boolean;
+  /** A worktree of the pool switched to the task (not one added now). */
+  reused: boolean;
+  /** The worktree.setup command is to run in it (a slot it has not run in yet). */
+  needsSetup: boolean;
   /** What was linked and copied from the main checkout (on creation). */
   setup?: SetupResult;
+  /** The pathspecs that keep those links and copies out of its commits. */
+  excluded: string[];
 }
 
 /** How merging a task went, as the orchestrator needs it. */
@@ -26,13 +41,16 @@ export type TaskMerge =
 
 /**
  * One goal's git work: its branch `taskweave/<goal>` (from the user's HEAD, never touching the
- * user's checkout, index or branch), a worktree per task on `taskweave/<goal>.<task>` made from
- * the goal branch when the task is ready, each changing step committed there, and the task
- * merged back (in turn, one at a time) once its check passed.
+ * user's checkout, index or branch), a worktree per running task on `taskweave/<goal>.<task>`
+ * started from the goal branch when the task is ready (a slot of the goal's WorktreePool: made
+ * once, switched from task to task), each changing step committed there, and the task merged
+ * back (in turn, one at a time) once its check passed.
  */
 export class GoalWorktrees {
   private mergeTail: Promise<unknown> = Promise.resolve();
   private readonly places = new Map<string, TaskPlace>();
+  private readonly pool: WorktreePool;
+  private identity: Promise<Record<string, string>> | undefined;
 
   private constructor(
     readonly goalId: string,
@@ -44,7 +62,15 @@ export class GoalWorktrees {
     private readonly setup: WorktreeSetup,
     /** The goal branch's start (the user's HEAD, or the uncommitted changes on top). */
     readonly base: string,
-  ) {}
+  ) {
+    this.pool = new WorktreePool(
+      top,
+      folder,
+      `refs/heads/${this.branch}`,
+      [...setup.share, ...setup.copy].map((name) => `${prefix}${name}`),
+      setup.setup !== undefined,
+    );
+  }
 
   /** The goal branch. */
   get branch(): string {
@@ -71,7 +97,13 @@ export class GoalWorktrees {
       includeUncommitted: options.includeUncommitted,
       from: options.from,
     });
-    const folder = path.join(await worktreesFolder(repository.top), refPart(options.goalId));
+    const worktrees = await worktreesFolder(repository.top);
+    // A merge killed while it moved the goal branch leaves the ref's lock; only the process
+    // running the goal moves its branch.
+    await unlink(path.join(worktrees, '..', '..', `refs/heads/${goalBranch(options.goalId)}.lock`)).catch(
+      () => {},
+    );
+    const folder = path.join(worktrees, refPart(options.goalId));
     return new GoalWorktrees(
       options.goalId,
       repository.top,
@@ -83,22 +115,25 @@ export class GoalWorktrees {
   }
 
   /**
-   * The task's worktree, made from the goal branch as it is now when `fresh` (the task starts or
-   * is retried: it gets its dependencies' merged work), else the one it had (continued).
+   * The task's worktree, its branch started at the goal branch as it is now when `fresh` (the
+   * task starts or is retried: it gets its dependencies' merged work), else the one it had
+   * (continued after a crash, or to resolve a conflict). A slot of the goal's pool.
    */
   async placeFor(taskId: string, options: { fresh: boolean }): Promise<TaskPlace> {
-    const folder = path.join(this.folder, refPart(taskId));
     const branch = taskBranch(this.goalId, taskId);
-    const { created } = await ensureWorktree({
-      top: this.top,
-      folder,
+    const taken = await this.pool.take(branch, options.fresh ? `refs/heads/${this.branch}` : undefined);
+    const root = path.join(taken.folder, this.prefix);
+    const place: TaskPlace = {
+      taskId,
       branch,
-      start: `refs/heads/${this.branch}`,
-      fresh: options.fresh,
-    });
-    const root = path.join(folder, this.prefix);
-    const place: TaskPlace = { taskId, branch, folder, root, created };
-    if (created) {
+      folder: taken.folder,
+      root,
+      created: taken.created,
+      reused: !taken.added,
+      needsSetup: taken.created && !taken.setUp,
+      excluded: [],
+    };
+    if (taken.created) {
       place.setup = await setUpWorktree({
         mainRoot: path.join(this.top, this.prefix),
         taskRoot: root,
@@ -106,8 +141,17 @@ export class GoalWorktrees {
         copy: this.setup.copy,
       });
     }
+    place.excluded = await commitExclusions(
+      taken.folder,
+      [...this.setup.share, ...this.setup.copy].map((name) => `${this.prefix}${name}`),
+    );
     this.places.set(taskId, place);
     return place;
+  }
+
+  /** The task's setup command ran in its worktree: it does not run there for a later task. */
+  setUpDone(taskId: string): void {
+    this.pool.setUpDone(taskBranch(this.goalId, taskId));
   }
 
   /** A task's branch. */
@@ -129,8 +173,13 @@ export class GoalWorktrees {
   async commitStep(taskId: string, message: string): Promise<string | undefined> {
     const place = this.places.get(taskId);
     if (!place) return undefined;
-    const exclude = [...this.setup.share, ...this.setup.copy].map((name) => `${this.prefix}${name}`);
-    return commitWorktree({ folder: place.folder, message, exclude });
+    this.identity ??= commitIdentity(this.top);
+    return commitWorktree({
+      folder: place.folder,
+      message,
+      excluded: place.excluded,
+      identity: await this.identity,
+    });
   }
 
   /**
@@ -156,14 +205,19 @@ export class GoalWorktrees {
     return merge;
   }
 
-  /** Removes a task's worktree (its branch stays: the goal branch has its work, or the user looks at it). */
-  async removeTask(taskId: string): Promise<void> {
-    await removeWorktree(this.top, path.join(this.folder, refPart(taskId)));
+  /**
+   * The task is merged: its worktree goes back to the pool for the next task (its files stay
+   * until then; its branch stays). A failed task's worktree is not released: it stays until the
+   * goal ends, for the user to look at and for the task's retry.
+   */
+  releaseTask(taskId: string): void {
+    this.pool.release(taskBranch(this.goalId, taskId));
     this.places.delete(taskId);
   }
 
-  /** The end of the goal: every task worktree left is removed; the branches stay. */
+  /** The end of the goal: every worktree of its pool is removed; the branches stay. */
   async end(): Promise<void> {
-    for (const taskId of [...this.places.keys()]) await this.removeTask(taskId);
+    this.places.clear();
+    await this.pool.removeAll();
   }
 }

@@ -12,10 +12,10 @@ import type { PlanRun } from './plan-run.js';
 export type TaskWorktree = { workspace: Workspace } | { failed: string };
 
 /**
- * Puts a task in its worktree: a new one from the goal branch as it is now (`fresh`: the task
- * starts, or is retried after a failure or a conflict), else the one it had (continued after a
- * crash). A new worktree runs `worktree.setup` first, through run_command (sandboxed, approved
- * like any command of the task).
+ * Puts a task in its worktree: one of the goal's pool on a branch started at the goal branch as
+ * it is now (`fresh`: the task starts, or is retried after a failure or a conflict), else the
+ * one it had (continued after a crash). A worktree `worktree.setup` has not run in yet runs it
+ * first, through run_command (sandboxed, approved like any command of the task).
  */
 export async function enterWorktree(
   plan: PlanRun,
@@ -40,7 +40,7 @@ export async function enterWorktree(
     created: place.created,
   });
   const setup = goal.setupCommand;
-  if (!place.created || !setup) return { workspace };
+  if (!place.needsSetup || !setup) return { workspace };
   const [ran] = await executeTools({
     calls: [{ id: `setup-${task.id}-${Date.now()}`, name: 'run_command', args: { command: setup } }],
     registry: options.registry,
@@ -58,7 +58,10 @@ export async function enterWorktree(
     signal: options.signal,
     approval: run.approval,
   });
-  if (ran && !ran.result.isError) return { workspace };
+  if (ran && !ran.result.isError) {
+    goal.setUpDone(task.id);
+    return { workspace };
+  }
   return {
     failed: `worktree.setup \`${setup}\` failed in the task's worktree: ${ran?.result.output ?? 'not run'}`,
   };
@@ -81,7 +84,7 @@ export async function commitTaskStep(
 
 /**
  * The end of a task that completed (its check passed in its worktree): merged into the goal
- * branch, then its worktree removed. A conflict fails the task with the files and both sides,
+ * branch, then its worktree given back to the pool. A conflict fails the task with the files and both sides,
  * for the failure decision; its worktree and branch stay.
  */
 export async function mergeCompletedTask(
@@ -114,6 +117,6 @@ export async function mergeCompletedTask(
     commit: merge.commit,
     already: merge.kind === 'already-merged',
   });
-  await goal.removeTask(task.id);
+  goal.releaseTask(task.id);
   return { status: 'completed', summary };
 }
