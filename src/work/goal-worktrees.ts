@@ -1,5 +1,6 @@
-import { unlink } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { gitOutcome } from './git.js';
 import {
   commitIdentity,
   commitOf,
@@ -8,9 +9,9 @@ import {
   refPart,
   taskBranch,
 } from './goal-branch.js';
-import { describeConflict, type MergeConflictFile, mergeBranch } from './merge-task.js';
+import { conflictSides, describeConflict, type MergeConflictFile, mergeBranch } from './merge-task.js';
 import { findRepository } from './repository.js';
-import { commitExclusions, commitWorktree, worktreesFolder } from './worktree.js';
+import { commitExclusions, commitWorktree, mergeInProgress, worktreesFolder } from './worktree.js';
 import { WorktreePool } from './worktree-pool.js';
 import { type SetupResult, setUpWorktree, type WorktreeSetup } from './worktree-setup.js';
 
@@ -51,6 +52,12 @@ export class GoalWorktrees {
   private readonly places = new Map<string, TaskPlace>();
   private readonly pool: WorktreePool;
   private identity: Promise<Record<string, string>> | undefined;
+  /**
+   * Tasks resolving a merge conflict in their worktree, with the conflicting files (paths from
+   * the worktree's top): their steps are committed (concluding the merge) only once no file
+   * holds a conflict marker.
+   */
+  private readonly resolving = new Map<string, string[]>();
 
   private constructor(
     readonly goalId: string,
@@ -141,6 +148,10 @@ export class GoalWorktrees {
         copy: this.setup.copy,
       });
     }
+    // A task killed while it resolved a conflict: the merge is still open in its worktree.
+    const merge = taken.created ? undefined : await mergeInProgress(taken.folder);
+    if (merge?.merging) this.resolving.set(taskId, merge.unmerged);
+    else this.resolving.delete(taskId);
     place.excluded = await commitExclusions(
       taken.folder,
       [...this.setup.share, ...this.setup.copy].map((name) => `${this.prefix}${name}`),
@@ -173,13 +184,85 @@ export class GoalWorktrees {
   async commitStep(taskId: string, message: string): Promise<string | undefined> {
     const place = this.places.get(taskId);
     if (!place) return undefined;
+    const resolving = this.resolving.has(taskId);
+    // A merge with conflict markers left is not committed: the markers would be merged as text.
+    if (resolving && (await this.unresolvedFiles(taskId)).length > 0) return undefined;
     this.identity ??= commitIdentity(this.top);
-    return commitWorktree({
+    const commit = await commitWorktree({
       folder: place.folder,
-      message,
+      // Concluding the merge of the goal branch: the commit says so.
+      message: resolving ? `${message}: merges ${this.branch}, its conflict resolved` : message,
       excluded: place.excluded,
       identity: await this.identity,
+      concludeMerge: resolving,
     });
+    this.resolving.delete(taskId);
+    return commit;
+  }
+
+  /**
+   * The conflict choice `resolve`: the goal branch as it is now is merged into the task's branch
+   * in its worktree (`git merge`), leaving conflict markers in the files both changed, for the
+   * model to resolve; its next commit concludes the merge. The files (paths from the task's
+   * workspace) and both sides of each; no files when the merge went through now (the goal
+   * branch moved on).
+   */
+  async startResolve(taskId: string): Promise<{ files: string[]; description: string }> {
+    const place = this.places.get(taskId);
+    if (!place) throw new Error(`Task ${taskId} has no worktree to resolve its conflict in.`);
+    const goalTip = await commitOf(this.top, `refs/heads/${this.branch}`);
+    const taskTip = await commitOf(place.folder, 'HEAD');
+    if (!goalTip || !taskTip) throw new Error(`The branches of task ${taskId} are gone.`);
+    this.identity ??= commitIdentity(this.top);
+    const merged = await gitOutcome(
+      [
+        'merge',
+        '--no-ff',
+        '--no-edit',
+        '-m',
+        `taskweave: ${taskId} merges ${this.branch} to resolve the conflict`,
+        goalTip,
+      ],
+      { cwd: place.folder, env: await this.identity },
+    );
+    if (merged.code === 0) return { files: [], description: '' };
+    const { unmerged } = await mergeInProgress(place.folder);
+    if (unmerged.length === 0)
+      throw new Error(
+        `git merge of ${this.branch} into ${place.branch} failed: ${merged.stderr.trim() || merged.stdout.trim()}`,
+      );
+    this.resolving.set(taskId, unmerged);
+    const sides = await conflictSides(this.top, goalTip, taskTip, unmerged);
+    return {
+      files: unmerged.map((file) => this.fromWorkspace(file)),
+      description: describeConflict(
+        sides.map((side) => ({ ...side, path: this.fromWorkspace(side.path) })),
+        { goal: this.branch, task: place.branch },
+      ),
+    };
+  }
+
+  /** Whether the task is resolving a merge conflict in its worktree (the merge not concluded yet). */
+  isResolving(taskId: string): boolean {
+    return this.resolving.has(taskId);
+  }
+
+  /** The conflicting files of a task resolving a conflict that still hold a conflict marker (paths from its workspace). */
+  async unresolvedFiles(taskId: string): Promise<string[]> {
+    const place = this.places.get(taskId);
+    const files = this.resolving.get(taskId);
+    if (!place || !files) return [];
+    const left: string[] = [];
+    for (const file of files) {
+      const text = await readFile(path.join(place.folder, file), 'utf8').catch(() => '');
+      if (/^(<{7}|>{7})( |$)/m.test(text)) left.push(this.fromWorkspace(file));
+    }
+    return left;
+  }
+
+  /** A path from the worktree's top as the task sees it (from its workspace). */
+  private fromWorkspace(file: string): string {
+    return this.prefix && file.startsWith(this.prefix) ? file.slice(this.prefix.length) : file;
   }
 
   /**

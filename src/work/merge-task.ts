@@ -71,7 +71,7 @@ export async function mergeBranch(options: {
 }
 
 /** Each side's change to each conflicting file since the two branches parted. */
-async function conflictSides(
+export async function conflictSides(
   top: string,
   target: string,
   source: string,

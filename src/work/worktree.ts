@@ -190,14 +190,36 @@ export async function commitWorktree(options: {
   message: string;
   excluded: readonly string[];
   identity: Record<string, string>;
+  /** A merge is in progress there (its conflicts resolved): committed even with no change. */
+  concludeMerge?: boolean;
 }): Promise<string | undefined> {
   const { folder } = options;
   await git(['add', '-A', '--', ':(top)', ...options.excluded], { cwd: folder });
-  const changed = await gitOutcome(['diff', '--cached', '--quiet'], { cwd: folder });
-  if (changed.code === 0) return undefined;
+  if (!options.concludeMerge) {
+    const changed = await gitOutcome(['diff', '--cached', '--quiet'], { cwd: folder });
+    if (changed.code === 0) return undefined;
+  }
   await git(['commit', '--quiet', '--no-verify', '-m', options.message], {
     cwd: folder,
     env: options.identity,
   });
   return (await git(['rev-parse', 'HEAD'], { cwd: folder })).toString('utf8').trim();
+}
+
+/** Whether a merge is in progress in the worktree (MERGE_HEAD), and the files it left unmerged. */
+export async function mergeInProgress(folder: string): Promise<{ merging: boolean; unmerged: string[] }> {
+  const head = await gitOutcome(['rev-parse', '--quiet', '--verify', 'MERGE_HEAD'], { cwd: folder });
+  if (head.code !== 0) return { merging: false, unmerged: [] };
+  const listed = await git(['diff', '--name-only', '--diff-filter=U', '-z'], { cwd: folder });
+  return {
+    merging: true,
+    unmerged: [
+      ...new Set(
+        listed
+          .toString('utf8')
+          .split('\0')
+          .filter((name) => name !== ''),
+      ),
+    ],
+  };
 }

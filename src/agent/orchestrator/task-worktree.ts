@@ -6,6 +6,8 @@ import { Workspace } from '../../tools/workspace.js';
 import type { GoalWorktrees } from '../../work/goal-worktrees.js';
 import { executeTools } from '../loop/execute-tools.js';
 import type { Step } from '../loop/step.js';
+import { addNote } from '../run/notes.js';
+import type { Conversation } from '../run/run-state.js';
 import type { PlanRun } from './plan-run.js';
 
 /** Where a task in a worktree works, or why it could not start there. */
@@ -106,7 +108,8 @@ export async function mergeCompletedTask(
     });
     return {
       status: 'failed',
-      reason: `Its work could not be merged into ${goal.branch}. ${merge.description}\nRetry runs the task again from the goal branch as it is now.`,
+      reason: `Its work could not be merged into ${goal.branch}. ${merge.description}\nRetry runs the task again from the goal branch as it is now; resolve lets the model resolve the conflict in the task's worktree (its check runs again before the merge).`,
+      conflict: true,
     };
   }
   run.emit({
@@ -119,4 +122,32 @@ export async function mergeCompletedTask(
   });
   goal.releaseTask(task.id);
   return { status: 'completed', summary };
+}
+
+/**
+ * The conflict choice `resolve`: the goal branch is merged into the task's branch in its
+ * worktree and the model is told which files conflict and what each side did; the task then goes
+ * on in the same worktree until it closes again (no conflict marker left, its check passing).
+ */
+export async function beginResolve(
+  plan: PlanRun,
+  goal: GoalWorktrees,
+  task: PlanTask,
+  conversation: Conversation,
+): Promise<void> {
+  const { files, description } = await goal.startResolve(task.id);
+  const branch = goal.taskBranchOf(task.id);
+  const content =
+    files.length === 0
+      ? `Resolving the merge conflict: ${goal.branch} as it is now merged into this task's branch ${branch} without a conflict (it moved on since). Check that the task's work is still right, then call task_completed; its check runs again before it is merged.`
+      : `Resolve the merge conflict of this task. Its work is on its branch ${branch} in this worktree; ${goal.branch} has been merged into it and ${files.length === 1 ? 'this file holds' : 'these files hold'} conflict markers (between <<<<<<< and ======= this task's side, between ======= and >>>>>>> the goal branch's side): ${files.join(', ')}.\n${description}\nEdit each file so it keeps what both sides meant and no marker is left (read it first), then call task_completed; the task's check runs again before it is merged.`;
+  addNote(plan.run, conversation, {
+    step: plan.run.steps,
+    taskId: task.id,
+    content,
+    shown:
+      files.length === 0
+        ? `Resolving: ${goal.branch} merged into ${branch} without a conflict now.`
+        : `Resolving the conflict in the task's worktree: ${files.join(', ')} hold conflict markers for the model to resolve.`,
+  });
 }
