@@ -148,6 +148,6 @@ export async function beginResolve(
     shown:
       files.length === 0
         ? `Resolving: ${goal.branch} merged into ${branch} without a conflict now.`
-        : `Resolving the conflict in the task's worktree: ${files.join(', ')} hold conflict markers for the model to resolve.`,
+        : `Resolving the conflict in the task's worktree: ${files.join(', ')} ${files.length === 1 ? 'holds' : 'hold'} conflict markers for the model to resolve.`,
   });
 }

@@ -87,7 +87,7 @@ export class TerminalResponder {
         if (this.answers.failure) {
           const blocked = event.blocked.length;
           const resolvable = event.choices.includes('resolve');
-          const question = `Task ${event.task_id} failed${blocked > 0 ? ` (${blocked === 1 ? '1 task waits' : `${blocked} tasks wait`} on it)` : ''}. [r]etry, ${resolvable ? 'r[e]solve the conflict in its worktree, ' : ''}[s]kip, re[v]ise the plan, or [a]bort? `;
+          const question = `Task ${event.task_id} failed${blocked > 0 ? ` (${blocked === 1 ? '1 task waits' : `${blocked} tasks wait`} on it)` : ''}. [r]etry, ${resolvable ? 'r[e]solve in its worktree, ' : ''}[s]kip, re[v]ise the plan, or [a]bort? `;
           this.enqueue(event.request_id, undefined, (signal) =>
             this.askFailure(event.request_id, question, event.choices, signal),
           );

@@ -112,7 +112,7 @@ describe('resolve a merge conflict in the task worktree', () => {
     const [conflict] = updates(events, 'merge_conflict');
     expect(conflict?.task_id).toBe('b');
     const notes = updates(events, 'agent_note').map((event) => String(event.content));
-    expect(notes.some((note) => note.includes('shared.txt hold conflict markers'))).toBe(true);
+    expect(notes.some((note) => note.includes('shared.txt holds conflict markers'))).toBe(true);
     expect(
       notes.some((note) =>
         note.includes('conflict markers (<<<<<<< or >>>>>>> lines) are still in shared.txt'),
