@@ -30,7 +30,8 @@
  * the orchestrator calls, beside a floor timed in the same run (a bare `git worktree add` and
  * `worktree remove`), then the disk a 10-task plan takes and the load average.
  *
- * Run: npx tsx bench/parallel.ts [--isolation shared|worktree]   (exit code 1 when a target is missed)
+ * Run: npx tsx bench/parallel.ts [--isolation shared|worktree] [--shape <name>] [--approval-delay <ms>]
+ * (exit code 1 when a target is missed)
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
@@ -157,6 +158,18 @@ const ALL_SHAPES: Shape[] = [
   { name: 'diamond', tasks: [task('a'), task('b', ['a']), task('c', ['a']), task('d', ['b', 'c'])] },
   chain(5),
 ];
+/**
+ * `--approval-delay <ms>`: the plan is approved that long after it is proposed (a person reading
+ * it) instead of at once; the wall still starts at the approval. In worktrees, the goal's first
+ * worktrees are checked out meanwhile.
+ */
+const APPROVAL_DELAY_MS = process.argv.includes('--approval-delay')
+  ? Number(process.argv[process.argv.indexOf('--approval-delay') + 1])
+  : 0;
+if (!Number.isFinite(APPROVAL_DELAY_MS) || APPROVAL_DELAY_MS < 0) {
+  console.error('--approval-delay takes a number of milliseconds');
+  process.exit(2);
+}
 /** `--shape <start of a name>`: only the shapes whose name starts so (to look at one). */
 const SHAPE_FILTER = process.argv.includes('--shape')
   ? process.argv[process.argv.indexOf('--shape') + 1]
@@ -276,8 +289,15 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
   watchCompletions(journal, completedAt, waitAt);
   let approvedAt = Number.NaN;
   let lastCompletedAt = Number.NaN;
+  const control = new RunControl({
+    policy: { input: 'nobody', plan: APPROVAL_DELAY_MS > 0 ? 'ask' : 'approve', failure: 'abort' },
+  });
   bus.subscribe((event) => {
     if (event.type !== 'agent_update') return;
+    if (event.update_type === 'plan_proposed' && APPROVAL_DELAY_MS > 0) {
+      const planId = event.plan_id;
+      setTimeout(() => control.answer(planId, { kind: 'plan', decision: 'approve' }), APPROVAL_DELAY_MS);
+    }
     if (event.update_type === 'plan_approved') {
       approvedAt = performance.now();
       waitAt.set(approvedAt, runQueueWaitMs());
@@ -291,7 +311,7 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
       workspace,
       journal,
       store,
-      control: new RunControl({ policy: { input: 'nobody', plan: 'approve', failure: 'abort' } }),
+      control,
       safety: {
         approval: { mode: 'auto', allow: [], deny: [] },
         remembered: new SessionApprovals(),

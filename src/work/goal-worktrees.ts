@@ -1,4 +1,4 @@
-import { readFile, unlink } from 'node:fs/promises';
+import { readFile, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { gitOutcome } from './git.js';
 import {
@@ -11,8 +11,16 @@ import {
 } from './goal-branch.js';
 import { conflictSides, describeConflict, type MergeConflictFile, mergeBranch } from './merge-task.js';
 import { findRepository } from './repository.js';
-import { commitExclusions, commitWorktree, mergeInProgress, worktreesFolder } from './worktree.js';
-import { WorktreePool } from './worktree-pool.js';
+import {
+  addWorktree,
+  commitExclusions,
+  commitWorktree,
+  listWorktrees,
+  mergeInProgress,
+  removeWorktree,
+  worktreesFolder,
+} from './worktree.js';
+import { aheadOfGoals, WorktreePool } from './worktree-pool.js';
 import { type SetupResult, setUpWorktree, type WorktreeSetup } from './worktree-setup.js';
 
 /** Where one task works: its worktree, its branch, and its workspace folder inside the worktree. */
@@ -119,6 +127,43 @@ export class GoalWorktrees {
       options.setup,
       goal.commit,
     );
+  }
+
+  /**
+   * Starts checking out the first worktrees of a goal (`count`, one by default) before the goal
+   * starts (its plan waits for approval): at the commit the goal branch will start from (`from`,
+   * else HEAD), detached, in the goal's folder; the goal's first tasks then only switch them. Nothing outside a repository
+   * with a commit. Nothing of the user's checkout, index or branches is touched.
+   */
+  static prewarm(options: { workspaceRoot: string; goalId: string; from?: string; count?: number }): {
+    ready: Promise<void>;
+    discard: () => Promise<void>;
+  } {
+    let made: { top: string; folders: string[] } | undefined;
+    const ready = aheadOfGoals(async () => {
+      const repository = await findRepository(options.workspaceRoot);
+      if (!repository) return;
+      const start = await commitOf(repository.top, options.from ?? 'HEAD');
+      if (!start) return;
+      const goalFolder = path.join(await worktreesFolder(repository.top), refPart(options.goalId));
+      // A goal continued (resumed) has its worktrees already.
+      const known = await listWorktrees(repository.top);
+      if (known.some((entry) => entry.path.startsWith(`${goalFolder}${path.sep}`))) return;
+      const count = Math.max(1, options.count ?? 1);
+      const folders = Array.from({ length: count }, (_, index) => path.join(goalFolder, `slot-${index + 1}`));
+      made = { top: repository.top, folders };
+      await Promise.all(folders.map((folder) => addWorktree({ top: repository.top, folder, start })));
+    });
+    return {
+      ready,
+      discard: async () => {
+        await ready.catch(() => {});
+        if (!made) return;
+        for (const folder of made.folders) await removeWorktree(made.top, folder);
+        // The goal's folder too, when nothing else is in it.
+        await rmdir(path.dirname(made.folders[0] ?? '')).catch(() => {});
+      },
+    };
   }
 
   /**

@@ -10,6 +10,24 @@ import {
   worktreeClean,
 } from './worktree.js';
 
+/**
+ * Worktrees being made ahead of their goal (while its plan waits for approval): a goal's pool
+ * waits for them before it looks at its folder, so that it never sees one half made.
+ */
+const warming = new Set<Promise<void>>();
+
+/**
+ * Runs `work` (making a worktree ahead of its goal) as one the pools wait for; registered at
+ * once, before any await, so that a goal opened right after still sees it.
+ */
+export function aheadOfGoals(work: () => Promise<void>): Promise<void> {
+  const ready = work();
+  const settled = ready.catch(() => {});
+  warming.add(settled);
+  void settled.then(() => warming.delete(settled));
+  return ready;
+}
+
 /** One worktree of a goal's pool. */
 interface Slot {
   folder: string;
@@ -162,11 +180,12 @@ export class WorktreePool {
 
   /** The goal's worktrees a killed process left, as slots; half-registered ones removed. */
   private async find(): Promise<void> {
+    await Promise.all(warming);
     this.leftFolders = await readdir(this.folder).catch(() => [] as string[]);
     for (const entry of await listWorktrees(this.top)) {
       if (!entry.path.startsWith(`${this.folder}${path.sep}`)) continue;
       const branch = entry.branch?.replace(/^refs\/heads\//, '');
-      if (entry.prunable || !branch) {
+      if (entry.prunable) {
         await removeWorktree(this.top, entry.path);
         continue;
       }
@@ -174,6 +193,8 @@ export class WorktreePool {
       this.slots.push(slot);
       const { hasIndex } = await unlockWorktree(this.top, entry.path);
       if (!hasIndex) continue;
+      // Detached: made ahead of the goal (GoalWorktrees.prewarm), no task's work in it.
+      if (!branch) continue;
       const merged = await gitOutcome(['merge-base', '--is-ancestor', `refs/heads/${branch}`, this.goalRef], {
         cwd: this.top,
       });

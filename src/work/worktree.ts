@@ -113,16 +113,20 @@ export async function unlockWorktree(top: string, folder: string): Promise<{ has
 export async function addWorktree(options: {
   top: string;
   folder: string;
-  branch: string;
+  /** Left out: detached at `start` (a worktree made ahead of its task). */
+  branch?: string;
   start?: string;
 }): Promise<void> {
   const { top, folder, branch } = options;
   await inTurn(top, async () => {
     await removeNow(top, folder);
+    const add = ['worktree', 'add', '--quiet', '--force', '--no-checkout'];
     const args =
-      options.start !== undefined
-        ? ['worktree', 'add', '--quiet', '--force', '--no-checkout', '-B', branch, folder, options.start]
-        : ['worktree', 'add', '--quiet', '--force', '--no-checkout', folder, branch];
+      branch === undefined
+        ? [...add, '--detach', folder, options.start ?? 'HEAD']
+        : options.start !== undefined
+          ? [...add, '-B', branch, folder, options.start]
+          : [...add, folder, branch];
     await git(args, { cwd: top });
   });
   await git(['reset', '--hard', '--quiet'], { cwd: folder });

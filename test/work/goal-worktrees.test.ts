@@ -140,6 +140,30 @@ describe('GoalWorktrees', () => {
     expect((await listWorktrees(root)).map((entry) => entry.path)).toEqual([root]);
   });
 
+  it('checks the first worktree out ahead of the goal (the plan awaiting approval); the first task only switches it', async () => {
+    const root = repository();
+    const warm = GoalWorktrees.prewarm({ workspaceRoot: root, goalId: 'warm1' });
+    await warm.ready;
+    const [ahead] = (await listWorktrees(root)).filter((entry) => entry.path !== root);
+    expect(ahead?.branch).toBeUndefined();
+    expect(ahead?.head).toBe(git(root, 'rev-parse', 'HEAD').trim());
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'warm1', setup });
+    if (!goal) throw new Error('no goal');
+    const a = await goal.placeFor('a', { fresh: true });
+    expect(a.folder).toBe(ahead?.path);
+    expect(a.reused).toBe(true);
+    expect(git(a.folder, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('taskweave/warm1.a');
+    expect(lstatSync(path.join(a.root, 'node_modules')).isSymbolicLink()).toBe(true);
+    await goal.end();
+    // A plan not approved: its worktree made ahead is taken away again.
+    const rejected = GoalWorktrees.prewarm({ workspaceRoot: root, goalId: 'warm2' });
+    await rejected.ready;
+    expect(await listWorktrees(root)).toHaveLength(2);
+    await rejected.discard();
+    expect((await listWorktrees(root)).map((entry) => entry.path)).toEqual([root]);
+    expect(git(root, 'for-each-ref', 'refs/heads/taskweave/warm2')).toBe('');
+  });
+
   it('starts the goal branch with the uncommitted changes only when asked', async () => {
     const root = repository();
     writeFileSync(path.join(root, 'draft.txt'), 'not committed\n');

@@ -63,6 +63,34 @@ export async function openGoalWorktrees(
   return goal;
 }
 
+/**
+ * While a plan waits for approval: the worktrees of its first tasks are checked out ahead (when
+ * the plan would run in worktrees), so that they do not wait for them once it is approved. A
+ * handle to discard it if the plan is not run; undefined when there is nothing to do. Never throws.
+ */
+export function prewarmGoal(
+  run: RunContext,
+  options: { planId: string; graph: TaskGraph },
+): { discard: () => Promise<void> } | undefined {
+  const settings = run.isolation;
+  if (!settings || run.taskTracking === 'model') return undefined;
+  const wanted = wantsWorktrees(settings.mode, {
+    parallel: hasParallelTasks(options.graph),
+    concurrency: run.planOptions.concurrency,
+  });
+  if (!wanted.worktrees) return undefined;
+  // As many as the tasks that start at once on approval: those without dependencies, up to the concurrency.
+  const first = options.graph.tasks.filter((task) => task.depends_on.length === 0).length;
+  const warm = GoalWorktrees.prewarm({
+    workspaceRoot: run.workspace.root,
+    goalId: options.planId,
+    count: Math.min(first, run.planOptions.concurrency),
+  });
+  // A failure here is not the plan's: the goal makes its worktrees itself.
+  warm.ready.catch(() => {});
+  return warm;
+}
+
 /** `--apply`: the finished goal's branch merged into the user's current branch, said as a note. */
 export async function applyAtEnd(run: RunContext, goalId: string): Promise<void> {
   try {
