@@ -232,13 +232,12 @@ export class GoalWorktrees {
     const resolving = this.resolving.has(taskId);
     // A merge with conflict markers left is not committed: the markers would be merged as text.
     if (resolving && (await this.unresolvedFiles(taskId)).length > 0) return undefined;
-    this.identity ??= commitIdentity(this.top);
     const commit = await commitWorktree({
       folder: place.folder,
       // Concluding the merge of the goal branch: the commit says so.
       message: resolving ? `${message}: merges ${this.branch}, its conflict resolved` : message,
       excluded: place.excluded,
-      identity: await this.identity,
+      identity: await this.commitIdentity(),
       concludeMerge: resolving,
     });
     this.resolving.delete(taskId);
@@ -258,7 +257,6 @@ export class GoalWorktrees {
     const goalTip = await commitOf(this.top, `refs/heads/${this.branch}`);
     const taskTip = await commitOf(place.folder, 'HEAD');
     if (!goalTip || !taskTip) throw new Error(`The branches of task ${taskId} are gone.`);
-    this.identity ??= commitIdentity(this.top);
     const merged = await gitOutcome(
       [
         'merge',
@@ -268,7 +266,7 @@ export class GoalWorktrees {
         `taskweave: ${taskId} merges ${this.branch} to resolve the conflict`,
         goalTip,
       ],
-      { cwd: place.folder, env: await this.identity },
+      { cwd: place.folder, env: await this.commitIdentity() },
     );
     if (merged.code === 0) return { files: [], description: '' };
     const { unmerged } = await mergeInProgress(place.folder);
@@ -305,6 +303,12 @@ export class GoalWorktrees {
     return left;
   }
 
+  /** Who commits (the user's git identity, else taskweave's), asked once per goal. */
+  private commitIdentity(): Promise<Record<string, string>> {
+    this.identity ??= commitIdentity(this.top);
+    return this.identity;
+  }
+
   /** A path from the worktree's top as the task sees it (from its workspace). */
   private fromWorkspace(file: string): string {
     return this.prefix && file.startsWith(this.prefix) ? file.slice(this.prefix.length) : file;
@@ -322,6 +326,7 @@ export class GoalWorktrees {
         into: this.branch,
         from: branch,
         message: `taskweave: merge task ${taskId} (${title})`,
+        identity: await this.commitIdentity(),
       });
       if (outcome.kind !== 'conflict') return outcome;
       return {

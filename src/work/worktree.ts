@@ -199,15 +199,26 @@ export async function commitWorktree(options: {
 }): Promise<string | undefined> {
   const { folder } = options;
   await git(['add', '-A', '--', ':(top)', ...options.excluded], { cwd: folder });
-  if (!options.concludeMerge) {
-    const changed = await gitOutcome(['diff', '--cached', '--quiet'], { cwd: folder });
-    if (changed.code === 0) return undefined;
+  // One git process where three did (a diff to see whether anything changed, the commit, a
+  // rev-parse for its id): the commit says both, in the C locale, with its whole id.
+  const committed = await gitOutcome(
+    [
+      '-c',
+      'core.abbrev=no',
+      'commit',
+      '--no-verify',
+      ...(options.concludeMerge ? ['--allow-empty'] : []),
+      '-m',
+      options.message,
+    ],
+    { cwd: folder, env: { ...options.identity, LC_ALL: 'C' } },
+  );
+  if (committed.code !== 0) {
+    if (/nothing( added)? to commit|no changes added to commit/.test(committed.stdout)) return undefined;
+    throw new Error(`git commit failed in ${folder}: ${committed.stderr.trim() || committed.stdout.trim()}`);
   }
-  await git(['commit', '--quiet', '--no-verify', '-m', options.message], {
-    cwd: folder,
-    env: options.identity,
-  });
-  return (await git(['rev-parse', 'HEAD'], { cwd: folder })).toString('utf8').trim();
+  const id = /^\[[^\n]*?\b([0-9a-f]{40,64})\]/.exec(committed.stdout)?.[1];
+  return id ?? (await git(['rev-parse', 'HEAD'], { cwd: folder })).toString('utf8').trim();
 }
 
 /** Whether a merge is in progress in the worktree (MERGE_HEAD), and the files it left unmerged. */

@@ -127,7 +127,7 @@ function locks(folder: string): string[] {
 const WINDOWS = [
   { name: 'creating a worktree (registered, its files not checked out)', match: 'worktree add' },
   { name: 'creating a worktree (its files checked out)', match: 'reset --hard' },
-  { name: 'committing a step', match: 'commit --quiet' },
+  { name: 'committing a step', match: 'commit --no-verify' },
   { name: 'merging a task (its merge commit made, the goal branch not moved yet)', match: 'commit-tree' },
   {
     name: 'merging a task (the goal branch moved, the task not yet recorded)',
