@@ -164,6 +164,54 @@ describe('GoalWorktrees', () => {
     expect(git(root, 'for-each-ref', 'refs/heads/taskweave/warm2')).toBe('');
   });
 
+  it('resolves a conflict in the task worktree, and a new process finds the merge still open', async () => {
+    const root = repository();
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'res1', setup });
+    if (!goal) throw new Error('no goal');
+    const a = await goal.placeFor('a', { fresh: true });
+    const b = await goal.placeFor('b', { fresh: true });
+    edit(path.join(a.root, 'shared.txt'), 5, 'five from a');
+    edit(path.join(b.root, 'shared.txt'), 5, 'five from b');
+    await goal.commitStep('a', 'a');
+    await goal.commitStep('b', 'b');
+    expect((await goal.mergeTask('a', 'A')).kind).toBe('merged');
+    expect((await goal.mergeTask('b', 'B')).kind).toBe('conflict');
+    goal.releaseTask('a');
+    const again = await goal.placeFor('b', { fresh: false });
+    expect(again.folder).toBe(b.folder);
+    const started = await goal.startResolve('b');
+    expect(started.files).toEqual(['shared.txt']);
+    expect(started.description).toContain('+five from a');
+    expect(readFileSync(path.join(b.root, 'shared.txt'), 'utf8')).toMatch(/^<<<<<<< /m);
+    // The process is killed here; the next one opens the goal again and continues b.
+    const next = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'res1', setup });
+    if (!next) throw new Error('no goal');
+    const continued = await next.placeFor('b', { fresh: false });
+    expect(continued.folder).toBe(b.folder);
+    expect(continued.created).toBe(false);
+    expect(next.isResolving('b')).toBe(true);
+    // Not committed while a marker is left: the markers would be merged as text.
+    expect(await next.commitStep('b', 'half')).toBeUndefined();
+    expect(await next.unresolvedFiles('b')).toEqual(['shared.txt']);
+    edit(path.join(b.root, 'shared.txt'), 5, 'five from a and b');
+    const text = readFileSync(path.join(b.root, 'shared.txt'), 'utf8')
+      .split('\n')
+      .filter((line) => !/^(<{7}|={7}|>{7})/.test(line) && line !== 'five from a' && line !== 'five from b')
+      .join('\n');
+    writeFileSync(path.join(b.root, 'shared.txt'), text);
+    expect(await next.unresolvedFiles('b')).toEqual([]);
+    const resolved = await next.commitStep('b', 'resolved');
+    expect(
+      git(b.folder, 'log', '-1', '--format=%P', resolved ?? 'HEAD')
+        .trim()
+        .split(' '),
+    ).toHaveLength(2);
+    expect(next.isResolving('b')).toBe(false);
+    expect((await next.mergeTask('b', 'B')).kind).toBe('merged');
+    expect(git(root, 'show', 'taskweave/res1:shared.txt')).toContain('five from a and b');
+    await next.end();
+  });
+
   it('starts the goal branch with the uncommitted changes only when asked', async () => {
     const root = repository();
     writeFileSync(path.join(root, 'draft.txt'), 'not committed\n');
