@@ -182,7 +182,7 @@ export class GoalWorktrees {
       root,
       created: taken.created,
       reused: !taken.added,
-      needsSetup: taken.created && !taken.setUp,
+      needsSetup: taken.created && !taken.setUp && this.setup.setup !== undefined,
       excluded: [],
     };
     if (taken.created) {

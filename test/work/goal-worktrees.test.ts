@@ -212,6 +212,48 @@ describe('GoalWorktrees', () => {
     await next.end();
   });
 
+  it('keeps the links of a workspace in a subfolder across a switch, and with a setup command its ignored files too', async () => {
+    const root = workspaceFolder('git');
+    mkdirSync(path.join(root, 'app', 'node_modules', 'dep'), { recursive: true });
+    writeFileSync(path.join(root, 'app', 'node_modules', 'dep', 'index.js'), 'dep\n');
+    writeFileSync(path.join(root, 'app', 'main.txt'), 'main\n');
+    writeFileSync(path.join(root, '.gitignore'), 'node_modules/\ndist/\n.taskweave/\n');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'app');
+    const workspace = path.join(root, 'app');
+    for (const [goalId, withSetup] of [
+      ['sub1', false],
+      ['sub2', true],
+    ] as const) {
+      const goal = await GoalWorktrees.open({
+        workspaceRoot: workspace,
+        goalId,
+        setup: { share: ['node_modules'], copy: [], ...(withSetup ? { setup: 'true' } : {}) },
+      });
+      if (!goal) throw new Error('no goal');
+      const a = await goal.placeFor('a', { fresh: true });
+      expect(path.relative(a.folder, a.root)).toBe('app');
+      expect(lstatSync(path.join(a.root, 'node_modules')).isSymbolicLink()).toBe(true);
+      mkdirSync(path.join(a.root, 'dist'));
+      writeFileSync(path.join(a.root, 'dist', 'out.js'), 'built\n');
+      writeFileSync(path.join(a.root, 'notes.tmp'), 'untracked\n');
+      // The setup command runs once per worktree: in a's, not again in b's.
+      expect(a.needsSetup).toBe(withSetup);
+      goal.setUpDone('a');
+      goal.releaseTask('a');
+      const b = await goal.placeFor('b', { fresh: true });
+      expect(b.folder).toBe(a.folder);
+      expect(lstatSync(path.join(b.root, 'node_modules')).isSymbolicLink()).toBe(true);
+      expect(readFileSync(path.join(b.root, 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('dep\n');
+      expect(existsSync(path.join(b.root, 'notes.tmp'))).toBe(false);
+      // What a setup command made (ignored) stays when there is one; without, it goes.
+      expect(existsSync(path.join(b.root, 'dist', 'out.js'))).toBe(withSetup);
+      expect(b.needsSetup).toBe(false);
+      await goal.end();
+    }
+    expect(readFileSync(path.join(root, 'app', 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('dep\n');
+  });
+
   it('starts the goal branch with the uncommitted changes only when asked', async () => {
     const root = repository();
     writeFileSync(path.join(root, 'draft.txt'), 'not committed\n');
