@@ -25,15 +25,18 @@
  *
  * With `--isolation worktree` the same plans run in git worktrees, in a repository of
  * WORKTREE_REPO_FILES files: each task writes one file (so each is committed and merged), and
- * a second table times the git work per task (create the worktree, commit a step, merge into
- * the goal branch, remove the worktree), done through the same code the orchestrator calls.
+ * a second table times the git work per task (switch a worktree of the goal's pool to the task,
+ * commit a step, merge into the goal branch, give the worktree back), done through the same code
+ * the orchestrator calls, beside a floor timed in the same run (a bare `git worktree add` and
+ * `worktree remove`), then the disk a 10-task plan takes and the load average.
  *
- * Run: npx tsx bench/parallel.ts [--isolation shared|worktree]   (exit code 1 when a target is missed)
+ * Run: npx tsx bench/parallel.ts [--isolation shared|worktree] [--shape <name>] [--approval-delay <ms>]
+ * (exit code 1 when a target is missed)
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { SessionApprovals } from '../src/agent/approval/session-approvals.js';
@@ -148,13 +151,38 @@ function chain(length: number): Shape {
   return { name: `chain ${length}`, tasks };
 }
 
-const SHAPES: Shape[] = [
+const ALL_SHAPES: Shape[] = [
   fanOut(2),
   fanOut(5),
   fanOut(10),
   { name: 'diamond', tasks: [task('a'), task('b', ['a']), task('c', ['a']), task('d', ['b', 'c'])] },
   chain(5),
 ];
+/**
+ * `--approval-delay <ms>`: the plan is approved that long after it is proposed (a person reading
+ * it) instead of at once; the wall still starts at the approval. In worktrees, the goal's first
+ * worktrees are checked out meanwhile.
+ */
+const APPROVAL_DELAY_MS = process.argv.includes('--approval-delay')
+  ? Number(process.argv[process.argv.indexOf('--approval-delay') + 1])
+  : 0;
+if (!Number.isFinite(APPROVAL_DELAY_MS) || APPROVAL_DELAY_MS < 0) {
+  console.error('--approval-delay takes a number of milliseconds');
+  process.exit(2);
+}
+/** `--shape <start of a name>`: only the shapes whose name starts so (to look at one). */
+const SHAPE_FILTER = process.argv.includes('--shape')
+  ? process.argv[process.argv.indexOf('--shape') + 1]
+  : undefined;
+const SHAPES = ALL_SHAPES.filter(
+  (shape) => SHAPE_FILTER === undefined || shape.name.startsWith(SHAPE_FILTER),
+);
+if (SHAPES.length === 0) {
+  console.error(
+    `--shape ${SHAPE_FILTER}: no shape's name starts so (${ALL_SHAPES.map((shape) => shape.name).join(', ')})`,
+  );
+  process.exit(2);
+}
 
 /** One task's call as timed here, with the main thread's run-queue wait when it was made. */
 interface TimedCall extends TaskCall {
@@ -261,8 +289,15 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
   watchCompletions(journal, completedAt, waitAt);
   let approvedAt = Number.NaN;
   let lastCompletedAt = Number.NaN;
+  const control = new RunControl({
+    policy: { input: 'nobody', plan: APPROVAL_DELAY_MS > 0 ? 'ask' : 'approve', failure: 'abort' },
+  });
   bus.subscribe((event) => {
     if (event.type !== 'agent_update') return;
+    if (event.update_type === 'plan_proposed' && APPROVAL_DELAY_MS > 0) {
+      const planId = event.plan_id;
+      setTimeout(() => control.answer(planId, { kind: 'plan', decision: 'approve' }), APPROVAL_DELAY_MS);
+    }
     if (event.update_type === 'plan_approved') {
       approvedAt = performance.now();
       waitAt.set(approvedAt, runQueueWaitMs());
@@ -276,7 +311,7 @@ async function runPlan(shape: Shape, graph: TaskGraph, latencyMs: number): Promi
       workspace,
       journal,
       store,
-      control: new RunControl({ policy: { input: 'nobody', plan: 'approve', failure: 'abort' } }),
+      control,
       safety: {
         approval: { mode: 'auto', allow: [], deny: [] },
         remembered: new SessionApprovals(),
@@ -430,16 +465,34 @@ function writeCall(id: string): { name: string; args: Record<string, string> } {
   return { name: 'write_file', args: { path: `out/${id}.txt`, content: `${id}\n` } };
 }
 
-/** Milliseconds of each git phase of one task in a worktree. */
+/** Milliseconds of each git phase of one task in a worktree of the goal's pool. */
 interface WorktreeCost {
-  create: number;
+  switch: number;
   commit: number;
   merge: number;
-  remove: number;
+  return: number;
 }
 
-/** The git work of `count` tasks, one after another, through GoalWorktrees (what the orchestrator calls). */
-async function worktreeCosts(root: string, count: number): Promise<WorktreeCost[]> {
+/** Milliseconds since `at`, and `at` moved to now. */
+function lapper(): () => number {
+  let at = performance.now();
+  return () => {
+    const now = performance.now();
+    const ms = now - at;
+    at = now;
+    return ms;
+  };
+}
+
+/**
+ * The git work of `count` tasks one after another through GoalWorktrees (what the orchestrator
+ * calls): the first task's worktree is made (timed apart: once per slot per goal), each next
+ * task gets it back switched to its branch.
+ */
+async function worktreeCosts(
+  root: string,
+  count: number,
+): Promise<{ firstSlot: number; costs: WorktreeCost[] }> {
   const goal = await GoalWorktrees.open({
     workspaceRoot: root,
     goalId: `bench-costs-${Date.now()}`,
@@ -447,17 +500,12 @@ async function worktreeCosts(root: string, count: number): Promise<WorktreeCost[
   });
   if (!goal) throw new Error('the bench repository is not a git repository');
   const costs: WorktreeCost[] = [];
-  for (let index = 0; index < count; index++) {
+  let firstSlot = Number.NaN;
+  for (let index = 0; index <= count; index++) {
     const id = `t${index}`;
-    let at = performance.now();
-    const lap = () => {
-      const now = performance.now();
-      const ms = now - at;
-      at = now;
-      return ms;
-    };
+    const lap = lapper();
     const place = await goal.placeFor(id, { fresh: true });
-    const create = lap();
+    const switched = lap();
     writeFileSync(path.join(place.root, 'src', 'm0', `f${index}.ts`), `export const changed = ${index};\n`);
     lap();
     await goal.commitStep(id, `bench ${id}`);
@@ -465,10 +513,61 @@ async function worktreeCosts(root: string, count: number): Promise<WorktreeCost[
     const merged = await goal.mergeTask(id, id);
     if (merged.kind !== 'merged') throw new Error(`bench task ${id}: ${merged.kind}`);
     const merge = lap();
-    await goal.removeTask(id);
-    costs.push({ create, commit, merge, remove: lap() });
+    goal.releaseTask(id);
+    const returned = lap();
+    if (index === 0) firstSlot = switched;
+    else costs.push({ switch: switched, commit, merge, return: returned });
   }
-  return costs;
+  await goal.end();
+  return { firstSlot, costs };
+}
+
+/** The floor, in the same run: a bare `git worktree add` of the repository, and its `worktree remove`. */
+function bareWorktree(root: string): { add: number; remove: number } {
+  const folder = path.join(tmpdir(), `taskweave-bench-floor-${process.pid}-${Date.now()}`);
+  const lap = lapper();
+  execFileSync('git', ['worktree', 'add', '--quiet', '--detach', folder, 'HEAD'], {
+    cwd: root,
+    stdio: 'ignore',
+  });
+  const add = lap();
+  execFileSync('git', ['worktree', 'remove', '--force', folder], { cwd: root, stdio: 'ignore' });
+  return { add, remove: lap() };
+}
+
+/** KiB under `folder` (du), `exclude` left out. */
+function diskKiB(folder: string, exclude?: string): number {
+  const args = ['-sk', ...(exclude ? [`--exclude=${exclude}`] : []), folder];
+  return Number(execFileSync('du', args, { encoding: 'utf8' }).split('\t')[0]);
+}
+
+/**
+ * The disk a 10-task plan takes at the CLI's concurrency, each task changing one file: tasks
+ * start in waves as slots free up; measured before the goal ends (its worktrees then go).
+ */
+async function planDisk(root: string, tasks: number): Promise<{ worktreesKiB: number; slots: number }> {
+  const goalId = `bench-disk-${Date.now()}`;
+  const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId, setup: { share: [], copy: [] } });
+  if (!goal) throw new Error('the bench repository is not a git repository');
+  const ids = Array.from({ length: tasks }, (_, index) => `d${index}`);
+  const folders = new Set<string>();
+  for (let start = 0; start < ids.length; start += DEFAULT_PLAN_CONCURRENCY) {
+    const wave = ids.slice(start, start + DEFAULT_PLAN_CONCURRENCY);
+    await Promise.all(
+      wave.map(async (id) => {
+        const place = await goal.placeFor(id, { fresh: true });
+        folders.add(place.folder);
+        writeFileSync(path.join(place.root, 'src', 'm1', `${id}.ts`), `export const disk = '${id}';\n`);
+        await goal.commitStep(id, id);
+        await goal.mergeTask(id, id);
+        goal.releaseTask(id);
+      }),
+    );
+  }
+  const goalFolder = path.dirname([...folders][0] ?? root);
+  const worktreesKiB = diskKiB(goalFolder);
+  await goal.end();
+  return { worktreesKiB, slots: folders.size };
 }
 
 const rows: Row[] = [];
@@ -497,14 +596,22 @@ const waitedNote = measuredWaits
     ).toFixed(2)} ms)`
   : ' (run-queue waits not readable here)';
 let worktreePass = true;
+let worktreeSummary = '';
 if (repository) {
+  const loadBefore = os.loadavg();
   await worktreeCosts(repository, 3); // warm-up
-  const costs = await worktreeCosts(repository, 20);
-  const phases = ['create', 'commit', 'merge', 'remove'] as const;
-  const totals = costs.map((cost) => cost.create + cost.commit + cost.merge + cost.remove);
+  const floors = [bareWorktree(repository), bareWorktree(repository), bareWorktree(repository)];
+  const { firstSlot, costs } = await worktreeCosts(repository, 20);
+  const floorAdd = median(floors.map((floor) => floor.add));
+  const floorRemove = median(floors.map((floor) => floor.remove));
+  const phases = ['switch', 'commit', 'merge', 'return'] as const;
+  const totals = costs.map((cost) => cost.switch + cost.commit + cost.merge + cost.return);
+  const disk = await planDisk(repository, 10);
+  const checkoutKiB = diskKiB(repository, '.git');
+  const loadAfter = os.loadavg();
   process.stdout.write(
     renderTable({
-      columns: ['phase', 'p50 ms', 'max ms'].map((header, index) => ({
+      columns: ['git work per task (pool of worktrees)', 'p50 ms', 'max ms'].map((header, index) => ({
         header,
         align: index === 0 ? 'left' : 'right',
       })),
@@ -514,21 +621,35 @@ if (repository) {
           return [phase, median(values).toFixed(1), Math.max(...values).toFixed(1)];
         }),
         ['per task', median(totals).toFixed(1), Math.max(...totals).toFixed(1)],
+        ['first task of a goal: its worktree made', firstSlot.toFixed(1), ''],
+        [
+          'floor: bare git worktree add (same run)',
+          floorAdd.toFixed(1),
+          Math.max(...floors.map((floor) => floor.add)).toFixed(1),
+        ],
+        [
+          'floor: bare git worktree remove (same run)',
+          floorRemove.toFixed(1),
+          Math.max(...floors.map((floor) => floor.remove)).toFixed(1),
+        ],
       ],
     }),
   );
   const perTask = median(totals);
-  worktreePass = perTask <= MAX_WORKTREE_TASK_MS && worstRatio >= MIN_WORKTREE_RATIO_TO_IDEAL;
   console.log(
-    `worktrees (${WORKTREE_REPO_FILES} files, ${costs.length} tasks, no setup command): git work per task p50 ${perTask.toFixed(1)} ms ` +
-      `(target ≤ ${MAX_WORKTREE_TASK_MS}), worst ratio to ideal at ${TARGET_LATENCY_MS} ms ${worstRatio.toFixed(3)} (target ≥ ${MIN_WORKTREE_RATIO_TO_IDEAL}) — ${worktreePass ? 'PASS' : 'FAIL'}`,
+    `disk of a 10-task plan at concurrency ${DEFAULT_PLAN_CONCURRENCY}: ${(disk.worktreesKiB / 1024).toFixed(1)} MiB in ${disk.slots} worktrees ` +
+      `(checkout ${(checkoutKiB / 1024).toFixed(1)} MiB); load average ${loadBefore.map((load) => load.toFixed(2)).join(' ')} → ${loadAfter.map((load) => load.toFixed(2)).join(' ')}`,
   );
+  worktreePass = perTask <= MAX_WORKTREE_TASK_MS && worstRatio >= MIN_WORKTREE_RATIO_TO_IDEAL;
+  worktreeSummary =
+    `; worktrees (${WORKTREE_REPO_FILES} files, ${costs.length} tasks, no setup command): git work per task p50 ${perTask.toFixed(1)} ms ` +
+    `(target ≤ ${MAX_WORKTREE_TASK_MS}; floor: a bare worktree add ${floorAdd.toFixed(1)} ms + remove ${floorRemove.toFixed(1)} ms), ratio target ≥ ${MIN_WORKTREE_RATIO_TO_IDEAL}, load ${loadAfter[0]?.toFixed(2)}`;
   await rm(repository, { recursive: true, force: true });
 }
 const pass = (repository ? worktreePass : worstRatio >= MIN_RATIO_TO_IDEAL) && p99 <= MAX_DISPATCH_P99_MS;
 console.log(
   `parallel: at ${TARGET_LATENCY_MS} ms worst ratio to ideal ${worstRatio.toFixed(3)} (target ≥ ${MIN_RATIO_TO_IDEAL}), ` +
     `dispatch p99 ${p99.toFixed(2)} ms over ${dispatches.length} dispatches (target ≤ ${MAX_DISPATCH_P99_MS} ms), ` +
-    `${slow.length} over ${SLOW_DISPATCH_MS} ms${waitedNote}${lessWaits} — ${pass ? 'PASS' : 'FAIL'}`,
+    `${slow.length} over ${SLOW_DISPATCH_MS} ms${waitedNote}${lessWaits}${worktreeSummary} — ${pass ? 'PASS' : 'FAIL'}`,
 );
 if (!pass) process.exitCode = 1;

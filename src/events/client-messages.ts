@@ -52,7 +52,7 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('failure_decision'),
     request_id: z.string().min(1),
-    decision: z.enum(['retry', 'skip', 'revise', 'abort']),
+    decision: z.enum(['retry', 'resolve', 'skip', 'revise', 'abort']),
     feedback: z.string().optional(),
   }),
   z.strictObject({

@@ -96,13 +96,13 @@ export const eventPayloadSchema = z.union([
     tokens_saved: tokens,
   }),
   agentUpdate('agent_request_input', { step, request_id: z.string(), question: z.string(), task_id: taskId }),
-  /** A plan task failed: the run waits for retry, skip, revise or abort (answered by request_id). */
+  /** A plan task failed: the run waits for retry, resolve (a merge conflict only), skip, revise or abort (answered by request_id). */
   agentUpdate('failure_decision_requested', {
     request_id: z.string(),
     task_id: z.string(),
     reason: z.string(),
     blocked: z.array(z.string()),
-    choices: z.array(z.enum(['retry', 'skip', 'revise', 'abort'])),
+    choices: z.array(z.enum(['retry', 'resolve', 'skip', 'revise', 'abort'])),
   }),
   /**
    * A tool call waits for the user's approval (answered by request_id): the command or the diff,

@@ -77,7 +77,7 @@ export interface QuestionItem {
   timedOut: boolean;
 }
 
-/** A failed plan task waiting for the user's decision (retry, skip, revise, abort). */
+/** A failed plan task waiting for the user's decision (retry, resolve, skip, revise, abort). */
 export interface FailureItem {
   kind: 'failure';
   id: string;
@@ -87,7 +87,7 @@ export interface FailureItem {
   title: string;
   reason: string;
   blocked: { id: string; title: string }[];
-  choices: ('retry' | 'skip' | 'revise' | 'abort')[];
+  choices: ('retry' | 'resolve' | 'skip' | 'revise' | 'abort')[];
   ts: number;
   /** True once the run went on past the decision. */
   settled: boolean;

@@ -4,13 +4,23 @@ import type { PlanTask, TaskGraph, TaskState } from './task-graph.js';
 export const DEFAULT_PLAN_CONCURRENCY = 4;
 
 /** What running one task produced. */
-export type TaskOutcome = { status: 'completed'; summary: string } | { status: 'failed'; reason: string };
+export type TaskOutcome =
+  | { status: 'completed'; summary: string }
+  /** `conflict`: its work could not be merged into the goal branch (it can be resolved in its worktree). */
+  | { status: 'failed'; reason: string; conflict?: boolean };
+
+/** How a task is run: `resolve` after the user chose to resolve its merge conflict in its worktree. */
+export interface TaskRunMode {
+  resolve: boolean;
+}
 
 /** What to do about a failed task (usually the user's answer). */
 export type FailureDecision =
   | { action: 'retry' }
   | { action: 'skip' }
   | { action: 'abort' }
+  /** Only for a merge conflict: the task goes on in its worktree with the goal branch merged in. */
+  | { action: 'resolve' }
   /** The model plans the rest again; `feedback` is what the user wants changed. */
   | { action: 'revise'; feedback?: string };
 
@@ -20,6 +30,8 @@ export interface FailureInfo {
   reason: string;
   /** Transitive dependents of the task that are blocked now, in plan order. */
   blocked: PlanTask[];
+  /** Its work conflicted with the goal branch: `resolve` may be chosen. */
+  conflict: boolean;
 }
 
 /**
@@ -50,7 +62,7 @@ export interface PlanSchedulerOptions {
    * Does one task. Must end soon after `signal` aborts (user stop or abort). A thrown error or a
    * rejection counts as a failure with the error's message.
    */
-  runTask: (task: PlanTask, signal: AbortSignal) => Promise<TaskOutcome>;
+  runTask: (task: PlanTask, signal: AbortSignal, mode: TaskRunMode) => Promise<TaskOutcome>;
   /** Asked once nothing else can run, for each failed task in turn. */
   onFailure: (info: FailureInfo) => Promise<FailureDecision>;
   /** Told of every state change; `detail` is the summary, the failure reason or why a task is blocked. */
@@ -65,7 +77,7 @@ type RunStatus = SchedulerResult['status'];
  *
  * A failed task blocks its transitive dependents while independent tasks go on. Once nothing
  * else can run, `onFailure` is asked about each failed task in turn and its answer applied at
- * once: retry and skip resume dispatch (a skipped dependency counts as satisfied); abort and
+ * once: retry, resolve (a merge conflict, in the task's worktree) and skip resume dispatch (a skipped dependency counts as satisfied); abort and
  * revise end the run. Tasks interrupted by a stop or an abort end as `cancelled`. The run's
  * promise resolves only after every started task has settled, so no task outlives it.
  */
@@ -87,6 +99,8 @@ export class PlanScheduler {
   private ending: RunStatus | undefined;
   private done = false;
   private reviseFeedback: string | undefined;
+  /** Tasks whose conflict the user chose to resolve: their next run is in resolve mode. */
+  private readonly resolving = new Set<string>();
   private settle:
     | { resolve: (result: SchedulerResult) => void; reject: (error: unknown) => void }
     | undefined;
@@ -193,7 +207,8 @@ export class PlanScheduler {
     }
     let outcome: Promise<TaskOutcome>;
     try {
-      outcome = this.runTask(task, controller.signal);
+      const resolve = this.resolving.delete(task.id);
+      outcome = this.runTask(task, controller.signal, { resolve });
     } catch (error) {
       outcome = Promise.reject(error);
     }
@@ -229,16 +244,23 @@ export class PlanScheduler {
         if (this.ending !== undefined || this.done) return;
         const outcome = this.outcomes.get(task.id);
         const reason = outcome?.status === 'failed' ? outcome.reason : 'It failed in an earlier run.';
+        const conflict = outcome?.status === 'failed' && outcome.conflict === true;
         const blocked = this.graph
           .transitiveDependentsOf(task.id)
           .filter((id) => this.states.get(id) === 'blocked')
           .map((id) => this.graph.get(id)!);
-        const decision = await this.onFailure({ task, reason, blocked });
+        const decision = await this.onFailure({ task, reason, blocked, conflict });
         // The user may have stopped the run while the question was open.
         if (this.ending !== undefined || this.done) return;
         switch (decision.action) {
           case 'retry':
             this.setState(task.id, 'pending', 'retry');
+            break;
+          case 'resolve':
+            if (conflict) {
+              this.resolving.add(task.id);
+              this.setState(task.id, 'pending', 'resolve');
+            } else this.setState(task.id, 'pending', 'retry');
             break;
           case 'skip':
             this.satisfiedAt.set(task.id, performance.now());

@@ -34,6 +34,8 @@ export async function mergeBranch(options: {
   into: string;
   from: string;
   message: string;
+  /** commitIdentity's answer when the caller has it (asked here otherwise). */
+  identity?: Record<string, string>;
 }): Promise<MergeOutcome> {
   const { top } = options;
   const intoRef = `refs/heads/${options.into}`;
@@ -61,7 +63,7 @@ export async function mergeBranch(options: {
   const commit = (
     await git(['commit-tree', tree, '-p', target, '-p', source, '-m', options.message], {
       cwd: top,
-      env: await commitIdentity(top),
+      env: options.identity ?? (await commitIdentity(top)),
     })
   )
     .toString('utf8')
@@ -71,7 +73,7 @@ export async function mergeBranch(options: {
 }
 
 /** Each side's change to each conflicting file since the two branches parted. */
-async function conflictSides(
+export async function conflictSides(
   top: string,
   target: string,
   source: string,

@@ -1,7 +1,6 @@
-import { rm, stat, unlink } from 'node:fs/promises';
+import { readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitOutcome } from './git.js';
-import { commitIdentity } from './goal-branch.js';
 
 /**
  * Where task worktrees go: inside the repository's git folder, `<git-common-dir>/taskweave/
@@ -83,90 +82,161 @@ async function removeNow(top: string, folder: string): Promise<void> {
     await git(['worktree', 'prune'], { cwd: top });
 }
 
-/** Whether `folder` is a worktree on `branch` git can use now (not half made by a killed process). */
-async function usableWorktree(top: string, folder: string, branch: string): Promise<boolean> {
-  const known = (await listWorktrees(top)).find((entry) => entry.path === folder);
-  if (!known || known.locked || known.branch !== `refs/heads/${branch}`) return false;
-  try {
-    await stat(path.join(folder, '.git'));
-  } catch {
-    return false;
-  }
-  const said = await gitOutcome(['rev-parse', '--git-dir'], { cwd: folder });
-  if (said.code !== 0) return false;
-  const gitDir = path.resolve(folder, said.stdout.trim());
-  // A commit or add killed half-way leaves its index lock: no one else works in this worktree.
-  await unlink(path.join(gitDir, 'index.lock')).catch(() => {});
-  // No index: killed before its files were checked out (see ensureWorktree).
-  if (!(await stat(path.join(gitDir, 'index')).catch(() => undefined))) return false;
-  const status = await gitOutcome(['status', '--porcelain'], { cwd: folder });
-  return status.code === 0;
+/**
+ * Clears what a process killed in the worktree at `folder` left: the locks of a git command cut
+ * short there (`index.lock`, `HEAD.lock`, the lock of its branch's ref: nobody else works in a
+ * task's worktree or on its branch) and git's lock on the worktree (`worktree add` locks while it
+ * populates). Whether the worktree has an index (none when killed before its files were checked out).
+ */
+export async function unlockWorktree(top: string, folder: string): Promise<{ hasIndex: boolean }> {
+  const said = await gitOutcome(['rev-parse', '--git-dir', '--git-common-dir'], { cwd: folder });
+  if (said.code !== 0) return { hasIndex: false };
+  const [gitDir = '', commonDir = ''] = said.stdout
+    .trim()
+    .split('\n')
+    .map((line) => path.resolve(folder, line));
+  const head = await readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '');
+  const ref = /^ref: (refs\/heads\/\S+)/.exec(head)?.[1];
+  for (const lock of ['index.lock', 'HEAD.lock']) await unlink(path.join(gitDir, lock)).catch(() => {});
+  if (ref) await unlink(path.join(commonDir, `${ref}.lock`)).catch(() => {});
+  if (await stat(path.join(gitDir, 'locked')).catch(() => undefined))
+    await inTurn(top, () => gitOutcome(['worktree', 'unlock', folder], { cwd: top }));
+  return { hasIndex: (await stat(path.join(gitDir, 'index')).catch(() => undefined)) !== undefined };
 }
 
 /**
- * The worktree of a task on `branch`: created at `start` when `fresh` (a first run or a retry:
- * any earlier worktree and the branch's earlier commits are replaced), else the one already
- * there when usable (a task continued after a crash), or one made again on the branch as it
- * is (a half-made worktree). Returns whether it was made now.
+ * Registers a new worktree at `folder` on `branch` (made or moved to `start` when given, else the
+ * branch as it is), then checks its files out. Registration is done in turn with the others; the
+ * checkout (thousands of files: the slow part) is not, it touches only this worktree. A kill
+ * between the two leaves a worktree without an index, which the pool switches again.
  */
-export async function ensureWorktree(options: {
+export async function addWorktree(options: {
   top: string;
   folder: string;
-  branch: string;
-  start: string;
-  fresh: boolean;
-}): Promise<{ created: boolean }> {
-  const made = await inTurn(options.top, () => ensureNow(options));
-  // The files are checked out outside the turn: writing thousands of files is the slow part,
-  // and it touches only this worktree (git's bookkeeping of the others is not read).
-  if (made.created) await git(['reset', '--hard', '--quiet'], { cwd: options.folder });
-  return made;
+  /** Left out: detached at `start` (a worktree made ahead of its task). */
+  branch?: string;
+  start?: string;
+}): Promise<void> {
+  const { top, folder, branch } = options;
+  await inTurn(top, async () => {
+    await removeNow(top, folder);
+    const add = ['worktree', 'add', '--quiet', '--force', '--no-checkout'];
+    const args =
+      branch === undefined
+        ? [...add, '--detach', folder, options.start ?? 'HEAD']
+        : options.start !== undefined
+          ? [...add, '-B', branch, folder, options.start]
+          : [...add, folder, branch];
+    await git(args, { cwd: top });
+  });
+  // `checkout --force` of HEAD: writes every file like `reset --hard` but a third faster (it
+  // does not refresh the new index against the files just written).
+  await git(['checkout', '--force', '--quiet'], { cwd: folder });
 }
 
-async function ensureNow(options: {
+/**
+ * Puts an existing worktree on `branch` — made or moved to `start` when given, else the branch as
+ * it is — rewriting only the files that differ (`git checkout --force`: local changes are thrown
+ * away), then removes every file git does not track except `keep` (`/node_modules`, `/.env`:
+ * the links and copies of worktree.share and worktree.copy; a link is removed, never followed).
+ * With `keepIgnored` ignored files stay too (what a worktree.setup command made, once per
+ * worktree). A worktree killed half-way through this is switched again, whatever state it is in.
+ */
+export async function switchWorktree(options: {
   top: string;
   folder: string;
   branch: string;
-  start: string;
-  fresh: boolean;
-}): Promise<{ created: boolean }> {
-  const { top, folder, branch } = options;
-  if (!options.fresh && (await usableWorktree(top, folder, branch))) return { created: false };
-  await removeNow(top, folder);
-  const branchExists =
-    (await gitOutcome(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: top })).code === 0;
-  const args =
-    options.fresh || !branchExists
-      ? ['worktree', 'add', '--quiet', '--force', '--no-checkout', '-B', branch, folder, options.start]
-      : ['worktree', 'add', '--quiet', '--force', '--no-checkout', folder, branch];
-  await git(args, { cwd: top });
-  return { created: true };
+  start?: string;
+  /** Paths from the worktree's top that stay (the links and copies taskweave made). */
+  keep: readonly string[];
+  keepIgnored: boolean;
+}): Promise<void> {
+  const { folder } = options;
+  await unlockWorktree(options.top, folder);
+  const target = options.start !== undefined ? ['-B', options.branch, options.start] : [options.branch];
+  await git(['checkout', '--quiet', '--force', '--ignore-other-worktrees', ...target], { cwd: folder });
+  const keep = options.keep.flatMap((name) => ['-e', `/${name}`]);
+  await git(['clean', '--quiet', '--force', '-d', ...(options.keepIgnored ? [] : ['-x']), ...keep], {
+    cwd: folder,
+  });
+}
+
+/**
+ * Whether a worktree has no change git would commit (nothing modified, nothing untracked and not
+ * ignored), `keep` (paths from its top: the links and copies taskweave made) left out.
+ */
+export async function worktreeClean(folder: string, keep: readonly string[]): Promise<boolean> {
+  const excluded = keep.map((name) => `:(exclude,top,literal)${name}`);
+  const status = await gitOutcome(['status', '--porcelain', '--', ':(top)', ...excluded], { cwd: folder });
+  return status.code === 0 && status.stdout.trim() === '';
+}
+
+/**
+ * The pathspecs that leave `names` (links and copies taskweave put in a worktree) out of a
+ * commit there: only those git would add, since naming an ignored path in a pathspec makes
+ * `git add` fail. A link named `node_modules` is not matched by `node_modules/` (a link is no
+ * folder to git). Worked out once per worktree, not per commit.
+ */
+export async function commitExclusions(folder: string, names: readonly string[]): Promise<string[]> {
+  const excluded: string[] = [];
+  for (const name of names) {
+    const ignored = await gitOutcome(['check-ignore', '-q', '--', name], { cwd: folder });
+    if (ignored.code !== 0) excluded.push(`:(exclude,top,literal)${name}`);
+  }
+  return excluded;
 }
 
 /**
  * Commits everything changed in a worktree on its branch (one commit: a task's checkpoint),
- * leaving out `exclude` (links and copies taskweave put there). Returns the commit, or
- * undefined when nothing changed.
+ * leaving out `excluded` (pathspecs from commitExclusions). Returns the commit, or undefined
+ * when nothing changed. `identity`: commitIdentity's answer, asked once per goal.
  */
 export async function commitWorktree(options: {
   folder: string;
   message: string;
-  exclude?: readonly string[];
+  excluded: readonly string[];
+  identity: Record<string, string>;
+  /** A merge is in progress there (its conflicts resolved): committed even with no change. */
+  concludeMerge?: boolean;
 }): Promise<string | undefined> {
   const { folder } = options;
-  const excluded: string[] = [];
-  // Only those git would add: naming an ignored path in a pathspec makes `git add` fail. A link
-  // named `node_modules` is not matched by `node_modules/` (a link is no folder to git).
-  for (const name of options.exclude ?? []) {
-    const ignored = await gitOutcome(['check-ignore', '-q', '--', name], { cwd: folder });
-    if (ignored.code !== 0) excluded.push(`:(exclude,top,literal)${name}`);
+  await git(['add', '-A', '--', ':(top)', ...options.excluded], { cwd: folder });
+  // One git process where three did (a diff to see whether anything changed, the commit, a
+  // rev-parse for its id): the commit says both, in the C locale, with its whole id.
+  const committed = await gitOutcome(
+    [
+      '-c',
+      'core.abbrev=no',
+      'commit',
+      '--no-verify',
+      ...(options.concludeMerge ? ['--allow-empty'] : []),
+      '-m',
+      options.message,
+    ],
+    { cwd: folder, env: { ...options.identity, LC_ALL: 'C' } },
+  );
+  if (committed.code !== 0) {
+    if (/nothing( added)? to commit|no changes added to commit/.test(committed.stdout)) return undefined;
+    throw new Error(`git commit failed in ${folder}: ${committed.stderr.trim() || committed.stdout.trim()}`);
   }
-  await git(['add', '-A', '--', ':(top)', ...excluded], { cwd: folder });
-  const changed = await gitOutcome(['diff', '--cached', '--quiet'], { cwd: folder });
-  if (changed.code === 0) return undefined;
-  await git(['commit', '--quiet', '--no-verify', '-m', options.message], {
-    cwd: folder,
-    env: await commitIdentity(folder),
-  });
-  return (await git(['rev-parse', 'HEAD'], { cwd: folder })).toString('utf8').trim();
+  const id = /^\[[^\n]*?\b([0-9a-f]{40,64})\]/.exec(committed.stdout)?.[1];
+  return id ?? (await git(['rev-parse', 'HEAD'], { cwd: folder })).toString('utf8').trim();
+}
+
+/** Whether a merge is in progress in the worktree (MERGE_HEAD), and the files it left unmerged. */
+export async function mergeInProgress(folder: string): Promise<{ merging: boolean; unmerged: string[] }> {
+  const head = await gitOutcome(['rev-parse', '--quiet', '--verify', 'MERGE_HEAD'], { cwd: folder });
+  if (head.code !== 0) return { merging: false, unmerged: [] };
+  const listed = await git(['diff', '--name-only', '--diff-filter=U', '-z'], { cwd: folder });
+  return {
+    merging: true,
+    unmerged: [
+      ...new Set(
+        listed
+          .toString('utf8')
+          .split('\0')
+          .filter((name) => name !== ''),
+      ),
+    ],
+  };
 }

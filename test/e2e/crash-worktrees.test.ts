@@ -16,8 +16,9 @@ import { CLI_PATH, parseJsonLines, runCli, writeScript } from '../helpers/cli.js
 import { git, workspaceFolder } from '../work/work-fixture.js';
 
 /*
- * kill -9 in each window of a plan run in worktrees: creating a task's worktree, committing a
- * step, merging a task, removing its worktree. A `git` ahead of the real one on PATH (a real
+ * kill -9 in each window of a plan run in worktrees: creating a task's worktree, switching a
+ * merged task's worktree to the next task, committing a step, merging a task, removing the
+ * worktrees at the end. A `git` ahead of the real one on PATH (a real
  * program, not a mock of taskweave) runs the real git for the matching call, then marks a file
  * and waits: the test kills taskweave's whole process group right after git did its part and
  * before taskweave recorded it. `resume` must then finish the plan with each task merged once,
@@ -91,6 +92,14 @@ function script() {
               tasks: [
                 { id: 'a', title: 'A', description: 'line 2', check: "grep -q 'by a' shared.txt" },
                 { id: 'b', title: 'B', description: 'line 11', check: "grep -q 'by b' shared.txt" },
+                // After a: it gets a's worktree, switched to its own branch (the pool).
+                {
+                  id: 'c',
+                  title: 'C',
+                  description: 'line 6',
+                  depends_on: ['a'],
+                  check: "grep -q 'by a' shared.txt && grep -q 'by c' shared.txt",
+                },
               ],
             },
           },
@@ -98,6 +107,7 @@ function script() {
       },
       ...task('a', 2),
       ...task('b', 11),
+      ...task('c', 6),
       { toolCalls: [{ name: 'final_answer', args: { answer: 'both done' } }] },
     ],
   };
@@ -116,14 +126,19 @@ function locks(folder: string): string[] {
 
 const WINDOWS = [
   { name: 'creating a worktree (registered, its files not checked out)', match: 'worktree add' },
-  { name: 'creating a worktree (its files checked out)', match: 'reset --hard' },
-  { name: 'committing a step', match: 'commit --quiet' },
+  { name: 'creating a worktree (its files checked out)', match: 'checkout --force --quiet' },
+  { name: 'committing a step', match: 'commit --no-verify' },
   { name: 'merging a task (its merge commit made, the goal branch not moved yet)', match: 'commit-tree' },
   {
     name: 'merging a task (the goal branch moved, the task not yet recorded)',
     match: 'update-ref -m taskweave: merge',
   },
-  { name: 'removing a worktree', match: 'worktree remove' },
+  {
+    name: 'switching a worktree to the next task (its files checked out, not cleaned)',
+    match: 'checkout --quiet --force',
+  },
+  { name: 'switching a worktree to the next task (cleaned, not recorded)', match: 'clean --quiet --force' },
+  { name: 'removing the worktrees at the end of the goal', match: 'worktree remove' },
 ];
 
 describe('kill -9 while a plan runs in worktrees, then resume', () => {
@@ -174,8 +189,9 @@ describe('kill -9 while a plan runs in worktrees, then resume', () => {
       const onGoal = git(root, 'show', `${goal}:shared.txt`);
       expect(onGoal).toContain('line 2 by a');
       expect(onGoal).toContain('line 11 by b');
-      // Each task merged exactly once: two merge commits on the goal branch.
-      expect(git(root, 'rev-list', '--merges', '--count', goal).trim()).toBe('2');
+      expect(onGoal).toContain('line 6 by c');
+      // Each task merged exactly once: three merge commits on the goal branch.
+      expect(git(root, 'rev-list', '--merges', '--count', goal).trim()).toBe('3');
       expect(git(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
       expect(locks(path.join(root, '.git'))).toEqual([]);
       expect(readFileSync(path.join(root, 'shared.txt'), 'utf8')).toBe(`${LINES}\n`);

@@ -25,6 +25,8 @@ export type FailureChooser = (info: {
   task: { id: string };
   reason: string;
   blocked: { id: string }[];
+  /** What the request offers (`resolve` only for a merge conflict). */
+  choices: string[];
 }) => Promise<FailureDecision>;
 
 /** Approves every plan: the `--yes` rule (answered by the run itself, not through a request). */
@@ -42,6 +44,8 @@ export interface HarnessOptions {
   plan?: RunAgentOptions['plan'];
   concurrency?: number;
   onFailure?: RunAgentOptions['onFailure'];
+  /** Where plan tasks work (shared when left out). */
+  isolation?: RunAgentOptions['isolation'];
   protocol?: RunAgentOptions['protocol'];
   /** The store and session to record the run in; a fresh in-memory store when left out. */
   store?: Store;
@@ -114,6 +118,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     plan: options.plan,
     concurrency: options.concurrency,
     onFailure: options.onFailure,
+    isolation: options.isolation,
     protocol: options.protocol,
     loop: options.loop,
     taskTracking: options.taskTracking,
@@ -148,6 +153,7 @@ function respond(event: ServerEvent, control: RunControl, options: HarnessOption
       task: { id: event.task_id },
       reason: event.reason,
       blocked: event.blocked.map((id) => ({ id })),
+      choices: [...event.choices],
     };
     void failureChooser(info).then((decision) =>
       control.answer(event.request_id, { kind: 'failure', decision: decision.action }),

@@ -183,15 +183,26 @@ describe('requests answered through the runtime', () => {
       { policy: { ...ASK_ALL, plan: 'approve' } },
     );
     const events = record(runtime);
-    const requests: { taskId: string; reason: string; blocked: string[]; refusedWrongKind: boolean }[] = [];
+    const requests: {
+      taskId: string;
+      reason: string;
+      blocked: string[];
+      refusedWrongKind: boolean;
+      choices: string[];
+      resolve: string;
+    }[] = [];
     runtime.bus.subscribe((event) => {
       if (event.type !== 'agent_update' || event.update_type !== 'failure_decision_requested') return;
       const wrong = runtime.answer(event.request_id, { kind: 'input', content: 'retry' });
+      // Resolve is for a merge conflict only: not offered here, and refused.
+      const resolve = runtime.answer(event.request_id, { kind: 'failure', decision: 'resolve' });
       requests.push({
         taskId: event.task_id,
         reason: event.reason,
         blocked: event.blocked,
         refusedWrongKind: !wrong.ok,
+        choices: event.choices,
+        resolve: resolve.ok ? 'taken' : resolve.error,
       });
       runtime.answer(event.request_id, {
         kind: 'failure',
@@ -201,9 +212,27 @@ describe('requests answered through the runtime', () => {
     const submission = await start(runtime, 'write a and b');
     const { result } = await submission.done;
     expect(result).toMatchObject({ status: 'completed', finalAnswer: 'All done.' });
+    const offered = ['retry', 'skip', 'revise', 'abort'];
+    const refused = expect.stringContaining(
+      'offers retry, skip, revise, abort, not resolve (only a merge conflict can be resolved)',
+    );
     expect(requests).toEqual([
-      { taskId: 'a', reason: 'the disk was busy', blocked: ['b'], refusedWrongKind: true },
-      { taskId: 'b', reason: 'b cannot be done', blocked: [], refusedWrongKind: true },
+      {
+        taskId: 'a',
+        reason: 'the disk was busy',
+        blocked: ['b'],
+        refusedWrongKind: true,
+        choices: offered,
+        resolve: refused,
+      },
+      {
+        taskId: 'b',
+        reason: 'b cannot be done',
+        blocked: [],
+        refusedWrongKind: true,
+        choices: offered,
+        resolve: refused,
+      },
     ]);
     expect(await readFile(path.join(runtime.workspace.root, 'a.txt'), 'utf8')).toBe('a');
     expect(await exists(path.join(runtime.workspace.root, 'b-written.txt'))).toBe(false);

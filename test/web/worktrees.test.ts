@@ -129,4 +129,72 @@ describe('a 4-task plan in git worktrees in the web UI (chromium against taskwea
     expect(text).toContain('line 7 by b');
     expect(readFileSync(path.join(server.workspace, 'd.txt'), 'utf8')).toBe('d\n');
   });
+
+  it('resolves a conflict in the task worktree from the decision buttons: the resolved line is merged', async () => {
+    const server = await startServe({
+      args: ['--yes'],
+      files: gitRepository,
+      script: {
+        turns: [
+          {
+            toolCalls: [
+              {
+                name: 'plan_actions',
+                args: {
+                  tasks: [
+                    { id: 'a', title: 'Edit line 2', description: 'line 2' },
+                    {
+                      id: 'b',
+                      title: 'Edit line 2 too',
+                      description: 'line 2, differently',
+                      check: "grep -q '2 by .*b' shared.txt",
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+          { task: 'a', when: FRESH_TASK, toolCalls: [sed(2, 'line 2 by a')] },
+          { task: 'a', toolCalls: [done('a edited line 2')] },
+          { task: 'b', when: FRESH_TASK, toolCalls: [sed(2, 'line 2 by b')] },
+          { task: 'b', latencyMs: 1500, when: 'line 2 by b', toolCalls: [done('b edited line 2')] },
+          // Resolve: the goal branch is merged into b's worktree, markers in shared.txt.
+          {
+            task: 'b',
+            when: 'Resolve the merge conflict',
+            toolCalls: [
+              {
+                name: 'run_command',
+                args: { command: "sed -i -e '/^<<<<<<< /,/^>>>>>>> /c\\line 2 by a and b' shared.txt" },
+              },
+              done('b resolved the conflict'),
+            ],
+          },
+          { toolCalls: [{ name: 'final_answer', args: { answer: 'Both merged.' } }] },
+        ],
+      },
+    });
+    servers.push(server);
+    const { page } = await openApp(browser, server);
+    await sendGoal(page, 'edit line 2 twice');
+    const decision = page.getByRole('alert', { name: 'A task failed' });
+    await decision.waitFor();
+    await expect.poll(() => decision.textContent()).toContain('resolve lets the model resolve the conflict');
+    const resolve = decision.getByRole('button', { name: 'Resolve in its worktree' });
+    await resolve.waitFor();
+    await screenshot(page, 'worktrees-resolve-choice');
+    await resolve.click();
+    await page.getByLabel('Run result').waitFor({ timeout: 60_000 });
+    expect(
+      await page.getByText(/Resolving the conflict in the task's worktree: shared.txt holds/).count(),
+    ).toBeGreaterThan(0);
+    expect(await page.getByText('[b] merged taskweave/').count()).toBeGreaterThan(0);
+    const goal = page.locator('section.goal-diff');
+    await goal.getByRole('button', { name: 'Show diff' }).click();
+    const diff = goal.getByLabel('Goal diff');
+    await diff.waitFor();
+    expect(await diff.textContent()).toContain('+line 2 by a and b');
+    expect(await diff.textContent()).not.toContain('<<<<<<<');
+    await screenshot(page, 'worktrees-resolved');
+  });
 });

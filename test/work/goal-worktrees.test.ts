@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyGoal, goalDiff, leftoverWorktrees, pruneWorktrees } from '../../src/work/apply-goal.js';
@@ -97,6 +97,163 @@ describe('GoalWorktrees', () => {
     await goal.end();
   });
 
+  it('switches the worktree of a merged task to the next task: only tracked files, shared links kept, copies made again', async () => {
+    const root = repository();
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'pool1', setup });
+    if (!goal) throw new Error('no goal');
+    const a = await goal.placeFor('a', { fresh: true });
+    edit(path.join(a.root, 'shared.txt'), 3, 'three by a');
+    writeFileSync(path.join(a.root, 'notes.txt'), 'committed by a\n');
+    await goal.commitStep('a', 'a');
+    expect((await goal.mergeTask('a', 'A')).kind).toBe('merged');
+    // What a's last command left behind: an untracked file, an ignored build output, the copy gone.
+    writeFileSync(path.join(a.root, 'scratch.tmp'), 'junk\n');
+    mkdirSync(path.join(a.root, 'node_modules', '.cache'), { recursive: true });
+    rmSync(path.join(a.root, '.env'));
+    goal.releaseTask('a');
+    const b = await goal.placeFor('b', { fresh: true });
+    expect(b.folder).toBe(a.folder);
+    expect(b.reused).toBe(true);
+    expect(git(b.folder, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('taskweave/pool1.b');
+    expect(readFileSync(path.join(b.root, 'shared.txt'), 'utf8')).toContain('three by a');
+    expect(readFileSync(path.join(b.root, 'notes.txt'), 'utf8')).toBe('committed by a\n');
+    expect(existsSync(path.join(b.root, 'scratch.tmp'))).toBe(false);
+    // The link survives the switch, and what is behind it (the user's node_modules) is untouched.
+    expect(lstatSync(path.join(b.root, 'node_modules')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(path.join(root, 'node_modules', 'left-pad', 'index.js'), 'utf8')).toBe(
+      'module.exports = 1;\n',
+    );
+    expect(readFileSync(path.join(b.root, '.env'), 'utf8')).toBe('TOKEN=x\n');
+    expect(existsSync(path.join(root, 'node_modules', '.cache'))).toBe(true);
+    expect(git(b.folder, 'status', '--porcelain')).toBe('?? node_modules\n');
+    // A failed task keeps its worktree (not released): the next task gets another; its retry gets it back.
+    const c = await goal.placeFor('c', { fresh: true });
+    writeFileSync(path.join(c.root, 'half.txt'), 'half done\n');
+    await goal.commitStep('c', 'c');
+    const d = await goal.placeFor('d', { fresh: true });
+    expect(d.folder).not.toBe(c.folder);
+    expect(readFileSync(path.join(c.root, 'half.txt'), 'utf8')).toBe('half done\n');
+    const retry = await goal.placeFor('c', { fresh: true });
+    expect(retry.folder).toBe(c.folder);
+    expect(existsSync(path.join(c.root, 'half.txt'))).toBe(false);
+    await goal.end();
+    expect((await listWorktrees(root)).map((entry) => entry.path)).toEqual([root]);
+  });
+
+  it('checks the first worktree out ahead of the goal (the plan awaiting approval); the first task only switches it', async () => {
+    const root = repository();
+    const warm = GoalWorktrees.prewarm({ workspaceRoot: root, goalId: 'warm1' });
+    await warm.ready;
+    const [ahead] = (await listWorktrees(root)).filter((entry) => entry.path !== root);
+    expect(ahead?.branch).toBeUndefined();
+    expect(ahead?.head).toBe(git(root, 'rev-parse', 'HEAD').trim());
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'warm1', setup });
+    if (!goal) throw new Error('no goal');
+    const a = await goal.placeFor('a', { fresh: true });
+    expect(a.folder).toBe(ahead?.path);
+    expect(a.reused).toBe(true);
+    expect(git(a.folder, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('taskweave/warm1.a');
+    expect(lstatSync(path.join(a.root, 'node_modules')).isSymbolicLink()).toBe(true);
+    await goal.end();
+    // A plan not approved: its worktree made ahead is taken away again.
+    const rejected = GoalWorktrees.prewarm({ workspaceRoot: root, goalId: 'warm2' });
+    await rejected.ready;
+    expect(await listWorktrees(root)).toHaveLength(2);
+    await rejected.discard();
+    expect((await listWorktrees(root)).map((entry) => entry.path)).toEqual([root]);
+    expect(git(root, 'for-each-ref', 'refs/heads/taskweave/warm2')).toBe('');
+  });
+
+  it('resolves a conflict in the task worktree, and a new process finds the merge still open', async () => {
+    const root = repository();
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'res1', setup });
+    if (!goal) throw new Error('no goal');
+    const a = await goal.placeFor('a', { fresh: true });
+    const b = await goal.placeFor('b', { fresh: true });
+    edit(path.join(a.root, 'shared.txt'), 5, 'five from a');
+    edit(path.join(b.root, 'shared.txt'), 5, 'five from b');
+    await goal.commitStep('a', 'a');
+    await goal.commitStep('b', 'b');
+    expect((await goal.mergeTask('a', 'A')).kind).toBe('merged');
+    expect((await goal.mergeTask('b', 'B')).kind).toBe('conflict');
+    goal.releaseTask('a');
+    const again = await goal.placeFor('b', { fresh: false });
+    expect(again.folder).toBe(b.folder);
+    const started = await goal.startResolve('b');
+    expect(started.files).toEqual(['shared.txt']);
+    expect(started.description).toContain('+five from a');
+    expect(readFileSync(path.join(b.root, 'shared.txt'), 'utf8')).toMatch(/^<<<<<<< /m);
+    // The process is killed here; the next one opens the goal again and continues b.
+    const next = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'res1', setup });
+    if (!next) throw new Error('no goal');
+    const continued = await next.placeFor('b', { fresh: false });
+    expect(continued.folder).toBe(b.folder);
+    expect(continued.created).toBe(false);
+    expect(next.isResolving('b')).toBe(true);
+    // Not committed while a marker is left: the markers would be merged as text.
+    expect(await next.commitStep('b', 'half')).toBeUndefined();
+    expect(await next.unresolvedFiles('b')).toEqual(['shared.txt']);
+    edit(path.join(b.root, 'shared.txt'), 5, 'five from a and b');
+    const text = readFileSync(path.join(b.root, 'shared.txt'), 'utf8')
+      .split('\n')
+      .filter((line) => !/^(<{7}|={7}|>{7})/.test(line) && line !== 'five from a' && line !== 'five from b')
+      .join('\n');
+    writeFileSync(path.join(b.root, 'shared.txt'), text);
+    expect(await next.unresolvedFiles('b')).toEqual([]);
+    const resolved = await next.commitStep('b', 'resolved');
+    expect(
+      git(b.folder, 'log', '-1', '--format=%P', resolved ?? 'HEAD')
+        .trim()
+        .split(' '),
+    ).toHaveLength(2);
+    expect(next.isResolving('b')).toBe(false);
+    expect((await next.mergeTask('b', 'B')).kind).toBe('merged');
+    expect(git(root, 'show', 'taskweave/res1:shared.txt')).toContain('five from a and b');
+    await next.end();
+  });
+
+  it('keeps the links of a workspace in a subfolder across a switch, and with a setup command its ignored files too', async () => {
+    const root = workspaceFolder('git');
+    mkdirSync(path.join(root, 'app', 'node_modules', 'dep'), { recursive: true });
+    writeFileSync(path.join(root, 'app', 'node_modules', 'dep', 'index.js'), 'dep\n');
+    writeFileSync(path.join(root, 'app', 'main.txt'), 'main\n');
+    writeFileSync(path.join(root, '.gitignore'), 'node_modules/\ndist/\n.taskweave/\n');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'app');
+    const workspace = path.join(root, 'app');
+    for (const [goalId, withSetup] of [
+      ['sub1', false],
+      ['sub2', true],
+    ] as const) {
+      const goal = await GoalWorktrees.open({
+        workspaceRoot: workspace,
+        goalId,
+        setup: { share: ['node_modules'], copy: [], ...(withSetup ? { setup: 'true' } : {}) },
+      });
+      if (!goal) throw new Error('no goal');
+      const a = await goal.placeFor('a', { fresh: true });
+      expect(path.relative(a.folder, a.root)).toBe('app');
+      expect(lstatSync(path.join(a.root, 'node_modules')).isSymbolicLink()).toBe(true);
+      mkdirSync(path.join(a.root, 'dist'));
+      writeFileSync(path.join(a.root, 'dist', 'out.js'), 'built\n');
+      writeFileSync(path.join(a.root, 'notes.tmp'), 'untracked\n');
+      // The setup command runs once per worktree: in a's, not again in b's.
+      expect(a.needsSetup).toBe(withSetup);
+      goal.setUpDone('a');
+      goal.releaseTask('a');
+      const b = await goal.placeFor('b', { fresh: true });
+      expect(b.folder).toBe(a.folder);
+      expect(lstatSync(path.join(b.root, 'node_modules')).isSymbolicLink()).toBe(true);
+      expect(readFileSync(path.join(b.root, 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('dep\n');
+      expect(existsSync(path.join(b.root, 'notes.tmp'))).toBe(false);
+      // What a setup command made (ignored) stays when there is one; without, it goes.
+      expect(existsSync(path.join(b.root, 'dist', 'out.js'))).toBe(withSetup);
+      expect(b.needsSetup).toBe(false);
+      await goal.end();
+    }
+    expect(readFileSync(path.join(root, 'app', 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('dep\n');
+  });
+
   it('starts the goal branch with the uncommitted changes only when asked', async () => {
     const root = repository();
     writeFileSync(path.join(root, 'draft.txt'), 'not committed\n');
@@ -126,8 +283,9 @@ describe('GoalWorktrees', () => {
     const again = await goal.placeFor('a', { fresh: false });
     expect(again.created).toBe(false);
     expect(existsSync(path.join(gitDir, 'index.lock'))).toBe(false);
-    // `git worktree add` killed while populating: locked, folder partly there.
+    // `git worktree add` killed while populating: locked, its files not checked out (no index).
     git(root, 'worktree', 'lock', '--reason', 'initializing', a.folder);
+    rmSync(path.join(gitDir, 'index'));
     const remade = await goal.placeFor('a', { fresh: false });
     expect(remade.created).toBe(true);
     expect(readFileSync(path.join(remade.root, 'new.txt'), 'utf8')).toBe('work\n');
@@ -137,7 +295,7 @@ describe('GoalWorktrees', () => {
 });
 
 describe('parallel tasks', () => {
-  it('makes and removes many task worktrees at the same time without git tripping over itself', async () => {
+  it('gives tasks starting together their own worktrees, and the worktree of a merged task to the next task', async () => {
     const root = repository();
     // Enough files that `git worktree add` takes a while: the window another task's prune hit.
     for (let index = 0; index < 2000; index++) writeFileSync(path.join(root, `f${index}.txt`), `${index}\n`);
@@ -145,19 +303,28 @@ describe('parallel tasks', () => {
     git(root, 'commit', '-qm', 'many files');
     const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p6', setup });
     if (!goal) throw new Error('no goal');
-    for (let round = 0; round < 2; round++) {
-      const ids = Array.from({ length: 12 }, (_, index) => `r${round}t${index}`);
-      await Promise.all(ids.slice(0, 6).map((id) => goal.placeFor(id, { fresh: true })));
-      // Half the tasks end (their worktrees removed, git pruning) while the others start.
-      await Promise.all([
-        ...ids.slice(0, 6).map((id) => goal.removeTask(id)),
-        ...ids.slice(6).map((id) => goal.placeFor(id, { fresh: true })),
-      ]);
-      const listed = (await listWorktrees(root)).map((entry) => path.basename(entry.path)).sort();
-      expect(listed).toEqual([path.basename(root), ...ids.slice(6)].sort());
-      for (const id of ids.slice(6)) await goal.removeTask(id);
-    }
+    const branchesOut = async () =>
+      (await listWorktrees(root))
+        .filter((entry) => entry.path !== root)
+        .map((entry) => entry.branch?.replace('refs/heads/taskweave/p6.', ''))
+        .sort();
+    const first = await Promise.all(['a', 'b', 'c', 'd'].map((id) => goal.placeFor(id, { fresh: true })));
+    expect(new Set(first.map((place) => place.folder)).size).toBe(4);
+    expect(first.every((place) => place.created && !place.reused)).toBe(true);
+    // a and b end (merged) while e, f and g start: two take their worktrees, one is new.
+    goal.releaseTask('a');
+    goal.releaseTask('b');
+    const next = await Promise.all(['e', 'f', 'g'].map((id) => goal.placeFor(id, { fresh: true })));
+    expect(
+      next
+        .filter((place) => place.reused)
+        .map((place) => place.folder)
+        .sort(),
+    ).toEqual([first[0]?.folder, first[1]?.folder].sort());
+    expect(new Set([...first, ...next].map((place) => place.folder)).size).toBe(5);
+    expect(await branchesOut()).toEqual(['c', 'd', 'e', 'f', 'g']);
     await goal.end();
+    expect(await branchesOut()).toEqual([]);
   }, 120_000);
 });
 

@@ -63,6 +63,52 @@ export async function openGoalWorktrees(
   return goal;
 }
 
+/**
+ * While a plan waits for approval: as many worktrees as it runs tasks at once are checked out
+ * ahead (when the plan would run in worktrees), so that its tasks do not wait for them once it
+ * is approved. A
+ * handle to discard it if the plan is not run; undefined when there is nothing to do. Never throws.
+ */
+export function prewarmGoal(
+  run: RunContext,
+  options: { planId: string; graph: TaskGraph },
+): { discard: () => Promise<void> } | undefined {
+  const settings = run.isolation;
+  if (!settings || run.taskTracking === 'model') return undefined;
+  const wanted = wantsWorktrees(settings.mode, {
+    parallel: hasParallelTasks(options.graph),
+    concurrency: run.planOptions.concurrency,
+  });
+  if (!wanted.worktrees) return undefined;
+  // As many as the plan runs at once: its widest layer (tasks as far from the start), up to the concurrency.
+  const warm = GoalWorktrees.prewarm({
+    workspaceRoot: run.workspace.root,
+    goalId: options.planId,
+    count: Math.min(widestLayer(options.graph), run.planOptions.concurrency),
+  });
+  // A failure here is not the plan's: the goal makes its worktrees itself.
+  warm.ready.catch(() => {});
+  return warm;
+}
+
+/** The most tasks at one depth of the graph (the longest chain of dependencies before each). */
+function widestLayer(graph: TaskGraph): number {
+  const depth = new Map<string, number>();
+  const depthOf = (id: string): number => {
+    const known = depth.get(id);
+    if (known !== undefined) return known;
+    const found = Math.max(-1, ...graph.dependenciesOf(id).map(depthOf)) + 1;
+    depth.set(id, found);
+    return found;
+  };
+  const layers = new Map<number, number>();
+  for (const task of graph.tasks) {
+    const at = depthOf(task.id);
+    layers.set(at, (layers.get(at) ?? 0) + 1);
+  }
+  return Math.max(1, ...layers.values());
+}
+
 /** `--apply`: the finished goal's branch merged into the user's current branch, said as a note. */
 export async function applyAtEnd(run: RunContext, goalId: string): Promise<void> {
   try {

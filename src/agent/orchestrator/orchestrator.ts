@@ -44,7 +44,7 @@ export async function runPlan(
     graph: options.graph,
     initialState: options.initialState,
     concurrency: run.planOptions.concurrency,
-    runTask: (task, signal) => runPlanTask(plan, task, signal),
+    runTask: (task, signal, mode) => runPlanTask(plan, task, signal, mode),
     onFailure: (info) => run.control.decideFailure(info, plan.signal),
     onStateChange: (id, state, detail) => announce(plan, id, state, detail),
   });

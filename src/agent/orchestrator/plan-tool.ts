@@ -4,6 +4,7 @@ import { validatePlan } from '../../plan/task-graph.js';
 import { defineTool } from '../../tools/define-tool.js';
 import type { Tool, ToolResult } from '../../tools/types.js';
 import type { RunContext } from '../run/run-state.js';
+import { prewarmGoal } from './goal-isolation.js';
 import { OnePlanAtATime } from './one-plan.js';
 
 /** What the model is told when it keeps track of an approved plan itself (no orchestrator). */
@@ -57,7 +58,10 @@ async function proposeAndDecide(run: RunContext, tasks: PlanTasks): Promise<Tool
   const planId = await run.records.proposePlan(run.runId, graph, (id) => {
     verdict = run.control.approvePlan(id);
   });
+  // The goal's first worktree is checked out while the user reads the plan.
+  const warm = prewarmGoal(run, { planId, graph });
   const decision = await verdict;
+  if (decision?.decision !== 'approve') void warm?.discard().catch(() => {});
   if (run.control.stopRequested)
     return { output: 'The run was stopped before the plan was approved.', isError: false };
   if (decision === null) {

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { TaskOutcome } from '../../plan/scheduler.js';
+import type { TaskOutcome, TaskRunMode } from '../../plan/scheduler.js';
 import type { PlanTask } from '../../plan/task-graph.js';
 import { systemPrompts } from '../../prompts/system-prompt.js';
 import { buildTaskPrompt, type TaskToolResult } from '../../prompts/task-prompt.js';
@@ -13,14 +13,20 @@ import type { Conversation } from '../run/run-state.js';
 import { failTaskTool, finalAnswerTool, taskCompletedTool } from './control-tools.js';
 import type { PlanRun } from './plan-run.js';
 import { taskStepDecider } from './task-step-decider.js';
-import { commitTaskStep, enterWorktree, mergeCompletedTask } from './task-worktree.js';
+import { beginResolve, commitTaskStep, enterWorktree, mergeCompletedTask } from './task-worktree.js';
 
 /**
  * Works one task of a plan with the step loop, in its own conversation built from the
  * task-tracking prompt, until the model closes it (task_completed, and the check passes) or
- * gives up (fail_task, or the recovery rules).
+ * gives up (fail_task, or the recovery rules). `mode.resolve`: the user chose to resolve the
+ * task's merge conflict; it goes on in its worktree with the goal branch merged in.
  */
-export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSignal): Promise<TaskOutcome> {
+export async function runPlanTask(
+  plan: PlanRun,
+  task: PlanTask,
+  signal: AbortSignal,
+  mode: TaskRunMode = { resolve: false },
+): Promise<TaskOutcome> {
   const { run } = plan;
   const registry = new ToolRegistry([
     ...run.tools,
@@ -33,10 +39,12 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
   const saved = await plan.takeSavedConversation(task.id);
   const goal = plan.worktrees;
   let workspace: Workspace | undefined;
+  const resolving = goal !== undefined && mode.resolve;
   if (goal) {
-    // A task continued after a crash keeps its worktree; a start or a retry gets a fresh one.
+    // A task continued after a crash, or resolving its conflict, keeps its worktree; a start or a
+    // retry gets a fresh one.
     const entered = await enterWorktree(plan, goal, task, {
-      fresh: saved.length === 0,
+      fresh: saved.length === 0 && !resolving,
       registry,
       signal,
       files,
@@ -55,6 +63,13 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     planId: plan.planId,
     taskId: task.id,
   };
+  if (goal && resolving) {
+    try {
+      await beginResolve(plan, goal, task, conversation);
+    } catch (error) {
+      return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
   const decideStep = taskStepDecider({
     plan,
     task,
@@ -64,6 +79,17 @@ export async function runPlanTask(plan: PlanRun, task: PlanTask, signal: AbortSi
     files,
     toolResults,
     workspace,
+    // A conflict being resolved closes only once no marker is left and the merge is committed.
+    beforeClose: goal
+      ? async () => {
+          if (!goal.isResolving(task.id)) return undefined;
+          const left = await goal.unresolvedFiles(task.id);
+          if (left.length > 0)
+            return `The task was not closed: conflict markers (<<<<<<< or >>>>>>> lines) are still in ${left.join(', ')}. Resolve them, then call task_completed again.`;
+          await goal.commitStep(task.id, `taskweave: ${task.id} resolves the conflict`);
+          return undefined;
+        }
+      : undefined,
   });
   // In a worktree each step that changed something is a commit (before the check runs on it).
   const decide = goal

@@ -28,6 +28,8 @@ export interface TaskStepContext {
   toolResults: TaskToolResult[];
   /** The task's worktree, where its check runs; the run's workspace when left out. */
   workspace?: Workspace;
+  /** Asked before a task closes: a reason it cannot yet (conflict markers left), told to the model. */
+  beforeClose?: () => Promise<string | undefined>;
 }
 
 /**
@@ -53,6 +55,11 @@ export function taskStepDecider(context: TaskStepContext): (step: Step) => Promi
       note(
         `The task was not closed: ${failed.map(({ call }) => `${call.name}(${formatArgs(call.args)})`).join(', ')} failed in the same reply. Fix that first, then call task_completed again.`,
       );
+      return { kind: 'run_again' };
+    }
+    const notYet = await context.beforeClose?.();
+    if (notYet) {
+      note(notYet);
       return { kind: 'run_again' };
     }
     if (!task.check) return { kind: 'task_completed', summary };

@@ -6,16 +6,18 @@ import { Workspace } from '../../tools/workspace.js';
 import type { GoalWorktrees } from '../../work/goal-worktrees.js';
 import { executeTools } from '../loop/execute-tools.js';
 import type { Step } from '../loop/step.js';
+import { addNote } from '../run/notes.js';
+import type { Conversation } from '../run/run-state.js';
 import type { PlanRun } from './plan-run.js';
 
 /** Where a task in a worktree works, or why it could not start there. */
 export type TaskWorktree = { workspace: Workspace } | { failed: string };
 
 /**
- * Puts a task in its worktree: a new one from the goal branch as it is now (`fresh`: the task
- * starts, or is retried after a failure or a conflict), else the one it had (continued after a
- * crash). A new worktree runs `worktree.setup` first, through run_command (sandboxed, approved
- * like any command of the task).
+ * Puts a task in its worktree: one of the goal's pool on a branch started at the goal branch as
+ * it is now (`fresh`: the task starts, or is retried after a failure or a conflict), else the
+ * one it had (continued after a crash). A worktree `worktree.setup` has not run in yet runs it
+ * first, through run_command (sandboxed, approved like any command of the task).
  */
 export async function enterWorktree(
   plan: PlanRun,
@@ -40,7 +42,7 @@ export async function enterWorktree(
     created: place.created,
   });
   const setup = goal.setupCommand;
-  if (!place.created || !setup) return { workspace };
+  if (!place.needsSetup || !setup) return { workspace };
   const [ran] = await executeTools({
     calls: [{ id: `setup-${task.id}-${Date.now()}`, name: 'run_command', args: { command: setup } }],
     registry: options.registry,
@@ -58,7 +60,10 @@ export async function enterWorktree(
     signal: options.signal,
     approval: run.approval,
   });
-  if (ran && !ran.result.isError) return { workspace };
+  if (ran && !ran.result.isError) {
+    goal.setUpDone(task.id);
+    return { workspace };
+  }
   return {
     failed: `worktree.setup \`${setup}\` failed in the task's worktree: ${ran?.result.output ?? 'not run'}`,
   };
@@ -81,7 +86,7 @@ export async function commitTaskStep(
 
 /**
  * The end of a task that completed (its check passed in its worktree): merged into the goal
- * branch, then its worktree removed. A conflict fails the task with the files and both sides,
+ * branch, then its worktree given back to the pool. A conflict fails the task with the files and both sides,
  * for the failure decision; its worktree and branch stay.
  */
 export async function mergeCompletedTask(
@@ -103,7 +108,8 @@ export async function mergeCompletedTask(
     });
     return {
       status: 'failed',
-      reason: `Its work could not be merged into ${goal.branch}. ${merge.description}\nRetry runs the task again from the goal branch as it is now.`,
+      reason: `Its work could not be merged into ${goal.branch}. ${merge.description}\nRetry runs the task again from the goal branch as it is now; resolve lets the model resolve the conflict in the task's worktree (its check runs again before the merge).`,
+      conflict: true,
     };
   }
   run.emit({
@@ -114,6 +120,34 @@ export async function mergeCompletedTask(
     commit: merge.commit,
     already: merge.kind === 'already-merged',
   });
-  await goal.removeTask(task.id);
+  goal.releaseTask(task.id);
   return { status: 'completed', summary };
+}
+
+/**
+ * The conflict choice `resolve`: the goal branch is merged into the task's branch in its
+ * worktree and the model is told which files conflict and what each side did; the task then goes
+ * on in the same worktree until it closes again (no conflict marker left, its check passing).
+ */
+export async function beginResolve(
+  plan: PlanRun,
+  goal: GoalWorktrees,
+  task: PlanTask,
+  conversation: Conversation,
+): Promise<void> {
+  const { files, description } = await goal.startResolve(task.id);
+  const branch = goal.taskBranchOf(task.id);
+  const content =
+    files.length === 0
+      ? `Resolving the merge conflict: ${goal.branch} as it is now merged into this task's branch ${branch} without a conflict (it moved on since). Check that the task's work is still right, then call task_completed; its check runs again before it is merged.`
+      : `Resolve the merge conflict of this task. Its work is on its branch ${branch} in this worktree; ${goal.branch} has been merged into it and ${files.length === 1 ? 'this file holds' : 'these files hold'} conflict markers (between <<<<<<< and ======= this task's side, between ======= and >>>>>>> the goal branch's side): ${files.join(', ')}.\n${description}\nEdit each file so it keeps what both sides meant and no marker is left (read it first), then call task_completed; the task's check runs again before it is merged.`;
+  addNote(plan.run, conversation, {
+    step: plan.run.steps,
+    taskId: task.id,
+    content,
+    shown:
+      files.length === 0
+        ? `Resolving: ${goal.branch} merged into ${branch} without a conflict now.`
+        : `Resolving the conflict in the task's worktree: ${files.join(', ')} ${files.length === 1 ? 'holds' : 'hold'} conflict markers for the model to resolve.`,
+  });
 }

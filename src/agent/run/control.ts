@@ -4,6 +4,7 @@ import type { Emit } from './emit.js';
 import {
   type AnswerResult,
   type ApprovalDecision,
+  type FailureChoice,
   type PendingRequest,
   PendingRequests,
   type RequestAnswer,
@@ -257,7 +258,11 @@ export class RunControl {
   async decideFailure(info: FailureInfo, signal: AbortSignal): Promise<FailureDecision> {
     if (this.policy.failure !== 'ask') return { action: this.policy.failure };
     const requestId = crypto.randomUUID();
-    const answer = this.waitFor({ requestId, kind: 'failure', taskId: info.task.id }, signal);
+    // Resolve only for a merge conflict: the task's worktree has its work and the goal's.
+    const choices: FailureChoice[] = info.conflict
+      ? ['retry', 'resolve', 'skip', 'revise', 'abort']
+      : ['retry', 'skip', 'revise', 'abort'];
+    const answer = this.waitFor({ requestId, kind: 'failure', taskId: info.task.id, choices }, signal);
     this.emit({
       type: 'agent_update',
       update_type: 'failure_decision_requested',
@@ -265,7 +270,7 @@ export class RunControl {
       task_id: info.task.id,
       reason: info.reason,
       blocked: info.blocked.map((task) => task.id),
-      choices: ['retry', 'skip', 'revise', 'abort'],
+      choices,
     });
     const reply = await answer;
     if (reply?.kind !== 'failure') return { action: 'abort' };

@@ -2,7 +2,7 @@
 export type RequestKind = 'input' | 'plan' | 'failure' | 'approval';
 
 /** What the user chose for a failed task. */
-export type FailureChoice = 'retry' | 'skip' | 'revise' | 'abort';
+export type FailureChoice = 'retry' | 'resolve' | 'skip' | 'revise' | 'abort';
 
 /** What the user said about a tool call that needs approval ("always": this and similar calls, this session). */
 export type ApprovalDecision = 'allow' | 'deny' | 'always';
@@ -25,6 +25,8 @@ export interface PendingRequest {
   taskId?: string;
   /** The tool call asked about (approvals). */
   callId?: string;
+  /** The choices offered (failure decisions): another answer is refused. */
+  choices?: readonly FailureChoice[];
 }
 
 /** Whether an answer was taken, and why not when it was not. */
@@ -70,6 +72,13 @@ export class PendingRequests {
       return {
         ok: false,
         error: `Request ${requestId} waits for ${withArticle(entry.request.kind)} answer, not ${withArticle(answer.kind)} answer.`,
+      };
+    }
+    const { choices } = entry.request;
+    if (answer.kind === 'failure' && choices && !choices.includes(answer.decision)) {
+      return {
+        ok: false,
+        error: `Request ${requestId} offers ${choices.join(', ')}, not ${answer.decision}${answer.decision === 'resolve' ? ' (only a merge conflict can be resolved)' : ''}.`,
       };
     }
     entry.resolve(answer);

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { ServerEvent } from '../../events/registry.js';
-import type { RequestAnswer, Runtime } from '../../runtime/index.js';
+import type { FailureChoice, RequestAnswer, Runtime } from '../../runtime/index.js';
 import { wrapWords } from '../render/text-wrap.js';
 
 /** The terminal the questions go to, and what Ctrl-C at a prompt does (stop the run). */
@@ -23,8 +23,9 @@ export interface TerminalAnswers {
   approval?: boolean;
 }
 
-const FAILURE_CHOICES: Record<string, 'retry' | 'skip' | 'revise' | 'abort'> = {
+const FAILURE_CHOICES: Record<string, FailureChoice> = {
   r: 'retry',
+  e: 'resolve',
   s: 'skip',
   v: 'revise',
   a: 'abort',
@@ -85,9 +86,10 @@ export class TerminalResponder {
       case 'failure_decision_requested':
         if (this.answers.failure) {
           const blocked = event.blocked.length;
-          const question = `Task ${event.task_id} failed${blocked > 0 ? ` (${blocked === 1 ? '1 task waits' : `${blocked} tasks wait`} on it)` : ''}. [r]etry, [s]kip, re[v]ise the plan, or [a]bort? `;
+          const resolvable = event.choices.includes('resolve');
+          const question = `Task ${event.task_id} failed${blocked > 0 ? ` (${blocked === 1 ? '1 task waits' : `${blocked} tasks wait`} on it)` : ''}. [r]etry, ${resolvable ? 'r[e]solve in its worktree, ' : ''}[s]kip, re[v]ise the plan, or [a]bort? `;
           this.enqueue(event.request_id, undefined, (signal) =>
-            this.askFailure(event.request_id, question, signal),
+            this.askFailure(event.request_id, question, event.choices, signal),
           );
         }
         return;
@@ -167,11 +169,17 @@ export class TerminalResponder {
     this.send(planId, { kind: 'plan', decision: 'reject', feedback: /^(n|no)$/i.test(answer) ? '' : answer });
   }
 
-  private async askFailure(requestId: string, question: string, signal: AbortSignal): Promise<void> {
+  private async askFailure(
+    requestId: string,
+    question: string,
+    choices: readonly FailureChoice[],
+    signal: AbortSignal,
+  ): Promise<void> {
     let prompt = question;
     for (;;) {
       const answer = await this.ask(prompt, signal);
-      const decision = FAILURE_CHOICES[answer.trim().toLowerCase().charAt(0)];
+      const typed = FAILURE_CHOICES[answer.trim().toLowerCase().charAt(0)];
+      const decision = typed && choices.includes(typed) ? typed : undefined;
       if (decision === 'revise') {
         const feedback = (
           await this.ask('What should change in the plan? (Enter: let the model decide) ', signal)
@@ -183,7 +191,10 @@ export class TerminalResponder {
         this.send(requestId, { kind: 'failure', decision });
         return;
       }
-      prompt = `"${answer.trim()}" is not one of the choices. Type r, s, v or a: `;
+      const keys = Object.entries(FAILURE_CHOICES)
+        .filter(([, choice]) => choices.includes(choice))
+        .map(([key]) => key);
+      prompt = `"${answer.trim()}" is not one of the choices. Type ${keys.slice(0, -1).join(', ')} or ${keys.at(-1)}: `;
     }
   }
 

@@ -3,7 +3,13 @@ import type { FailureItem } from '../../../src/events/session-view.js';
 
 type Decision = FailureItem['choices'][number];
 
-const LABELS: Record<Decision, string> = { retry: 'Retry', skip: 'Skip', revise: 'Revise', abort: 'Abort' };
+const LABELS: Record<Decision, string> = {
+  retry: 'Retry',
+  resolve: 'Resolve in its worktree',
+  skip: 'Skip',
+  revise: 'Revise',
+  abort: 'Abort',
+};
 
 /** A failed plan task: its reason, the tasks it blocks, and the user's choice. */
 export function FailureDecision({

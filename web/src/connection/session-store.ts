@@ -113,7 +113,11 @@ export class SessionStore {
   }
 
   /** Decides about a failed plan task. */
-  decideFailure(requestId: string, decision: 'retry' | 'skip' | 'revise' | 'abort', feedback?: string): void {
+  decideFailure(
+    requestId: string,
+    decision: 'retry' | 'resolve' | 'skip' | 'revise' | 'abort',
+    feedback?: string,
+  ): void {
     this.socket.send({ type: 'failure_decision', request_id: requestId, decision, feedback });
   }
 

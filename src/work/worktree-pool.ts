@@ -1,0 +1,213 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { gitOutcome } from './git.js';
+import {
+  addWorktree,
+  listWorktrees,
+  removeWorktree,
+  switchWorktree,
+  unlockWorktree,
+  worktreeClean,
+} from './worktree.js';
+
+/**
+ * Worktrees being made ahead of their goal (while its plan waits for approval): a goal's pool
+ * waits for them before it looks at its folder, so that it never sees one half made.
+ */
+const warming = new Set<Promise<void>>();
+
+/**
+ * Runs `work` (making a worktree ahead of its goal) as one the pools wait for; registered at
+ * once, before any await, so that a goal opened right after still sees it.
+ */
+export function aheadOfGoals(work: () => Promise<void>): Promise<void> {
+  const ready = work();
+  const settled = ready.catch(() => {});
+  warming.add(settled);
+  void settled.then(() => warming.delete(settled));
+  return ready;
+}
+
+/** One worktree of a goal's pool. */
+interface Slot {
+  folder: string;
+  /** The branch checked out there, as last known (`taskweave/<goal>.<task>`). */
+  branch?: string;
+  /**
+   * The branch of the task working there, or of the failed task whose work it keeps until the
+   * goal ends; undefined when the slot is free for the next task.
+   */
+  holder?: string;
+  /** Its worktree.setup command ran in this process. */
+  setUp: boolean;
+}
+
+/** A slot given to a task. */
+export interface PoolPlace {
+  folder: string;
+  /** Its files were (re)written for the task now: not a worktree continued as a crash left it. */
+  created: boolean;
+  /** The worktree was made now (not a slot of the pool switched to the task). */
+  added: boolean;
+  /** Its setup command has run in it (set by the caller through `setUpDone`). */
+  setUp: boolean;
+}
+
+/**
+ * The worktrees of one goal, reused task after task. A fresh `git worktree add` writes every
+ * file of the repository (5,000 files: 0.4 s on a quiet disk, seconds on a busy one); a slot
+ * once checked out is switched to the next task's branch with `git checkout --force -B`, which
+ * rewrites only the files that differ, and `git clean` (the shared links and copied files kept).
+ * Slots are made lazily, one per task running at once. A task's slot is given back only once
+ * its branch is merged; a failed task keeps its slot (retired, for the user to look at, reused
+ * by the task's own retry) until the goal ends.
+ *
+ * After a crash the pool is found again from git: a worktree in the goal's folder whose branch is
+ * merged into the goal branch and that holds no uncommitted change is free; any other is held by
+ * its branch's task (continued there when that task resumes; a slot a switch was killed in is
+ * switched again by the task it was switched to, or removed with the others when the goal ends).
+ */
+export class WorktreePool {
+  private readonly slots: Slot[] = [];
+  private found: Promise<void> | undefined;
+  /** What the goal's folder held when the pool was found (a folder git forgot is not reused). */
+  private leftFolders: string[] = [];
+
+  constructor(
+    private readonly top: string,
+    /** The goal's folder: the slots are `slot-<n>` in it. */
+    private readonly folder: string,
+    /** The goal branch's ref: a slot whose branch is merged into it is free. */
+    private readonly goalRef: string,
+    /** What a switch keeps: the shared and copied files, as paths from the worktree's top. */
+    private readonly keep: readonly string[],
+    /** Ignored files survive a switch (a setup command made them, and runs once per slot). */
+    private readonly keepIgnored: boolean,
+  ) {}
+
+  /**
+   * A worktree for the task of `branch`: the one it holds (its retry, or its continuation after
+   * a crash), else a free one, else a new one. `start`: the goal branch's commit to start the
+   * task's branch at (a fresh start or a retry); left out, the task continues its branch as it
+   * is. The choice is made synchronously once the pool is known, so tasks starting together
+   * never get the same slot.
+   */
+  async take(branch: string, start: string | undefined): Promise<PoolPlace> {
+    this.found ??= this.find();
+    await this.found;
+    let slot =
+      this.slots.find((candidate) => candidate.holder === branch) ??
+      this.slots.find((candidate) => candidate.holder === undefined && candidate.branch === branch) ??
+      this.slots.find((candidate) => candidate.holder === undefined);
+    const added = slot === undefined;
+    if (!slot) {
+      slot = { folder: this.newFolder(), setUp: false };
+      this.slots.push(slot);
+    }
+    slot.holder = branch;
+    const place = (created: boolean): PoolPlace => ({
+      folder: slot.folder,
+      created,
+      added,
+      setUp: slot.setUp,
+    });
+    try {
+      if (added) {
+        await addWorktree({
+          top: this.top,
+          folder: slot.folder,
+          branch,
+          start: start ?? (await this.startOf(branch)),
+        });
+        slot.branch = branch;
+        return place(true);
+      }
+      if (start === undefined && slot.branch === branch) {
+        const { hasIndex } = await unlockWorktree(this.top, slot.folder);
+        if (hasIndex) return place(false);
+      }
+      await switchWorktree({
+        top: this.top,
+        folder: slot.folder,
+        branch,
+        start: start ?? (await this.startOf(branch)),
+        keep: this.keep,
+        keepIgnored: this.keepIgnored,
+      });
+      slot.branch = branch;
+      return place(true);
+    } catch (error) {
+      if (added) throw error;
+      // A slot git cannot switch (its folder damaged): made again.
+      await addWorktree({
+        top: this.top,
+        folder: slot.folder,
+        branch,
+        start: start ?? (await this.startOf(branch)),
+      });
+      slot.branch = branch;
+      slot.setUp = false;
+      return { ...place(true), setUp: false };
+    }
+  }
+
+  /** The task's setup command ran in its slot: it does not run there again. */
+  setUpDone(branch: string): void {
+    const slot = this.slots.find((candidate) => candidate.holder === branch);
+    if (slot) slot.setUp = true;
+  }
+
+  /** The task of `branch` is merged: its slot is free for the next task. */
+  release(branch: string): void {
+    const slot = this.slots.find((candidate) => candidate.holder === branch);
+    if (slot) slot.holder = undefined;
+  }
+
+  /** Every slot removed (the end of the goal); the branches stay. */
+  async removeAll(): Promise<void> {
+    this.found ??= this.find();
+    await this.found;
+    for (const slot of this.slots.splice(0)) await removeWorktree(this.top, slot.folder);
+  }
+
+  /** A branch that exists is continued as it is; one that does not starts at the goal branch. */
+  private async startOf(branch: string): Promise<string | undefined> {
+    const exists = await gitOutcome(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], {
+      cwd: this.top,
+    });
+    return exists.code === 0 ? undefined : this.goalRef;
+  }
+
+  /** The goal's worktrees a killed process left, as slots; half-registered ones removed. */
+  private async find(): Promise<void> {
+    await Promise.all(warming);
+    this.leftFolders = await readdir(this.folder).catch(() => [] as string[]);
+    for (const entry of await listWorktrees(this.top)) {
+      if (!entry.path.startsWith(`${this.folder}${path.sep}`)) continue;
+      const branch = entry.branch?.replace(/^refs\/heads\//, '');
+      if (entry.prunable) {
+        await removeWorktree(this.top, entry.path);
+        continue;
+      }
+      const slot: Slot = { folder: entry.path, branch, holder: branch, setUp: false };
+      this.slots.push(slot);
+      const { hasIndex } = await unlockWorktree(this.top, entry.path);
+      if (!hasIndex) continue;
+      // Detached: made ahead of the goal (GoalWorktrees.prewarm), no task's work in it.
+      if (!branch) continue;
+      const merged = await gitOutcome(['merge-base', '--is-ancestor', `refs/heads/${branch}`, this.goalRef], {
+        cwd: this.top,
+      });
+      if (merged.code === 0 && (await worktreeClean(entry.path, this.keep))) slot.holder = undefined;
+    }
+  }
+
+  /** A slot folder no slot and no leftover folder uses (synchronous: two new slots never share one). */
+  private newFolder(): string {
+    const present = new Set(this.leftFolders);
+    for (const slot of this.slots) present.add(path.basename(slot.folder));
+    let index = 1;
+    while (present.has(`slot-${index}`)) index += 1;
+    return path.join(this.folder, `slot-${index}`);
+  }
+}
