@@ -1,5 +1,5 @@
 // Bundles the CLI into dist/bundle/ with esbuild: one file for the CLI (main.cjs), one for what
-// bin/taskweave.js loads first (quick.js: --help, --version and the CLI's loader) and one for the
+// bin/taskweave.js loads first (quick.cjs: --help, --version and the CLI's loader) and one for the
 // quick listings (listing.js), so that a process opens a few files instead of hundreds (start-up:
 // bench/startup.ts). Packages with native code or files of their own found at run time stay
 // outside the bundle.
@@ -129,12 +129,13 @@ const mainFile = `${OUT}/main.cjs`;
 writeFileSync(mainFile, finishMain(readFileSync(mainFile, 'utf8')));
 
 // What bin/taskweave.js runs: `--help` and `--version` answered without the CLI, and the CLI's
-// loader: one file of its own (each module more is a few milliseconds of loading).
+// loader: one file of its own (each module more is a few milliseconds of loading), CommonJS like
+// the bin, so that a launch starts no ES module loader (listing.js is imported when needed).
 const quick = await build({
   entryPoints: { quick: 'src/cli/launch.ts' },
-  outdir: OUT,
+  outfile: `${OUT}/quick.cjs`,
   bundle: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   legalComments: 'none',

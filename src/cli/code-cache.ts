@@ -17,7 +17,6 @@
  * `TASKWEAVE_CODE_CACHE=0` turns it off. A script has no `import()` (scripts/bundle.mjs checks
  * that the bundle uses none): the bundle requires what it leaves outside.
  */
-import { createHash } from 'node:crypto';
 import {
   mkdirSync,
   readdirSync,
@@ -105,14 +104,26 @@ export function loadCliBundle(
 function cacheFileFor(folder: string, bundle: string, command: string): string | undefined {
   try {
     const { size, mtimeMs } = statSync(bundle);
-    const key = createHash('sha256')
-      .update([process.version, process.arch, process.execArgv.join(' '), bundle, size, mtimeMs].join('\0'))
-      .digest('hex')
-      .slice(0, 16);
-    return path.join(folder, `${command}-${key}.bin`);
+    const key = [process.version, process.arch, process.execArgv.join(' '), bundle, size, mtimeMs].join('\0');
+    return path.join(folder, `${command}-${hash64(key)}.bin`);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * 16 hex digits of FNV-1a over `text`, in two 32-bit lanes: a name for a cache key, not a secret
+ * (node:crypto would cost `--help`, which loads this module too, a few milliseconds).
+ */
+export function hash64(text: string): string {
+  let low = 0x811c9dc5;
+  let high = 0x01000193 ^ text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    low = Math.imul(low ^ code, 0x01000193) >>> 0;
+    high = Math.imul(high ^ code ^ (low >>> 16), 0x01000193) >>> 0;
+  }
+  return low.toString(16).padStart(8, '0') + high.toString(16).padStart(8, '0');
 }
 
 function readIfThere(file: string): Buffer | undefined {

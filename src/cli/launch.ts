@@ -2,7 +2,7 @@
  * What bin/taskweave.js runs: the quick answers first (`--help`, `--version`, and `tasks list` /
  * `sessions list` when they can be answered without the CLI), else the whole CLI, loaded from its
  * bundle through V8's code cache (code-cache.ts). This module is bundled on its own
- * (dist/bundle/quick.js) so that a quick answer loads nothing more.
+ * (dist/bundle/quick.cjs) so that a quick answer loads nothing more.
  */
 import { readFileSync } from 'node:fs';
 import { codeCacheFolder, loadCliBundle } from './code-cache.js';

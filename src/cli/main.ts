@@ -30,8 +30,24 @@ Examples:
   taskweave run --plan always -y "add a CLI flag --dry-run, with tests and docs"
   taskweave sessions show last --events       what the last session did`;
 
-/** The program with every command defined; an action sets the exit code through `setExitCode`. */
-export function createProgram(setExitCode: (code: number) => void): Command {
+/**
+ * The commands that start an agent, where a launch's milliseconds count: argv naming one of them
+ * gets a program with that command only (the others' definitions are not built). Any other argv
+ * (the default session, `completion`, which lists every command, a typo that commander answers
+ * with a suggestion) gets them all.
+ */
+const AGENT_COMMANDS = new Map<string, (program: Command, setExitCode: (code: number) => void) => void>([
+  ['run', addRunCommand],
+  ['resume', addResumeCommand],
+  ['work', addWorkCommand],
+  ['serve', addServeCommand],
+]);
+
+/**
+ * The program with every command defined, or with `only` when it names one of AGENT_COMMANDS; an
+ * action sets the exit code through `setExitCode`.
+ */
+export function createProgram(setExitCode: (code: number) => void, only?: string): Command {
   const program = new Command()
     .name('taskweave')
     .description('A coding agent that finishes multi-step work.')
@@ -39,6 +55,11 @@ export function createProgram(setExitCode: (code: number) => void): Command {
     .exitOverride()
     .showHelpAfterError('(run taskweave --help for usage)')
     .addHelpText('after', HELP_AFTER);
+  const single = only === undefined ? undefined : AGENT_COMMANDS.get(only);
+  if (single !== undefined) {
+    single(program, setExitCode);
+    return program;
+  }
   addChatCommand(program, setExitCode);
   addRunCommand(program, setExitCode);
   addResumeCommand(program, setExitCode);
@@ -73,7 +94,7 @@ export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.completed;
   const program = createProgram((code) => {
     exitCode = code;
-  });
+  }, argv[2]);
   guardClosedOutput();
   // Under --json a failure before the first event is still a line a script can read.
   const json = argv.includes('--json');

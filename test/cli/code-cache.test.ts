@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeCacheFolder } from '../../src/cli/code-cache.js';
+import { codeCacheFolder, hash64 } from '../../src/cli/code-cache.js';
 import { commandWord } from '../../src/cli/launch.js';
 import { runCli } from '../helpers/cli.js';
 
-const QUICK = new URL('../../dist/bundle/quick.js', import.meta.url).href;
+const QUICK = new URL('../../dist/bundle/quick.cjs', import.meta.url).href;
 
 /** A bundle shaped like dist/bundle/main.cjs: CommonJS, requiring a builtin and a package. */
 function fixtureSource(answer: number): string {
@@ -102,6 +102,20 @@ describe('the CLI bundle loaded through V8 code cache', () => {
     const blocked = path.join(bundle, 'cache');
     expect(load('run', blocked)).toEqual({ cache: 'absent', answer: 2 });
     expect(load('run', blocked)).toEqual({ cache: 'absent', answer: 2 });
+  });
+});
+
+describe('the cache key', () => {
+  it('is 16 hex digits that change with any part of the key', () => {
+    const keys = [
+      'v20.20.2\0x64\0\0/a/main.cjs\x03801628\x01',
+      'v20.20.2\0x64\0\0/a/main.cjs\x03801628\x02',
+      'v22\0x64',
+    ];
+    const hashes = keys.map(hash64);
+    for (const hash of hashes) expect(hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(new Set(hashes).size).toBe(keys.length);
+    expect(hash64(keys[0]!)).toBe(hashes[0]);
   });
 });
 

@@ -93,7 +93,7 @@ describe('tasks list and sessions list answered without the CLI parser or the OR
       ['sessions', 'list', '-C', folder],
     ]) {
       expect(loaded(args)).toEqual([
-        path.join('dist', 'bundle', 'quick.js'),
+        path.join('dist', 'bundle', 'quick.cjs'),
         path.join('dist', 'bundle', 'listing.js'),
         // Its addon only: better-sqlite3's JavaScript is in the bundle.
         'better-sqlite3',

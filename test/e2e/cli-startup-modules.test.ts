@@ -32,7 +32,7 @@ describe('what a quick command loads', () => {
       expect(exit).toBe(0);
       const modules = [...files].filter((file) => file.startsWith(bundle) || packageOf(file) !== undefined);
       expect(modules.map((file) => path.relative(ROOT, file))).toEqual([
-        path.join('dist', 'bundle', 'quick.js'),
+        path.join('dist', 'bundle', 'quick.cjs'),
       ]);
     }
   });
