@@ -55,14 +55,14 @@ export interface StreamResult {
   stop(): Promise<void>;
 }
 
-/** The run's script: `turns` tool steps (about seven events each) and a final answer. */
-export function streamScript(turns: number, latencyMs: number) {
+/** The run's script: `turns` tool steps (about seven events each) and a final answer after `finalLatencyMs`. */
+export function streamScript(turns: number, latencyMs: number, finalLatencyMs = 0) {
   const steps = Array.from({ length: turns }, (_, index) => ({
     latencyMs,
     text: `step ${index}`,
     toolCalls: [{ name: 'write_file', args: { path: `f${index}.txt`, content: `file ${index}\n` } }],
   }));
-  return { turns: [...steps, { text: 'All written.' }] };
+  return { turns: [...steps, { latencyMs: finalLatencyMs, text: 'All written.' }] };
 }
 
 /** Opens a WebSocket to the serve process that records every message with its arrival time. */
