@@ -22,7 +22,11 @@ export class SqliteSignals implements StoreSignals {
   private readonly eventListeners = new Set<(sessionId: string, seq: number) => void>();
   private poll: NodeJS.Timeout | undefined;
   private pollingEvery: number | undefined;
-  private dataVersion: number | undefined;
+  /** The data_version the task listeners last heard of, and the event listeners. */
+  private taskVersion: number | undefined;
+  private eventVersion: number | undefined;
+  /** When the task listeners' version was last checked: they are woken at their own pace. */
+  private taskCheckedAt = 0;
   /** The highest events rowid seen while event listeners wait. */
   private lastEventRow = 0;
 
@@ -77,17 +81,29 @@ export class SqliteSignals implements StoreSignals {
     this.poll = undefined;
     this.pollingEvery = every;
     if (every === undefined) return;
-    if (!wasPolling) this.dataVersion = this.readDataVersion();
+    if (!wasPolling) {
+      this.taskVersion = this.readDataVersion();
+      this.eventVersion = this.taskVersion;
+    }
     this.poll = setInterval(() => this.check(), every);
     this.poll.unref();
   }
 
+  // A worker waiting for tasks is not woken by every event another process logs (each wake-up
+  // tries a claim, a write): task listeners hear of other processes' commits every pollMs.
   private check(): void {
     const version = this.readDataVersion();
-    if (version === undefined || version === this.dataVersion) return;
-    this.dataVersion = version;
+    if (version === undefined) return;
+    if (this.eventListeners.size > 0 && version !== this.eventVersion) {
+      this.eventVersion = version;
+      this.announceNewEvents();
+    }
+    const now = Date.now();
+    if (now - this.taskCheckedAt < this.pollMs - this.eventPollMs / 2) return;
+    this.taskCheckedAt = now;
+    if (version === this.taskVersion) return;
+    this.taskVersion = version;
     for (const listener of this.taskListeners) listener(undefined);
-    if (this.eventListeners.size > 0) this.announceNewEvents();
   }
 
   private announceNewEvents(): void {
