@@ -20,7 +20,7 @@ import {
 /** The run's steps: about seven events each. */
 const TURNS = 40;
 /** The median latency from the writer's `ts` to the client: a 100 ms poll of the log gives ~50. */
-const MAX_MEDIAN_MS = 30;
+const MAX_MEDIAN_MS = 35;
 
 const running: StreamResult[] = [];
 afterEach(async () => {
@@ -38,7 +38,10 @@ async function expectStreamedLive(store: SharedStore): Promise<void> {
   expect(received.map((arrival) => arrival.event)).toEqual(written);
   // Live, not after the fact: most events arrived while the run was still writing.
   expect(result.latencies.length).toBeGreaterThan(written.length / 2);
-  expect(percentile(result.latencies, 50)).toBeLessThanOrEqual(MAX_MEDIAN_MS);
+  expect(
+    percentile(result.latencies, 50),
+    `latency of ${result.latencies.length} live events: p99 ${percentile(result.latencies, 99)} ms`,
+  ).toBeLessThanOrEqual(MAX_MEDIAN_MS);
 
   // The server lists the session the other process created.
   const listed = await listSessions(result.serve.base, result.serve.token);
