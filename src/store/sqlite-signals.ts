@@ -29,6 +29,7 @@ export class SqliteSignals implements StoreSignals {
   private taskCheckedAt = 0;
   /** The highest events rowid seen while event listeners wait. */
   private lastEventRow = 0;
+  private newEvents: Database.Statement | undefined;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -109,11 +110,11 @@ export class SqliteSignals implements StoreSignals {
   private announceNewEvents(): void {
     let rows: { row: number; sessionId: string; seq: number }[];
     try {
-      rows = this.sqlite
-        .prepare(
-          'SELECT max(rowid) AS row, session_id AS sessionId, max(seq) AS seq FROM events WHERE rowid > ? GROUP BY session_id',
-        )
-        .all(this.lastEventRow) as typeof rows;
+      // Events are never deleted: rowids only grow, so rows past the last one seen are the new ones.
+      this.newEvents ??= this.sqlite.prepare(
+        'SELECT max(rowid) AS row, session_id AS sessionId, max(seq) AS seq FROM events WHERE rowid > ? GROUP BY session_id',
+      );
+      rows = this.newEvents.all(this.lastEventRow) as typeof rows;
     } catch {
       return;
     }
