@@ -578,7 +578,14 @@ export class Runtime implements WorkerContext {
    * another process writes to the same database; each once, in seq order. Returns the unsubscribe.
    */
   subscribe(sessionId: string, afterSeq: number, listener: (event: ServerEvent) => void): () => void {
-    return subscribeToSession({ sessionId, afterSeq, log: this.store.sessions, bus: this.bus, listener });
+    return subscribeToSession({
+      sessionId,
+      afterSeq,
+      log: this.store.sessions,
+      bus: this.bus,
+      signals: this.store.signals,
+      listener,
+    });
   }
 
   /**

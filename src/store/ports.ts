@@ -110,7 +110,7 @@ export type Unsubscribe = () => Promise<void>;
 /**
  * Wake-ups from the store's writes, for a worker waiting for work and a server streaming a
  * session: PostgreSQL announces every process's writes (LISTEN/NOTIFY); SQLite announces its
- * own process's at once and notices other processes' task changes by a poll. A wake-up says
+ * own process's at once and notices other processes' task changes and events by a poll. A wake-up says
  * only where to look: the listener reads the store for what changed.
  */
 export interface StoreSignals {

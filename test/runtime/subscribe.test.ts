@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Journal } from '../../src/agent/run/journal.js';
 import type { ServerEvent } from '../../src/events/registry.js';
+import { SUBSCRIPTION_FALLBACK_POLL_MS } from '../../src/runtime/subscription.js';
 import { openRuntime, startFixture, waitUntil } from './helpers.js';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
@@ -117,5 +118,52 @@ describe('Runtime.subscribe', () => {
     const firstOther = contents.findIndex((content) => content.startsWith('from the other'));
     const lastOurs = contents.findLastIndex((content) => content.startsWith('from this process'));
     expect(firstOther).toBeLessThan(lastOurs);
+  });
+});
+
+describe("Runtime.subscribe on this process's runs", () => {
+  it('delivers them from the bus as they happen: the log is read on subscribing, not per event', async () => {
+    const STEPS = 30;
+    const turns = [
+      ...range(1, STEPS).map((step) => ({
+        latencyMs: 25,
+        text: `step ${step}`,
+        toolCalls: [{ name: 'write_file', args: { path: `f${step}.txt`, content: `${step}\n` } }],
+      })),
+      { text: 'all written' },
+    ];
+    const runtime = await openRuntime(turns, { maxSteps: STEPS + 5 });
+    const session = await runtime.store.sessions.createSession({
+      title: 'own',
+      goal: 'own run',
+      workspace: runtime.workspace.root,
+      model: 'test',
+    });
+    const log = runtime.store.sessions;
+    const read = log.events.bind(log);
+    let reads = 0;
+    log.events = (...args) => {
+      reads++;
+      return read(...args);
+    };
+    const received: ServerEvent[] = [];
+    const unsubscribe = runtime.subscribe(session.id, 0, (event) => received.push(event));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const readsBefore = reads;
+    const startedAt = Date.now();
+
+    const started = await runtime.submit('write the files', { sessionId: session.id });
+    if (started.kind !== 'started') throw new Error('the goal did not start');
+    expect((await started.done).result.finalAnswer).toBe('all written');
+    const all = await read(session.id);
+    await waitUntil(() => received.at(-1)?.seq === all.at(-1)!.seq);
+    unsubscribe();
+    const elapsed = Date.now() - startedAt;
+
+    expect(all.length).toBeGreaterThan(STEPS * 5);
+    expect(received).toEqual(all);
+    // The run took STEPS × 25 ms or more: a poll of the log would have read it again and again.
+    // Only the slow fallback poll reads while no other process writes.
+    expect(reads - readsBefore).toBeLessThanOrEqual(Math.floor(elapsed / SUBSCRIPTION_FALLBACK_POLL_MS) + 1);
   });
 });

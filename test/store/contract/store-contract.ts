@@ -634,5 +634,22 @@ export function storeContract(backend: ContractBackend): void {
       ]);
       await stopEvents();
     });
+
+    it("announces the event seqs another store logs (a server streaming another process's session)", async () => {
+      const server = await open();
+      const writer = await open();
+      const sessionId = await newSession(writer);
+      await writer.sessions.appendEvent(reason(sessionId, 1));
+      const seqs: [string, number][] = [];
+      const stop = await server.signals.onEvents((id, seq) => seqs.push([id, seq]));
+      for (const step of [2, 3, 4]) await writer.sessions.appendEvent(reason(sessionId, step));
+      // SQLite may announce several commits at once, with the highest seq: the reader reads up to it.
+      await eventually(() => seqs.some(([id, seq]) => id === sessionId && seq === 4));
+      // Only what was logged after the listener started, in order.
+      const announced = seqs.filter(([id]) => id === sessionId).map(([, seq]) => seq);
+      expect(announced.every((seq) => seq >= 2)).toBe(true);
+      expect(announced).toEqual([...announced].sort((a, b) => a - b));
+      await stop();
+    });
   });
 }
