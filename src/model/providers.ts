@@ -76,7 +76,10 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     async create(modelName, { baseUrl, env }) {
       const baseURL = baseUrl ?? ollamaBaseUrl(envValue(env, 'OLLAMA_HOST'));
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-      return createOpenAICompatible({ name: 'ollama', baseURL, includeUsage: true })(modelName);
+      const { plainHttpFetch } = await import('./http-fetch.js');
+      return createOpenAICompatible({ name: 'ollama', baseURL, includeUsage: true, fetch: plainHttpFetch })(
+        modelName,
+      );
     },
   },
   {
@@ -93,9 +96,15 @@ export const PROVIDERS: readonly ProviderSpec[] = [
       }
       const apiKey = envValue(env, 'OPENAI_COMPATIBLE_API_KEY');
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey, includeUsage: true })(
-        modelName,
-      );
+      // A local server on plain http is asked through node:http (http-fetch.ts); https through fetch.
+      const { plainHttpFetch } = await import('./http-fetch.js');
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL,
+        apiKey,
+        includeUsage: true,
+        fetch: plainHttpFetch,
+      })(modelName);
     },
   },
   {

@@ -2,7 +2,7 @@
 // config file, else the workspace's SQLite file. Read without the config schema (zod) so that the
 // quick listing path can ask too; the full config load validates the key.
 
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -39,7 +39,9 @@ async function userConfigStore(env: NodeJS.ProcessEnv): Promise<string | undefin
   const file = path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'taskweave', 'config.json');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
+    // Synchronous: a small file, usually missing, read once before the store opens (a thread-pool
+    // round trip and a rejected promise cost a launch more than the read).
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     // Missing or unreadable: the full config load says what is wrong with it, when it matters.
     return undefined;

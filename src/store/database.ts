@@ -4,7 +4,6 @@ import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { type MigrationMeta, readMigrationFiles } from 'drizzle-orm/migrator';
 import { packageRoot } from '../util/package-root.js';
-import * as schema from './schema.js';
 import { withNativeBinding } from './sqlite-binding.js';
 import { StoreVersionError } from './store-errors.js';
 
@@ -28,8 +27,11 @@ export const MIGRATIONS_FOLDER = path.join(packageRoot(), 'drizzle');
 /** SQLite's `synchronous` setting. */
 export type Synchronous = 'NORMAL' | 'FULL';
 
-/** The drizzle handle over the taskweave schema. */
-export type StoreDrizzle = BetterSQLite3Database<typeof schema>;
+/**
+ * The drizzle handle the stores build their queries with. Without the schema: taskweave uses no
+ * relational queries (`db.query`), whose tables drizzle would otherwise work out at every open.
+ */
+export type StoreDrizzle = BetterSQLite3Database;
 
 export interface OpenDatabaseOptions {
   /** A file path (its folder is created) or `:memory:`. */
@@ -88,7 +90,7 @@ export function openDatabase(options: OpenDatabaseOptions): TaskweaveDb {
 }
 
 function wrap(sqlite: Database.Database, filePath: string): TaskweaveDb {
-  const db = drizzle({ client: sqlite, schema });
+  const db = drizzle({ client: sqlite });
   return {
     path: filePath,
     drizzle: db,

@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm';
 import { alias, type SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { StoreDrizzle } from './database.js';
+import { lazyStatements } from './lazy-statements.js';
 import { plans, type TaskStatus, taskDependencies, tasks } from './schema.js';
 import { FINISHED_TASK_STATUSES, TASK_CHANGE_FROM, type TaskChange } from './task-changes.js';
 
@@ -158,74 +159,84 @@ export function prepareTaskQueries(orm: StoreDrizzle) {
       and(eq(taskDependencies.taskId, tasks.id), notInArray(dependency.status, ['completed', 'skipped'])),
     );
   const changes = new Map<string, ReturnType<typeof prepareChange>>();
-  return {
-    getById: orm.select().from(tasks).where(eq(tasks.id, id)).prepare(),
-    lastSequence: orm
-      .select({ last: max(tasks.sequence) })
-      .from(tasks)
-      .where(eq(tasks.queue, queue))
-      .prepare(),
-    insertTask: orm
-      .insert(tasks)
-      .values({
-        id,
-        sessionId: sql.placeholder('sessionId'),
-        planId: sql.placeholder('planId'),
-        parentId: sql.placeholder('parentId'),
-        queue,
-        key: sql.placeholder('key'),
-        title: sql.placeholder('title'),
-        description: sql.placeholder('description'),
-        checkCommand: sql.placeholder('checkCommand'),
-        runSettings: sql.placeholder('runSettings'),
-        status: 'pending',
-        sequence: sql.placeholder('sequence'),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .prepare(),
-    insertDependency: orm
-      .insert(taskDependencies)
-      .values({ taskId: id, dependsOnId: sql.placeholder('dependsOnId') })
-      .prepare(),
-    releaseExpiredInQueue: orm
-      .update(tasks)
-      .set({ status: 'pending', ...RELEASED, updatedAt: sql`${now}` })
-      .where(and(eq(tasks.queue, queue), eq(tasks.status, 'in_progress'), lte(tasks.leaseExpiresAt, now)))
-      .prepare(),
+  const statements = lazyStatements({
+    getById: () => orm.select().from(tasks).where(eq(tasks.id, id)).prepare(),
+    lastSequence: () =>
+      orm
+        .select({ last: max(tasks.sequence) })
+        .from(tasks)
+        .where(eq(tasks.queue, queue))
+        .prepare(),
+    insertTask: () =>
+      orm
+        .insert(tasks)
+        .values({
+          id,
+          sessionId: sql.placeholder('sessionId'),
+          planId: sql.placeholder('planId'),
+          parentId: sql.placeholder('parentId'),
+          queue,
+          key: sql.placeholder('key'),
+          title: sql.placeholder('title'),
+          description: sql.placeholder('description'),
+          checkCommand: sql.placeholder('checkCommand'),
+          runSettings: sql.placeholder('runSettings'),
+          status: 'pending',
+          sequence: sql.placeholder('sequence'),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning()
+        .prepare(),
+    insertDependency: () =>
+      orm
+        .insert(taskDependencies)
+        .values({ taskId: id, dependsOnId: sql.placeholder('dependsOnId') })
+        .prepare(),
+    releaseExpiredInQueue: () =>
+      orm
+        .update(tasks)
+        .set({ status: 'pending', ...RELEASED, updatedAt: sql`${now}` })
+        .where(and(eq(tasks.queue, queue), eq(tasks.status, 'in_progress'), lte(tasks.leaseExpiresAt, now)))
+        .prepare(),
     /** Normally none or one: the queue runs one task at a time unless a scheduler starts several. */
-    inProgress: orm
-      .select({ id: tasks.id, leaseExpiresAt: tasks.leaseExpiresAt })
-      .from(tasks)
-      .where(and(eq(tasks.queue, queue), eq(tasks.status, 'in_progress')))
-      .prepare(),
-    nextClaimable: orm
-      .select({ id: tasks.id })
-      .from(tasks)
-      .where(
-        and(
-          eq(tasks.queue, queue),
-          eq(tasks.status, 'pending'),
-          gt(tasks.sequence, sql.placeholder('afterSequence')),
-          notExists(unmetDependencies),
-        ),
-      )
-      .orderBy(asc(tasks.sequence))
-      .limit(1)
-      .prepare(),
-    renewLease: orm
-      .update(tasks)
-      .set({ leaseExpiresAt: sql`${sql.placeholder('leaseExpiresAt')}`, updatedAt: sql`${now}` })
-      .where(and(eq(tasks.id, id), heldBy(sql.placeholder('owner'))))
-      .returning({ id: tasks.id })
-      .prepare(),
-    renewFencedLease: orm
-      .update(tasks)
-      .set({ leaseExpiresAt: sql`${sql.placeholder('leaseExpiresAt')}`, updatedAt: sql`${now}` })
-      .where(and(eq(tasks.id, id), heldBy(sql.placeholder('owner'), sql.placeholder('attempt'))))
-      .returning({ id: tasks.id })
-      .prepare(),
+    inProgress: () =>
+      orm
+        .select({ id: tasks.id, leaseExpiresAt: tasks.leaseExpiresAt })
+        .from(tasks)
+        .where(and(eq(tasks.queue, queue), eq(tasks.status, 'in_progress')))
+        .prepare(),
+    nextClaimable: () =>
+      orm
+        .select({ id: tasks.id })
+        .from(tasks)
+        .where(
+          and(
+            eq(tasks.queue, queue),
+            eq(tasks.status, 'pending'),
+            gt(tasks.sequence, sql.placeholder('afterSequence')),
+            notExists(unmetDependencies),
+          ),
+        )
+        .orderBy(asc(tasks.sequence))
+        .limit(1)
+        .prepare(),
+    renewLease: () =>
+      orm
+        .update(tasks)
+        .set({ leaseExpiresAt: sql`${sql.placeholder('leaseExpiresAt')}`, updatedAt: sql`${now}` })
+        .where(and(eq(tasks.id, id), heldBy(sql.placeholder('owner'))))
+        .returning({ id: tasks.id })
+        .prepare(),
+    renewFencedLease: () =>
+      orm
+        .update(tasks)
+        .set({ leaseExpiresAt: sql`${sql.placeholder('leaseExpiresAt')}`, updatedAt: sql`${now}` })
+        .where(and(eq(tasks.id, id), heldBy(sql.placeholder('owner'), sql.placeholder('attempt'))))
+        .returning({ id: tasks.id })
+        .prepare(),
+  });
+  return Object.assign(statements, {
     /** The statement of a change, prepared on first use. */
     change(change: TaskChange, checks: HolderChecks = { owner: false, attempt: false }) {
       const key = `${change}:${checks.owner}:${checks.attempt}`;
@@ -236,5 +247,5 @@ export function prepareTaskQueries(orm: StoreDrizzle) {
       }
       return statement;
     },
-  };
+  });
 }
