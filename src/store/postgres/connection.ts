@@ -25,6 +25,10 @@ export async function queryRows<T>(db: PgDb, query: SQL): Promise<T[]> {
   return (result as { rows: T[] }).rows;
 }
 
+/** The first wait before a lost LISTEN connection is made again; it doubles up to the most. */
+const RELISTEN_FIRST_MS = 100;
+const RELISTEN_MAX_MS = 5_000;
+
 /**
  * A connection to a PostgreSQL server through node-postgres: a pool for queries and
  * transactions (a transaction holds one client of it), one more client for LISTEN.
@@ -46,13 +50,51 @@ export async function connectServer(options: { url: string; searchPath?: string 
   const db: PgDb = drizzle({ client: pool, schema });
   const channels = new Map<string, Set<(payload: string) => void>>();
   let listener: Promise<PoolClient> | undefined;
+  let closed = false;
+  let retryMs = RELISTEN_FIRST_MS;
+  // The LISTEN client lost its connection (the server restarted, the backend was ended): a new
+  // one listens on every channel again, retried with a growing delay while the server is away.
+  // What was notified meanwhile is lost; the store's fallback polls cover that gap.
+  const relisten = (lost: PoolClient) => {
+    if (closed) return;
+    lost.release(true);
+    listener = undefined;
+    resubscribeLater();
+  };
+  const resubscribeLater = () => {
+    const timer = setTimeout(() => {
+      if (closed || channels.size === 0) return;
+      listenClient()
+        .then(async (client) => {
+          for (const channel of channels.keys()) await client.query(`LISTEN "${channel}"`);
+          retryMs = RELISTEN_FIRST_MS;
+        })
+        .catch(() => {
+          // The server is still away (or went again while listening): later, a while longer.
+          retryMs = Math.min(retryMs * 2, RELISTEN_MAX_MS);
+          if (listener === undefined) resubscribeLater();
+        });
+    }, retryMs);
+    timer.unref();
+  };
   const listenClient = () => {
     listener ??= pool.connect().then((client) => {
       client.on('notification', (message) => {
         for (const handler of channels.get(message.channel) ?? []) handler(message.payload ?? '');
       });
-      client.on('error', () => undefined);
+      let lost = false;
+      const onLost = () => {
+        if (lost) return;
+        lost = true;
+        relisten(client);
+      };
+      client.on('error', onLost);
+      client.on('end', onLost);
       return client;
+    });
+    // A connection that could not be made is tried again by the next listen.
+    listener.catch(() => {
+      listener = undefined;
     });
     return listener;
   };
@@ -72,6 +114,7 @@ export async function connectServer(options: { url: string; searchPath?: string 
       };
     },
     async close() {
+      closed = true;
       if (listener !== undefined) (await listener.catch(() => undefined))?.release(true);
       await pool.end();
     },
