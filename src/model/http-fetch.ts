@@ -55,8 +55,13 @@ export const plainHttpFetch: typeof fetch = (input, init) => {
       const raw = incoming.rawHeaders;
       for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
       // Once the answer has come, an abort ends its body (as fetch does), not the promise.
+      // The listener leaves with the body: a run's signal serves hundreds of requests.
       signal?.removeEventListener('abort', onAbort);
-      signal?.addEventListener('abort', () => incoming.destroy(abortReason(signal) as Error), { once: true });
+      if (signal) {
+        const onBodyAbort = () => incoming.destroy(abortReason(signal) as Error);
+        signal.addEventListener('abort', onBodyAbort, { once: true });
+        incoming.once('close', () => signal.removeEventListener('abort', onBodyAbort));
+      }
       const stream = NULL_BODY_STATUSES.has(status) || init?.method === 'HEAD' ? null : bodyOf(incoming);
       if (stream === null) incoming.resume();
       resolve(new Response(stream, { status, statusText: incoming.statusMessage ?? '', headers }));

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -120,6 +121,16 @@ describe('fetch over node:http for a model server on plain http', () => {
     const reading = slow.text();
     late.abort();
     await expect(reading).rejects.toThrow();
+  });
+
+  it('leaves no listener on a signal that many requests share (no leak warning in a long run)', async () => {
+    const shared = new AbortController();
+    for (let index = 0; index < 20; index++) {
+      await (await plainHttpFetch(`${served.url}/missing`, { signal: shared.signal })).text();
+      await (await plainHttpFetch(`${served.url}/empty`, { signal: shared.signal })).text();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
   });
 
   it('leaves https and a Request to the global fetch', async () => {
