@@ -54,7 +54,7 @@ export function codeCacheFolder(env: NodeJS.ProcessEnv): string | undefined {
 /**
  * Loads the bundle at `bundleUrl` for a command named `command` (the cache's name: one of the
  * CLI's command words, or `other`), with the code cache in `folder` when there is one.
- * `finished` is resolved by the caller when the command has ended.
+ * The caller calls `finished` when the command has ended.
  */
 export function loadCliBundle(
   bundleUrl: URL,
@@ -83,9 +83,12 @@ export function loadCliBundle(
         : script.cachedDataRejected
           ? 'rejected'
           : 'used';
-  let written = cache === 'off' || cache === 'used';
+  if (cacheFile === undefined || cache === 'used')
+    return { bundle: module.exports, cache, finished: () => {} };
+  // Written once: when the command ends, or after a moment if it runs on (a session, a server).
+  let written = false;
   const write = () => {
-    if (written || cacheFile === undefined) return;
+    if (written) return;
     written = true;
     writeCache(script, cacheFile);
   };
