@@ -53,6 +53,11 @@ export interface AgentCliOptions extends StoreCliOptions {
   verbose?: boolean;
   /** `--trust-db` (work, serve): make a database created for another folder this workspace's. */
   trustDb?: boolean;
+  /**
+   * Not a flag: the git remote's name in taskweave's clone when `--repo` made the workspace that
+   * clone (goal branches are fetched from it and pushed to it).
+   */
+  remote?: string;
 }
 
 /** Options of `taskweave run`, as commander parses them. */
@@ -61,12 +66,18 @@ export interface RunCliOptions extends AgentCliOptions {
   interrupt?: boolean;
   /** false with `--no-wait`: a request queued behind a running task only stays queued. */
   wait: boolean;
+  /** `--repo <remote>`: queue the goal in the repository's queue of the shared store, for its workers. */
+  repo?: string;
 }
 
 /** Options of `taskweave work`, as commander parses them. */
 export interface WorkCliOptions extends AgentCliOptions {
   queue: string;
   watch?: boolean;
+  /** `--repo <remote>`: work the repository's queue of the shared store, in this machine's clone of it. */
+  repo?: string;
+  /** `--clones <folder>`: where the clones of `--repo` go. */
+  clones?: string;
 }
 
 /** Options of `taskweave serve`, as commander parses them (--json and --non-interactive do not apply). */

@@ -5,6 +5,7 @@
 export {
   type ApplyOutcome,
   applyGoal,
+  fetchGoalBranches,
   GoalBranchError,
   goalDiff,
   type LeftoverWorktree,

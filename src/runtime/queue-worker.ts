@@ -26,12 +26,30 @@ import type { RuntimeSafety } from './runtime-safety.js';
 import { sessionSpent } from './spending.js';
 import { isDeadLocalWorker } from './worker-identity.js';
 
-/** How long a worker's claim on a task lasts without renewal; a dead worker's task returns to the queue after it. */
-export const LEASE_MS = 30_000;
+/** The lease when TASKWEAVE_LEASE_MS does not set another. */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/**
+ * How long a worker's claim on a task lasts without renewal; a dead worker's task returns to the
+ * queue after it (another machine takes it over). `TASKWEAVE_LEASE_MS` (at least 1000) shortens
+ * or lengthens it: every worker of a queue should use the same.
+ */
+export const LEASE_MS = leaseFrom(process.env.TASKWEAVE_LEASE_MS);
 /** How often a worker looks at its task (was it cancelled?) while the agent works on it. */
 export const WATCH_INTERVAL_MS = 500;
-/** How often the lease is renewed. */
-export const RENEW_EVERY_MS = 10_000;
+/** How often the lease is renewed: a third of it, at most every 10 s. */
+export const RENEW_EVERY_MS = Math.min(10_000, Math.floor(LEASE_MS / 3));
+
+/** The lease TASKWEAVE_LEASE_MS gives (whole milliseconds, at least 1000), else the default. */
+export function leaseFrom(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_LEASE_MS;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1000)
+    throw new Error(
+      `TASKWEAVE_LEASE_MS must be a whole number of milliseconds, at least 1000 (it is "${value}").`,
+    );
+  return ms;
+}
 
 /** What the queue worker needs of the runtime. */
 export interface WorkerContext {
@@ -129,6 +147,7 @@ async function agentOptions(
       includeUncommitted: settings.includeUncommitted,
       apply: settings.apply,
       worktree: settings.worktree ?? { share: DEFAULT_WORKTREE_SHARE, copy: DEFAULT_WORKTREE_COPY },
+      ...(settings.remote === undefined ? {} : { remote: settings.remote }),
     },
   };
   return {

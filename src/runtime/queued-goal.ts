@@ -32,7 +32,14 @@ export interface QueuedGoalContext<Ran> extends WorkerContext {
  */
 export async function awaitQueuedGoal<Ran>(
   ctx: QueuedGoalContext<Ran>,
-  options: { task: Task; afterSeq: number; onEvent: (event: ServerEvent) => void; pollMs?: number },
+  options: {
+    task: Task;
+    afterSeq: number;
+    onEvent: (event: ServerEvent) => void;
+    pollMs?: number;
+    /** false: the goal is the workers' (queued with `--repo`); it is never started here. */
+    runHere?: boolean;
+  },
 ): Promise<QueuedGoalOutcome<Ran>> {
   const { task } = options;
   const { tasks, sessions } = ctx.store;
@@ -59,7 +66,7 @@ export async function awaitQueuedGoal<Ran>(
         const cancelled = current === undefined || current.status === 'cancelled';
         return { kind: 'followed', sessionId, status: status ?? 'stopped', cancelled };
       }
-      if (current.status === 'pending') {
+      if (current.status === 'pending' && options.runHere !== false) {
         await releaseDeadWorkers(ctx, task.queue);
         const owner = newWorkerId();
         if (await tasks.startIfIdle(task.id, { owner, leaseMs: LEASE_MS })) {

@@ -44,4 +44,9 @@ export interface RunSettings {
   apply?: boolean;
   /** The config's `worktree` (defaults filled in by the runtime). */
   worktree?: WorktreeSetup;
+  /**
+   * `--repo`: the git remote (its name in taskweave's clone, `origin`) each goal's branches are
+   * fetched from before a task starts and pushed to as tasks end; the goal runs in worktrees.
+   */
+  remote?: string;
 }

@@ -73,7 +73,15 @@ export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan
 /** What became of a submitted goal. */
 export type Submission =
   /** `afterSeq`: the session's last event before the goal was queued (waitForTurn follows it from there). */
-  | { kind: 'queued'; task: Task; position: number; running?: Task; afterSeq: number }
+  | {
+      kind: 'queued';
+      task: Task;
+      position: number;
+      running?: Task;
+      afterSeq: number;
+      /** Queued for the workers of its queue (`forWorkers`): this process only follows it. */
+      forWorkers?: boolean;
+    }
   | { kind: 'started'; task: Task; sessionId: string; done: Promise<SubmitOutcome> };
 
 /** How a submitted goal ended, and the queue work this process ran after it. */
@@ -312,10 +320,19 @@ export class Runtime implements WorkerContext {
    * behind it meanwhile have run); otherwise it waits in the queue and the result says where.
    * With `interrupt`, the running task is cancelled first (its worker stops it at its next step).
    * `settings` (step limit, loop, plan mode) apply to this goal when this process runs it.
+   * `queue`: the queue it joins (DEFAULT_QUEUE; a repository's with `--repo`); `forWorkers`: it
+   * is only queued, for the workers of that queue (a shared store's repository queue: the
+   * workers run it in their clones), never started in this process.
    */
   async submit(
     goal: string,
-    options: { sessionId?: string; interrupt?: boolean; settings?: GoalSettings } = {},
+    options: {
+      sessionId?: string;
+      interrupt?: boolean;
+      settings?: GoalSettings;
+      queue?: string;
+      forWorkers?: boolean;
+    } = {},
   ): Promise<Submission> {
     const text = goal.trim();
     if (text === '') throw new RuntimeInputError('The goal is empty: say what taskweave should do.');
@@ -337,19 +354,27 @@ export class Runtime implements WorkerContext {
       ).id;
     const owner = newWorkerId();
     const afterSeq = await sessions.lastSeq(sessionId);
-    await releaseDeadWorkers(this, DEFAULT_QUEUE);
-    if (options.interrupt) await this.interruptRunning(DEFAULT_QUEUE);
+    const queue = options.queue ?? DEFAULT_QUEUE;
+    await releaseDeadWorkers(this, queue);
+    if (options.interrupt) await this.interruptRunning(queue);
     // The goal carries the settings it was made with: whichever process runs it runs it with them.
     const runSettings = encodeQueuedSettings(this.queuedSettings(options.settings));
-    const { task, started } = await tasks.addAndStartIfIdle(
-      { title, description: text, sessionId, queue: DEFAULT_QUEUE, runSettings },
-      { owner, leaseMs: LEASE_MS },
-    );
+    const input = { title, description: text, sessionId, queue, runSettings };
+    const { task, started } = options.forWorkers
+      ? { task: await tasks.add(input), started: false }
+      : await tasks.addAndStartIfIdle(input, { owner, leaseMs: LEASE_MS });
     if (!started) {
       const active = await tasks.listActive(task.queue);
       const running = active.find((other) => other.status === 'in_progress');
       const position = active.findIndex((other) => other.id === task.id) + 1;
-      return { kind: 'queued', task, position, afterSeq, ...(running ? { running } : {}) };
+      return {
+        kind: 'queued',
+        task,
+        position,
+        afterSeq,
+        ...(running ? { running } : {}),
+        ...(options.forWorkers ? { forWorkers: true } : {}),
+      };
     }
     return { kind: 'started', task, sessionId, done: this.runStarted(task, owner) };
   }
@@ -362,7 +387,12 @@ export class Runtime implements WorkerContext {
     submission: Extract<Submission, { kind: 'queued' }>,
     onEvent: (event: ServerEvent) => void,
   ): Promise<QueuedGoalOutcome<SubmitOutcome>> {
-    return awaitQueuedGoal(this, { task: submission.task, afterSeq: submission.afterSeq, onEvent });
+    return awaitQueuedGoal(this, {
+      task: submission.task,
+      afterSeq: submission.afterSeq,
+      onEvent,
+      runHere: !submission.forWorkers,
+    });
   }
 
   /** Runs a goal whose task this process has started, with the queue work after it. */

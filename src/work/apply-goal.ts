@@ -87,6 +87,39 @@ export async function goalDiff(workspaceRoot: string, goal: string | undefined) 
   return { ...resolved, base, stat, patch };
 }
 
+/**
+ * Brings the goal branches of a remote (a URL, a path, or the name of one of the repository's
+ * remotes) into the user's repository, where workers on other machines pushed them (`--repo`):
+ * each `taskweave/<goal>` the remote has becomes the local branch of that name (the remote's is
+ * the truth; task branches are not fetched). Returns the goals fetched.
+ */
+export async function fetchGoalBranches(workspaceRoot: string, remote: string): Promise<string[]> {
+  const top = await topOf(workspaceRoot);
+  const listed = await gitOutcome(['ls-remote', '--heads', remote, `refs/heads/${BRANCH_PREFIX}*`], {
+    cwd: top,
+  });
+  if (listed.code !== 0)
+    throw new GoalBranchError(`The goal branches of ${remote} could not be listed: ${listed.stderr.trim()}`);
+  const branches = listed.stdout
+    .split('\n')
+    .map((line) => line.split('\t')[1] ?? '')
+    .filter((ref) => ref.startsWith(`refs/heads/${BRANCH_PREFIX}`))
+    .map((ref) => ref.slice('refs/heads/'.length))
+    // Task branches are `<goal>.<task>`; only goal branches are applied.
+    .filter((branch) => !branch.slice(BRANCH_PREFIX.length).includes('.'));
+  if (branches.length === 0) return [];
+  const fetched = await gitOutcome(
+    ['fetch', '--no-tags', remote, ...branches.map((branch) => `+refs/heads/${branch}:refs/heads/${branch}`)],
+    { cwd: top },
+  );
+  // A goal branch checked out here is not moved under the user's feet (git refuses): said.
+  if (fetched.code !== 0)
+    throw new GoalBranchError(
+      `The goal branches of ${remote} could not be fetched: ${fetched.stderr.trim()}`,
+    );
+  return branches.map((branch) => branch.slice(BRANCH_PREFIX.length));
+}
+
 /** How applying a goal to the user's branch went. */
 export type ApplyOutcome =
   | { kind: 'applied'; branch: string; commit: string }

@@ -1,6 +1,6 @@
 import { readFile, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { gitOutcome } from './git.js';
+import { git, gitOutcome } from './git.js';
 import {
   commitIdentity,
   commitOf,
@@ -9,7 +9,14 @@ import {
   refPart,
   taskBranch,
 } from './goal-branch.js';
-import { conflictSides, describeConflict, type MergeConflictFile, mergeBranch } from './merge-task.js';
+import { GoalRemote } from './goal-remote.js';
+import {
+  conflictSides,
+  describeConflict,
+  type MergeConflictFile,
+  type MergeOutcome,
+  mergeBranch,
+} from './merge-task.js';
 import { findRepository } from './repository.js';
 import {
   addWorktree,
@@ -48,6 +55,9 @@ export type TaskMerge =
   | { kind: 'merged' | 'already-merged'; commit: string }
   | { kind: 'conflict'; files: MergeConflictFile[]; description: string };
 
+/** How many times a merge lost the race to another machine's push is tried again before it fails. */
+export const MERGE_PUSH_ATTEMPTS = 20;
+
 /**
  * One goal's git work: its branch `taskweave/<goal>` (from the user's HEAD, never touching the
  * user's checkout, index or branch), a worktree per running task on `taskweave/<goal>.<task>`
@@ -77,6 +87,8 @@ export class GoalWorktrees {
     private readonly setup: WorktreeSetup,
     /** The goal branch's start (the user's HEAD, or the uncommitted changes on top). */
     readonly base: string,
+    /** The remote the goal's branches travel through (`--repo`), when several machines work on it. */
+    private readonly remote?: GoalRemote,
   ) {
     this.pool = new WorktreePool(
       top,
@@ -103,29 +115,51 @@ export class GoalWorktrees {
     includeUncommitted?: boolean;
     from?: string;
     setup: WorktreeSetup;
+    /**
+     * The git remote (its name in the clone) the goal's branches are fetched from and pushed
+     * to: the remote's goal branch and task branches are the truth, this clone's a copy.
+     */
+    remote?: string;
+    /** Runs before each push of the goal branch (tests: another machine's merge landing first). */
+    beforeGoalPush?: () => Promise<void>;
   }): Promise<GoalWorktrees | undefined> {
     const repository = await findRepository(options.workspaceRoot);
     if (!repository) return undefined;
-    const goal = await ensureGoalBranch({
-      top: repository.top,
-      goalId: options.goalId,
-      includeUncommitted: options.includeUncommitted,
-      from: options.from,
-    });
     const worktrees = await worktreesFolder(repository.top);
+    const folder = path.join(worktrees, refPart(options.goalId));
     // A merge killed while it moved the goal branch leaves the ref's lock; only the process
     // running the goal moves its branch.
     await unlink(path.join(worktrees, '..', '..', `refs/heads/${goalBranch(options.goalId)}.lock`)).catch(
       () => {},
     );
-    const folder = path.join(worktrees, refPart(options.goalId));
+    const remote =
+      options.remote === undefined
+        ? undefined
+        : new GoalRemote(repository.top, options.remote, options.beforeGoalPush);
+    const from = remote
+      ? await syncFromRemote(remote, { top: repository.top, goalId: options.goalId, folder })
+      : undefined;
+    const goal = await ensureGoalBranch({
+      top: repository.top,
+      goalId: options.goalId,
+      includeUncommitted: remote ? false : options.includeUncommitted,
+      from: options.from ?? from,
+    });
+    let base = goal.commit;
+    if (remote && goal.created && (await remote.push(goal.branch, '')) === 'rejected') {
+      // Another machine started the goal at the same moment: its branch is the goal's.
+      const tips = await remote.fetchGoal(goal.branch);
+      base = tips.get(goal.branch) ?? base;
+      await git(['update-ref', `refs/heads/${goal.branch}`, base], { cwd: repository.top });
+    }
     return new GoalWorktrees(
       options.goalId,
       repository.top,
       repository.prefix,
       folder,
       options.setup,
-      goal.commit,
+      base,
+      remote,
     );
   }
 
@@ -173,6 +207,8 @@ export class GoalWorktrees {
    */
   async placeFor(taskId: string, options: { fresh: boolean }): Promise<TaskPlace> {
     const branch = taskBranch(this.goalId, taskId);
+    // A task starts from the goal branch as the remote has it now (other machines' merges in it).
+    if (this.remote && options.fresh) await this.inMergeTurn(() => this.pullGoal());
     const taken = await this.pool.take(branch, options.fresh ? `refs/heads/${this.branch}` : undefined);
     const root = path.join(taken.folder, this.prefix);
     const place: TaskPlace = {
@@ -241,6 +277,8 @@ export class GoalWorktrees {
       concludeMerge: resolving,
     });
     this.resolving.delete(taskId);
+    // Pushed at once: a worker that takes the task over after this one died continues from here.
+    if (commit && this.remote) await this.remote.pushTask(place.branch);
     return commit;
   }
 
@@ -319,23 +357,76 @@ export class GoalWorktrees {
    * A task merged already (before a crash) is not merged again.
    */
   mergeTask(taskId: string, title: string): Promise<TaskMerge> {
-    const merge = this.mergeTail.then(async (): Promise<TaskMerge> => {
+    return this.inMergeTurn(async (): Promise<TaskMerge> => {
       const branch = taskBranch(this.goalId, taskId);
-      const outcome = await mergeBranch({
-        top: this.top,
-        into: this.branch,
-        from: branch,
-        message: `taskweave: merge task ${taskId} (${title})`,
-        identity: await this.commitIdentity(),
-      });
+      const outcome = this.remote
+        ? await this.mergeAndPush(branch, taskId, title)
+        : await this.mergeLocally(branch, taskId, title);
       if (outcome.kind !== 'conflict') return outcome;
       return {
         ...outcome,
         description: describeConflict(outcome.files, { goal: this.branch, task: branch }),
       };
     });
-    this.mergeTail = merge.catch(() => {});
-    return merge;
+  }
+
+  /** How many times a merge of this goal lost the race for the remote's goal branch and was made again. */
+  lostRaces = 0;
+
+  private async mergeLocally(branch: string, taskId: string, title: string): Promise<MergeOutcome> {
+    return mergeBranch({
+      top: this.top,
+      into: this.branch,
+      from: branch,
+      message: `taskweave: merge task ${taskId} (${title})`,
+      identity: await this.commitIdentity(),
+    });
+  }
+
+  /**
+   * The merge when several machines share the goal: the task's branch is pushed, the goal branch
+   * fetched, the task merged into the remote's tip, and the goal branch pushed only if the remote
+   * still has that tip (compare and swap). A lost race (another machine pushed between the fetch
+   * and the push) fetches again and merges again, so no machine's merge is lost; a task the
+   * remote's goal branch holds already is not merged twice.
+   */
+  private async mergeAndPush(branch: string, taskId: string, title: string): Promise<MergeOutcome> {
+    const remote = this.remote as GoalRemote;
+    if ((await remote.pushTask(branch)) === 'rejected')
+      throw new Error(
+        `Another worker moved ${branch} on the remote: the task was taken over, its merge is that worker's.`,
+      );
+    for (let attempt = 1; attempt <= MERGE_PUSH_ATTEMPTS; attempt += 1) {
+      const expected = await this.pullGoal();
+      const outcome = await this.mergeLocally(branch, taskId, title);
+      if (outcome.kind === 'conflict') return outcome;
+      if (outcome.commit === expected) return outcome;
+      if ((await remote.push(this.branch, expected, { goal: true })) === 'pushed') return outcome;
+      this.lostRaces += 1;
+    }
+    throw new Error(
+      `The goal branch ${this.branch} moved on the remote ${MERGE_PUSH_ATTEMPTS} times while task ${taskId} was merged into it.`,
+    );
+  }
+
+  /**
+   * The goal branch as the remote has it now, made this clone's goal branch (only this
+   * process's merges move it here, one at a time, and each was pushed or is made again).
+   * Returns the remote's tip (`''` when the remote has no goal branch yet).
+   */
+  private async pullGoal(): Promise<string> {
+    const remote = this.remote as GoalRemote;
+    const tips = await remote.fetchGoal(this.branch);
+    const tip = tips.get(this.branch);
+    if (tip) await git(['update-ref', `refs/heads/${this.branch}`, tip], { cwd: this.top });
+    return tip ?? '';
+  }
+
+  /** Work on the goal branch one at a time (merges, and fetches that move it). */
+  private inMergeTurn<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.mergeTail.then(work);
+    this.mergeTail = turn.catch(() => {});
+    return turn;
   }
 
   /**
@@ -353,4 +444,35 @@ export class GoalWorktrees {
     this.places.clear();
     await this.pool.removeAll();
   }
+}
+
+/**
+ * A goal's branches as the remote has them, made this clone's before the goal starts or
+ * continues here: what a killed worker of this machine left in the goal's worktrees is dropped
+ * (the remote's last pushed commit is where work goes on), the remote's goal and task branches
+ * become the local ones, task branches the remote lacks are deleted. Returns the commit a new
+ * goal branch starts at (the remote's default branch).
+ */
+async function syncFromRemote(
+  remote: GoalRemote,
+  options: { top: string; goalId: string; folder: string },
+): Promise<string | undefined> {
+  const { top } = options;
+  const base = await remote.fetchBase();
+  for (const entry of await listWorktrees(top))
+    if (entry.path.startsWith(`${options.folder}${path.sep}`)) await removeWorktree(top, entry.path);
+  const branch = goalBranch(options.goalId);
+  const tips = await remote.fetchGoal(branch);
+  const local = (
+    await git(['for-each-ref', '--format=%(refname)', `refs/heads/${branch}`, `refs/heads/${branch}.*`], {
+      cwd: top,
+    })
+  )
+    .toString('utf8')
+    .split('\n')
+    .filter((ref) => ref !== '');
+  for (const ref of local)
+    if (!tips.has(ref.slice('refs/heads/'.length))) await git(['update-ref', '-d', ref], { cwd: top });
+  for (const [name, commit] of tips) await git(['update-ref', `refs/heads/${name}`, commit], { cwd: top });
+  return base;
 }

@@ -15,6 +15,11 @@ export interface IsolationSettings {
   /** Merge the goal branch into the user's branch when the run completes (`--apply`). */
   apply?: boolean;
   worktree: WorktreeSetup;
+  /**
+   * The git remote (its name in taskweave's clone) goal and task branches are fetched from and
+   * pushed to, when workers on several machines share the repository's queue (`--repo`).
+   */
+  remote?: string;
 }
 
 /**

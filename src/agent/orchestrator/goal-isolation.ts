@@ -34,6 +34,7 @@ export async function openGoalWorktrees(
       includeUncommitted: settings.includeUncommitted,
       from: options.continues ? `refs/heads/${goalBranch(options.continues)}` : undefined,
       setup: settings.worktree,
+      remote: settings.remote,
     });
   } catch (error) {
     note(

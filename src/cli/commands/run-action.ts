@@ -3,6 +3,7 @@ import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
 import type { RunCliOptions } from '../options.js';
 import { goalWithPipedInput, readPipedInput } from './piped-input.js';
+import { repoOrQueue } from './repo-option.js';
 import { endOfRun, knownSession } from './resume-action.js';
 
 /** `taskweave run`: submits the goal through the runtime and renders what happens. */
@@ -10,12 +11,17 @@ export async function runGoal(typedGoal: string, options: RunCliOptions): Promis
   const piped = await readPipedInput();
   const goal = piped === undefined ? typedGoal : goalWithPipedInput(typedGoal, piped);
   if (options.resume !== undefined && options.resume !== 'last') await knownSession(options, options.resume);
+  const queue = options.repo === undefined ? undefined : await repoOrQueue(options);
   const cli = await CliRuntime.open(options);
   try {
     const { runtime } = cli;
     const sessionId =
       options.resume === undefined ? undefined : await resumedSession(runtime, options.resume);
-    const submission = await runtime.submit(goal, { sessionId, interrupt: options.interrupt });
+    const submission = await runtime.submit(goal, {
+      sessionId,
+      interrupt: options.interrupt,
+      ...(queue === undefined ? {} : { queue, forWorkers: true }),
+    });
     if (submission.kind === 'queued') return await waitForTurn(cli, submission, options);
     const { result, drained } = await submission.done;
     if (drained?.stopped) return exitCodeFor('stopped');
@@ -36,6 +42,7 @@ async function waitForTurn(
   options: RunCliOptions,
 ): Promise<number> {
   const { running, position, task } = submission;
+  if (submission.forWorkers) return followForWorkers(cli, submission, options);
   const ahead = `A task is running in this workspace${running ? ` ("${running.title}")` : ''}.`;
   if (!options.wait) {
     cli.say(
@@ -55,6 +62,28 @@ async function waitForTurn(
     if (drained?.stopped) return exitCodeFor('stopped');
     return endOfRun(cli, result, options);
   }
+  return endOfRun(cli, outcome, options);
+}
+
+/**
+ * `run --repo`: the goal is queued for the repository's workers (on any machine); this process
+ * shows its steps as a worker runs them and ends with its exit code (with `--no-wait` it only
+ * says where it was queued, exit code 5).
+ */
+async function followForWorkers(
+  cli: CliRuntime,
+  submission: Extract<Submission, { kind: 'queued' }>,
+  options: RunCliOptions,
+): Promise<number> {
+  const { position, task } = submission;
+  const where = `Queued for the workers of ${options.repo} as #${position} (task ${task.id}, session ${task.sessionId})`;
+  if (!options.wait) {
+    cli.say(`${where}. Follow it with: taskweave sessions show ${task.sessionId} --events`);
+    return EXIT.queued;
+  }
+  cli.say(`${where}: its steps show here as a worker runs them. Ctrl-C cancels it.`);
+  const outcome = await cli.runtime.waitForTurn(submission, (event) => cli.follow(event));
+  if (outcome.kind === 'ran_here') return endOfRun(cli, outcome.outcome.result, options);
   return endOfRun(cli, outcome, options);
 }
 

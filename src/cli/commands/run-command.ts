@@ -16,6 +16,10 @@ export function addRunCommand(program: Command, setExitCode: (code: number) => v
       'stop the task running in this workspace (at its next step boundary) and run this goal next',
     )
     .option(
+      '--repo <remote>',
+      "queue the goal in this repository's queue of the shared store (its git remote URL or path): workers started with work --repo run it in their clones; this shows its steps until it ends (--no-wait: only queue it)",
+    )
+    .option(
       '--no-wait',
       'when another task runs in this workspace, only queue the goal and exit (code 5) instead of waiting for its turn',
     )

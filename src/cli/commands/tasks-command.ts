@@ -6,6 +6,7 @@ import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import { addStoreOptions, type StoreCliOptions } from '../options.js';
 import { styleFor } from '../render/terminal.js';
+import { REPO_OPTION_HELP, repoOrQueue } from './repo-option.js';
 import type { ListOptions } from './tasks-list-action.js';
 import type { WorkspaceAccess } from './workspace-access.js';
 
@@ -23,6 +24,8 @@ interface JsonOption {
 }
 interface QueueOption {
   queue: string;
+  /** `--repo <remote>`: the repository's queue (a shared store). */
+  repo?: string;
 }
 type AddOptions = StoreCliOptions & JsonOption & QueueOption & { title?: string };
 type CompleteOptions = StoreCliOptions & JsonOption & { summary?: string };
@@ -41,8 +44,10 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
       .description('show the tasks still to do, in the order they will run')
       .option('-a, --all', 'include completed, failed, cancelled and blocked tasks')
       .option('-q, --queue <name>', 'the queue', DEFAULT_QUEUE)
+      .option('--repo <remote>', REPO_OPTION_HELP)
       .option('--json', 'print a JSON array of tasks'),
-  ).action(async (options: ListOptions) => {
+  ).action(async (options: ListOptions & { repo?: string }) => {
+    options.queue = await repoOrQueue(options);
     const { listTasks } = await import('./tasks-list-action.js');
     await withWorkspace(options, { readOnly: true }, (access) => listTasks(access.tasks, options));
     setExitCode(EXIT.completed);
@@ -58,8 +63,10 @@ export function addTasksCommand(program: Command, setExitCode: (code: number) =>
         `a short title (default: the first line, up to ${MAX_DEFAULT_TITLE_CHARS} chars)`,
       )
       .option('-q, --queue <name>', 'the queue', DEFAULT_QUEUE)
+      .option('--repo <remote>', REPO_OPTION_HELP)
       .option('--json', 'print the new task as JSON, with its position'),
   ).action(async (words: string[], options: AddOptions) => {
+    options.queue = await repoOrQueue(options);
     await withWorkspace(options, { create: true }, (access) => addTask(access, words.join(' '), options));
     setExitCode(EXIT.completed);
   });

@@ -3,9 +3,11 @@ import { CliRuntime } from '../interactive/cli-runtime.js';
 import { askToTrustDatabase } from '../interactive/trust-prompt.js';
 import type { WorkCliOptions } from '../options.js';
 import { outputClosed } from '../render/output-closed.js';
+import { repoOrQueue } from './repo-option.js';
 
 /** `taskweave work`: drains the queue through the runtime and says how it went. */
-export async function workQueue(options: WorkCliOptions): Promise<number> {
+export async function workQueue(given: WorkCliOptions): Promise<number> {
+  const options = given.repo === undefined ? given : await inClone(given);
   const cli = await CliRuntime.open(options);
   try {
     await askToTrustDatabase(cli.runtime, cli.interactive && !!process.stdout.isTTY);
@@ -28,4 +30,15 @@ export async function workQueue(options: WorkCliOptions): Promise<number> {
   } finally {
     await cli.close();
   }
+}
+
+/**
+ * `work --repo`: the repository's queue of the shared store, worked in this machine's own clone
+ * (made or fetched now), every plan in worktrees whose branches go through the clone's remote.
+ */
+async function inClone(options: WorkCliOptions): Promise<WorkCliOptions> {
+  const queue = await repoOrQueue(options);
+  const { prepareRepository } = await import('../../runtime/repo-queue.js');
+  const place = await prepareRepository({ remote: options.repo ?? '', clones: options.clones });
+  return { ...options, cwd: place.folder, queue, isolation: 'worktree', remote: place.remote };
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_QUEUE } from '../../runtime/defaults.js';
 import { addAgentOptions, type WorkCliOptions } from '../options.js';
+import { REPO_OPTION_HELP } from './repo-option.js';
 
 /** Adds `taskweave work`: drains the task queue, one task after another. */
 export function addWorkCommand(program: Command, setExitCode: (code: number) => void): void {
@@ -12,6 +13,14 @@ export function addWorkCommand(program: Command, setExitCode: (code: number) => 
       ),
   )
     .option('--queue <name>', 'the queue to work', DEFAULT_QUEUE)
+    .option(
+      '--repo <remote>',
+      `${REPO_OPTION_HELP}; the work runs in this machine's own clone of it, goal and task branches fetched from and pushed to it`,
+    )
+    .option(
+      '--clones <folder>',
+      'where --repo keeps its clones (default $TASKWEAVE_CLONES, else $XDG_DATA_HOME/taskweave/clones, else ~/.local/share/taskweave/clones)',
+    )
     .option(
       '--watch',
       'keep running when the queue is empty: a task added later starts at once (Ctrl-C ends)',

@@ -1,6 +1,7 @@
 /** What `taskweave diff`, `apply` and `worktrees` print: loaded when one runs. */
 import {
   applyGoal,
+  fetchGoalBranches,
   GoalBranchError,
   goalDiff,
   leftoverWorktrees,
@@ -14,6 +15,8 @@ export interface GoalCliOptions {
   cwd: string;
   json?: boolean;
   stat?: boolean;
+  /** `--repo <remote>`: the goal branches are fetched from it first. */
+  repo?: string;
 }
 
 /** Runs a goal command: a GoalBranchError (no repository, no such goal) is said, exit 2. */
@@ -30,6 +33,7 @@ async function guarded(work: () => Promise<number>): Promise<number> {
 /** `taskweave diff [goal]`. */
 export function diffAction(goal: string | undefined, options: GoalCliOptions): Promise<number> {
   return guarded(async () => {
+    if (options.repo !== undefined) await fetchGoalBranches(options.cwd, options.repo);
     const diff = await goalDiff(options.cwd, goal);
     if (options.json) {
       writeTerminal(process.stdout, `${JSON.stringify(diff)}\n`);
@@ -46,6 +50,7 @@ export function diffAction(goal: string | undefined, options: GoalCliOptions): P
 /** `taskweave apply [goal]`: 0 applied (or already), 1 not applied (a conflict, or git refused). */
 export function applyAction(goal: string | undefined, options: GoalCliOptions): Promise<number> {
   return guarded(async () => {
+    if (options.repo !== undefined) await fetchGoalBranches(options.cwd, options.repo);
     const outcome = await applyGoal(options.cwd, goal);
     if (options.json) writeTerminal(process.stdout, `${JSON.stringify(outcome)}\n`);
     switch (outcome.kind) {

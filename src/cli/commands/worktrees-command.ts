@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { GoalCliOptions } from './worktrees-action.js';
 
+const REPO_OPTION =
+  'fetch the goal branches from this remote first (a URL, a path, or a remote name such as origin): where workers run with --repo push them';
 const GOAL_ARGUMENT = 'the goal (its plan id, or the start of it; default: the most recent)';
 
 /** Adds `taskweave diff`, `apply` and `worktrees` (a plan's goal run in git worktrees). */
@@ -10,6 +12,7 @@ export function addWorktreeCommands(program: Command, setExitCode: (code: number
     .description("show what a goal run in worktrees changed: its branch's stat and patch")
     .argument('[goal]', GOAL_ARGUMENT)
     .option('-C, --cwd <dir>', 'the workspace folder', process.cwd())
+    .option('--repo <remote>', REPO_OPTION)
     .option('--stat', 'the stat only')
     .option('--json', 'print JSON')
     .action(async (goal: string | undefined, options: GoalCliOptions) => {
@@ -23,6 +26,7 @@ export function addWorktreeCommands(program: Command, setExitCode: (code: number
     )
     .argument('[goal]', GOAL_ARGUMENT)
     .option('-C, --cwd <dir>', 'the workspace folder', process.cwd())
+    .option('--repo <remote>', REPO_OPTION)
     .option('--json', 'print JSON')
     .action(async (goal: string | undefined, options: GoalCliOptions) => {
       const { applyAction } = await import('./worktrees-action.js');

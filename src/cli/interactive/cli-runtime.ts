@@ -200,6 +200,7 @@ export function runtimeOptions(
     isolation: options.isolation,
     includeUncommitted: options.includeUncommitted,
     apply: options.apply,
+    ...(options.remote === undefined ? {} : { remote: options.remote }),
     inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
     trustDatabase: options.trustDb,
     policy,

@@ -1,0 +1,143 @@
+import { git, gitOutcome } from './git.js';
+import { commitOf } from './goal-branch.js';
+
+/** How pushing a branch went: `rejected` when the remote's branch was not where it was expected. */
+export type PushOutcome = 'pushed' | 'rejected';
+
+/**
+ * A goal's branches on a git remote, for goals that several machines work on (`--repo`): the
+ * remote holds the truth, each machine's clone a copy. Fetched refs land in the remote's
+ * tracking refs (`refs/remotes/<remote>/taskweave/…`) and are copied to local branches only
+ * where the caller says, so a fetch never moves a branch a worktree has checked out. Every push
+ * is a compare and swap (`--force-with-lease=<ref>:<expected>`): it moves the remote's branch
+ * only from the commit this machine last saw there.
+ */
+export class GoalRemote {
+  /** The remote's tips as last fetched or pushed, by branch (`''`: the remote has no such branch). */
+  private readonly known = new Map<string, string>();
+
+  constructor(
+    /** The clone's top folder. */
+    readonly top: string,
+    /** The remote's name in the clone (`origin`). */
+    readonly remote: string,
+    /**
+     * Runs just before each push of a goal branch. Instrumentation for tests: another machine's
+     * merge landing between this one's fetch and its push (a lost race).
+     */
+    private readonly beforeGoalPush?: () => Promise<void>,
+  ) {}
+
+  /** The tracking ref of a branch of the remote. */
+  trackingRef(branch: string): string {
+    return `refs/remotes/${this.remote}/${branch}`;
+  }
+
+  /**
+   * Fetches the remote's default branch and `branch` with every branch named `<branch>.<…>` (a
+   * goal and its tasks) into tracking refs. Returns the remote's tips of those branches; a branch
+   * the remote no longer has loses its tracking ref.
+   */
+  async fetchGoal(branch: string): Promise<Map<string, string>> {
+    await git(
+      [
+        'fetch',
+        '--no-tags',
+        '--prune',
+        this.remote,
+        `+refs/heads/${branch}:${this.trackingRef(branch)}`,
+        `+refs/heads/${branch}.*:${this.trackingRef(branch)}.*`,
+      ],
+      { cwd: this.top },
+    ).catch(async (error: unknown) => {
+      // The goal branch is not on the remote yet (a fetch of a missing exact ref fails): its tasks' may be.
+      await git(
+        [
+          'fetch',
+          '--no-tags',
+          '--prune',
+          this.remote,
+          `+refs/heads/${branch}.*:${this.trackingRef(branch)}.*`,
+        ],
+        { cwd: this.top },
+      ).catch(() => {
+        throw error;
+      });
+      await git(['update-ref', '-d', this.trackingRef(branch)], { cwd: this.top }).catch(() => undefined);
+    });
+    const tips = new Map<string, string>();
+    const printed = (
+      await git(
+        [
+          'for-each-ref',
+          '--format=%(objectname) %(refname)',
+          this.trackingRef(branch),
+          `${this.trackingRef(branch)}.*`,
+        ],
+        { cwd: this.top },
+      )
+    ).toString('utf8');
+    const prefix = `refs/remotes/${this.remote}/`;
+    for (const line of printed.split('\n')) {
+      const [commit, ref] = line.split(' ');
+      if (!commit || !ref?.startsWith(prefix)) continue;
+      const name = ref.slice(prefix.length);
+      if (name !== branch && !name.startsWith(`${branch}.`)) continue;
+      tips.set(name, commit);
+    }
+    if (!tips.has(branch)) this.known.set(branch, '');
+    for (const [name, commit] of tips) this.known.set(name, commit);
+    return tips;
+  }
+
+  /** Fetches the remote's default branch; the commit a new goal starts from (undefined when the remote is empty). */
+  async fetchBase(): Promise<string | undefined> {
+    await git(['fetch', '--no-tags', this.remote], { cwd: this.top });
+    return (
+      (await commitOf(this.top, `refs/remotes/${this.remote}/HEAD`)) ?? (await commitOf(this.top, 'HEAD'))
+    );
+  }
+
+  /** The remote's tip of a branch as last fetched or pushed (`''` when it had none; undefined when not looked at). */
+  knownTip(branch: string): string | undefined {
+    return this.known.get(branch);
+  }
+
+  /**
+   * Pushes a local branch to the remote only if the remote's branch is still at `expected`
+   * (`''`: it must not exist). `rejected` when it moved meanwhile (another machine pushed).
+   */
+  async push(branch: string, expected: string, options: { goal?: boolean } = {}): Promise<PushOutcome> {
+    const local = await commitOf(this.top, `refs/heads/${branch}`);
+    if (!local) throw new Error(`The branch ${branch} does not exist to be pushed.`);
+    if (options.goal) await this.beforeGoalPush?.();
+    const pushed = await gitOutcome(
+      [
+        'push',
+        '--porcelain',
+        '--no-verify',
+        `--force-with-lease=refs/heads/${branch}:${expected}`,
+        this.remote,
+        `${local}:refs/heads/${branch}`,
+      ],
+      { cwd: this.top },
+    );
+    if (pushed.code === 0) {
+      this.known.set(branch, local);
+      await git(['update-ref', this.trackingRef(branch), local], { cwd: this.top });
+      return 'pushed';
+    }
+    // `--porcelain` marks a ref the remote did not take with `!`: the lease did not hold, or the
+    // remote found its branch moved when it locked it (another push landed in between).
+    if (pushed.stdout.split('\n').some((line) => line.startsWith('!'))) return 'rejected';
+    throw new Error(`git push of ${branch} failed: ${pushed.stderr.trim() || pushed.stdout.trim()}`);
+  }
+
+  /**
+   * Pushes a task's branch where this machine last saw it on the remote. A rejection means
+   * another worker moved it (it took the task over): this one's commits are not forced over it.
+   */
+  pushTask(branch: string): Promise<PushOutcome> {
+    return this.push(branch, this.known.get(branch) ?? '');
+  }
+}
