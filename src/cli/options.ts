@@ -74,8 +74,8 @@ export interface RunCliOptions extends AgentCliOptions {
 export interface WorkCliOptions extends AgentCliOptions {
   queue: string;
   watch?: boolean;
-  /** `--repo <remote>`: work the repository's queue of the shared store, in this machine's clone of it. */
-  repo?: string;
+  /** `--repo <remote>` (repeatable): work these repositories' queues of the shared store, each in this machine's clone of it. */
+  repo?: string[];
   /** `--clones <folder>`: where the clones of `--repo` go. */
   clones?: string;
 }

@@ -1,3 +1,4 @@
+import type { WorkOutcome } from '../../runtime/runtime.js';
 import { EXIT } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
 import { askToTrustDatabase } from '../interactive/trust-prompt.js';
@@ -6,39 +7,65 @@ import { outputClosed } from '../render/output-closed.js';
 import { repoOrQueue } from './repo-option.js';
 
 /** `taskweave work`: drains the queue through the runtime and says how it went. */
-export async function workQueue(given: WorkCliOptions): Promise<number> {
-  const options = given.repo === undefined ? given : await inClone(given);
+export async function workQueue(options: WorkCliOptions): Promise<number> {
+  if (options.repo !== undefined && options.repo.length > 0) return workRepositoryQueues(options);
   const cli = await CliRuntime.open(options);
   try {
     await askToTrustDatabase(cli.runtime, cli.interactive && !!process.stdout.isTTY);
     const outcome = await cli.runtime.work({ queue: options.queue, watch: options.watch });
-    if (outcome.kind === 'busy') {
-      cli.say(`Another worker is running "${outcome.running.title}"; this queue runs one task at a time.`);
-      return EXIT.completed;
-    }
-    if (outcome.kind === 'empty') {
-      if (!options.watch) cli.say('The queue is empty. Add work with: taskweave tasks add "<what to do>"');
-      return EXIT.completed;
-    }
-    const { summary } = outcome;
-    const stopped = outputClosed() ? 'stopped because the output was closed' : 'stopped by Ctrl-C';
-    cli.say(
-      `\nqueue: ${summary.completed} completed, ${summary.failed} failed${summary.stopped ? `, ${stopped} (the current task went back to the queue)` : ''}`,
-    );
-    if (summary.stopped) return EXIT.stopped;
-    return summary.failed > 0 ? EXIT.failed : EXIT.completed;
+    return reportWork(cli, outcome, options);
   } finally {
     await cli.close();
   }
 }
 
+/** What a worker says when it ends, and its exit code. */
+function reportWork(cli: CliRuntime, outcome: WorkOutcome, options: WorkCliOptions): number {
+  if (outcome.kind === 'busy') {
+    cli.say(`Another worker is running "${outcome.running.title}"; this queue runs one task at a time.`);
+    return EXIT.completed;
+  }
+  if (outcome.kind === 'empty') {
+    if (!options.watch) cli.say('The queue is empty. Add work with: taskweave tasks add "<what to do>"');
+    return EXIT.completed;
+  }
+  const { summary } = outcome;
+  const stopped = outputClosed() ? 'stopped because the output was closed' : 'stopped by Ctrl-C';
+  cli.say(
+    `\nqueue: ${summary.completed} completed, ${summary.failed} failed${summary.stopped ? `, ${stopped} (the current task went back to the queue)` : ''}`,
+  );
+  if (summary.stopped) return EXIT.stopped;
+  return summary.failed > 0 ? EXIT.failed : EXIT.completed;
+}
+
 /**
- * `work --repo`: the repository's queue of the shared store, worked in this machine's own clone
- * (made or fetched now), every plan in worktrees whose branches go through the clone's remote.
+ * `work --repo <remote>` (one or more): each repository's queue of the shared store, worked in
+ * this machine's own clone of it (made or fetched now), every plan in worktrees whose branches
+ * go through the clone's remote; one task at a time in this process, the queues in turn.
  */
-async function inClone(options: WorkCliOptions): Promise<WorkCliOptions> {
-  const queue = await repoOrQueue(options);
+async function workRepositoryQueues(options: WorkCliOptions): Promise<number> {
   const { prepareRepository } = await import('../../runtime/repo-queue.js');
-  const place = await prepareRepository({ remote: options.repo ?? '', clones: options.clones });
-  return { ...options, cwd: place.folder, queue, isolation: 'worktree', remote: place.remote };
+  const { workRepositories } = await import('../../runtime/repo-work.js');
+  const repositories: { cli: CliRuntime; queue: string }[] = [];
+  try {
+    for (const repo of options.repo ?? []) {
+      const queue = await repoOrQueue({ repo, queue: options.queue, store: options.store });
+      const place = await prepareRepository({ remote: repo, clones: options.clones });
+      const cli = await CliRuntime.open({
+        ...options,
+        cwd: place.folder,
+        isolation: 'worktree',
+        remote: place.remote,
+      });
+      repositories.push({ cli, queue });
+    }
+    const outcome = await workRepositories(
+      repositories.map(({ cli, queue }) => ({ runtime: cli.runtime, queue })),
+      { watch: options.watch },
+    );
+    const [first] = repositories;
+    return first ? reportWork(first.cli, outcome, options) : EXIT.completed;
+  } finally {
+    for (const { cli } of repositories) await cli.close();
+  }
 }

@@ -15,7 +15,8 @@ export function addWorkCommand(program: Command, setExitCode: (code: number) => 
     .option('--queue <name>', 'the queue to work', DEFAULT_QUEUE)
     .option(
       '--repo <remote>',
-      `${REPO_OPTION_HELP}; the work runs in this machine's own clone of it, goal and task branches fetched from and pushed to it`,
+      `${REPO_OPTION_HELP}; the work runs in this machine's own clone of it, goal and task branches fetched from and pushed to it (repeat it to work several repositories, one task at a time)`,
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     )
     .option(
       '--clones <folder>',

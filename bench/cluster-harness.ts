@@ -1,0 +1,396 @@
+/**
+ * Machines of a taskweave cluster as real processes, for the cluster test and bench:cluster: one
+ * bare git remote per repository, one PostgreSQL schema of its own, and workers that each stand
+ * for a machine (`taskweave work --watch --store … --repo …` with a HOME and clones folder of
+ * their own, nothing shared but the store and the remotes). Goals are 3-task plans answered by
+ * the script model after a fixed latency; each task writes one file of its goal.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The CLI a user runs. */
+export const CLI = path.join(ROOT, 'bin', 'taskweave.js');
+/** The tasks of each goal's plan: a and b at once, c after both. */
+export const PLAN_TASKS = ['a', 'b', 'c'] as const;
+
+/** The token a goal's text carries, that its script turns match on (`when`). */
+export function goalToken(index: number): string {
+  return `[goal-${index}]`;
+}
+
+/** The file a task of a goal writes, and what it holds. */
+export function taskFile(goal: number, task: string): { path: string; content: string } {
+  return { path: `g${goal}-${task}.txt`, content: `goal ${goal} task ${task}\n` };
+}
+
+/** A script that answers every goal (0 … goals-1): its plan, one call per task, its final answer. */
+export function clusterScript(goals: number, latencyMs: number) {
+  const turns: unknown[] = [];
+  for (let goal = 0; goal < goals; goal += 1) {
+    const when = goalToken(goal);
+    turns.push({
+      when,
+      text: 'Three parts.',
+      toolCalls: [
+        {
+          name: 'plan_actions',
+          args: {
+            tasks: PLAN_TASKS.map((task) => ({
+              id: task,
+              title: `Write ${taskFile(goal, task).path}`,
+              description: `write ${taskFile(goal, task).path}`,
+              depends_on: task === 'c' ? ['a', 'b'] : [],
+            })),
+          },
+        },
+      ],
+    });
+    for (const task of PLAN_TASKS) {
+      const file = taskFile(goal, task);
+      turns.push({
+        when,
+        task,
+        toolCalls: [
+          { name: 'write_file', args: { path: file.path, content: file.content } },
+          { name: 'task_completed', args: { summary: `wrote ${file.path}` } },
+        ],
+      });
+    }
+    turns.push({ when, text: 'Done.', toolCalls: [{ name: 'final_answer', args: { answer: 'Done.' } }] });
+  }
+  return { latencyMs, turns };
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** A bare remote with one commit (readme.txt), as a team's repository would be. */
+export function bareRemote(root: string, name: string): string {
+  const source = path.join(root, `${name}-source`);
+  mkdirSync(source, { recursive: true });
+  git(source, 'init', '-q', '-b', 'main');
+  git(source, 'config', 'user.email', 'team@example.com');
+  git(source, 'config', 'user.name', 'Team');
+  writeFileSync(path.join(source, 'readme.txt'), `${name}\n`);
+  git(source, 'add', '-A');
+  git(source, 'commit', '-q', '-m', 'first');
+  const bare = path.join(root, `${name}.git`);
+  git(root, 'clone', '-q', '--bare', source, bare);
+  return bare;
+}
+
+/** A PostgreSQL URL whose connections use a new schema of their own, and how to drop it. */
+export async function clusterSchema(server: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const schema = `tw_cluster_${randomBytes(5).toString('hex')}`;
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA "${schema}"`);
+  const url = new URL(server);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+/** Options of a cluster: where it lives and what its workers run. */
+export interface ClusterOptions {
+  store: string;
+  remotes: string[];
+  script: string;
+  root: string;
+  /** TASKWEAVE_LEASE_MS of the workers. */
+  leaseMs?: number;
+}
+
+/** One machine: its HOME (and clones folder in it) and the worker process running there now. */
+export interface Machine {
+  name: string;
+  home: string;
+  child?: ChildProcess;
+  output: string;
+  starts: number;
+}
+
+/** The environment of a machine's processes: its own HOME, the store, no user config of the host. */
+export function machineEnv(home: string, options: ClusterOptions): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    TASKWEAVE_STORE: options.store,
+    TASKWEAVE_LEASE_MS: String(options.leaseMs ?? 4000),
+    NO_COLOR: '1',
+    GIT_AUTHOR_NAME: 'worker',
+    GIT_AUTHOR_EMAIL: 'worker@example.com',
+    GIT_COMMITTER_NAME: 'worker',
+    GIT_COMMITTER_EMAIL: 'worker@example.com',
+  };
+}
+
+/** A machine with a HOME of its own. */
+export async function newMachine(name: string, options: ClusterOptions): Promise<Machine> {
+  const home = await mkdtemp(path.join(options.root, `${name}-home-`));
+  return { name, home, output: '', starts: 0 };
+}
+
+/** Starts the machine's worker: `taskweave work --watch --repo …` for every repository. */
+export function startWorker(machine: Machine, options: ClusterOptions): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      'work',
+      '--watch',
+      '--yes',
+      '--approval',
+      'auto',
+      '--sandbox',
+      'off',
+      '--model',
+      `script:${options.script}`,
+      '--cwd',
+      machine.home,
+      ...options.remotes.flatMap((remote) => ['--repo', remote]),
+    ],
+    { env: machineEnv(machine.home, options), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const keep = (chunk: string) => {
+    machine.output = (machine.output + chunk).slice(-20_000);
+  };
+  child.stdout?.setEncoding('utf8').on('data', keep);
+  child.stderr?.setEncoding('utf8').on('data', keep);
+  machine.child = child;
+  machine.starts += 1;
+  return child;
+}
+
+/** Kills a machine's worker (SIGKILL: the machine died) and waits until it is gone. */
+export async function killWorker(machine: Machine, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  const child = machine.child;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('close', resolve));
+  child.kill(signal);
+  await gone;
+}
+
+/** Runs the CLI once on a machine; its exit code and output. */
+export function cliOnce(
+  machine: Machine,
+  options: ClusterOptions,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: machineEnv(machine.home, options),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * Queues goal `index` in its repository's queue from a machine: `tasks add --repo` for even
+ * goals, `run --repo --no-wait` for odd ones (both submit from any machine).
+ */
+export async function submitGoal(
+  machine: Machine,
+  options: ClusterOptions,
+  index: number,
+  remote: string,
+): Promise<void> {
+  const goal = `${goalToken(index)} write the three files of goal ${index}`;
+  const args =
+    index % 2 === 0
+      ? ['tasks', 'add', '--cwd', machine.home, '--repo', remote, goal]
+      : [
+          'run',
+          '--no-wait',
+          '--approval',
+          'auto',
+          '--sandbox',
+          'off',
+          '--model',
+          `script:${options.script}`,
+          '--cwd',
+          machine.home,
+          '--repo',
+          remote,
+          goal,
+        ];
+  const result = await cliOnce(machine, options, args);
+  const expected = index % 2 === 0 ? 0 : 5;
+  if (result.code !== expected)
+    throw new Error(`submitting goal ${index} exited ${result.code}: ${result.stderr}${result.stdout}`);
+}
+
+/** The goals' queue tasks as the store has them. */
+export interface GoalRow {
+  id: string;
+  queue: string;
+  title: string;
+  status: string;
+  attempts: number;
+  sessionId: string | null;
+}
+
+/** Reads the store: every repository queue task. */
+export async function goalRows(store: string): Promise<GoalRow[]> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: store });
+  await client.connect();
+  try {
+    const rows = await client.query(
+      `SELECT id, queue, title, description, status, attempts, session_id FROM tasks WHERE queue LIKE 'repo:%' ORDER BY sequence`,
+    );
+    return rows.rows.map((row) => ({
+      id: row.id,
+      queue: row.queue,
+      title: row.description || row.title,
+      status: row.status,
+      attempts: row.attempts,
+      sessionId: row.session_id,
+    }));
+  } finally {
+    await client.end();
+  }
+}
+
+/** What the cluster did, checked against the store and the remotes. */
+export interface ClusterAudit {
+  goals: number;
+  completedGoals: number;
+  /** Goals not completed (pending, in progress, failed…): lost. */
+  lostGoals: string[];
+  /** Plan tasks completed more than once (task_completed logged twice for one task of a session). */
+  completedTwice: string[];
+  /** Plan tasks not completed. */
+  planTasksNotCompleted: string[];
+  /** Goal branches whose merge commits are not exactly one per task. */
+  mergeCountWrong: string[];
+  /** Goal branches whose files are not exactly readme.txt and the goal's three files with their contents. */
+  contentWrong: string[];
+  /** Goals whose queue task was claimed more than once (a worker died under it). */
+  retried: number;
+}
+
+/** Checks every goal: completed once, each plan task completed once, its branch merged 3 times with exactly its files. */
+export async function auditCluster(
+  store: string,
+  remotes: string[],
+  goals: { index: number; remote: string }[],
+): Promise<ClusterAudit> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: store });
+  await client.connect();
+  const audit: ClusterAudit = {
+    goals: goals.length,
+    completedGoals: 0,
+    lostGoals: [],
+    completedTwice: [],
+    planTasksNotCompleted: [],
+    mergeCountWrong: [],
+    contentWrong: [],
+    retried: 0,
+  };
+  try {
+    const rows = await goalRows(store);
+    for (const goal of goals) {
+      const token = goalToken(goal.index);
+      const row = rows.find((candidate) => candidate.title.startsWith(token));
+      if (!row || row.status !== 'completed' || row.sessionId === null) {
+        audit.lostGoals.push(`${token} ${row?.status ?? 'missing'}`);
+        continue;
+      }
+      audit.completedGoals += 1;
+      if (row.attempts > 1) audit.retried += 1;
+      const plans = await client.query('SELECT id FROM plans WHERE session_id = $1 ORDER BY created_at', [
+        row.sessionId,
+      ]);
+      const planId: string | undefined = plans.rows.at(-1)?.id;
+      if (!planId) {
+        audit.lostGoals.push(`${token} has no plan`);
+        continue;
+      }
+      const planTasks = await client.query('SELECT key, status FROM tasks WHERE plan_id = $1', [planId]);
+      for (const task of planTasks.rows)
+        if (task.status !== 'completed')
+          audit.planTasksNotCompleted.push(`${token} ${task.key} ${task.status}`);
+      const completions = await client.query(
+        `SELECT payload FROM events WHERE session_id = $1 AND update_type = 'task_completed'`,
+        [row.sessionId],
+      );
+      const counts = new Map<string, number>();
+      for (const event of completions.rows) {
+        const taskId = (JSON.parse(event.payload) as { task_id?: string }).task_id ?? '?';
+        counts.set(taskId, (counts.get(taskId) ?? 0) + 1);
+      }
+      for (const [taskId, count] of counts)
+        if (count > 1) audit.completedTwice.push(`${token} ${taskId} ×${count}`);
+      const remote = goal.remote;
+      const branch = `refs/heads/taskweave/${planId}`;
+      let merges: string[] = [];
+      let files: string[] = [];
+      try {
+        merges = git(remote, 'rev-list', '--merges', branch).trim().split('\n').filter(Boolean);
+        files = git(remote, 'ls-tree', '--name-only', branch).trim().split('\n').filter(Boolean).sort();
+      } catch {
+        audit.mergeCountWrong.push(`${token} has no branch ${branch}`);
+        continue;
+      }
+      if (merges.length !== PLAN_TASKS.length) audit.mergeCountWrong.push(`${token} ${merges.length} merges`);
+      const expected = ['readme.txt', ...PLAN_TASKS.map((task) => taskFile(goal.index, task).path)].sort();
+      const contentsRight = PLAN_TASKS.every((task) => {
+        const file = taskFile(goal.index, task);
+        try {
+          return git(remote, 'show', `${branch}:${file.path}`) === file.content;
+        } catch {
+          return false;
+        }
+      });
+      if (JSON.stringify(files) !== JSON.stringify(expected) || !contentsRight)
+        audit.contentWrong.push(`${token}: ${files.join(' ')}`);
+    }
+    void remotes;
+    return audit;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Waits until every goal's queue task has ended (or the deadline passed); the rows. */
+export async function waitForGoals(
+  store: string,
+  count: number,
+  options: { deadline: number; onTick?: (rows: GoalRow[]) => Promise<void> | void },
+): Promise<GoalRow[]> {
+  for (;;) {
+    const rows = await goalRows(store);
+    const ended = rows.filter((row) => !['pending', 'in_progress'].includes(row.status));
+    if (rows.length >= count && ended.length === rows.length) return rows;
+    if (Date.now() > options.deadline) return rows;
+    await options.onTick?.(rows);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** A fresh folder for a cluster. */
+export function clusterRoot(): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), 'taskweave-cluster-'));
+}
