@@ -1,5 +1,5 @@
-import type { DrainSummary } from './queue-worker.js';
 import { watchQueue } from './queue-wake.js';
+import type { DrainSummary } from './queue-worker.js';
 import type { Runtime, WorkOutcome } from './runtime.js';
 
 /** How often a worker of several repositories looks again when none woke it (expired leases, a stop). */
