@@ -314,7 +314,7 @@ export async function auditCluster(
     for (const goal of goals) {
       const token = goalToken(goal.index);
       const row = rows.find((candidate) => candidate.title.startsWith(token));
-      if (!row || row.status !== 'completed' || row.sessionId === null) {
+      if (row?.status !== 'completed' || row.sessionId === null) {
         audit.lostGoals.push(`${token} ${row?.status ?? 'missing'}`);
         continue;
       }
@@ -393,4 +393,97 @@ export async function waitForGoals(
 /** A fresh folder for a cluster. */
 export function clusterRoot(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'taskweave-cluster-'));
+}
+
+/** How a cluster run went. */
+export interface ClusterRun {
+  audit: ClusterAudit;
+  /** From the workers' start to the last goal's end. */
+  wallMs: number;
+  kills: number;
+  /** Goals per minute over wallMs. */
+  goalsPerMinute: number;
+  /** What each worker printed last (for a failure's message). */
+  outputs: string[];
+  timedOut: boolean;
+}
+
+/**
+ * Runs a cluster: `repositories` bare remotes, `goals` goals spread over them (submitted from the
+ * machines in turn, before the workers start), `workers` machines working every repository; with
+ * `kills`, a random worker that has run at least a second is killed with SIGKILL every
+ * `killEveryMs` and started again at once (same HOME and clones: the machine restarted), until
+ * that many kills were made or every goal ended. Audits the store and the remotes at the end.
+ */
+export async function runCluster(options: {
+  store: string;
+  goals: number;
+  repositories: number;
+  workers: number;
+  latencyMs: number;
+  kills?: number;
+  killEveryMs?: number;
+  leaseMs?: number;
+  timeoutMs: number;
+  /** Called with the cluster once the workers run (bench:cluster streams one of them). */
+  whileRunning?: (cluster: { machines: Machine[]; options: ClusterOptions }) => Promise<void>;
+}): Promise<ClusterRun> {
+  const root = await clusterRoot();
+  const remotes = Array.from({ length: options.repositories }, (_, index) =>
+    bareRemote(root, `repo${index}`),
+  );
+  const script = path.join(root, 'script.json');
+  writeFileSync(script, JSON.stringify(clusterScript(options.goals, options.latencyMs)));
+  const cluster: ClusterOptions = { store: options.store, remotes, script, root, leaseMs: options.leaseMs };
+  const machines: Machine[] = [];
+  for (let index = 0; index < Math.max(1, options.workers); index += 1)
+    machines.push(await newMachine(`machine${index + 1}`, cluster));
+  const goals = Array.from({ length: options.goals }, (_, index) => ({
+    index,
+    remote: remotes[index % remotes.length] ?? '',
+  }));
+  // Submitted from every machine in turn, a few at once.
+  for (let start = 0; start < goals.length; start += 6)
+    await Promise.all(
+      goals
+        .slice(start, start + 6)
+        .map((goal) => submitGoal(machines[goal.index % machines.length]!, cluster, goal.index, goal.remote)),
+    );
+  const startedAt = Date.now();
+  for (const machine of machines.slice(0, options.workers)) startWorker(machine, cluster);
+  const since = new Map<Machine, number>(machines.map((machine) => [machine, Date.now()]));
+  let kills = 0;
+  let lastKill = Date.now();
+  const watching = options.whileRunning?.({ machines, options: cluster });
+  const rows = await waitForGoals(options.store, options.goals, {
+    deadline: startedAt + options.timeoutMs,
+    onTick: async () => {
+      if (kills >= (options.kills ?? 0) || Date.now() - lastKill < (options.killEveryMs ?? 1500)) return;
+      const candidates = machines.filter(
+        (machine) => machine.child && Date.now() - (since.get(machine) ?? 0) >= 1000,
+      );
+      const victim = candidates[Math.floor(Math.random() * candidates.length)];
+      if (!victim) return;
+      await killWorker(victim);
+      kills += 1;
+      lastKill = Date.now();
+      startWorker(victim, cluster);
+      since.set(victim, Date.now());
+    },
+  });
+  const wallMs = Date.now() - startedAt;
+  await watching;
+  const ended = rows.filter((row) => !['pending', 'in_progress'].includes(row.status)).length;
+  for (const machine of machines) await killWorker(machine, 'SIGTERM');
+  const audit = await auditCluster(options.store, remotes, goals);
+  return {
+    audit,
+    wallMs,
+    kills,
+    goalsPerMinute: (ended / wallMs) * 60_000,
+    outputs: machines.map(
+      (machine) => `--- ${machine.name} (${machine.starts} starts)\n${machine.output.slice(-3000)}`,
+    ),
+    timedOut: ended < options.goals,
+  };
 }
