@@ -427,6 +427,8 @@ export async function runCluster(options: {
   timeoutMs: number;
   /** Called with the cluster once the workers run (bench:cluster streams one of them). */
   whileRunning?: (cluster: { machines: Machine[]; options: ClusterOptions }) => Promise<void>;
+  /** Called when every goal ended (before whileRunning is awaited). */
+  onEnd?: () => void;
 }): Promise<ClusterRun> {
   const root = await clusterRoot();
   const remotes = Array.from({ length: options.repositories }, (_, index) =>
@@ -472,6 +474,7 @@ export async function runCluster(options: {
     },
   });
   const wallMs = Date.now() - startedAt;
+  options.onEnd?.();
   await watching;
   const ended = rows.filter((row) => !['pending', 'in_progress'].includes(row.status)).length;
   for (const machine of machines) await killWorker(machine, 'SIGTERM');

@@ -80,7 +80,8 @@ export async function openSocket(
   return { socket, arrivals };
 }
 
-async function startServe(workspace: string, args: string[], env: NodeJS.ProcessEnv) {
+/** Starts `taskweave serve` in a process of its own on a folder, and waits for its URL. */
+export async function startServe(workspace: string, args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, [CLI, 'serve', '-C', workspace, ...args], {
     env: { ...env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
