@@ -22,7 +22,7 @@
  * Exit code 1 when a target is missed or a goal was lost.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderTable } from '../src/cli/render/table.js';
@@ -50,6 +50,8 @@ interface StreamFigures {
   events: number;
   latencies: number[];
   inOrder: boolean;
+  /** The slowest live events: `type/update_type latency`. */
+  slowest: string[];
 }
 
 /**
@@ -94,16 +96,27 @@ async function streamWorker2(
     await client.end();
     serve.child.kill('SIGTERM');
   }
-  const latencies: number[] = [];
+  const live: { latency: number; name: string }[] = [];
   let inOrder = true;
   let events = 0;
   for (const [sessionId, at] of subscribed) {
     const of = arrivals.filter((arrival: Arrival) => arrival.event.session_id === sessionId);
     events += of.length;
     inOrder &&= of.every((arrival, index) => arrival.event.seq === index + 1);
-    for (const arrival of of) if (arrival.event.ts >= at) latencies.push(arrival.at - arrival.event.ts);
+    for (const arrival of of) {
+      if (arrival.event.ts < at) continue;
+      const update = 'update_type' in arrival.event ? `/${String(arrival.event.update_type)}` : '';
+      live.push({ latency: arrival.at - arrival.event.ts, name: `${arrival.event.type}${update}` });
+    }
   }
-  return { sessions: subscribed.size, events, latencies: latencies.sort((a, b) => a - b), inOrder };
+  live.sort((a, b) => a.latency - b.latency);
+  return {
+    sessions: subscribed.size,
+    events,
+    latencies: live.map((entry) => entry.latency),
+    inOrder,
+    slowest: live.slice(-8).map((entry) => `${entry.name} ${entry.latency}`),
+  };
 }
 
 async function main(): Promise<void> {
@@ -119,7 +132,8 @@ async function main(): Promise<void> {
   let speedup = 0;
   let lost = 0;
   let stream: StreamFigures | undefined;
-  for (const workers of [1, 2, 3]) {
+  const only = argument('--workers', 0);
+  for (const workers of only > 0 ? [only] : [1, 2, 3]) {
     const schema = await clusterSchema(server);
     try {
       let finished = false;
@@ -173,6 +187,13 @@ async function main(): Promise<void> {
     }),
   );
   const p99 = stream ? percentile(stream.latencies, 99) : Number.NaN;
+  if (stream) console.log(`slowest live events (ms): ${stream.slowest.join(', ')}`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')} (${os.cpus().length} cores)`,
+  );
   if (stream) {
     process.stdout.write(
       renderTable({

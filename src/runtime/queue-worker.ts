@@ -217,6 +217,14 @@ export async function runQueueTask(
   const claimed = await tasks.get(task.id);
   const attempt =
     claimed?.status === 'in_progress' && claimed.leaseOwner === owner ? claimed.attempts : undefined;
+  // Pushes to a shared repository's remote are fenced like the task's changes in the store.
+  if (run.isolation?.remote !== undefined && attempt !== undefined)
+    run.isolation.stillHolds = async () => {
+      const current = await tasks.get(task.id);
+      return (
+        current?.status === 'in_progress' && current.leaseOwner === owner && current.attempts === attempt
+      );
+    };
   let cancelled = false;
   let leaseLost = false;
   let renewedAt = Date.now();

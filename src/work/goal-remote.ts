@@ -137,7 +137,10 @@ export class GoalRemote {
    * Pushes a task's branch where this machine last saw it on the remote. A rejection means
    * another worker moved it (it took the task over): this one's commits are not forced over it.
    */
-  pushTask(branch: string): Promise<PushOutcome> {
-    return this.push(branch, this.known.get(branch) ?? '');
+  async pushTask(branch: string): Promise<PushOutcome> {
+    const known = this.known.get(branch);
+    // Pushed already (its last step): nothing to send.
+    if (known && known === (await commitOf(this.top, `refs/heads/${branch}`))) return 'pushed';
+    return this.push(branch, known ?? '');
   }
 }

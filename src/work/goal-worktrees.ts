@@ -122,6 +122,8 @@ export class GoalWorktrees {
     remote?: string;
     /** Runs before each push of the goal branch (tests: another machine's merge landing first). */
     beforeGoalPush?: () => Promise<void>;
+    /** Whether this worker still holds the goal's claim (see stillHolds). */
+    stillHolds?: () => Promise<boolean>;
   }): Promise<GoalWorktrees | undefined> {
     const repository = await findRepository(options.workspaceRoot);
     if (!repository) return undefined;
@@ -152,7 +154,7 @@ export class GoalWorktrees {
       base = tips.get(goal.branch) ?? base;
       await git(['update-ref', `refs/heads/${goal.branch}`, base], { cwd: repository.top });
     }
-    return new GoalWorktrees(
+    const goalWorktrees = new GoalWorktrees(
       options.goalId,
       repository.top,
       repository.prefix,
@@ -161,6 +163,8 @@ export class GoalWorktrees {
       base,
       remote,
     );
+    goalWorktrees.stillHolds = options.stillHolds;
+    return goalWorktrees;
   }
 
   /**
@@ -278,7 +282,9 @@ export class GoalWorktrees {
     });
     this.resolving.delete(taskId);
     // Pushed at once: a worker that takes the task over after this one died continues from here.
-    if (commit && this.remote) await this.remote.pushTask(place.branch);
+    // (Not by a worker that lost the goal to another; a rejection is settled at the merge.)
+    if (commit && this.remote && (await this.stillHolds?.()) !== false)
+      await this.remote.pushTask(place.branch);
     return commit;
   }
 
@@ -373,6 +379,20 @@ export class GoalWorktrees {
   /** How many times a merge of this goal lost the race for the remote's goal branch and was made again. */
   lostRaces = 0;
 
+  /**
+   * Asked before each push to the remote: whether this worker still holds the goal (its claim
+   * in the store, with the fencing token). A worker that stalled past its lease and woke up
+   * pushes nothing more: the worker that took the goal over merges its tasks.
+   */
+  stillHolds: (() => Promise<boolean>) | undefined;
+
+  private async mustHold(taskId: string): Promise<void> {
+    if (this.stillHolds && !(await this.stillHolds()))
+      throw new Error(
+        `This worker no longer holds the goal (another worker took it over): task ${taskId} is not pushed or merged from here.`,
+      );
+  }
+
   private async mergeLocally(branch: string, taskId: string, title: string): Promise<MergeOutcome> {
     return mergeBranch({
       top: this.top,
@@ -392,15 +412,21 @@ export class GoalWorktrees {
    */
   private async mergeAndPush(branch: string, taskId: string, title: string): Promise<MergeOutcome> {
     const remote = this.remote as GoalRemote;
-    if ((await remote.pushTask(branch)) === 'rejected')
-      throw new Error(
-        `Another worker moved ${branch} on the remote: the task was taken over, its merge is that worker's.`,
-      );
+    await this.mustHold(taskId);
+    if ((await remote.pushTask(branch)) === 'rejected') {
+      // Moved by a worker that held the task before this one (it stalled past its lease and
+      // pushed on): this worker holds the task now, so its branch is the task's.
+      await remote.fetchGoal(this.branch);
+      await this.mustHold(taskId);
+      if ((await remote.pushTask(branch)) === 'rejected')
+        throw new Error(`Another worker keeps moving ${branch} on the remote: the task is not merged here.`);
+    }
     for (let attempt = 1; attempt <= MERGE_PUSH_ATTEMPTS; attempt += 1) {
       const expected = await this.pullGoal();
       const outcome = await this.mergeLocally(branch, taskId, title);
       if (outcome.kind === 'conflict') return outcome;
       if (outcome.commit === expected) return outcome;
+      await this.mustHold(taskId);
       if ((await remote.push(this.branch, expected, { goal: true })) === 'pushed') return outcome;
       this.lostRaces += 1;
     }

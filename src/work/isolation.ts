@@ -20,6 +20,12 @@ export interface IsolationSettings {
    * pushed to, when workers on several machines share the repository's queue (`--repo`).
    */
   remote?: string;
+  /**
+   * Whether the worker running the goal still holds its claim (the lease and the fencing token
+   * it claimed with): asked before each push, so a worker that stalled past its lease pushes
+   * nothing more once another took the goal over.
+   */
+  stillHolds?: () => Promise<boolean>;
 }
 
 /**

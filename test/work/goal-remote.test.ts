@@ -157,6 +157,33 @@ describe('goal branches through a git remote (--repo)', () => {
     expect(mergesOn(remote, `taskweave/${GOAL}`)).toHaveLength(1);
   });
 
+  it('a worker that no longer holds the goal pushes nothing; the one that took it over wins the task branch', async () => {
+    const remote = bareRemote();
+    const stalled = await machine(remote);
+    let holds = true;
+    stalled.goal.stillHolds = async () => holds;
+    await work(stalled.goal, 't1');
+    // Another worker takes the goal over (the stalled one's lease expired) and continues t1.
+    const taker = await machine(remote);
+    const place = await taker.goal.placeFor('t1', { fresh: false });
+    // The stalled worker wakes up and pushes one more step before it notices.
+    const stalledPlace = await stalled.goal.placeFor('t1', { fresh: false });
+    writeFileSync(path.join(stalledPlace.root, 'late.txt'), 'late\n');
+    await stalled.goal.commitStep('t1', 'late step');
+    expect(filesOn(remote, `taskweave/${GOAL}.t1`)).toContain('late.txt');
+    // Now the store says it lost the goal: it merges and pushes nothing.
+    holds = false;
+    await expect(stalled.goal.mergeTask('t1', 'one')).rejects.toThrow(/no longer holds the goal/);
+    expect(mergesOn(remote, `taskweave/${GOAL}`)).toHaveLength(0);
+    // The taker's branch is the task's: pushed over the stalled worker's step, merged once.
+    writeFileSync(path.join(place.root, 't1.txt'), 't1 by the taker\n');
+    await taker.goal.commitStep('t1', 'taker step');
+    expect((await taker.goal.mergeTask('t1', 'one')).kind).toBe('merged');
+    expect(filesOn(remote, `taskweave/${GOAL}`)).toEqual(['readme.txt', 't1.txt']);
+    expect(git(remote, 'show', `refs/heads/taskweave/${GOAL}:t1.txt`)).toBe('t1 by the taker\n');
+    expect(mergesOn(remote, `taskweave/${GOAL}`)).toHaveLength(1);
+  });
+
   it("apply fetches the goal branch from the remote into the user's checkout", async () => {
     const remote = bareRemote();
     const a = await machine(remote);

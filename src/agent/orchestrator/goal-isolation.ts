@@ -35,6 +35,7 @@ export async function openGoalWorktrees(
       from: options.continues ? `refs/heads/${goalBranch(options.continues)}` : undefined,
       setup: settings.worktree,
       remote: settings.remote,
+      stillHolds: settings.stillHolds,
     });
   } catch (error) {
     note(
