@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -406,6 +406,22 @@ export interface ClusterRun {
   /** What each worker printed last (for a failure's message). */
   outputs: string[];
   timedOut: boolean;
+  /** CPU time of the workers running at the end and the processes they ran (git), in ms (Linux). */
+  cpuMs: number;
+}
+
+/** A process's CPU time with its reaped children's (/proc/<pid>/stat), in ms; 0 when unknown. */
+function cpuOf(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, cutime, cstime: fields 14-17 of the line, 12-15 after the name.
+    const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index] ?? 0), 0);
+    return ticks * 10;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -477,6 +493,7 @@ export async function runCluster(options: {
   options.onEnd?.();
   await watching;
   const ended = rows.filter((row) => !['pending', 'in_progress'].includes(row.status)).length;
+  const cpuMs = machines.reduce((sum, machine) => sum + cpuOf(machine.child?.pid), 0);
   for (const machine of machines) await killWorker(machine, 'SIGTERM');
   const audit = await auditCluster(options.store, remotes, goals);
   return {
@@ -484,6 +501,7 @@ export async function runCluster(options: {
     wallMs,
     kills,
     goalsPerMinute: (ended / wallMs) * 60_000,
+    cpuMs,
     outputs: machines.map(
       (machine) => `--- ${machine.name} (${machine.starts} starts)\n${machine.output.slice(-3000)}`,
     ),

@@ -165,6 +165,7 @@ async function main(): Promise<void> {
         (run.wallMs / 1000).toFixed(1),
         run.goalsPerMinute.toFixed(1),
         `${factor.toFixed(2)}×`,
+        (run.cpuMs / goals / 1000).toFixed(2),
         audit.lostGoals.length + audit.completedTwice.length + audit.mergeCountWrong.length === 0
           ? 'yes'
           : 'NO',
@@ -181,6 +182,7 @@ async function main(): Promise<void> {
         { header: 'wall s', align: 'right' },
         { header: 'goals/min', align: 'right' },
         { header: 'speed-up', align: 'right' },
+        { header: 'CPU s/goal', align: 'right' },
         { header: 'all goals once' },
       ],
       rows,

@@ -60,8 +60,8 @@ describe('--repo on the command line', () => {
       const remote = bareRemote(root, 'app');
       const script = path.join(root, 'script.json');
       await writeFile(script, JSON.stringify(clusterScript(2, 0)));
-      const submitter = { ...(await home()), TASKWEAVE_STORE: schema.url };
-      const worker = { ...(await home()), TASKWEAVE_STORE: schema.url };
+      const submitter: NodeJS.ProcessEnv = { ...(await home()), TASKWEAVE_STORE: schema.url };
+      const worker: NodeJS.ProcessEnv = { ...(await home()), TASKWEAVE_STORE: schema.url };
       const goal = `${goalToken(0)} write the three files`;
       const model = ['--model', `script:${script}`, '--approval', 'auto', '--sandbox', 'off'];
       // No worker yet: the goal waits in the repository's queue (run never runs it itself).
