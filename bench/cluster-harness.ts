@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -167,8 +167,10 @@ export function startWorker(machine: Machine, options: ClusterOptions): ChildPro
     ],
     { env: machineEnv(machine.home, options), stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  const log = path.join(machine.home, 'worker.log');
   const keep = (chunk: string) => {
     machine.output = (machine.output + chunk).slice(-20_000);
+    appendFileSync(log, chunk);
   };
   child.stdout?.setEncoding('utf8').on('data', keep);
   child.stderr?.setEncoding('utf8').on('data', keep);

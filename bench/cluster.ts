@@ -155,6 +155,17 @@ async function main(): Promise<void> {
         },
       });
       const audit = run.audit;
+      const wrong = [
+        ...audit.lostGoals,
+        ...audit.completedTwice,
+        ...audit.planTasksNotCompleted,
+        ...audit.mergeCountWrong,
+        ...audit.contentWrong,
+      ];
+      if (wrong.length > 0)
+        console.log(
+          `${workers} workers, not as it should be: ${wrong.join('; ')}\n${run.outputs.join('\n')}`,
+        );
       lost += audit.lostGoals.length + audit.mergeCountWrong.length + audit.contentWrong.length;
       if (workers === 1) single = run.goalsPerMinute;
       const factor = single > 0 ? run.goalsPerMinute / single : 0;

@@ -20,6 +20,7 @@ import { planAwaitingAnswer } from './answer-pending-plan.js';
 import type { BackgroundBook } from './background-book.js';
 import { closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { cleanUpAfterCrash } from './crash-cleanup.js';
+import { RuntimeInputError } from './errors.js';
 import { decodeQueuedSettings, type QueuedSettings, settingsDifferences } from './queued-settings.js';
 import type { RunSettings } from './run-settings.js';
 import type { RuntimeSafety } from './runtime-safety.js';
@@ -45,7 +46,7 @@ export function leaseFrom(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return DEFAULT_LEASE_MS;
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms < 1000)
-    throw new Error(
+    throw new RuntimeInputError(
       `TASKWEAVE_LEASE_MS must be a whole number of milliseconds, at least 1000 (it is "${value}").`,
     );
   return ms;

@@ -27,7 +27,7 @@ import {
   removeWorktree,
   worktreesFolder,
 } from './worktree.js';
-import { aheadOfGoals, WorktreePool } from './worktree-pool.js';
+import { aheadDone, aheadOfGoals, WorktreePool } from './worktree-pool.js';
 import { type SetupResult, setUpWorktree, type WorktreeSetup } from './worktree-setup.js';
 
 /** Where one task works: its worktree, its branch, and its workspace folder inside the worktree. */
@@ -485,8 +485,12 @@ async function syncFromRemote(
 ): Promise<string | undefined> {
   const { top } = options;
   const base = await remote.fetchBase();
+  // Worktrees made ahead while the plan waited (detached, nothing in them) are left to the pool;
+  // a task's worktree a killed worker left would hold its branch as it was here, not as pushed.
+  await aheadDone();
   for (const entry of await listWorktrees(top))
-    if (entry.path.startsWith(`${options.folder}${path.sep}`)) await removeWorktree(top, entry.path);
+    if (entry.path.startsWith(`${options.folder}${path.sep}`) && entry.branch !== undefined)
+      await removeWorktree(top, entry.path);
   const branch = goalBranch(options.goalId);
   const tips = await remote.fetchGoal(branch);
   const local = (

@@ -28,6 +28,11 @@ export function aheadOfGoals(work: () => Promise<void>): Promise<void> {
   return ready;
 }
 
+/** Resolves once the worktrees being made ahead of goals now are made (or failed). */
+export async function aheadDone(): Promise<void> {
+  await Promise.all(warming);
+}
+
 /** One worktree of a goal's pool. */
 interface Slot {
   folder: string;

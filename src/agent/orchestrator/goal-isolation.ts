@@ -27,8 +27,8 @@ export async function openGoalWorktrees(
   });
   if (!wanted.worktrees) return undefined;
   let goal: GoalWorktrees | undefined;
-  try {
-    goal = await GoalWorktrees.open({
+  const open = () =>
+    GoalWorktrees.open({
       workspaceRoot: run.workspace.root,
       goalId: options.planId,
       includeUncommitted: settings.includeUncommitted,
@@ -37,7 +37,12 @@ export async function openGoalWorktrees(
       remote: settings.remote,
       stillHolds: settings.stillHolds,
     });
+  try {
+    goal = settings.remote === undefined ? await open() : await openThroughRemote(run, open);
   } catch (error) {
+    // A goal of a shared repository's queue has no other place to work: its work in the
+    // clone's checkout would never reach the remote. It fails, saying why, instead.
+    if (settings.remote !== undefined) throw error;
     note(
       run,
       `The tasks share the workspace: git worktrees could not be used (${error instanceof Error ? error.message : String(error)}).`,
@@ -63,6 +68,32 @@ export async function openGoalWorktrees(
       : wanted.reason,
   });
   return goal;
+}
+
+/** How many times a goal's branches are fetched from and pushed to the remote before the goal fails. */
+const REMOTE_OPEN_ATTEMPTS = 3;
+
+/**
+ * Opens a goal whose branches go through a remote (`--repo`): a git failure (the network, a
+ * lock another process held) is said as a note and tried again, twice, after 1 and 2 s; then
+ * it fails the goal (its work has nowhere else to go).
+ */
+async function openThroughRemote(
+  run: RunContext,
+  open: () => Promise<GoalWorktrees | undefined>,
+): Promise<GoalWorktrees | undefined> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await open();
+    } catch (error) {
+      if (attempt >= REMOTE_OPEN_ATTEMPTS) throw error;
+      note(
+        run,
+        `The goal's branches could not be fetched or pushed (${error instanceof Error ? error.message : String(error)}); trying again.`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, attempt * 1000));
+    }
+  }
 }
 
 /**
