@@ -60,7 +60,12 @@ describe('--repo on the command line', () => {
       const remote = bareRemote(root, 'app');
       const script = path.join(root, 'script.json');
       await writeFile(script, JSON.stringify(clusterScript(2, 0)));
-      const submitter: NodeJS.ProcessEnv = { ...(await home()), TASKWEAVE_STORE: schema.url };
+      // A provider key in the submitter's environment never reaches the shared store.
+      const submitter: NodeJS.ProcessEnv = {
+        ...(await home()),
+        TASKWEAVE_STORE: schema.url,
+        OPENAI_API_KEY: 'sk-cluster-secret-1234',
+      };
       const worker: NodeJS.ProcessEnv = { ...(await home()), TASKWEAVE_STORE: schema.url };
       const goal = `${goalToken(0)} write the three files`;
       const model = ['--model', `script:${script}`, '--approval', 'auto', '--sandbox', 'off'];
@@ -78,6 +83,17 @@ describe('--repo on the command line', () => {
         },
       );
       expect(JSON.parse(listed.stdout)).toMatchObject([{ status: 'pending' }]);
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: schema.url });
+      await client.connect();
+      const stored = (await client.query('SELECT queue, run_settings FROM tasks')).rows;
+      await client.end();
+      expect(stored).toHaveLength(1);
+      expect(stored[0].queue).toBe(`repo:${remote.replace(/\.git$/, '')}`);
+      expect(Object.keys(JSON.parse(stored[0].run_settings)).sort()).toEqual(
+        ['approval', 'loop', 'maxSteps', 'model', 'network', 'plan', 'sandbox'].sort(),
+      );
+      expect(JSON.stringify(stored)).not.toContain('sk-cluster-secret');
       // A second goal from the same machine, followed until a worker has run it.
       const followed = runCli(
         ['run', ...model, '--cwd', submitter.HOME ?? '', '--repo', remote, `${goalToken(1)} and three more`],
