@@ -18,7 +18,7 @@ import { DEFAULT_ISOLATION } from '../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
 import type { BackgroundBook } from './background-book.js';
-import { closeGoalTaskAndClaimNext } from './close-goal-task.js';
+import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { cleanUpAfterCrash } from './crash-cleanup.js';
 import { RuntimeInputError } from './errors.js';
 import { decodeQueuedSettings, type QueuedSettings, settingsDifferences } from './queued-settings.js';
@@ -370,6 +370,8 @@ export async function drainQueue(
     announce: (task: Task, index: number) => void;
     /** Only tasks queued after this position are taken (a foreign database's are left). */
     afterSequence?: number;
+    /** Stop after this many tasks (closing the last without claiming the next). */
+    maxTasks?: number;
   },
 ): Promise<DrainSummary> {
   const { tasks } = ctx.store;
@@ -410,6 +412,10 @@ export async function drainQueue(
     }
     if (result.status === 'completed') summary.completed += 1;
     else summary.failed += 1;
+    if (options.maxTasks !== undefined && index >= options.maxTasks) {
+      await closeGoalTask(tasks, handOff, result);
+      return summary;
+    }
     task = await closeGoalTaskAndClaimNext(tasks, handOff, result);
   }
   return summary;

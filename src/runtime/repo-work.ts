@@ -13,7 +13,7 @@ export interface RepositoryWork {
 
 /**
  * Works the queues of several repositories (`work --repo A --repo B`), one task at a time in
- * this process: each queue is drained in turn (the serial rule holds per queue; a queue another
+ * this process: one goal of each queue in turn (the serial rule holds per queue; a queue another
  * worker runs is skipped), the first queue of the next round moving on so that none starves.
  * With `watch`, a round that found nothing waits for a task of any of the queues (the store's
  * signals, a poll as fallback) until stopped; without, it ends then.
@@ -37,7 +37,9 @@ export async function workRepositories(
       for (let index = 0; index < repositories.length && !stopRequested(); index += 1) {
         const repository = repositories[(first + index) % repositories.length];
         if (!repository) continue;
-        const outcome = await repository.runtime.work({ queue: repository.queue });
+        // One goal, then the next repository's: a worker does not hold on to one queue while
+        // another's goals wait (each queue runs one goal at a time, whoever runs it).
+        const outcome = await repository.runtime.work({ queue: repository.queue, maxTasks: 1 });
         if (outcome.kind === 'busy') busy = outcome;
         if (outcome.kind !== 'drained') continue;
         worked = true;

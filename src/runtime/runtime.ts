@@ -464,7 +464,15 @@ export class Runtime implements WorkerContext {
   }
 
   /** Drains the queue, one task after another; with `watch`, waits for more until stopped. */
-  async work(options: { queue?: string; watch?: boolean; pollMs?: number } = {}): Promise<WorkOutcome> {
+  async work(
+    options: {
+      queue?: string;
+      watch?: boolean;
+      pollMs?: number;
+      /** Without watch: stop after this many tasks (a worker of several queues takes them in turn). */
+      maxTasks?: number;
+    } = {},
+  ): Promise<WorkOutcome> {
     const queue = options.queue ?? DEFAULT_QUEUE;
     const { tasks } = this.store;
     const owner = newWorkerId();
@@ -518,6 +526,7 @@ export class Runtime implements WorkerContext {
         owner,
         queue,
         afterSequence,
+        maxTasks: options.watch ? undefined : options.maxTasks,
         first: next,
         announce: (t, i) => void announce(t, i),
       });
