@@ -6,6 +6,7 @@
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const OUT = 'dist/bundle';
@@ -104,6 +105,14 @@ function withModuleTrace(text) {
   return text.slice(0, at) + trace + text.slice(at);
 }
 
+/** The modules whose tools' schemas the build converts (src/tools/built-schemas.ts), under dist/. */
+const BUILT_SCHEMA_MODULES = [
+  'tools/registry.js',
+  'agent/todo/todo-tools.js',
+  'agent/orchestrator/control-tools.js',
+  'agent/orchestrator/plan-tool.js',
+];
+
 rmSync(OUT, { recursive: true, force: true });
 // The CLI: one CommonJS file, so that bin/taskweave.js can compile it as a vm.Script with V8's
 // code cache (src/cli/code-cache.ts; Node 20 caches no ES module's code). Lazily imported parts
@@ -170,6 +179,13 @@ writeFileSync('dist/bundle-meta.json', JSON.stringify(metafile));
 // The top-level help as data, for `--help` answered without loading the CLI (quick-answer.ts).
 const { topHelpLayout } = createRequire(import.meta.url)(path.resolve(mainFile));
 writeFileSync(`${OUT}/help-layout.json`, `${JSON.stringify(topHelpLayout(), null, 2)}\n`);
+// The tools' JSON Schemas, converted from their zod schemas once here (by tsc's output of the same
+// code) instead of at the start of every run (src/agent/protocol/model-tools.ts reads them): the
+// modules that register them (src/tools/built-schemas.ts) first.
+const fromDist = (file) => import(pathToFileURL(path.resolve('dist', file)).href);
+for (const file of BUILT_SCHEMA_MODULES) await fromDist(file);
+const modelTools = await fromDist('agent/protocol/model-tools.js');
+writeFileSync(`${OUT}/${modelTools.BUILT_SCHEMAS_FILE}`, JSON.stringify(modelTools.builtToolSchemas()));
 // The prompt templates are read from next to the code that reads them.
 for (const name of readdirSync('src/prompts')) {
   if (name.endsWith('.md')) cpSync(`src/prompts/${name}`, `${OUT}/${name}`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtSchema } from './built-schemas.js';
 import { defineTool } from './define-tool.js';
 import { truncateMiddle } from './truncate.js';
 
@@ -29,7 +30,7 @@ export const analyzeOutputTool = defineTool({
   whenToUse:
     'Long or confusing output (a stack trace, an error cascade, failing tests) whose cause is not obvious, or after the same fix failed twice.',
   whenNotToUse: 'An error that is already clear (fix it); it sees only the text you pass in.',
-  parameters,
+  parameters: builtSchema('analyze_output', parameters),
   readOnly: true,
   async execute(args, ctx) {
     const prompt = `${args.question}\n\n<output>\n${truncateMiddle(args.output, MAX_ANALYZED_OUTPUT_CHARS)}\n</output>`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
+import { builtSchema } from './built-schemas.js';
 import { readFileConfined } from './confined-read.js';
 import { defineTool } from './define-tool.js';
 import { fileDiff } from './file-diff.js';
@@ -38,7 +39,7 @@ export const editFileTool = defineTool({
   whenToUse:
     'Changing lines of an existing file. Copy `find` from read_file output without the line numbers, with enough context to be unique; one call per file.',
   whenNotToUse: 'Creating a file or replacing most of it (use write_file).',
-  parameters,
+  parameters: builtSchema('edit_file', parameters),
   readOnly: false,
   changes: 'files',
   async preview(args, ctx) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { stateText } from './background-command.js';
+import { builtSchema } from './built-schemas.js';
 import { defineTool } from './define-tool.js';
 
 const parameters = z.object({
@@ -13,7 +14,7 @@ export const readBackgroundOutputTool = defineTool({
     "Returns a background command's output (stdout and stderr as they came) since you last read it, and whether it still runs or how it ended.",
   whenToUse: 'Checking on a server, watcher or long build started with run_command background: true.',
   whenNotToUse: 'Commands run in the foreground: their whole output is already in their result.',
-  parameters,
+  parameters: builtSchema('read_background_output', parameters),
   readOnly: true,
   async execute(args, ctx) {
     const command = ctx.background?.get(args.id);

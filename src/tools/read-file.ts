@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { builtSchema } from './built-schemas.js';
 import { openFileConfined } from './confined-open.js';
 import { defineTool } from './define-tool.js';
 import { refuse } from './refusal.js';
@@ -37,7 +38,7 @@ export const readFileTool = defineTool({
   whenToUse:
     'Before editing a file (edit_file requires it), to understand code found with search_code, to check a file you wrote; of a large file, only the lines you need.',
   whenNotToUse: 'Folders (run_command: ls, find), searching across files (search_code), binary files.',
-  parameters,
+  parameters: builtSchema('read_file', parameters),
   readOnly: true,
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolve(args.path);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtSchema } from './built-schemas.js';
 import { defineTool } from './define-tool.js';
 import type { InputReply, ToolResult } from './types.js';
 
@@ -16,7 +17,7 @@ export const requestInputTool = defineTool({
   whenToUse:
     'An ambiguity that changes the result and that nothing in the workspace settles; a destructive step nobody asked for; a repeated failure that needs a decision.',
   whenNotToUse: 'What you can find out yourself, permission for ordinary steps, progress reports.',
-  parameters,
+  parameters: builtSchema('request_input', parameters),
   readOnly: true,
   async execute(args, ctx) {
     return replyResult(await ctx.control.requestInput(args.question, ctx.signal));

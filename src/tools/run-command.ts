@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { PROVIDER_KEY_VARIABLES } from '../util/provider-keys.js';
+import { builtSchema } from './built-schemas.js';
 import { defineTool } from './define-tool.js';
 import { gitControlNote, undoGitControlChanges } from './git-control-guard.js';
 import { snapshotGitControls } from './git-control-snapshot.js';
@@ -68,7 +69,7 @@ export const runCommandTool = defineTool({
     'Build, test, lint, install, git, scripts, listing folders. A server to try out: start it in the background and query it in the same command (`npm start > server.log 2>&1 & sleep 2; curl -s localhost:3000`); in the sandbox what a command started ends with it.',
   whenNotToUse:
     'Reading, searching or changing files (cat >, sed -i and heredocs skip the read-before-edit check); programs waiting for keyboard input (pass --yes).',
-  parameters,
+  parameters: builtSchema('run_command', parameters),
   readOnly: false,
   changes: 'command',
   async preview(args) {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
+import { builtSchema } from './built-schemas.js';
 import { defineTool } from './define-tool.js';
 import { pluralize } from './text-lines.js';
 import type { ToolResult } from './types.js';
@@ -49,7 +50,7 @@ export const searchCodeTool = defineTool({
     'Finding where something is defined or used, or which files a change touches; narrow with file_pattern, then read_file near the lines given.',
   whenNotToUse:
     'Reading a known file (read_file), listing a folder (run_command), ignored files such as node_modules.',
-  parameters,
+  parameters: builtSchema('search_code', parameters),
   readOnly: true,
   async execute(args, ctx) {
     const search = await runRipgrep({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { stateText } from './background-command.js';
 import { STOPPED_BY_MODEL } from './background-commands.js';
+import { builtSchema } from './built-schemas.js';
 import { defineTool } from './define-tool.js';
 import { unknownCommand } from './read-background-output.js';
 
@@ -15,7 +16,7 @@ export const stopBackgroundCommandTool = defineTool({
     'Ends a background command with every process it started (SIGTERM, then SIGKILL), and returns the output you had not read yet.',
   whenToUse: 'A server or watcher started with background: true that is no longer needed.',
   whenNotToUse: 'Commands run in the foreground (they end by themselves or at their timeout).',
-  parameters,
+  parameters: builtSchema('stop_background_command', parameters),
   readOnly: false,
   async execute(args, ctx) {
     const { background } = ctx;

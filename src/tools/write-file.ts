@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
+import { builtSchema } from './built-schemas.js';
 import { readFileConfined } from './confined-read.js';
 import { defineTool } from './define-tool.js';
 import { fileDiff } from './file-diff.js';
@@ -19,7 +20,7 @@ export const writeFileTool = defineTool({
     'A new file, or a short file rewritten almost entirely. The file then counts as read for edit_file.',
   whenNotToUse:
     'Changing part of an existing file (edit_file keeps the rest as it is), deleting or moving files (run_command).',
-  parameters,
+  parameters: builtSchema('write_file', parameters),
   readOnly: false,
   changes: 'files',
   async preview(args, ctx) {

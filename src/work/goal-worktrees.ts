@@ -1,4 +1,4 @@
-import { readFile, rmdir, unlink } from 'node:fs/promises';
+import { readdir, readFile, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitOutcome } from './git.js';
 import {
@@ -48,6 +48,23 @@ export interface TaskPlace {
   setup?: SetupResult;
   /** The pathspecs that keep those links and copies out of its commits. */
   excluded: string[];
+}
+
+/**
+ * Takes away the ref locks a killed process left on a goal's branches (`git` makes
+ * `refs/heads/<branch>.lock` while it moves a branch): the goal branch's (a merge killed while it
+ * moved it) and its tasks' (`git worktree add -B` or a commit killed while it made or moved a task's
+ * branch; a task's worktree that git never registered leaves its branch's lock behind). Only the
+ * process running the goal moves its branches, so a lock there when the goal opens is stale.
+ */
+async function clearGoalRefLocks(commonDir: string, goal: string): Promise<void> {
+  const folder = path.join(commonDir, 'refs', 'heads', path.dirname(goal));
+  const name = path.basename(goal);
+  const entries = await readdir(folder).catch(() => [] as string[]);
+  for (const entry of entries) {
+    if (entry === `${name}.lock` || (entry.startsWith(`${name}.`) && entry.endsWith('.lock')))
+      await unlink(path.join(folder, entry)).catch(() => {});
+  }
 }
 
 /** How merging a task went, as the orchestrator needs it. */
@@ -128,12 +145,8 @@ export class GoalWorktrees {
     const repository = await findRepository(options.workspaceRoot);
     if (!repository) return undefined;
     const worktrees = await worktreesFolder(repository.top);
+    await clearGoalRefLocks(path.join(worktrees, '..', '..'), goalBranch(options.goalId));
     const folder = path.join(worktrees, refPart(options.goalId));
-    // A merge killed while it moved the goal branch leaves the ref's lock; only the process
-    // running the goal moves its branch.
-    await unlink(path.join(worktrees, '..', '..', `refs/heads/${goalBranch(options.goalId)}.lock`)).catch(
-      () => {},
-    );
     const remote =
       options.remote === undefined
         ? undefined

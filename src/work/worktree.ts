@@ -153,7 +153,17 @@ export async function switchWorktree(options: {
 }): Promise<void> {
   const { folder } = options;
   await unlockWorktree(options.top, folder);
-  const target = options.start !== undefined ? ['-B', options.branch, options.start] : [options.branch];
+  // The start as a commit id, not a ref name: `checkout -B <branch> <ref>` checks out the files of
+  // the commit the ref names when it starts but creates the branch from the name again at its end,
+  // so a goal branch moved in between (another task's merge) left the new branch on the merge
+  // and the files without it: the task's first commit then undid the merged task's work.
+  const start =
+    options.start === undefined
+      ? undefined
+      : (await git(['rev-parse', '--verify', '--quiet', `${options.start}^{commit}`], { cwd: folder }))
+          .toString('utf8')
+          .trim();
+  const target = start !== undefined ? ['-B', options.branch, start] : [options.branch];
   await git(['checkout', '--quiet', '--force', '--ignore-other-worktrees', ...target], { cwd: folder });
   const keep = options.keep.flatMap((name) => ['-e', `/${name}`]);
   await git(['clean', '--quiet', '--force', '-d', ...(options.keepIgnored ? [] : ['-x']), ...keep], {

@@ -32,6 +32,7 @@ afterEach(() => {
 
 const LINES = Array.from({ length: 12 }, (_, index) => `line ${index + 1}`).join('\n');
 const FRESH_TASK = '(no tool calls yet for this task)';
+const UNKNOWN_EFFECT = 'effect is unknown';
 
 function temp(prefix: string): string {
   const folder = mkdtempSync(path.join(tmpdir(), prefix));
@@ -69,17 +70,29 @@ exec /usr/bin/git "$@"
   return folder;
 }
 
-function script() {
-  const task = (id: string, line: number) => [
-    {
-      task: id,
-      when: FRESH_TASK,
-      toolCalls: [
-        { name: 'run_command', args: { command: `sed -i '${line}s/.*/line ${line} by ${id}/' shared.txt` } },
-      ],
-    },
-    { task: id, toolCalls: [{ name: 'task_completed', args: { summary: `${id} done` } }] },
-  ];
+/**
+ * `slow`: a task whose command sleeps first, so that it is still running when the other task's
+ * step is committed (and the process killed).
+ */
+function script(slow?: string) {
+  const task = (id: string, line: number) => {
+    const edit = `sed -i '${line}s/.*/line ${line} by ${id}/' shared.txt`;
+    return [
+      {
+        task: id,
+        when: FRESH_TASK,
+        toolCalls: [{ name: 'run_command', args: { command: id === slow ? `sleep 3; ${edit}` : edit } }],
+      },
+      // A call the kill cut short is of unknown effect after resume (it is not run again
+      // blind): the model looks, and makes the edit when it is not there.
+      {
+        task: id,
+        when: UNKNOWN_EFFECT,
+        toolCalls: [{ name: 'run_command', args: { command: `grep -q 'by ${id}' shared.txt || ${edit}` } }],
+      },
+      { task: id, toolCalls: [{ name: 'task_completed', args: { summary: `${id} done` } }] },
+    ];
+  };
   return {
     latencyMs: 0,
     turns: [
@@ -124,10 +137,15 @@ function locks(folder: string): string[] {
   );
 }
 
-const WINDOWS = [
+const WINDOWS: { name: string; match: string; slow?: string }[] = [
   { name: 'creating a worktree (registered, its files not checked out)', match: 'worktree add' },
   { name: 'creating a worktree (its files checked out)', match: 'checkout --force --quiet' },
   { name: 'committing a step', match: 'commit --no-verify' },
+  {
+    name: "committing a step while the other task's command runs",
+    match: 'commit --no-verify',
+    slow: 'a',
+  },
   { name: 'merging a task (its merge commit made, the goal branch not moved yet)', match: 'commit-tree' },
   {
     name: 'merging a task (the goal branch moved, the task not yet recorded)',
@@ -146,7 +164,7 @@ describe('kill -9 while a plan runs in worktrees, then resume', () => {
     it(`${window.name}: resume finishes, each task merged once, nothing left locked`, async () => {
       const root = repository();
       const mark = path.join(temp('taskweave-crash-mark-'), 'reached');
-      const model = `script:${await writeScript(temp('taskweave-crash-script-'), script())}`;
+      const model = `script:${await writeScript(temp('taskweave-crash-script-'), script(window.slow))}`;
       const args = ['--approval', 'auto', '--model', model, '--cwd', root, '--yes', '--json'];
       const first = spawn(
         process.execPath,
@@ -183,9 +201,10 @@ describe('kill -9 while a plan runs in worktrees, then resume', () => {
         // resume finds its commits there and does not merge them again.
         expect(kinds(resumedEvents, 'task_merged').filter((event) => event.already === true)).toHaveLength(1);
       }
-      const goal = String(
-        kinds(parseJsonLines(out.slice(0, out.lastIndexOf('\n') + 1)), 'goal_branch')[0]?.branch,
-      );
+      // The resumed run names the goal branch again (the first process may have been killed
+      // before it did: while a worktree was made ahead of the plan's approval).
+      const goal = String(kinds(resumedEvents, 'goal_branch')[0]?.branch);
+      expect(goal).toMatch(/^taskweave\//);
       const onGoal = git(root, 'show', `${goal}:shared.txt`);
       expect(onGoal).toContain('line 2 by a');
       expect(onGoal).toContain('line 11 by b');

@@ -294,6 +294,26 @@ describe('GoalWorktrees', () => {
   });
 });
 
+it('makes the worktree of a task whose `git worktree add -B` was killed before git registered it (its ref lock left behind)', async () => {
+  const root = repository();
+  const first = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p6', setup });
+  if (!first) throw new Error('no goal');
+  await first.placeFor('a', { fresh: true });
+  // Killed while it created task b's branch: git's lock on the ref stays, no worktree, no branch.
+  const refs = path.join(root, '.git', 'refs', 'heads', 'taskweave');
+  writeFileSync(path.join(refs, 'p6.b.lock'), '');
+  // A lock of another goal's branch is not this goal's to take away.
+  writeFileSync(path.join(refs, 'p66.b.lock'), '');
+  const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p6', setup });
+  if (!goal) throw new Error('no goal');
+  const b = await goal.placeFor('b', { fresh: true });
+  expect(b.created).toBe(true);
+  expect(git(b.folder, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('taskweave/p6.b');
+  expect(existsSync(path.join(refs, 'p6.b.lock'))).toBe(false);
+  expect(existsSync(path.join(refs, 'p66.b.lock'))).toBe(true);
+  await goal.end();
+});
+
 describe('parallel tasks', () => {
   it('gives tasks starting together their own worktrees, and the worktree of a merged task to the next task', async () => {
     const root = repository();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtSchema } from '../../tools/built-schemas.js';
 import { defineTool } from '../../tools/define-tool.js';
 import type { Tool } from '../../tools/types.js';
 
@@ -6,15 +7,24 @@ import type { Tool } from '../../tools/types.js';
 // definitions are built once.
 // Loose: a task id the model adds on its own (`task_id` or `id`) is kept, to be checked, not
 // dropped; it is not advertised, since the tool only ever closes the current task.
-const TASK_COMPLETED_PARAMETERS = z.looseObject({
-  summary: z.string().min(1).describe('What was done and how it was verified, in one to three sentences.'),
-});
-const FAIL_TASK_PARAMETERS = z.object({
-  reason: z.string().min(1).describe('Why the task cannot be done, concretely.'),
-});
-const FINAL_ANSWER_PARAMETERS = z.object({
-  answer: z.string().min(1).describe('The answer for the user.'),
-});
+const TASK_COMPLETED_PARAMETERS = builtSchema(
+  'task_completed',
+  z.looseObject({
+    summary: z.string().min(1).describe('What was done and how it was verified, in one to three sentences.'),
+  }),
+);
+const FAIL_TASK_PARAMETERS = builtSchema(
+  'fail_task',
+  z.object({
+    reason: z.string().min(1).describe('Why the task cannot be done, concretely.'),
+  }),
+);
+const FINAL_ANSWER_PARAMETERS = builtSchema(
+  'final_answer',
+  z.object({
+    answer: z.string().min(1).describe('The answer for the user.'),
+  }),
+);
 
 /**
  * The model's control tools in complex mode. Their calls run like any tool (visible as events,

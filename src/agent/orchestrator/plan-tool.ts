@@ -1,11 +1,15 @@
 import type { z } from 'zod';
 import { planTasksSchema } from '../../plan/plan-schema.js';
 import { validatePlan } from '../../plan/task-graph.js';
+import { builtSchema } from '../../tools/built-schemas.js';
 import { defineTool } from '../../tools/define-tool.js';
 import type { Tool, ToolResult } from '../../tools/types.js';
 import type { RunContext } from '../run/run-state.js';
 import { prewarmGoal } from './goal-isolation.js';
 import { OnePlanAtATime } from './one-plan.js';
+
+/** plan_actions' parameters, converted to JSON Schema by the build (tools/built-schemas.ts). */
+const PLAN_ACTIONS_PARAMETERS = builtSchema('plan_actions', planTasksSchema);
 
 /** What the model is told when it keeps track of an approved plan itself (no orchestrator). */
 type PlanTasks = z.infer<typeof planTasksSchema>['tasks'];
@@ -28,7 +32,7 @@ export function planActionsTool(run: RunContext): Tool {
     whenNotToUse:
       'A direct request that one short sequence of tool calls settles (read a file and answer, one small edit, one command).',
     readOnly: true,
-    parameters: planTasksSchema,
+    parameters: PLAN_ACTIONS_PARAMETERS,
     async execute(args, ctx) {
       const refusal = once.enter(ctx.callId);
       if (refusal) return { output: refusal, isError: true };

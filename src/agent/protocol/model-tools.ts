@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { jsonSchema, type Tool as SdkTool, tool } from 'ai';
 import { z } from 'zod';
+import { builtSchemaKey, builtSchemas } from '../../tools/built-schemas.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/types.js';
 import { mapFor } from '../../util/nested-map.js';
@@ -29,13 +31,52 @@ function definitionOf(entry: Tool): SdkTool {
   if (!definition) {
     // Converted to JSON Schema once: the SDK would convert a zod schema again on every call.
     // Arguments are validated by the tool wrapper (defineTool), not by the SDK.
-    const schema = leanSchema(
-      z.toJSONSchema(entry.parameters, { target: 'draft-7', io: 'input', unrepresentable: 'any' }),
-    );
+    const schema = builtSchemaOf(entry) ?? toolJsonSchema(entry);
     definition = tool({ description: entry.description, inputSchema: jsonSchema(schema as JSONSchema7) });
     byDescription.set(entry.description, definition);
   }
   return definition;
+}
+
+/** A tool's parameters as the JSON Schema the model is sent. */
+export function toolJsonSchema(entry: Pick<Tool, 'parameters'>): Record<string, unknown> {
+  return leanSchema(
+    z.toJSONSchema(entry.parameters, { target: 'draft-7', io: 'input', unrepresentable: 'any' }),
+  );
+}
+
+/** The file the build writes next to the bundle: the built schemas' JSON Schemas (scripts/bundle.mjs). */
+export const BUILT_SCHEMAS_FILE = 'tool-schemas.json';
+
+/** Every registered schema (tools/built-schemas.ts) as JSON Schema, by key: what the build writes. */
+export function builtToolSchemas(): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(
+    [...builtSchemas()].map(([key, parameters]) => [key, toolJsonSchema({ parameters })]),
+  );
+}
+
+let converted: Record<string, Record<string, unknown>> | null | undefined;
+
+/**
+ * The JSON Schema the build converted for a tool's parameters, when they are a registered
+ * module constant (tools/built-schemas.ts): every run sends its tools' schemas, and converting
+ * them costs milliseconds of each run's start (bench/startup). None when the code runs from its
+ * sources (no file beside it): converted then.
+ */
+function builtSchemaOf(entry: Tool): Record<string, unknown> | undefined {
+  const key = builtSchemaKey(entry.parameters);
+  if (key === undefined) return undefined;
+  if (converted === undefined) {
+    try {
+      converted = JSON.parse(readFileSync(new URL(BUILT_SCHEMAS_FILE, import.meta.url), 'utf8')) as Record<
+        string,
+        Record<string, unknown>
+      >;
+    } catch {
+      converted = null;
+    }
+  }
+  return converted?.[key];
 }
 
 /**

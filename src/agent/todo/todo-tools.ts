@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TaskQueue } from '../../store/ports.js';
 import type { Task } from '../../store/schema.js';
 import { DEFAULT_QUEUE } from '../../store/schema.js';
+import { builtSchema } from '../../tools/built-schemas.js';
 import { defineTool } from '../../tools/define-tool.js';
 import type { Tool } from '../../tools/types.js';
 import { titleOf } from '../../util/title.js';
@@ -9,6 +10,35 @@ import { titleOf } from '../../util/title.js';
 const MIN_ID_PREFIX = 4;
 /** The most tasks one run may add to the to-do list; further todo_add calls are refused. */
 export const MAX_TODO_ADDITIONS_PER_RUN = 20;
+
+// The tools' parameters: module constants, so that the build converts them to JSON Schema once
+// (tools/built-schemas.ts), not each run.
+const TODO_ADD_PARAMETERS = builtSchema(
+  'todo_add',
+  z.object({
+    description: z
+      .string()
+      .min(1)
+      .describe('What the task must achieve, complete enough to be worked on alone.'),
+  }),
+);
+const TODO_LIST_PARAMETERS = builtSchema('todo_list', z.object({}));
+
+/** The parameters of todo_complete and todo_fail: the task, and the text its end is recorded with. */
+function settleParameters(textField: 'result_summary' | 'reason', textDescription: string) {
+  return z.object({
+    task_id: z.string().min(MIN_ID_PREFIX).describe('The task id from todo_list (or a unique start of it).'),
+    [textField]: z.string().min(1).describe(textDescription),
+  });
+}
+const TODO_COMPLETE_PARAMETERS = builtSchema(
+  'todo_complete',
+  settleParameters('result_summary', 'What was done and how it was verified.'),
+);
+const TODO_FAIL_PARAMETERS = builtSchema(
+  'todo_fail',
+  settleParameters('reason', 'Why the task cannot be done.'),
+);
 
 /** What the to-do tools work on: the workspace's persistent queue. */
 export interface TodoContext {
@@ -38,12 +68,7 @@ export function todoTools(context: TodoContext): Tool[] {
       whenNotToUse:
         'Steps of the current request (do them, or plan them), or work already on the list (check todo_list).',
       readOnly: false,
-      parameters: z.object({
-        description: z
-          .string()
-          .min(1)
-          .describe('What the task must achieve, complete enough to be worked on alone.'),
-      }),
+      parameters: TODO_ADD_PARAMETERS,
       async execute({ description }) {
         if (added >= MAX_TODO_ADDITIONS_PER_RUN) {
           return {
@@ -74,7 +99,7 @@ export function todoTools(context: TodoContext): Tool[] {
       whenToUse: 'Before todo_add (no duplicates), and to see what is left.',
       whenNotToUse: 'The tasks of an approved plan: taskweave tracks and shows those.',
       readOnly: true,
-      parameters: z.object({}),
+      parameters: TODO_LIST_PARAMETERS,
       async execute() {
         const active = await tasks.listActive(DEFAULT_QUEUE);
         if (active.length === 0)
@@ -93,7 +118,7 @@ export function todoTools(context: TodoContext): Tool[] {
       whenToUse: "Only when that task's objective is met and verified in this run.",
       whenNotToUse: 'An unfinished task, or the request you are working on now (it closes when you finish).',
       textField: 'result_summary',
-      textDescription: 'What was done and how it was verified.',
+      parameters: TODO_COMPLETE_PARAMETERS,
     }),
     settleTool(context, {
       name: 'todo_fail',
@@ -102,7 +127,7 @@ export function todoTools(context: TodoContext): Tool[] {
       whenToUse: 'A task on the list cannot be done: something it needs is missing or impossible.',
       whenNotToUse: 'A task you can still do, or the request you are working on now.',
       textField: 'reason',
-      textDescription: 'Why the task cannot be done.',
+      parameters: TODO_FAIL_PARAMETERS,
     }),
   ];
 }
@@ -117,7 +142,7 @@ function settleTool(
     whenToUse: string;
     whenNotToUse: string;
     textField: 'result_summary' | 'reason';
-    textDescription: string;
+    parameters: ReturnType<typeof settleParameters>;
   },
 ): Tool {
   return defineTool({
@@ -126,13 +151,7 @@ function settleTool(
     whenToUse: spec.whenToUse,
     whenNotToUse: spec.whenNotToUse,
     readOnly: false,
-    parameters: z.object({
-      task_id: z
-        .string()
-        .min(MIN_ID_PREFIX)
-        .describe('The task id from todo_list (or a unique start of it).'),
-      [spec.textField]: z.string().min(1).describe(spec.textDescription),
-    }),
+    parameters: spec.parameters,
     async execute(args) {
       const text = String(args[spec.textField]);
       const task = await settle(context, String(args.task_id), spec.change, text);
