@@ -156,4 +156,46 @@ describe('--repo on the command line', () => {
       await schema.drop();
     }
   });
+
+  it('work --watch on two repositories waits on both and stops on one Ctrl-C, said once', async () => {
+    const schema = await clusterSchema(server);
+    try {
+      const root = await mkdtemp(path.join(tmpdir(), 'taskweave-repo-'));
+      const remotes = [bareRemote(root, 'one'), bareRemote(root, 'two')];
+      const script = path.join(root, 'script.json');
+      await writeFile(script, JSON.stringify(clusterScript(1, 0)));
+      const env: NodeJS.ProcessEnv = { ...(await home()), TASKWEAVE_STORE: schema.url };
+      let output = '';
+      let interrupted = false;
+      const waiting = runCli(
+        [
+          'work',
+          '--watch',
+          '--model',
+          `script:${script}`,
+          '--cwd',
+          env.HOME ?? '',
+          ...remotes.flatMap((remote) => ['--repo', remote]),
+        ],
+        {
+          env,
+          onSpawn: (child) => {
+            const keep = (chunk: Buffer) => {
+              output += chunk.toString();
+              if (interrupted || !output.includes('The queues of 2 repositories are empty')) return;
+              interrupted = true;
+              child.kill('SIGINT');
+            };
+            child.stdout?.on('data', keep);
+            child.stderr?.on('data', keep);
+          },
+        },
+      );
+      const ended = await waiting;
+      expect(ended.code, output).toBe(0);
+      expect(output.match(/stopping at the next step boundary/g)).toHaveLength(1);
+    } finally {
+      await schema.drop();
+    }
+  });
 });

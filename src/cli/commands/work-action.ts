@@ -57,6 +57,8 @@ async function workRepositoryQueues(options: WorkCliOptions): Promise<number> {
         isolation: 'worktree',
         remote: place.remote,
       });
+      // Ctrl-C is said once (by the first repository's); the others' runs stop with it, silently.
+      if (repositories.length > 0) cli.setInterruptHandler(() => cli.runtime.stop());
       repositories.push({ cli, queue });
     }
     const outcome = await workRepositories(
