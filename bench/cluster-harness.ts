@@ -8,7 +8,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -498,6 +498,17 @@ export async function runCluster(options: {
   const cpuMs = machines.reduce((sum, machine) => sum + cpuOf(machine.child?.pid), 0);
   for (const machine of machines) await killWorker(machine, 'SIGTERM');
   const audit = await auditCluster(options.store, remotes, goals);
+  const clean =
+    ended === options.goals &&
+    [
+      audit.lostGoals,
+      audit.completedTwice,
+      audit.planTasksNotCompleted,
+      audit.mergeCountWrong,
+      audit.contentWrong,
+    ].every((list) => list.length === 0);
+  // The remotes, clones and worker logs stay for a look when something went wrong.
+  if (clean) await rm(root, { recursive: true, force: true });
   return {
     audit,
     wallMs,
