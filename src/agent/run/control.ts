@@ -94,6 +94,8 @@ export class RunControl {
   private emit: Emit = () => {};
   private currentStep: () => number = () => 0;
   private waiting: (request: WaitingRequest) => void = () => {};
+  /** Approvals given for a call an earlier run asked about (see `approveAhead`). */
+  private readonly givenApprovals: { name: string; preview: string; reply: ApprovalReply }[] = [];
 
   constructor(options: RunControlOptions = {}) {
     this.policy = options.policy ?? NOBODY_ANSWERS;
@@ -198,12 +200,28 @@ export class RunControl {
   }
 
   /**
+   * An approval the user gave (from any process, through the store) for a call an earlier run of
+   * the session asked about and could not wait for: the next request for the same call (its tool
+   * and preview) is answered with it at once, even when nobody could be asked. Used once.
+   */
+  approveAhead(call: { name: string; preview: string }, decision: ApprovalDecision, reason?: string): void {
+    this.givenApprovals.push({
+      ...call,
+      reply: { status: 'answered', decision, ...(reason ? { reason } : {}) },
+    });
+  }
+
+  /**
    * Asks the user to approve a tool call (an approval_requested event) and waits, with no time
    * limit, until a front end answers or the run or task stops. When nobody can answer, the event
    * still goes out and the run is marked to end with needs_input, `request.unavailable` its reason.
    */
   async requestApproval(request: ApprovalRequest, origin: QuestionOrigin = {}): Promise<ApprovalReply> {
     if (this.stopRequested || origin.signal?.aborted) return { status: 'stopped' };
+    const given = this.givenApprovals.findIndex(
+      (approval) => approval.name === request.name && approval.preview === request.preview,
+    );
+    if (given >= 0) return this.givenApprovals.splice(given, 1)[0]!.reply;
     const requestId = crypto.randomUUID();
     const event = {
       type: 'agent_update' as const,
