@@ -1,8 +1,9 @@
 import type { RunControl } from '../agent/run/control.js';
 import type { RequestAnswer } from '../agent/run/requests.js';
 import type { Store } from '../store/ports.js';
-import type { StoredRequest, Task } from '../store/schema.js';
+import type { StoredRequest } from '../store/schema.js';
 import type { RuntimeInputErrorCode } from './errors.js';
+import { reopenIfAnswered } from './reopen-answered.js';
 import { alreadyAnswered, answererId, answerMismatch, encodeAnswer } from './stored-answer.js';
 import { waitingFor, waitingRequestId } from './waiting-session.js';
 
@@ -10,7 +11,7 @@ import { waitingFor, waitingRequestId } from './waiting-session.js';
 export type GivenAnswerResult = { ok: true } | { ok: false; error: string; code: RuntimeInputErrorCode };
 
 /** Where a request waits: a run going on (here or in another process), or a session whose run ended waiting. */
-type Waiting = { kind: 'run' } | { kind: 'session'; goalTask?: Task } | { kind: 'gone'; reason: string };
+type Waiting = { kind: 'run' } | { kind: 'session' } | { kind: 'gone'; reason: string };
 
 /**
  * Answers a request of any run in the store, from any process: the answer is stored first (the
@@ -54,9 +55,8 @@ export async function giveAnswer(
     }
     return { ok: true };
   }
-  // The session's worker is gone: its task goes back to the queue for any worker to go on with.
-  if (waiting.kind === 'session' && waiting.goalTask)
-    await ctx.store.tasks.resetToPending(waiting.goalTask.id);
+  // The session's run has ended: its task goes back in the queue for any worker to go on with.
+  if (waiting.kind === 'session') await reopenIfAnswered(ctx.store, request.sessionId);
   return { ok: true };
 }
 
@@ -67,8 +67,7 @@ async function whereItWaits(store: Store, request: StoredRequest): Promise<Waiti
   if (run?.status === 'needs_input') {
     const session = await store.sessions.getSession(request.sessionId);
     const waiting = session && (await waitingFor(store, session));
-    if (waiting && waitingRequestId(waiting.waitingFor) === request.id)
-      return { kind: 'session', ...(waiting.goalTask ? { goalTask: waiting.goalTask } : {}) };
+    if (waiting && waitingRequestId(waiting.waitingFor) === request.id) return { kind: 'session' };
   }
   return {
     kind: 'gone',

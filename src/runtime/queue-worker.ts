@@ -368,6 +368,7 @@ export async function drainQueue(
       queue: options.queue,
       leaseMs: LEASE_MS,
       afterSequence: options.afterSequence,
+      answers: { store: ctx.store, sessionId: result.sessionId },
     };
     if (ctx.stopRequested) {
       // Stopped: the task goes back to the queue (it runs again later) and the worker ends;

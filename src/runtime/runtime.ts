@@ -405,7 +405,14 @@ export class Runtime implements WorkerContext {
     // Work queued while this goal ran runs after it, here (older queued work is left to `work`).
     const olderWaiting = (await tasks.listActive(task.queue)).some((other) => other.sequence < task.sequence);
     const afterSequence = this.foreignDatabase?.queuedBefore.get(task.queue);
-    const handOff = { id: task.id, owner, queue: task.queue, leaseMs: LEASE_MS, afterSequence };
+    const handOff = {
+      id: task.id,
+      owner,
+      queue: task.queue,
+      leaseMs: LEASE_MS,
+      afterSequence,
+      answers: { store: this.store, sessionId: result.sessionId },
+    };
     if (olderWaiting) {
       await closeGoalTask(tasks, handOff, result);
       return { result };

@@ -46,6 +46,7 @@ export type TaskQueue = Async<
     | 'settle'
     | 'cancel'
     | 'resetToPending'
+    | 'reopen'
     | 'clearRunSettings'
     | 'delete'
   >

@@ -95,6 +95,7 @@ const TASK_WRITES = new Set([
   'settle',
   'cancel',
   'resetToPending',
+  'reopen',
   'delete',
   'releaseExpiredLeases',
   'createPlan',

@@ -705,6 +705,27 @@ export function storeContract(backend: ContractBackend): void {
       expect(await store.requests.get('req_2')).toMatchObject({ kind: 'input', taskId: null, choices: null });
     });
 
+    it('reopens a blocked task only: one claimed meanwhile stays with its worker', async () => {
+      const store = await open();
+      const task = await store.tasks.add({ title: 'waits for an answer' });
+      const claimed = await store.tasks.claimNext({ owner: 'w1', leaseMs: LEASE_MS });
+      await expect(store.tasks.reopen(task.id)).rejects.toThrow(/Cannot reopen task .*: it is in_progress/);
+      await store.tasks.block(task.id, 'needs input', { owner: 'w1', attempt: claimed?.attempts });
+      expect(await store.tasks.reopen(task.id)).toMatchObject({
+        status: 'pending',
+        failReason: null,
+        leaseOwner: null,
+      });
+      // A second reopen (two servers answering): refused, the task as the first left it.
+      await expect(store.tasks.reopen(task.id)).rejects.toBeInstanceOf(TaskStoreError);
+      expect(await store.tasks.claimNext({ owner: 'w2', leaseMs: LEASE_MS })).toMatchObject({
+        id: task.id,
+        attempts: 2,
+      });
+      await expect(store.tasks.reopen(task.id)).rejects.toBeInstanceOf(TaskStoreError);
+      expect(await store.tasks.get(task.id)).toMatchObject({ status: 'in_progress', leaseOwner: 'w2' });
+    });
+
     it('lets one of two stores answering at once win, and wakes a store waiting for the answer', async () => {
       const worker = await open();
       const serverA = await open();
