@@ -73,6 +73,8 @@ export interface WorkCliOptions extends AgentCliOptions {
 export interface ServeCliOptions extends Omit<AgentCliOptions, 'json' | 'nonInteractive'> {
   host: string;
   port: number;
+  /** `--no-work` makes it false: the server leaves the queue to workers. */
+  work: boolean;
 }
 
 /** Options of `taskweave resume`, as commander parses them. */
