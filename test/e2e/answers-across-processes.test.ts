@@ -24,7 +24,10 @@ type SharedStore = { kind: 'sqlite' } | { kind: 'postgres'; url: string };
 interface Cluster {
   workerDir: string;
   startWorker(): ChildProcess & { output: () => string };
-  serve(): Promise<ServeProcess>;
+  /** A serve on the store; `works`: it works the queue too (its runs wait for answers in-process). */
+  serve(options?: { works?: boolean; model?: string }): Promise<ServeProcess>;
+  /** The worker's script model. */
+  script: string;
   addTask(goal: string): Promise<void>;
 }
 
@@ -82,14 +85,17 @@ async function cluster(store: SharedStore, workerTurns: unknown[], workerArgs: s
       children.push(child);
       return Object.assign(child, { output: () => output });
     },
-    async serve() {
-      const serve = await startServe(
-        serveDir,
-        ['--no-work', '--port', '0', '--model', `script:${idle}`, ...storeArgs],
-        {
-          env,
-        },
-      );
+    script,
+    async serve(options = {}) {
+      const args = [
+        ...(options.works ? [] : ['--no-work']),
+        '--port',
+        '0',
+        '--model',
+        options.model ?? `script:${idle}`,
+        ...storeArgs,
+      ];
+      const serve = await startServe(serveDir, args, { env });
       children.push(serve.child);
       return serve;
     },
@@ -286,6 +292,80 @@ function scenarios(store: () => Promise<SharedStore>) {
     // The continued run's same call was not asked again: the answer given on the server allowed it.
     expect(client.messages.filter(is('approval_requested'))).toHaveLength(1);
     expect(await readFile(path.join(nodes.workerDir, 'b.txt'), 'utf8')).toBe('b\n');
+  });
+  it('a failed task of a worker run with --on-failure ask: the decision given on a server is its answer', async () => {
+    const nodes = await cluster(
+      await store(),
+      [
+        {
+          toolCalls: [
+            {
+              name: 'plan_actions',
+              args: {
+                tasks: [{ id: 'a', title: 'Write a.txt', description: 'Write a.txt', depends_on: [] }],
+              },
+            },
+          ],
+        },
+        { task: 'a', toolCalls: [{ name: 'fail_task', args: { reason: 'the disk was busy' } }] },
+        {
+          task: 'a',
+          toolCalls: [
+            { name: 'write_file', args: { path: 'a.txt', content: 'a\n' } },
+            { name: 'task_completed', args: { summary: 'wrote a.txt' } },
+          ],
+        },
+        { toolCalls: [{ name: 'final_answer', args: { answer: 'All done.' } }] },
+      ],
+      ['--approval', 'auto', '--plan', 'always', '--yes', '--on-failure', 'ask'],
+    );
+    const worker = nodes.startWorker();
+    const [a, b] = await Promise.all([nodes.serve(), nodes.serve()]);
+    await nodes.addTask('write a.txt as a plan');
+    const { client, sessionId } = await followSession(a);
+    const asked = await client.next<Extract<ServerEvent, { update_type: 'failure_decision_requested' }>>(
+      is('failure_decision_requested'),
+      { timeoutMs: 30_000 },
+    );
+    expect(asked).toMatchObject({ task_id: 'a', reason: 'the disk was busy' });
+    // The worker's run waits (no needs_input end): both servers answer at once, one wins.
+    const other = await TestClient.open(b.target);
+    other.send({ type: 'subscribe', session_id: sessionId, after_seq: 0 });
+    await other.next(is('failure_decision_requested'));
+    client.send({ type: 'failure_decision', request_id: asked.request_id, decision: 'retry' });
+    other.send({ type: 'failure_decision', request_id: asked.request_id, decision: 'retry' });
+    await ended(client, 'completed', 0);
+    const errors = [...(await errorsAfter(client, 0)), ...(await errorsAfter(other, 0))];
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: 'conflict', message: expect.stringMatching(/already answered/) });
+    expect(client.messages.filter(is('agent_start'))).toHaveLength(1);
+    expect(await readFile(path.join(nodes.workerDir, 'a.txt'), 'utf8')).toBe('a\n');
+    expect(worker.exitCode).toBeNull();
+  });
+
+  it("a question and an approval a serve's own run waits for in-process are answered on another serve", async () => {
+    const nodes = await cluster(await store(), QUESTION_TURNS, []);
+    const runner = await nodes.serve({ works: true, model: `script:${nodes.script}` });
+    const answerer = await nodes.serve();
+    await nodes.addTask('write the name into name.txt');
+    const { client } = await followSession(answerer);
+    const asked = await client.next<Extract<ServerEvent, { update_type: 'agent_request_input' }>>(
+      is('agent_request_input'),
+      { timeoutMs: 30_000 },
+    );
+    client.send({ type: 'agent_user_input', request_id: asked.request_id, content: 'Ada Lovelace' });
+    // The runner asks its clients to approve the file change (approval ask): answered here too.
+    const approval = await client.next<Extract<ServerEvent, { update_type: 'approval_requested' }>>(
+      is('approval_requested'),
+      { timeoutMs: 30_000 },
+    );
+    client.send({ type: 'approval_decision', request_id: approval.request_id, decision: 'allow' });
+    await ended(client, 'completed', 0);
+    expect(await errorsAfter(client, 0)).toEqual([]);
+    // One run, which waited: the answer reached it in the other process.
+    expect(client.messages.filter(is('agent_start'))).toHaveLength(1);
+    expect(client.messages.filter(is('agent_user_input'))).toMatchObject([{ content: 'Ada Lovelace' }]);
+    expect(runner.stdout()).toContain('completed');
   });
 }
 
