@@ -18,6 +18,7 @@ import { DEFAULT_ISOLATION } from '../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
 import type { BackgroundBook } from './background-book.js';
+import { carryFailureDecisions } from './carried-decisions.js';
 import { closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { cleanUpAfterCrash } from './crash-cleanup.js';
 import { decodeQueuedSettings, type QueuedSettings, settingsDifferences } from './queued-settings.js';
@@ -203,6 +204,7 @@ export async function runQueueTask(
     const { name, preview, decision, reason } = answered.approval;
     run.control.approveAhead({ name, preview }, decision, reason);
   }
+  if (continuing) await carryFailureDecisions(ctx.store, sessionId, run.control, owner);
   // The fencing token: the attempt the task is at now that this worker holds it (the object
   // passed in may predate the claim or takeover that counted it).
   const claimed = await tasks.get(task.id);

@@ -343,6 +343,58 @@ function scenarios(store: () => Promise<SharedStore>) {
     expect(worker.exitCode).toBeNull();
   });
 
+  it('a worker killed while it waited for a failure decision: the decision given meanwhile reaches the restarted worker', async () => {
+    const plan = {
+      toolCalls: [
+        {
+          name: 'plan_actions',
+          args: { tasks: [{ id: 'a', title: 'Write a.txt', description: 'Write a.txt', depends_on: [] }] },
+        },
+      ],
+    };
+    const writeA = {
+      task: 'a',
+      toolCalls: [
+        { name: 'write_file', args: { path: 'a.txt', content: 'a\n' } },
+        { name: 'task_completed', args: { summary: 'wrote a.txt' } },
+      ],
+    };
+    const final = { toolCalls: [{ name: 'final_answer', args: { answer: 'All done.' } }] };
+    const nodes = await cluster(
+      await store(),
+      [
+        plan,
+        { task: 'a', toolCalls: [{ name: 'fail_task', args: { reason: 'the disk was busy' } }] },
+        writeA,
+        final,
+      ],
+      ['--approval', 'auto', '--plan', 'always', '--yes', '--on-failure', 'ask'],
+    );
+    const first = nodes.startWorker();
+    const serve = await nodes.serve();
+    await nodes.addTask('write a.txt as a plan');
+    const { client } = await followSession(serve);
+    const asked = await client.next<Extract<ServerEvent, { update_type: 'failure_decision_requested' }>>(
+      is('failure_decision_requested'),
+      { timeoutMs: 30_000 },
+    );
+    const killed = new Promise((resolve) => first.once('close', resolve));
+    first.kill('SIGKILL');
+    await killed;
+    // No worker is alive: the decision is stored for whichever worker goes on with the session.
+    client.send({ type: 'failure_decision', request_id: asked.request_id, decision: 'retry' });
+    expect(await errorsAfter(client)).toEqual([]);
+    // The restarted worker's model does the task this time (a script read afresh).
+    await writeFile(nodes.script, JSON.stringify({ turns: [writeA, final] }));
+    nodes.startWorker();
+    await ended(client, 'completed', 0);
+    expect(client.messages.filter(is('failure_decision_requested'))).toHaveLength(1);
+    expect(client.messages.find(is('agent_note'))).toMatchObject({
+      content: 'The decision given before the last worker stopped applies to task a: retry.',
+    });
+    expect(await readFile(path.join(nodes.workerDir, 'a.txt'), 'utf8')).toBe('a\n');
+  });
+
   it("a question and an approval a serve's own run waits for in-process are answered on another serve", async () => {
     const nodes = await cluster(await store(), QUESTION_TURNS, []);
     const runner = await nodes.serve({ works: true, model: `script:${nodes.script}` });
