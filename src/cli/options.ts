@@ -41,7 +41,8 @@ export interface AgentCliOptions extends StoreCliOptions {
   plan: 'auto' | 'always' | 'never';
   yes?: boolean;
   concurrency?: number;
-  onFailure: 'abort' | 'skip';
+  /** `ask`: wait for a decision given on any server or terminal sharing the store. */
+  onFailure: 'abort' | 'skip' | 'ask';
   protocol: 'native' | 'json';
   loop: 'react' | 'roa';
   approval?: ApprovalMode;
@@ -84,6 +85,8 @@ export interface WorkCliOptions extends AgentCliOptions {
 export interface ServeCliOptions extends Omit<AgentCliOptions, 'json' | 'nonInteractive'> {
   host: string;
   port: number;
+  /** `--no-work` makes it false: the server leaves the queue to workers. */
+  work: boolean;
 }
 
 /** Options of `taskweave resume`, as commander parses them. */
@@ -184,9 +187,9 @@ export function addRunOptions(command: Command): Command {
     .addOption(
       new Option(
         '--on-failure <policy>',
-        'when a task fails and no one can be asked: abort the plan, or skip the task',
+        'when a task fails and no one can be asked here: abort the plan, skip the task, or ask (wait for a decision given on a server sharing the store)',
       )
-        .choices(['abort', 'skip'])
+        .choices(['abort', 'skip', 'ask'])
         .default('abort'),
     )
     .addOption(

@@ -170,7 +170,7 @@ export async function runGoal(options: GoalRunOptions): Promise<GoalOutcome> {
     options.onEvent?.(event);
     if (counter.tokens > budget.maxTokens) stop('tokens');
     if (event.type === 'agent_update' && event.update_type === 'agent_request_input' && answer !== undefined)
-      queueMicrotask(() => runtime.answer(event.request_id, { kind: 'input', content: answer }));
+      queueMicrotask(() => void runtime.answer(event.request_id, { kind: 'input', content: answer }));
   });
   try {
     if (options.signal?.aborted) stop();

@@ -23,8 +23,15 @@ export function isRunning(view: SessionView): boolean {
   return latestRun(view)?.status === 'running';
 }
 
+/**
+ * Whether the requests of a run can still be answered: the run goes on (it waits for them), or
+ * it is the session's latest and ended waiting for the user (needs_input): an answer given then
+ * is stored and the session's worker goes on with it.
+ */
 function runGoesOn(view: SessionView, runId: string): boolean {
-  return view.runs.some((run) => run.runId === runId && run.status === 'running');
+  const run = view.runs.find((candidate) => candidate.runId === runId);
+  if (run?.status === 'running') return true;
+  return run?.status === 'needs_input' && latestRun(view)?.runId === runId;
 }
 
 /** The question the agent waits on an answer to, if any. */

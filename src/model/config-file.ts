@@ -9,71 +9,84 @@ import { hasBuiltInPrice } from './prices.js';
 import { mergeSafety, safetyConfigShape } from './safety-config.js';
 import { ModelConfigError } from './types.js';
 
-/** A base URL that is safe to send requests to and to print (see baseUrlProblem). */
-const safeBaseUrl = z.string().superRefine((value, ctx) => {
-  const problem = baseUrlProblem(value);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `not a usable base URL: ${problem}` });
-});
+/**
+ * The settings a config file may hold; unknown keys are an error, so that typos are caught.
+ * Made when a config is first checked (a run without a config file checks none): building the
+ * zod schemas costs start-up time.
+ */
+export const taskweaveConfigSchema = z.lazy(() => z.strictObject(configShape()));
 
-/** The settings a config file may hold; unknown keys are an error, so that typos are caught. */
-export const taskweaveConfigSchema = z.strictObject({
-  /** `provider:model`, as for --model. */
-  model: z.string().min(1).optional(),
-  /** Base URL for providers that take one (openai, anthropic, openai-compatible). */
-  baseUrl: safeBaseUrl.optional(),
-  maxSteps: z.number().int().positive().optional(),
-  /**
-   * A shared store's URL (`postgres://…`) instead of each workspace's SQLite file; read from the
-   * user's own file only (src/runtime/store-choice.ts), never from a workspace's.
-   */
-  store: z.string().min(1).optional(),
-  /** Base URLs a workspace config may send an API key to; read from the user's own file only. */
-  trustedBaseUrls: z.array(safeBaseUrl).optional(),
-  /**
-   * The models and base URLs workspace configs chose that the user accepted, per workspace
-   * folder (see workspace-model.ts); read from the user's own file only.
-   */
-  workspaceModels: z
-    .array(
-      z.strictObject({
-        workspace: z.string().min(1),
-        model: z.string().optional(),
-        baseUrl: z.string().optional(),
-      }),
-    )
-    .optional(),
-  /** Milliseconds a model call may wait for the first part of its reply (stream-timeouts.ts). */
-  firstTokenTimeoutMs: z.number().int().positive().optional(),
-  /** Milliseconds a streamed reply may stall between two parts. */
-  streamIdleTimeoutMs: z.number().int().positive().optional(),
-  ...safetyConfigShape,
-  /**
-   * US dollars per million tokens, by `provider:model`, over the built-in table (prices.ts): what
-   * runs, sessions and `taskweave eval` report as cost. A workspace config may price only models
-   * the built-in table and the user's own config do not.
-   */
-  prices: z
-    .record(z.string(), z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }))
-    .optional(),
-  /** Spending limits in US dollars: a run stops at its next step once its session has spent `session`. */
-  budget: z.strictObject({ session: z.number().positive() }).optional(),
-  /** Per `provider:model` (or provider): the context window and the fraction at which to compact. */
-  context: contextConfigSchema.optional(),
-  /** Checkpoints (undo, rewind): the contents of sessions idle longer than `keepDays` are pruned. */
-  checkpoints: z.strictObject({ keepDays: z.number().int().positive().optional() }).optional(),
-  /** Background commands (run_command `background: true`): how many a session may run at once. */
-  background: z.strictObject({ max: z.number().int().nonnegative().max(64).optional() }).optional(),
-  /** Where plan tasks work: git worktrees (`worktree`), the shared workspace, or `auto` (the default). */
-  isolation: z.enum(['auto', 'worktree', 'shared']).optional(),
-  /** How a task worktree is set up: a command run once in it, ignored folders linked and files copied from the checkout. */
-  worktree: z
-    .strictObject({
-      setup: z.string().min(1).optional(),
-      share: z.array(z.string().min(1)).optional(),
-      copy: z.array(z.string().min(1)).optional(),
-    })
-    .optional(),
-});
+/** A base URL that is safe to send requests to and to print (see baseUrlProblem). */
+function safeBaseUrl() {
+  return z.string().superRefine((value, ctx) => {
+    const problem = baseUrlProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `not a usable base URL: ${problem}` });
+  });
+}
+
+function configShape() {
+  return {
+    /** `provider:model`, as for --model. */
+    model: z.string().min(1).optional(),
+    /** Base URL for providers that take one (openai, anthropic, openai-compatible). */
+    baseUrl: safeBaseUrl().optional(),
+    maxSteps: z.number().int().positive().optional(),
+    /**
+     * A shared store's URL (`postgres://…`) instead of each workspace's SQLite file; read from the
+     * user's own file only (src/runtime/store-choice.ts), never from a workspace's.
+     */
+    store: z.string().min(1).optional(),
+    /** Base URLs a workspace config may send an API key to; read from the user's own file only. */
+    trustedBaseUrls: z.array(safeBaseUrl()).optional(),
+    /**
+     * The models and base URLs workspace configs chose that the user accepted, per workspace
+     * folder (see workspace-model.ts); read from the user's own file only.
+     */
+    workspaceModels: z
+      .array(
+        z.strictObject({
+          workspace: z.string().min(1),
+          model: z.string().optional(),
+          baseUrl: z.string().optional(),
+        }),
+      )
+      .optional(),
+    /** Milliseconds a model call may wait for the first part of its reply (stream-timeouts.ts). */
+    firstTokenTimeoutMs: z.number().int().positive().optional(),
+    /** Milliseconds a streamed reply may stall between two parts. */
+    streamIdleTimeoutMs: z.number().int().positive().optional(),
+    ...safetyConfigShape(),
+    /**
+     * US dollars per million tokens, by `provider:model`, over the built-in table (prices.ts): what
+     * runs, sessions and `taskweave eval` report as cost. A workspace config may price only models
+     * the built-in table and the user's own config do not.
+     */
+    prices: z
+      .record(
+        z.string(),
+        z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }),
+      )
+      .optional(),
+    /** Spending limits in US dollars: a run stops at its next step once its session has spent `session`. */
+    budget: z.strictObject({ session: z.number().positive() }).optional(),
+    /** Per `provider:model` (or provider): the context window and the fraction at which to compact. */
+    context: contextConfigSchema.optional(),
+    /** Checkpoints (undo, rewind): the contents of sessions idle longer than `keepDays` are pruned. */
+    checkpoints: z.strictObject({ keepDays: z.number().int().positive().optional() }).optional(),
+    /** Background commands (run_command `background: true`): how many a session may run at once. */
+    background: z.strictObject({ max: z.number().int().nonnegative().max(64).optional() }).optional(),
+    /** Where plan tasks work: git worktrees (`worktree`), the shared workspace, or `auto` (the default). */
+    isolation: z.enum(['auto', 'worktree', 'shared']).optional(),
+    /** How a task worktree is set up: a command run once in it, ignored folders linked and files copied from the checkout. */
+    worktree: z
+      .strictObject({
+        setup: z.string().min(1).optional(),
+        share: z.array(z.string().min(1)).optional(),
+        copy: z.array(z.string().min(1)).optional(),
+      })
+      .optional(),
+  };
+}
 
 /** Keys a workspace config cannot override when the user's own config sets them. */
 const USER_CHOICE_KEYS: ReadonlySet<string> = new Set(['model', 'baseUrl']);

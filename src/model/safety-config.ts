@@ -5,41 +5,46 @@ import { SANDBOX_MODES } from '../tools/sandbox-modes.js';
 import { type HooksConfig, hooksConfigSchema } from './hooks-config.js';
 import { ModelConfigError } from './types.js';
 
-/** An MCP server started over stdio: its program, arguments and extra environment. */
-const stdioServerSchema = z.strictObject({
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  /** The folder it starts in, relative to the workspace (default: the workspace). */
-  cwd: z.string().optional(),
-});
-
-/** An MCP server reached over streamable HTTP. */
-const httpServerSchema = z.strictObject({
-  url: z.url(),
-  headers: z.record(z.string(), z.string()).optional(),
-});
-
 /** The MCP servers of the config, by name (the name prefixes their tools: `name__tool`). */
-export const mcpServersSchema = z.record(
-  z.string().regex(/^[A-Za-z0-9_-]+$/, 'an MCP server name has letters, digits, - and _ only'),
-  z.union([stdioServerSchema, httpServerSchema]),
-);
+function mcpServersSchema() {
+  /** An MCP server started over stdio: its program, arguments and extra environment. */
+  const stdioServerSchema = z.strictObject({
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    /** The folder it starts in, relative to the workspace (default: the workspace). */
+    cwd: z.string().optional(),
+  });
+  /** An MCP server reached over streamable HTTP. */
+  const httpServerSchema = z.strictObject({
+    url: z.url(),
+    headers: z.record(z.string(), z.string()).optional(),
+  });
+  return z.record(
+    z.string().regex(/^[A-Za-z0-9_-]+$/, 'an MCP server name has letters, digits, - and _ only'),
+    z.union([stdioServerSchema, httpServerSchema]),
+  );
+}
 
-/** The config keys about safety: approval, sandbox, network, allow and deny lists, MCP servers, hooks. */
-export const safetyConfigShape = {
-  approval: z.enum(APPROVAL_MODES).optional(),
-  sandbox: z.enum(SANDBOX_MODES).optional(),
-  /** Network access for sandboxed commands. */
-  network: z.boolean().optional(),
-  /** Commands (by their first words) and MCP tools that run without asking. */
-  allow: z.array(z.string().min(1)).optional(),
-  /** Commands and MCP tools that never run. */
-  deny: z.array(z.string().min(1)).optional(),
-  mcp: mcpServersSchema.optional(),
-  /** Commands run around tool calls and at a run's moments (hooks-config.ts); the user's own config only. */
-  hooks: hooksConfigSchema.optional(),
-};
+/**
+ * The config keys about safety: approval, sandbox, network, allow and deny lists, MCP servers,
+ * hooks. Made when the config schema is (config-file.ts: when a config is first checked).
+ */
+export function safetyConfigShape() {
+  return {
+    approval: z.enum(APPROVAL_MODES).optional(),
+    sandbox: z.enum(SANDBOX_MODES).optional(),
+    /** Network access for sandboxed commands. */
+    network: z.boolean().optional(),
+    /** Commands (by their first words) and MCP tools that run without asking. */
+    allow: z.array(z.string().min(1)).optional(),
+    /** Commands and MCP tools that never run. */
+    deny: z.array(z.string().min(1)).optional(),
+    mcp: mcpServersSchema().optional(),
+    /** Commands run around tool calls and at a run's moments (hooks-config.ts); the user's own config only. */
+    hooks: hooksConfigSchema.optional(),
+  };
+}
 
 /** The safety keys as a config file holds them. */
 export interface SafetyConfig {

@@ -1,6 +1,7 @@
 import type { RunStatus } from '../events/registry.js';
-import type { TaskQueue } from '../store/ports.js';
+import type { Store, TaskQueue } from '../store/ports.js';
 import type { Task } from '../store/schema.js';
+import { reopenIfAnswered } from './reopen-answered.js';
 import { NEEDS_INPUT_PREFIX } from './waiting-session.js';
 
 /** How a goal's run ended. */
@@ -22,6 +23,11 @@ export interface HandOff {
   afterSequence?: number;
   /** The attempt the worker holds the task under (its fencing token); the run's when not given. */
   attempt?: number;
+  /**
+   * The store and the task's session: a task blocked waiting for the user goes back in the queue
+   * at once when its answer was given while the run was ending (see reopenIfAnswered).
+   */
+  answers?: { store: Store; sessionId: string };
 }
 
 /** The result summary (or failure reason) a queue task is closed with. */
@@ -39,8 +45,10 @@ export async function closeGoalTask(tasks: TaskQueue, handOff: HandOff, result: 
   const text = outcomeText(result);
   const holder = { owner: handOff.owner, attempt: handOff.attempt ?? result.attempt };
   if (result.status === 'completed') await tasks.complete(handOff.id, text, holder);
-  else if (result.status === 'needs_input') await tasks.block(handOff.id, blockedReason(result), holder);
-  else await tasks.fail(handOff.id, text, holder);
+  else if (result.status === 'needs_input') {
+    await tasks.block(handOff.id, blockedReason(result), holder);
+    if (handOff.answers) await reopenIfAnswered(handOff.answers.store, handOff.answers.sessionId);
+  } else await tasks.fail(handOff.id, text, holder);
 }
 
 /** closeGoalTask, then the next task of the queue claimed for the same worker (one hand-off). */
@@ -56,6 +64,7 @@ export async function closeGoalTaskAndClaimNext(
   if (result.status !== 'needs_input')
     return (await tasks.failAndClaimNext({ ...handOff, attempt, reason: text })).next;
   await tasks.block(handOff.id, blockedReason(result), { owner: handOff.owner, attempt });
+  if (handOff.answers) await reopenIfAnswered(handOff.answers.store, handOff.answers.sessionId);
   return tasks.claimNext({
     queue: handOff.queue,
     owner: handOff.owner,

@@ -1,4 +1,4 @@
-import type { Store } from '../store/ports.js';
+import type { RequestAnswer } from '../agent/run/requests.js';
 import { closeGoalTask } from './close-goal-task.js';
 import { RuntimeInputError } from './errors.js';
 import {
@@ -9,21 +9,12 @@ import {
   sessionRun,
   type WorkerContext,
 } from './queue-worker.js';
-import type { WaitingSession } from './waiting-session.js';
+import { alreadyAnswered, answererId, encodeAnswer } from './stored-answer.js';
+import { applyReply, continuationMessage, planTaskAnswer, type WaitingReply } from './waiting-reply.js';
+import { type WaitingSession, waitingRequestId } from './waiting-session.js';
 import { newWorkerId } from './worker-identity.js';
 
-/** What the user gives a session that waits for them. */
-export type WaitingReply =
-  /** The answer to the question (WaitingFor `answer`). */
-  | { kind: 'answer'; content: string }
-  /** The verdict on the proposed plan; `feedback` says what to change when rejected. */
-  | { kind: 'plan'; decision: 'approve' }
-  | { kind: 'plan'; decision: 'reject'; feedback: string }
-  /**
-   * Go on after a call that needed approval: the run continues under the approval mode now in
-   * force, and the call is asked again (on a terminal) or allowed by that mode.
-   */
-  | { kind: 'go_on' };
+export type { WaitingReply } from './waiting-reply.js';
 
 /**
  * Continues a session whose last run ended waiting for the user, with their reply: a proposed
@@ -37,7 +28,7 @@ export async function continueWaiting(
   reply: WaitingReply,
 ): Promise<QueueTaskResult> {
   const { session, waitingFor, goalTask } = waiting;
-  const { tasks, plans } = ctx.store;
+  const { tasks } = ctx.store;
   if (reply.kind === 'answer' && waitingFor.kind !== 'answer')
     throw new RuntimeInputError(
       `Session ${session.id} does not wait for an answer but for ${waitingText(waiting)}.`,
@@ -60,28 +51,20 @@ export async function continueWaiting(
       );
     }
   }
-  if (taskAnswer)
-    await ctx.store.sessions.appendMessage(session.id, taskAnswer.runId, 'user', taskAnswer.text, {
-      taskId: taskAnswer.taskId,
+  const given = storedAnswerOf(reply);
+  if (given) {
+    // Given here, the answer is stored like one given on a server: the first of the two counts.
+    const outcome = await ctx.store.requests.answer(waitingRequestId(waitingFor), {
+      answer: encodeAnswer(given),
+      by: answererId(),
     });
-  if (reply.kind === 'answer' && waitingFor.kind === 'answer') {
-    // Logged like an answer given while the run waited: the question shows answered everywhere.
-    const answered = await ctx.store.sessions.appendEvent({
-      session_id: session.id,
-      run_id: waitingFor.runId,
-      ts: Date.now(),
-      type: 'agent_update',
-      update_type: 'agent_user_input',
-      request_id: waitingFor.requestId,
-      content: reply.content,
-    });
-    ctx.bus.publish(answered);
+    if (!outcome.ok && outcome.reason === 'answered') {
+      if (goalTask) await tasks.block(goalTask.id, goalTask.failReason ?? 'needs input');
+      throw new RuntimeInputError(alreadyAnswered(outcome.request), { code: 'conflict' });
+    }
+    if (outcome.ok) await ctx.store.requests.take(outcome.request.id, owner);
   }
-  if (waitingFor.kind === 'plan' && reply.kind === 'plan') {
-    const planId = waitingFor.event.plan_id;
-    if (reply.decision === 'approve') await plans.setPlanStatus(planId, 'approved');
-    else await plans.setPlanStatus(planId, 'rejected', reply.feedback);
-  }
+  await applyReply(ctx, waiting, reply, taskAnswer);
   const goal = continuationMessage(waiting, reply);
   if (goalTask) {
     const task = { ...goalTask, status: 'in_progress' as const };
@@ -89,7 +72,13 @@ export async function continueWaiting(
     if (!result.cancelled && !ctx.stopRequested)
       await closeGoalTask(
         tasks,
-        { id: goalTask.id, owner, queue: goalTask.queue, leaseMs: LEASE_MS },
+        {
+          id: goalTask.id,
+          owner,
+          queue: goalTask.queue,
+          leaseMs: LEASE_MS,
+          answers: { store: ctx.store, sessionId: result.sessionId },
+        },
         result,
       );
     return result;
@@ -103,46 +92,23 @@ export async function continueWaiting(
   }
 }
 
-/**
- * The answer to a plan task's question, as a message for that task's conversation (the task goes
- * on from it when the plan resumes); undefined when the reply is not such an answer.
- */
-async function planTaskAnswer(
-  store: Store,
-  waiting: WaitingSession,
-  reply: WaitingReply,
-): Promise<{ runId: string; taskId: string; text: string } | undefined> {
-  const { session, waitingFor } = waiting;
-  if (reply.kind !== 'answer' || waitingFor.kind !== 'answer' || waitingFor.taskId === undefined)
-    return undefined;
-  const plan = await store.plans.lastPlan(session.id);
-  const key = waitingFor.taskId;
-  const task = plan && (await store.plans.planTasks(plan.id)).find((candidate) => candidate.key === key);
-  const run = (await store.sessions.runs(session.id)).at(-1);
-  if (!task || !run)
-    throw new RuntimeInputError(`The plan task ${key} that asked is no longer in session ${session.id}.`);
-  return { runId: run.id, taskId: task.id, text: answerText(waitingFor.question, reply.content, 'task') };
-}
-
-function answerText(question: string, answer: string, scope: 'request' | 'task'): string {
-  return `[taskweave] You asked: ${question}\nThe user answered: ${answer}\nGo on with the ${scope} using this answer.`;
-}
-
-/** What the continued run is told (an approved plan needs nothing: its tasks run). */
-function continuationMessage(waiting: WaitingSession, reply: WaitingReply): string {
-  const { waitingFor } = waiting;
+/** A reply as the answer to the request it replies to, for the store; undefined for a go-ahead. */
+function storedAnswerOf(reply: WaitingReply): RequestAnswer | undefined {
   switch (reply.kind) {
     case 'answer':
-      // A plan task's answer is in that task's conversation: a resumed plan is not told this.
-      return answerText(waitingFor.kind === 'answer' ? waitingFor.question : '', reply.content, 'request');
+      return { kind: 'input', content: reply.content };
     case 'plan':
       return reply.decision === 'approve'
-        ? '[taskweave] The user approved the plan.'
-        : `[taskweave] The user rejected the plan. Their feedback: ${reply.feedback || '(none given)'}\nRevise the plan accordingly and call plan_actions again.`;
+        ? { kind: 'plan', decision: 'approve' }
+        : { kind: 'plan', decision: 'reject', feedback: reply.feedback };
+    case 'approval':
+      return {
+        kind: 'approval',
+        decision: reply.decision,
+        ...(reply.reason ? { reason: reply.reason } : {}),
+      };
     case 'go_on':
-      return waitingFor.kind === 'approval'
-        ? `[taskweave] The run ended because ${waitingFor.name} needed an approval no one could give: ${waitingFor.preview}\nThe user has continued the session; go on where you left off and make the call again if it is still needed (it is asked or allowed now).`
-        : '[taskweave] The user has continued the session; go on where you left off.';
+      return undefined;
   }
 }
 

@@ -18,6 +18,7 @@ import { DEFAULT_ISOLATION } from '../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
 import type { BackgroundBook } from './background-book.js';
+import { carryFailureDecisions } from './carried-decisions.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
 import { cleanUpAfterCrash } from './crash-cleanup.js';
 import { RuntimeInputError } from './errors.js';
@@ -25,6 +26,7 @@ import { decodeQueuedSettings, type QueuedSettings, settingsDifferences } from '
 import type { RunSettings } from './run-settings.js';
 import type { RuntimeSafety } from './runtime-safety.js';
 import { sessionSpent } from './spending.js';
+import { takeStoredAnswer } from './stored-answer-continuation.js';
 import { isDeadLocalWorker } from './worker-identity.js';
 
 /** The lease when TASKWEAVE_LEASE_MS does not set another. */
@@ -177,7 +179,12 @@ export async function runQueueTask(
   options: { continuing?: boolean; goal?: string } = {},
 ): Promise<QueueTaskResult> {
   const { sessions, tasks } = ctx.store;
-  const goal = options.goal ?? (task.description || task.title);
+  // An answer someone gave (on any machine) to what the task's session waited for: the run goes on with it.
+  const answered =
+    options.goal === undefined && task.sessionId !== null
+      ? await takeStoredAnswer(ctx, task.sessionId, owner)
+      : undefined;
+  const goal = options.goal ?? answered?.goal ?? (task.description || task.title);
   let sessionId = task.sessionId;
   if (sessionId === null) {
     const session = await sessions.createSession({
@@ -189,7 +196,7 @@ export async function runQueueTask(
     sessionId = session.id;
     await tasks.attachSession(task.id, sessionId);
   }
-  const continuing = options.continuing || task.attempts > 1;
+  const continuing = options.continuing || task.attempts > 1 || answered !== undefined;
   if (continuing) {
     await cleanUpAfterCrash(ctx);
     const done = await completedRunOf(ctx, task, sessionId);
@@ -213,6 +220,11 @@ export async function runQueueTask(
   const { settings } = prepared;
   const { run, close } = await agentOptions(ctx, sessionId, settings, prepared);
   const untrack = ctx.track(sessionId, run.control);
+  if (answered?.approval) {
+    const { name, preview, decision, reason } = answered.approval;
+    run.control.approveAhead({ name, preview }, decision, reason);
+  }
+  if (continuing) await carryFailureDecisions(ctx.store, sessionId, run.control, owner);
   // The fencing token: the attempt the task is at now that this worker holds it (the object
   // passed in may predate the claim or takeover that counted it).
   const claimed = await tasks.get(task.id);
@@ -388,6 +400,7 @@ export async function drainQueue(
       queue: options.queue,
       leaseMs: LEASE_MS,
       afterSequence: options.afterSequence,
+      answers: { store: ctx.store, sessionId: result.sessionId },
     };
     if (ctx.stopRequested) {
       // Stopped: the task goes back to the queue (it runs again later) and the worker ends;

@@ -67,7 +67,13 @@ export async function resumeSession(
     if (!result.cancelled && !ctx.stopRequested)
       await closeGoalTask(
         tasks,
-        { id: goalTask.id, owner, queue: goalTask.queue, leaseMs: LEASE_MS },
+        {
+          id: goalTask.id,
+          owner,
+          queue: goalTask.queue,
+          leaseMs: LEASE_MS,
+          answers: { store: ctx.store, sessionId: result.sessionId },
+        },
         result,
       );
     return { kind: 'resumed', result };

@@ -1,5 +1,5 @@
 import type { RunControl } from '../agent/run/control.js';
-import type { AnswerResult, PendingRequest, RequestAnswer } from '../agent/run/requests.js';
+import type { PendingRequest, RequestAnswer } from '../agent/run/requests.js';
 import { DEFAULT_MAX_STEPS } from '../agent/run/run-agent.js';
 import { EventBus } from '../events/bus.js';
 import type { ServerEvent } from '../events/registry.js';
@@ -16,6 +16,7 @@ import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
 import { DEFAULT_ISOLATION } from '../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
+import { AnswerWatch } from './answer-watch.js';
 import { BackgroundBook } from './background-book.js';
 import { CheckpointBook, DEFAULT_CHECKPOINT_KEEP_DAYS } from './checkpoint-book.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
@@ -25,6 +26,7 @@ import { customCommandGoal } from './custom-commands/command-line.js';
 import { type LoadedCommands, loadCustomCommands } from './custom-commands/load-commands.js';
 import { checkDatabaseOrigin, describeOrigin, type ForeignDatabase } from './database-origin.js';
 import { RuntimeInputError } from './errors.js';
+import { type GivenAnswerResult, giveAnswer } from './give-answer.js';
 import { openWorkspaceStore, type StoreLocation } from './open-store.js';
 import { watchQueue } from './queue-wake.js';
 import {
@@ -113,6 +115,8 @@ export class Runtime implements WorkerContext {
   /** Each session's background commands in this process (run_command `background: true`). */
   readonly background: BackgroundBook;
   private readonly controls = new Map<string, Set<RunControl>>();
+  /** Brings answers given in other processes to the runs of this one that wait for them. */
+  private readonly answerWatch: AnswerWatch;
   /** Models of goals queued with another model than this process's, by `model baseUrl`. */
   private readonly otherModels = new Map<string, Promise<ResolvedModel>>();
   /** Goals submitted in this process that are still running (with the queue work after them). */
@@ -135,6 +139,7 @@ export class Runtime implements WorkerContext {
     private readonly options: RuntimeOptions,
   ) {
     this.tasks = new TaskBoard(store);
+    this.answerWatch = new AnswerWatch(store, newWorkerId());
     this.sessions = new SessionBook(store);
     this.background = new BackgroundBook({ store, bus: this.bus });
     this.checkpoints = new CheckpointBook(store, this.sessions, workspace.root, (event) =>
@@ -308,7 +313,9 @@ export class Runtime implements WorkerContext {
       this.controls.set(sessionId, set);
     }
     set.add(control);
+    const unwatch = this.answerWatch.add(control);
     return () => {
+      unwatch();
       set.delete(control);
       if (set.size === 0) this.controls.delete(sessionId);
     };
@@ -428,7 +435,14 @@ export class Runtime implements WorkerContext {
     // Work queued while this goal ran runs after it, here (older queued work is left to `work`).
     const olderWaiting = (await tasks.listActive(task.queue)).some((other) => other.sequence < task.sequence);
     const afterSequence = this.foreignDatabase?.queuedBefore.get(task.queue);
-    const handOff = { id: task.id, owner, queue: task.queue, leaseMs: LEASE_MS, afterSequence };
+    const handOff = {
+      id: task.id,
+      owner,
+      queue: task.queue,
+      leaseMs: LEASE_MS,
+      afterSequence,
+      answers: { store: this.store, sessionId: result.sessionId },
+    };
     if (olderWaiting) {
       await closeGoalTask(tasks, handOff, result);
       return { result };
@@ -558,17 +572,23 @@ export class Runtime implements WorkerContext {
     return continueWaiting(this, waiting, reply);
   }
 
-  /** Answers a request of a run in this process (a question, a plan approval, a failure decision). */
-  answer(requestId: string, answer: RequestAnswer): AnswerResult {
-    let last: AnswerResult = { ok: false, error: `No request ${requestId} is waiting for an answer.` };
-    for (const set of this.controls.values()) {
-      for (const control of set) {
-        const result = control.answer(requestId, answer);
-        if (result.ok) return result;
-        if (!result.error.startsWith('No request')) last = result;
-      }
-    }
-    return last;
+  /**
+   * Answers a request (a question, an approval, a plan, a failure decision) of a run in this
+   * process or in any other sharing the store (see giveAnswer): the first answer counts, a second
+   * is refused as already answered.
+   */
+  answer(requestId: string, answer: RequestAnswer): Promise<GivenAnswerResult> {
+    return giveAnswer(
+      {
+        store: this.store,
+        localControl: (id) =>
+          [...this.controls.values()]
+            .flatMap((set) => [...set])
+            .find((control) => control.pending().some((request) => request.requestId === id)),
+      },
+      requestId,
+      answer,
+    );
   }
 
   /** The requests waiting for an answer in this process, with their sessions. */
@@ -656,6 +676,7 @@ export class Runtime implements WorkerContext {
     await this.background.close();
     // Checkpoints of sessions idle longer than checkpoints.keepDays go (one query when none are).
     if (!this.foreign) await this.checkpoints.prune(this.checkpointKeepDays).catch(() => {});
+    await this.answerWatch.stop();
     await this.store.close();
   }
 }

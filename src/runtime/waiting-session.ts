@@ -12,7 +12,7 @@ export type WaitingFor =
   /** The approval of a proposed plan. */
   | { kind: 'plan'; event: Extract<ServerEvent, { update_type: 'plan_proposed' }> }
   /** The approval of a tool call (a command, a file change, an MCP tool). */
-  | { kind: 'approval'; name: string; preview: string };
+  | { kind: 'approval'; name: string; preview: string; requestId: string };
 
 /** A session whose last run ended waiting for the user, with what it waits for. */
 export interface WaitingSession {
@@ -20,6 +20,11 @@ export interface WaitingSession {
   waitingFor: WaitingFor;
   /** The session's queue task, blocked while the session waits (absent for older sessions). */
   goalTask?: Task;
+}
+
+/** The id of the request a waiting session waits for (a plan's id for a plan). */
+export function waitingRequestId(waitingFor: WaitingFor): string {
+  return waitingFor.kind === 'plan' ? waitingFor.event.plan_id : waitingFor.requestId;
 }
 
 /** The reason a goal's queue task is blocked with while its session waits for the user. */
@@ -51,7 +56,15 @@ export async function waitingFor(store: Store, session: Session): Promise<Waitin
         },
       };
     if (event.update_type === 'approval_requested')
-      return { ...found, waitingFor: { kind: 'approval', name: event.name, preview: event.preview } };
+      return {
+        ...found,
+        waitingFor: {
+          kind: 'approval',
+          name: event.name,
+          preview: event.preview,
+          requestId: event.request_id,
+        },
+      };
     if (event.update_type === 'plan_proposed') {
       const plan = await store.plans.getPlan(event.plan_id);
       if (plan?.status === 'proposed') return { ...found, waitingFor: { kind: 'plan', event } };

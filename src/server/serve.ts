@@ -16,6 +16,8 @@ export interface ServeOptions {
   token?: string;
   webRoot?: string;
   socket?: Partial<SocketLimits>;
+  /** Work the queue in this process too (the default); false leaves it to `taskweave work` workers. */
+  work?: boolean;
 }
 
 /** A listening server. */
@@ -43,12 +45,13 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   guard.listeningOn(options.host, port);
-  const worker: Promise<WorkOutcome | undefined> = runtime
-    .work({ watch: true, pollMs: SERVER_QUEUE_POLL_MS })
-    .catch((error: unknown) => {
-      runtime.notice(`The queue worker stopped: ${(error as Error).message}`);
-      return undefined;
-    });
+  const worker: Promise<WorkOutcome | undefined> =
+    options.work === false
+      ? Promise.resolve(undefined)
+      : runtime.work({ watch: true, pollMs: SERVER_QUEUE_POLL_MS }).catch((error: unknown) => {
+          runtime.notice(`The queue worker stopped: ${(error as Error).message}`);
+          return undefined;
+        });
   const urlHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const shownHost = urlHost === '0.0.0.0' || urlHost === '[::]' ? '127.0.0.1' : urlHost;
   let closing: Promise<void> | undefined;

@@ -1,6 +1,7 @@
 import type { ChangeStore } from './change-store.js';
 import type { CommandStore } from './command-store.js';
 import type { OriginStore } from './origin-store.js';
+import type { RequestStore } from './request-store.js';
 import type { SessionStore } from './session-store.js';
 import type { TaskStore } from './task-store.js';
 import type { UsageStore } from './usage-store.js';
@@ -45,6 +46,7 @@ export type TaskQueue = Async<
     | 'settle'
     | 'cancel'
     | 'resetToPending'
+    | 'reopen'
     | 'clearRunSettings'
     | 'delete'
   >
@@ -104,6 +106,9 @@ export type UsageLog = Async<Pick<UsageStore, 'byTask' | 'byDay'>>;
 /** Where and by whom the database was created. */
 export type OriginLog = Async<Pick<OriginStore, 'get' | 'record'>>;
 
+/** The requests runs make of the user and their answers, given once, from any process (see RequestStore). */
+export type RequestLog = Async<Pick<RequestStore, 'ask' | 'get' | 'answer' | 'take' | 'list'>>;
+
 /** Stops a listener of StoreSignals. */
 export type Unsubscribe = () => Promise<void>;
 
@@ -121,6 +126,11 @@ export interface StoreSignals {
   onTasks(listener: (queue: string | undefined) => void): Promise<Unsubscribe>;
   /** `listener(sessionId, seq)` after an event was logged. Resolves once listening. */
   onEvents(listener: (sessionId: string, seq: number) => void): Promise<Unsubscribe>;
+  /**
+   * `listener(requestId)` after a request was answered; `undefined` when the store cannot tell
+   * which (SQLite: another process's write, noticed by its poll). Resolves once listening.
+   */
+  onAnswers(listener: (requestId: string | undefined) => void): Promise<Unsubscribe>;
 }
 
 /** An open store of one workspace: the ports, and where it lives. */
@@ -132,6 +142,7 @@ export interface Store {
   changes: ChangeLog;
   origin: OriginLog;
   usage: UsageLog;
+  requests: RequestLog;
   /** Where the data lives, for messages (a file path, `:memory:`, or a server URL without its password). */
   location: string;
   /** Wake-ups when tasks change or events are logged (see StoreSignals). */

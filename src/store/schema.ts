@@ -16,6 +16,7 @@ import {
   BLOB_STORES,
   MESSAGE_ROLES,
   PLAN_STATUSES,
+  REQUEST_KINDS,
   RESTORE_KINDS,
   RESTORE_MODES,
   RESTORE_STATUSES,
@@ -40,9 +41,11 @@ export {
   type MessageRole,
   PLAN_STATUSES,
   type PlanStatus,
+  REQUEST_KINDS,
   RESTORE_KINDS,
   RESTORE_MODES,
   RESTORE_STATUSES,
+  type RequestKind,
   type RestoreKind,
   type RestoreMode,
   RUN_MODES,
@@ -290,6 +293,42 @@ export const taskDependencies = sqliteTable(
 );
 
 /**
+ * A request a run made of the user (a question, an approval, a plan, a failure decision), and
+ * its answer: the one durable place an answer is given, from any process or machine. The first
+ * answer wins (`answer` is set once); the run that goes on with it marks it taken.
+ */
+export const requests = sqliteTable(
+  'requests',
+  {
+    /** The request id of its event (a plan's id for a plan). */
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    /** The run that asked. */
+    runId: text('run_id').notNull(),
+    kind: text('kind', { enum: REQUEST_KINDS }).notNull(),
+    /** The plan task that asked (input, approval) or failed (failure). */
+    taskId: text('task_id'),
+    /** JSON: the choices a failure decision offers; null otherwise. */
+    choices: text('choices'),
+    askedAt: integer('asked_at').notNull(),
+    /** JSON: the answer (RequestAnswer); null until someone answers. */
+    answer: text('answer'),
+    /** Who answered (a process on a host). */
+    answeredBy: text('answered_by'),
+    answeredAt: integer('answered_at'),
+    /** The worker that went on with the answer. */
+    takenBy: text('taken_by'),
+    takenAt: integer('taken_at'),
+  },
+  (table) => [
+    index('requests_session_id_idx').on(table.sessionId),
+    check('requests_kind_check', oneOf(table.kind, REQUEST_KINDS)),
+  ],
+);
+
+/**
  * Where and by whom the database was created (one row): a database copied or cloned into
  * another folder (a repository that ships `.taskweave/taskweave.db`) is told apart from the
  * workspace's own, and its queued work is not run without the user's say.
@@ -383,6 +422,8 @@ export type Plan = typeof plans.$inferSelect;
 export type Task = typeof tasks.$inferSelect;
 /** The database's origin row. */
 export type DatabaseOrigin = typeof databaseOrigin.$inferSelect;
+/** A request row. */
+export type StoredRequest = typeof requests.$inferSelect;
 /** A running command row. */
 export type RunningCommand = typeof commands.$inferSelect;
 /** A change record row. */

@@ -20,6 +20,7 @@ export const SQLITE_EVENT_POLL_MS = 15;
 export class SqliteSignals implements StoreSignals {
   private readonly taskListeners = new Set<(queue: string | undefined) => void>();
   private readonly eventListeners = new Set<(sessionId: string, seq: number) => void>();
+  private readonly answerListeners = new Set<(requestId: string | undefined) => void>();
   private poll: NodeJS.Timeout | undefined;
   private pollingEvery: number | undefined;
   /** The data_version the task listeners last heard of, and the event listeners. */
@@ -47,6 +48,20 @@ export class SqliteSignals implements StoreSignals {
     for (const listener of this.eventListeners) listener(sessionId, seq);
   }
 
+  /** A request was answered in this process. */
+  answerGiven(requestId: string): void {
+    for (const listener of this.answerListeners) listener(requestId);
+  }
+
+  async onAnswers(listener: (requestId: string | undefined) => void): Promise<Unsubscribe> {
+    this.answerListeners.add(listener);
+    this.updatePolling();
+    return async () => {
+      this.answerListeners.delete(listener);
+      this.updatePolling();
+    };
+  }
+
   async onTasks(listener: (queue: string | undefined) => void): Promise<Unsubscribe> {
     this.taskListeners.add(listener);
     this.updatePolling();
@@ -69,13 +84,18 @@ export class SqliteSignals implements StoreSignals {
   close(): void {
     this.taskListeners.clear();
     this.eventListeners.clear();
+    this.answerListeners.clear();
     this.updatePolling();
   }
 
   /** Polls at the pace the waiting listeners need: none, tasks only, or events. */
   private updatePolling(): void {
     const every =
-      this.eventListeners.size > 0 ? this.eventPollMs : this.taskListeners.size > 0 ? this.pollMs : undefined;
+      this.eventListeners.size > 0
+        ? this.eventPollMs
+        : this.taskListeners.size + this.answerListeners.size > 0
+          ? this.pollMs
+          : undefined;
     if (every === this.pollingEvery) return;
     const wasPolling = this.poll !== undefined;
     clearInterval(this.poll);
@@ -105,6 +125,8 @@ export class SqliteSignals implements StoreSignals {
     if (version === this.taskVersion) return;
     this.taskVersion = version;
     for (const listener of this.taskListeners) listener(undefined);
+    // An answer another process stored: the run waiting for it looks (at the task listeners' pace).
+    for (const listener of this.answerListeners) listener(undefined);
   }
 
   private announceNewEvents(): void {

@@ -4,6 +4,7 @@ import { CommandStore } from './command-store.js';
 import { BUSY_TIMEOUT_MS, openDatabase, type Synchronous } from './database.js';
 import { OriginStore } from './origin-store.js';
 import type { Async, Store } from './ports.js';
+import { RequestStore } from './request-store.js';
 import { SessionStore } from './session-store.js';
 import { SqliteSignals } from './sqlite-signals.js';
 import { sqliteTransactionRunner } from './sqlite-transaction.js';
@@ -56,6 +57,11 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     const event = result as { session_id: string; seq: number };
     signals.eventLogged(event.session_id, event.seq);
   };
+  const announceAnswer = (name: string, result: unknown) => {
+    if (name !== 'answer') return;
+    const outcome = result as { ok: boolean; request?: { id: string } };
+    if (outcome.ok && outcome.request) signals.answerGiven(outcome.request.id);
+  };
   return {
     tasks: asyncPort(tasks, guard, announceTasks),
     plans: asyncPort(tasks, guard, announceTasks),
@@ -64,6 +70,7 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     changes: asyncPort(new ChangeStore(db, { now: options.now }), guard),
     origin: asyncPort(new OriginStore(db), guard),
     usage: asyncPort(new UsageStore(db), guard),
+    requests: asyncPort(new RequestStore(db, { now: options.now }), guard, announceAnswer),
     location: options.path,
     signals,
     transaction: guardedTransactions(sqliteTransactionRunner(db.sqlite), fileGuard),
@@ -88,6 +95,7 @@ const TASK_WRITES = new Set([
   'settle',
   'cancel',
   'resetToPending',
+  'reopen',
   'delete',
   'releaseExpiredLeases',
   'createPlan',

@@ -7,7 +7,15 @@ import { TaskStoreError, unknownTask } from './store-errors.js';
  */
 
 /** A status change of one task. */
-export type TaskChange = 'start' | 'complete' | 'fail' | 'block' | 'skip' | 'cancel' | 'reset to pending';
+export type TaskChange =
+  | 'start'
+  | 'complete'
+  | 'fail'
+  | 'block'
+  | 'skip'
+  | 'cancel'
+  | 'reset to pending'
+  | 'reopen';
 
 /** The statuses each change may start from. */
 export const TASK_CHANGE_FROM: Record<TaskChange, readonly TaskStatus[]> = {
@@ -19,6 +27,8 @@ export const TASK_CHANGE_FROM: Record<TaskChange, readonly TaskStatus[]> = {
   skip: ['pending', 'in_progress', 'blocked', 'failed'],
   cancel: ['pending', 'in_progress', 'blocked', 'failed'],
   'reset to pending': ['in_progress', 'failed', 'blocked', 'skipped', 'cancelled'],
+  /** What a blocked task waited for came (its session's answer): it goes back in the queue. */
+  reopen: ['blocked'],
 };
 
 /** The statuses a task does not leave by itself: nothing is left to do for it. */

@@ -80,6 +80,7 @@ export const TASK_CHANGES: Record<
     from: TASK_CHANGE_FROM['reset to pending'],
     set: { status: 'pending', failReason: null, ...RELEASED },
   },
+  reopen: { from: TASK_CHANGE_FROM.reopen, set: { status: 'pending', failReason: null, ...RELEASED } },
 };
 
 export { FINISHED_TASK_STATUSES };

@@ -422,6 +422,15 @@ export class TaskStore {
   }
 
   /**
+   * Puts a blocked task back in the queue: what it waited for came (an answer to its session's
+   * question). Refused (TaskStoreError) unless it is blocked, so that of two processes reopening
+   * it at once one does, and a task claimed meanwhile is left to its worker.
+   */
+  reopen(id: string): Task {
+    return this.change('reopen', { id, now: this.now() });
+  }
+
+  /**
    * In progress, failed, blocked or cancelled → pending, to be run again; the reason is cleared.
    * With a holder check, only the in-progress task its worker still holds (a worker giving it back).
    */

@@ -46,3 +46,7 @@ export const RESTORE_MODES = ['code', 'conversation', 'both'] as const;
 export type RestoreMode = (typeof RESTORE_MODES)[number];
 
 export const RESTORE_STATUSES = ['pending', 'done'] as const;
+
+export const REQUEST_KINDS = ['input', 'approval', 'plan', 'failure'] as const;
+/** What a run asked the user: a question, a tool call's approval, a plan's approval, a failed task's fate. */
+export type RequestKind = (typeof REQUEST_KINDS)[number];

@@ -18,10 +18,14 @@ export const ANALYZE_OUTPUT_SYSTEM_PROMPT = [
   'If the output shows no failure, say so in one sentence. Do not repeat the output; do not guess beyond it.',
 ].join('\n');
 
-const parameters = z.object({
-  output: z.string().min(1).describe('The output or error text, as printed.'),
-  question: z.string().min(1).describe('What you want to know, e.g. "Why does the build fail?"'),
-});
+// Made when first used (a call checked, or the JSON Schema converted when the code runs from its
+// sources): a run sends the build's JSON Schema (built-schemas.ts) before any call.
+const parameters = z.lazy(() =>
+  z.object({
+    output: z.string().min(1).describe('The output or error text, as printed.'),
+    question: z.string().min(1).describe('What you want to know, e.g. "Why does the build fail?"'),
+  }),
+);
 
 /** analyze_output: a focused model call that explains output or an error and proposes the fix. */
 export const analyzeOutputTool = defineTool({

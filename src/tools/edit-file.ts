@@ -26,10 +26,14 @@ const editSchema = z.object({
   replace: z.string().describe('The text to put in its place (empty to delete it).'),
 });
 
-const parameters = z.object({
-  path: z.string().min(1).describe('The file, relative to the workspace root.'),
-  edits: z.array(editSchema).min(1).describe('The replacements, applied in order.'),
-});
+// Made when first used (a call checked, or the JSON Schema converted when the code runs from its
+// sources): a run sends the build's JSON Schema (built-schemas.ts) before any call.
+const parameters = z.lazy(() =>
+  z.object({
+    path: z.string().min(1).describe('The file, relative to the workspace root.'),
+    edits: z.array(editSchema).min(1).describe('The replacements, applied in order.'),
+  }),
+);
 
 /** edit_file: exact find-and-replace edits to a file read in this run, all or nothing. */
 export const editFileTool = defineTool({

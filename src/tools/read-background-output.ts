@@ -3,9 +3,13 @@ import { stateText } from './background-command.js';
 import { builtSchema } from './built-schemas.js';
 import { defineTool } from './define-tool.js';
 
-const parameters = z.object({
-  id: z.string().min(1).describe('The id run_command gave the background command (`bg1`).'),
-});
+// Made when first used (a call checked, or the JSON Schema converted when the code runs from its
+// sources): a run sends the build's JSON Schema (built-schemas.ts) before any call.
+const parameters = z.lazy(() =>
+  z.object({
+    id: z.string().min(1).describe('The id run_command gave the background command (`bg1`).'),
+  }),
+);
 
 /** read_background_output: a background command's output since the last read, and its state. */
 export const readBackgroundOutputTool = defineTool({

@@ -25,11 +25,20 @@ const MAX_NAME_SUGGESTIONS = 3;
 /** How alike a name must be to a missing one to be suggested. */
 const MIN_NAME_SIMILARITY = 0.5;
 
-const parameters = z.object({
-  path: z.string().min(1).describe('The file, relative to the workspace root.'),
-  start_line: z.number().int().min(1).optional().describe('First line to return, 1-based (default 1).'),
-  end_line: z.number().int().min(1).optional().describe('Last line to return, inclusive (default: the end).'),
-});
+// Made when first used (a call checked, or the JSON Schema converted when the code runs from its
+// sources): a run sends the build's JSON Schema (built-schemas.ts) before any call.
+const parameters = z.lazy(() =>
+  z.object({
+    path: z.string().min(1).describe('The file, relative to the workspace root.'),
+    start_line: z.number().int().min(1).optional().describe('First line to return, 1-based (default 1).'),
+    end_line: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Last line to return, inclusive (default: the end).'),
+  }),
+);
 
 /** read_file: returns a text file's lines, numbered, and records it as read for edit_file. */
 export const readFileTool = defineTool({

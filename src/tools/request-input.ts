@@ -3,12 +3,16 @@ import { builtSchema } from './built-schemas.js';
 import { defineTool } from './define-tool.js';
 import type { InputReply, ToolResult } from './types.js';
 
-const parameters = z.object({
-  question: z
-    .string()
-    .min(1)
-    .describe('One clear question; offer the options you see, and say what you will do by default.'),
-});
+// Made when first used (a call checked, or the JSON Schema converted when the code runs from its
+// sources): a run sends the build's JSON Schema (built-schemas.ts) before any call.
+const parameters = z.lazy(() =>
+  z.object({
+    question: z
+      .string()
+      .min(1)
+      .describe('One clear question; offer the options you see, and say what you will do by default.'),
+  }),
+);
 
 /** request_input: asks the user a question and waits for the answer (or a timeout). */
 export const requestInputTool = defineTool({

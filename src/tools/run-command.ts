@@ -35,30 +35,36 @@ const NON_INTERACTIVE_ENV = {
   NO_COLOR: '1',
 };
 
-const parameters = z.object({
-  command: z.string().min(1).describe('The command line, run with `bash -c`.'),
-  working_dir: z
-    .string()
-    .optional()
-    .describe('Folder to run in, relative to the workspace root (default: the root).'),
-  timeout_ms: z
-    .number()
-    .int()
-    .positive()
-    .max(MAX_COMMAND_TIMEOUT_MS)
-    .optional()
-    .describe(`Time limit in ms (default ${DEFAULT_COMMAND_TIMEOUT_MS}, at most ${MAX_COMMAND_TIMEOUT_MS}).`),
-  continue_on_error: z
-    .boolean()
-    .optional()
-    .describe('A non-zero exit code is a normal result (grep, diff, test).'),
-  background: z
-    .boolean()
-    .optional()
-    .describe(
-      'Start it in the background and return at once with its id (a dev server, a watcher): read its new output with read_background_output, end it with stop_background_command. No time limit; you are told when it ends.',
-    ),
-});
+// Made when first used (a call checked, or the JSON Schema converted when the code runs from its
+// sources): a run sends the build's JSON Schema (built-schemas.ts) before any call.
+const parameters = z.lazy(() =>
+  z.object({
+    command: z.string().min(1).describe('The command line, run with `bash -c`.'),
+    working_dir: z
+      .string()
+      .optional()
+      .describe('Folder to run in, relative to the workspace root (default: the root).'),
+    timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(MAX_COMMAND_TIMEOUT_MS)
+      .optional()
+      .describe(
+        `Time limit in ms (default ${DEFAULT_COMMAND_TIMEOUT_MS}, at most ${MAX_COMMAND_TIMEOUT_MS}).`,
+      ),
+    continue_on_error: z
+      .boolean()
+      .optional()
+      .describe('A non-zero exit code is a normal result (grep, diff, test).'),
+    background: z
+      .boolean()
+      .optional()
+      .describe(
+        'Start it in the background and return at once with its id (a dev server, a watcher): read its new output with read_background_output, end it with stop_background_command. No time limit; you are told when it ends.',
+      ),
+  }),
+);
 
 /** run_command: runs a shell command in the workspace and reports exit code, stdout and stderr. */
 export const runCommandTool = defineTool({

@@ -33,14 +33,18 @@ function ripgrepPath(): string {
   return ripgrep;
 }
 
-const parameters = z.object({
-  pattern: z.string().min(1).describe('Regular expression (Rust syntax); (?i) for case-insensitive.'),
-  file_pattern: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Glob of the files to search, e.g. "*.ts", "!*.test.ts".'),
-});
+// Made when first used (a call checked, or the JSON Schema converted when the code runs from its
+// sources): a run sends the build's JSON Schema (built-schemas.ts) before any call.
+const parameters = z.lazy(() =>
+  z.object({
+    pattern: z.string().min(1).describe('Regular expression (Rust syntax); (?i) for case-insensitive.'),
+    file_pattern: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Glob of the files to search, e.g. "*.ts", "!*.test.ts".'),
+  }),
+);
 
 /** search_code: ripgrep over the workspace, honouring .gitignore, returning `path:line: text`. */
 export const searchCodeTool = defineTool({

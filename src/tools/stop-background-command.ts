@@ -5,9 +5,13 @@ import { builtSchema } from './built-schemas.js';
 import { defineTool } from './define-tool.js';
 import { unknownCommand } from './read-background-output.js';
 
-const parameters = z.object({
-  id: z.string().min(1).describe('The id run_command gave the background command (`bg1`).'),
-});
+// Made when first used (a call checked, or the JSON Schema converted when the code runs from its
+// sources): a run sends the build's JSON Schema (built-schemas.ts) before any call.
+const parameters = z.lazy(() =>
+  z.object({
+    id: z.string().min(1).describe('The id run_command gave the background command (`bg1`).'),
+  }),
+);
 
 /** stop_background_command: ends a background command and every process it started. */
 export const stopBackgroundCommandTool = defineTool({

@@ -7,10 +7,14 @@ import { fileDiff } from './file-diff.js';
 import { statIfExists } from './stat-if-exists.js';
 import { countLines, decodeUtf8, pluralize } from './text-lines.js';
 
-const parameters = z.object({
-  path: z.string().min(1).describe('The file, relative to the workspace root.'),
-  content: z.string().describe('The complete new content of the file.'),
-});
+// Made when first used (a call checked, or the JSON Schema converted when the code runs from its
+// sources): a run sends the build's JSON Schema (built-schemas.ts) before any call.
+const parameters = z.lazy(() =>
+  z.object({
+    path: z.string().min(1).describe('The file, relative to the workspace root.'),
+    content: z.string().describe('The complete new content of the file.'),
+  }),
+);
 
 /** write_file: creates or replaces a whole file, atomically, creating missing folders. */
 export const writeFileTool = defineTool({

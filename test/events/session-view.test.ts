@@ -209,11 +209,17 @@ describe('foldSessionEvents (a session view from its events)', () => {
     );
     expect(openQuestion(timedOut)).toBeUndefined();
     expect(timedOut.items.at(-1)).toMatchObject({ kind: 'question', timedOut: true });
+    // A run that ended waiting for the answer: it can still be given (a worker goes on with it).
     const ended = foldSessionEvents(
       stamp([{ type: 'response_complete', status: 'needs_input' }], { firstSeq: 3 }),
       asked,
     );
-    expect(openQuestion(ended)).toBeUndefined();
+    expect(openQuestion(ended)?.question).toBe('Which port?');
+    const stopped = foldSessionEvents(
+      stamp([{ type: 'response_complete', status: 'stopped' }], { firstSeq: 3 }),
+      asked,
+    );
+    expect(openQuestion(stopped)).toBeUndefined();
   });
 
   it('folds a plan: proposed awaits a decision, rejected keeps the feedback, the revision runs', () => {

@@ -27,16 +27,21 @@ describe('approvals answered through the runtime (as the server will)', () => {
     expect(runtime.pendingRequests()).toEqual([
       expect.objectContaining({ requestId: first.request_id, kind: 'approval', callId: first.call_id }),
     ]);
-    expect(runtime.answer(first.request_id, { kind: 'input', content: 'yes' })).toEqual({
+    expect(await runtime.answer(first.request_id, { kind: 'input', content: 'yes' })).toEqual({
       ok: false,
       error: `Request ${first.request_id} waits for an approval answer, not an input answer.`,
+      code: 'bad_input',
     });
     const second = nextEvent(runtime, update('approval_requested'));
     expect(
-      runtime.answer(first.request_id, { kind: 'approval', decision: 'deny', reason: 'not on a Friday' }),
+      await runtime.answer(first.request_id, {
+        kind: 'approval',
+        decision: 'deny',
+        reason: 'not on a Friday',
+      }),
     ).toEqual({ ok: true });
     const allowed = await second;
-    runtime.answer(allowed.request_id, { kind: 'approval', decision: 'allow' });
+    void runtime.answer(allowed.request_id, { kind: 'approval', decision: 'allow' });
     const { result } = await submission.done;
     expect(result.status).toBe('completed');
     expect(existsSync(path.join(runtime.workspace.root, 'denied.txt'))).toBe(false);
@@ -63,7 +68,7 @@ describe('approvals answered through the runtime (as the server will)', () => {
     const asked = await nextEvent(runtime, update('approval_requested'));
     expect(runtime.approvalMode).toBe('ask');
     runtime.setApprovalMode('auto');
-    runtime.answer(asked.request_id, { kind: 'approval', decision: 'allow' });
+    void runtime.answer(asked.request_id, { kind: 'approval', decision: 'allow' });
     expect((await submission.done).result.status).toBe('completed');
     expect(
       events.filter((event) => event.type === 'agent_update' && event.update_type === 'approval_requested'),

@@ -72,21 +72,21 @@ describe('requests answered through the runtime', () => {
     ]);
 
     // Refused: a wrong kind of answer, an unknown id. Nothing changes.
-    const wrongKind = runtime.answer(request.request_id, { kind: 'plan', decision: 'approve' });
+    const wrongKind = await runtime.answer(request.request_id, { kind: 'plan', decision: 'approve' });
     expect(wrongKind.ok).toBe(false);
     if (!wrongKind.ok) expect(wrongKind.error).toMatch(/input answer/);
-    const unknown = runtime.answer('no-such-request', { kind: 'input', content: 'Grace Hopper' });
+    const unknown = await runtime.answer('no-such-request', { kind: 'input', content: 'Grace Hopper' });
     expect(unknown.ok).toBe(false);
     if (!unknown.ok) expect(unknown.error).toMatch(/No request no-such-request/);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(runtime.pendingRequests().map((pending) => pending.requestId)).toEqual([request.request_id]);
     expect(events.some((event) => kindOf(event) === 'agent_user_input')).toBe(false);
 
-    expect(runtime.answer(request.request_id, { kind: 'input', content: 'Ada Lovelace' })).toEqual({
+    expect(await runtime.answer(request.request_id, { kind: 'input', content: 'Ada Lovelace' })).toEqual({
       ok: true,
     });
     // Answered once: a second answer finds nothing waiting.
-    expect(runtime.answer(request.request_id, { kind: 'input', content: 'again' }).ok).toBe(false);
+    expect((await runtime.answer(request.request_id, { kind: 'input', content: 'again' })).ok).toBe(false);
     const { result } = await submission.done;
     expect(result).toMatchObject({ status: 'completed', finalAnswer: 'Wrote the name.' });
     expect(await readFile(path.join(runtime.workspace.root, 'name.txt'), 'utf8')).toBe('Ada Lovelace');
@@ -114,9 +114,9 @@ describe('requests answered through the runtime', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await exists(path.join(runtime.workspace.root, 'a.txt'))).toBe(false);
     expect(events.some((event) => kindOf(event) === 'task_started')).toBe(false);
-    expect(runtime.answer(plan.plan_id, { kind: 'failure', decision: 'retry' }).ok).toBe(false);
+    expect((await runtime.answer(plan.plan_id, { kind: 'failure', decision: 'retry' })).ok).toBe(false);
 
-    expect(runtime.answer(plan.plan_id, { kind: 'plan', decision: 'approve' })).toEqual({ ok: true });
+    expect(await runtime.answer(plan.plan_id, { kind: 'plan', decision: 'approve' })).toEqual({ ok: true });
     const { result } = await submission.done;
     expect(result).toMatchObject({ status: 'completed', finalAnswer: 'All done.' });
     expect(await readFile(path.join(runtime.workspace.root, 'a.txt'), 'utf8')).toBe('a');
@@ -142,7 +142,7 @@ describe('requests answered through the runtime', () => {
       if (event.type !== 'agent_update' || event.update_type !== 'plan_proposed') return;
       const first = decisions.length === 0;
       decisions.push(event.plan_id);
-      runtime.answer(
+      void runtime.answer(
         event.plan_id,
         first
           ? { kind: 'plan', decision: 'reject', feedback: 'write y.txt instead' }
@@ -191,11 +191,11 @@ describe('requests answered through the runtime', () => {
       choices: string[];
       resolve: string;
     }[] = [];
-    runtime.bus.subscribe((event) => {
+    runtime.bus.subscribe(async (event) => {
       if (event.type !== 'agent_update' || event.update_type !== 'failure_decision_requested') return;
-      const wrong = runtime.answer(event.request_id, { kind: 'input', content: 'retry' });
+      const wrong = await runtime.answer(event.request_id, { kind: 'input', content: 'retry' });
       // Resolve is for a merge conflict only: not offered here, and refused.
-      const resolve = runtime.answer(event.request_id, { kind: 'failure', decision: 'resolve' });
+      const resolve = await runtime.answer(event.request_id, { kind: 'failure', decision: 'resolve' });
       requests.push({
         taskId: event.task_id,
         reason: event.reason,
@@ -204,7 +204,7 @@ describe('requests answered through the runtime', () => {
         choices: event.choices,
         resolve: resolve.ok ? 'taken' : resolve.error,
       });
-      runtime.answer(event.request_id, {
+      void runtime.answer(event.request_id, {
         kind: 'failure',
         decision: event.task_id === 'a' ? 'retry' : 'skip',
       });
@@ -276,7 +276,7 @@ describe('requests answered through the runtime', () => {
     expect(result.status).toBe('stopped');
     expect(result.finalAnswer).toBeUndefined();
     expect(runtime.pendingRequests()).toEqual([]);
-    expect(runtime.answer(request.request_id, { kind: 'input', content: 'yes' }).ok).toBe(false);
+    expect((await runtime.answer(request.request_id, { kind: 'input', content: 'yes' })).ok).toBe(false);
     const detail = await runtime.sessions.detail(submission.sessionId, { events: true });
     expect(detail.runs.map((run) => run.status)).toEqual(['stopped']);
     expect(detail.events?.at(-1)).toMatchObject({ type: 'response_complete', status: 'stopped' });

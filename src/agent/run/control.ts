@@ -94,6 +94,10 @@ export class RunControl {
   private emit: Emit = () => {};
   private currentStep: () => number = () => 0;
   private waiting: (request: WaitingRequest) => void = () => {};
+  /** Failure decisions given to an earlier run that ended before it took them, by task (see `decideAhead`). */
+  private readonly givenDecisions = new Map<string, Extract<RequestAnswer, { kind: 'failure' }>>();
+  /** Approvals given for a call an earlier run asked about (see `approveAhead`). */
+  private readonly givenApprovals: { name: string; preview: string; reply: ApprovalReply }[] = [];
 
   constructor(options: RunControlOptions = {}) {
     this.policy = options.policy ?? NOBODY_ANSWERS;
@@ -198,12 +202,28 @@ export class RunControl {
   }
 
   /**
+   * An approval the user gave (from any process, through the store) for a call an earlier run of
+   * the session asked about and could not wait for: the next request for the same call (its tool
+   * and preview) is answered with it at once, even when nobody could be asked. Used once.
+   */
+  approveAhead(call: { name: string; preview: string }, decision: ApprovalDecision, reason?: string): void {
+    this.givenApprovals.push({
+      ...call,
+      reply: { status: 'answered', decision, ...(reason ? { reason } : {}) },
+    });
+  }
+
+  /**
    * Asks the user to approve a tool call (an approval_requested event) and waits, with no time
    * limit, until a front end answers or the run or task stops. When nobody can answer, the event
    * still goes out and the run is marked to end with needs_input, `request.unavailable` its reason.
    */
   async requestApproval(request: ApprovalRequest, origin: QuestionOrigin = {}): Promise<ApprovalReply> {
     if (this.stopRequested || origin.signal?.aborted) return { status: 'stopped' };
+    const given = this.givenApprovals.findIndex(
+      (approval) => approval.name === request.name && approval.preview === request.preview,
+    );
+    if (given >= 0) return this.givenApprovals.splice(given, 1)[0]!.reply;
     const requestId = crypto.randomUUID();
     const event = {
       type: 'agent_update' as const,
@@ -252,10 +272,33 @@ export class RunControl {
   }
 
   /**
+   * A failure decision the user gave (through the store) about a plan task while an earlier run
+   * waited for it, which that run never took (its process was killed): the next decision asked
+   * about the same task is this one, at once. Used once.
+   */
+  decideAhead(taskId: string, answer: Extract<RequestAnswer, { kind: 'failure' }>): void {
+    this.givenDecisions.set(taskId, answer);
+  }
+
+  /**
    * Asks what to do about a failed task (a failure_decision_requested event) and waits; the
    * non-interactive rule (`--on-failure`) answers at once. Abort when the run stops meanwhile.
    */
   async decideFailure(info: FailureInfo, signal: AbortSignal): Promise<FailureDecision> {
+    const given = this.givenDecisions.get(info.task.id);
+    if (given && (given.decision !== 'resolve' || info.conflict)) {
+      this.givenDecisions.delete(info.task.id);
+      this.emit({
+        type: 'agent_update',
+        update_type: 'agent_note',
+        step: this.currentStep(),
+        content: `The decision given before the last worker stopped applies to task ${info.task.id}: ${given.decision}.`,
+        task_id: info.task.id,
+      });
+      return given.decision === 'revise'
+        ? { action: 'revise', feedback: given.feedback }
+        : { action: given.decision };
+    }
     if (this.policy.failure !== 'ask') return { action: this.policy.failure };
     const requestId = crypto.randomUUID();
     // Resolve only for a merge conflict: the task's worktree has its work and the goal's.

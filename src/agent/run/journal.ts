@@ -2,12 +2,16 @@ import type { EventBus } from '../../events/bus.js';
 import type { EventPayload, ServerEvent } from '../../events/registry.js';
 import type { Store } from '../../store/ports.js';
 import { errorMessage } from '../../util/error-message.js';
+import { requestOfEvent } from './request-event.js';
 import { isStreamedEvent, STREAMED_FLUSH_MS } from './streamed-events.js';
 
 export interface JournalOptions {
   sessionId: string;
-  /** The store: its session log, and its transactions (one commit for a group of writes). */
-  store: Pick<Store, 'sessions' | 'transaction'>;
+  /**
+   * The store: its session log, and its transactions (one commit for a group of writes); its
+   * request log, when given, records each request event's request with the event.
+   */
+  store: Pick<Store, 'sessions' | 'transaction'> & Partial<Pick<Store, 'requests'>>;
   bus: EventBus;
   now?: () => number;
 }
@@ -244,6 +248,9 @@ export class Journal {
   private async append(held: HeldEvent): Promise<ServerEvent> {
     const event = await this.store.sessions.appendEvent(this.envelope(held));
     this.nextSeq = event.seq + 1;
+    // A request is answerable from any process once its event is out: both commit together.
+    const request = this.store.requests && requestOfEvent(event);
+    if (request) await this.store.requests?.ask(request);
     // An event announced before it was written is not announced again.
     if (held.seq === undefined) this.outbox.push(event);
     return event;

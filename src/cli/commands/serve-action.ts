@@ -48,7 +48,7 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
   );
   let server: Awaited<ReturnType<typeof serve>>;
   try {
-    server = await serve({ runtime, host: options.host, port: options.port });
+    server = await serve({ runtime, host: options.host, port: options.port, work: options.work });
   } catch (error) {
     await runtime.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')

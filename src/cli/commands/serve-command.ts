@@ -21,6 +21,10 @@ export function addServeCommand(program: Command, setExitCode: (code: number) =>
       DEFAULT_SERVE_HOST,
     )
     .option(
+      '--no-work',
+      'do not work the queue in the background: tasks added elsewhere are left to `taskweave work` workers (goals sent here still start here when the queue is free)',
+    )
+    .option(
       '--trust-db',
       "the database was created for another folder (copied or cloned here): make it this workspace's and work the tasks queued in it",
     )

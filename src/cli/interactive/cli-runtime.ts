@@ -191,7 +191,8 @@ export function runtimeOptions(
     budget: options.budget,
     plan: options.plan,
     concurrency: options.concurrency,
-    onFailure: options.onFailure,
+    // With `ask` a failure waits for a decision (policy.failure); the rule applies to no one then.
+    onFailure: options.onFailure === 'ask' ? 'abort' : options.onFailure,
     protocol: options.protocol,
     loop: options.loop,
     approval: options.approval,

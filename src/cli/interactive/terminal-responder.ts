@@ -151,7 +151,8 @@ export class TerminalResponder {
   }
 
   private send(requestId: string, answer: RequestAnswer): void {
-    this.runtime.answer(requestId, answer);
+    // A refusal (answered meanwhile on a server sharing the store) shows as that server's answer event.
+    void this.runtime.answer(requestId, answer);
   }
 
   private async askInput(requestId: string, signal: AbortSignal): Promise<void> {

@@ -156,9 +156,9 @@ async function restoreCheckpoint(
   }
 }
 
-function answer(connection: ClientConnection, requestId: string, reply: RequestAnswer): void {
-  const result = connection.runtime.answer(requestId, reply);
-  if (!result.ok) throw new RuntimeInputError(result.error, { code: 'not_found' });
+async function answer(connection: ClientConnection, requestId: string, reply: RequestAnswer): Promise<void> {
+  const result = await connection.runtime.answer(requestId, reply);
+  if (!result.ok) throw new RuntimeInputError(result.error, { code: result.code });
 }
 
 /** The one question waiting in the connection's session, for an answer that names none. */

@@ -7,6 +7,7 @@ import { connectPglite, connectServer, type PgConnection } from './connection.js
 import { PgContext } from './context.js';
 import { migratePostgres } from './migrate.js';
 import { PgOriginStore } from './origin-store.js';
+import { PgRequestStore } from './request-store.js';
 import { PgSessionStore } from './session-store.js';
 import { PgSignals } from './signals.js';
 import { PgTaskStore } from './task-store.js';
@@ -49,6 +50,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     commands: new PgCommandStore(ctx, options.now),
     changes: new PgChangeStore(ctx, options.now),
     origin: new PgOriginStore(ctx),
+    requests: new PgRequestStore(ctx, options.now),
     usage: new PgUsageStore(ctx),
     location: 'url' in target ? redactStoreUrl(target.url) : 'pglite (in this process)',
     signals: new PgSignals(connection),

@@ -17,6 +17,7 @@ import {
   BLOB_STORES,
   MESSAGE_ROLES,
   PLAN_STATUSES,
+  REQUEST_KINDS,
   RESTORE_KINDS,
   RESTORE_MODES,
   RESTORE_STATUSES,
@@ -219,6 +220,30 @@ export const taskDependencies = pgTable(
   (table) => [
     primaryKey({ columns: [table.taskId, table.dependsOnId] }),
     index('task_dependencies_depends_on_id_idx').on(table.dependsOnId),
+  ],
+);
+
+export const requests = pgTable(
+  'requests',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    runId: text('run_id').notNull(),
+    kind: text('kind', { enum: REQUEST_KINDS }).notNull(),
+    taskId: text('task_id'),
+    choices: text('choices'),
+    askedAt: millis('asked_at').notNull(),
+    answer: text('answer'),
+    answeredBy: text('answered_by'),
+    answeredAt: millis('answered_at'),
+    takenBy: text('taken_by'),
+    takenAt: millis('taken_at'),
+  },
+  (table) => [
+    index('requests_session_id_idx').on(table.sessionId),
+    check('requests_kind_check', oneOf(table.kind, REQUEST_KINDS)),
   ],
 );
 

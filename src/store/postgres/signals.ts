@@ -19,4 +19,8 @@ export class PgSignals implements StoreSignals {
       if (sessionId !== undefined && seq !== undefined) listener(sessionId, Number(seq));
     });
   }
+
+  onAnswers(listener: (requestId: string | undefined) => void): Promise<Unsubscribe> {
+    return this.connection.listen(CHANNELS.answers, (requestId) => listener(requestId));
+  }
 }

@@ -90,6 +90,7 @@ function changeSet(change: TaskChange, values: ChangeValues): PgUpdateSetSource<
     case 'cancel':
       return { status: 'cancelled', ...RELEASED };
     case 'reset to pending':
+    case 'reopen':
       return { status: 'pending', failReason: null, ...RELEASED };
   }
 }
@@ -352,6 +353,10 @@ export class PgTaskStore implements TaskQueue, PlanStore {
 
   async cancel(id: string): Promise<Task> {
     return this.change('cancel', { id, now: this.now() });
+  }
+
+  async reopen(id: string): Promise<Task> {
+    return this.change('reopen', { id, now: this.now() });
   }
 
   async resetToPending(id: string, check: HolderCheck = {}): Promise<Task> {

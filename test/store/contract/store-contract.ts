@@ -651,5 +651,104 @@ export function storeContract(backend: ContractBackend): void {
       expect(announced).toEqual([...announced].sort((a, b) => a - b));
       await stop();
     });
+
+    it('stores the first answer to a request, refuses a second, and lets one worker take it', async () => {
+      const time = clock();
+      const store = await open(time.now);
+      const sessionId = await newSession(store);
+      const input = {
+        id: 'req_1',
+        sessionId,
+        runId: 'run_a',
+        kind: 'failure' as const,
+        taskId: 't2',
+        choices: ['retry', 'abort'],
+      };
+      const asked = await store.requests.ask(input);
+      expect(asked).toMatchObject({
+        id: 'req_1',
+        kind: 'failure',
+        taskId: 't2',
+        choices: '["retry","abort"]',
+        answer: null,
+        askedAt: time.state.now,
+      });
+      // Asked again (a resumed plan proposes the same id): the row stays as it was.
+      time.state.now += 5;
+      expect(await store.requests.ask(input)).toEqual(asked);
+      expect(await store.requests.take('req_1', 'w1')).toBeUndefined();
+      const first = await store.requests.answer('req_1', { answer: '{"decision":"retry"}', by: 'serve a' });
+      expect(first).toMatchObject({
+        ok: true,
+        request: { answer: '{"decision":"retry"}', answeredBy: 'serve a', answeredAt: time.state.now },
+      });
+      const second = await store.requests.answer('req_1', { answer: '{"decision":"abort"}', by: 'serve b' });
+      expect(second).toMatchObject({
+        ok: false,
+        reason: 'answered',
+        request: { answer: '{"decision":"retry"}', answeredBy: 'serve a' },
+      });
+      expect(await store.requests.answer('req_none', { answer: '{}', by: 'serve a' })).toEqual({
+        ok: false,
+        reason: 'unknown',
+      });
+      expect(await store.requests.take('req_1', 'w1')).toMatchObject({
+        first: true,
+        request: { takenBy: 'w1' },
+      });
+      expect(await store.requests.take('req_1', 'w2')).toMatchObject({
+        first: false,
+        request: { takenBy: 'w1' },
+      });
+      await store.requests.ask({ id: 'req_2', sessionId, runId: 'run_b', kind: 'input' });
+      expect((await store.requests.list(sessionId)).map((request) => request.id)).toEqual(['req_1', 'req_2']);
+      expect(await store.requests.get('req_2')).toMatchObject({ kind: 'input', taskId: null, choices: null });
+    });
+
+    it('reopens a blocked task only: one claimed meanwhile stays with its worker', async () => {
+      const store = await open();
+      const task = await store.tasks.add({ title: 'waits for an answer' });
+      const claimed = await store.tasks.claimNext({ owner: 'w1', leaseMs: LEASE_MS });
+      await expect(store.tasks.reopen(task.id)).rejects.toThrow(/Cannot reopen task .*: it is in_progress/);
+      await store.tasks.block(task.id, 'needs input', { owner: 'w1', attempt: claimed?.attempts });
+      expect(await store.tasks.reopen(task.id)).toMatchObject({
+        status: 'pending',
+        failReason: null,
+        leaseOwner: null,
+      });
+      // A second reopen (two servers answering): refused, the task as the first left it.
+      await expect(store.tasks.reopen(task.id)).rejects.toBeInstanceOf(TaskStoreError);
+      expect(await store.tasks.claimNext({ owner: 'w2', leaseMs: LEASE_MS })).toMatchObject({
+        id: task.id,
+        attempts: 2,
+      });
+      await expect(store.tasks.reopen(task.id)).rejects.toBeInstanceOf(TaskStoreError);
+      expect(await store.tasks.get(task.id)).toMatchObject({ status: 'in_progress', leaseOwner: 'w2' });
+    });
+
+    it('lets one of two stores answering at once win, and wakes a store waiting for the answer', async () => {
+      const worker = await open();
+      const serverA = await open();
+      const serverB = await open();
+      const sessionId = await newSession(worker);
+      const heard: (string | undefined)[] = [];
+      const stop = await worker.signals.onAnswers((requestId) => heard.push(requestId));
+      for (let round = 0; round < 5; round += 1) {
+        const id = `req_race_${round}`;
+        await worker.requests.ask({ id, sessionId, runId: 'run_a', kind: 'input' });
+        const outcomes = await Promise.all([
+          serverA.requests.answer(id, { answer: '"from a"', by: 'a' }),
+          serverB.requests.answer(id, { answer: '"from b"', by: 'b' }),
+        ]);
+        expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+        const lost = outcomes.find((outcome) => !outcome.ok);
+        const won = outcomes.find((outcome) => outcome.ok);
+        expect(lost).toMatchObject({ reason: 'answered' });
+        expect((await worker.requests.get(id))?.answer).toBe(won?.ok ? won.request.answer : undefined);
+      }
+      // PostgreSQL names the request; SQLite sees another connection's commit as "some request".
+      await eventually(() => heard.includes('req_race_4') || heard.includes(undefined));
+      await stop();
+    });
   });
 }

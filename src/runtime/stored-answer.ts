@@ -1,0 +1,45 @@
+import { hostname } from 'node:os';
+import type { RequestAnswer } from '../agent/run/requests.js';
+import type { StoredRequest } from '../store/schema.js';
+
+/** An answer as the store keeps it (JSON text). */
+export function encodeAnswer(answer: RequestAnswer): string {
+  return JSON.stringify(answer);
+}
+
+/** A stored answer read back; undefined when there is none or it cannot be read. */
+export function decodeAnswer(text: string | null): RequestAnswer | undefined {
+  if (text === null) return undefined;
+  try {
+    const value = JSON.parse(text) as RequestAnswer;
+    return typeof value === 'object' && value !== null && typeof value.kind === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why an answer does not fit a request (another kind, a choice not offered); undefined when it fits. */
+export function answerMismatch(request: StoredRequest, answer: RequestAnswer): string | undefined {
+  if (request.kind !== answer.kind)
+    return `Request ${request.id} waits for ${withArticle(request.kind)} answer, not ${withArticle(answer.kind)} answer.`;
+  if (answer.kind !== 'failure' || request.choices === null) return undefined;
+  const choices = JSON.parse(request.choices) as string[];
+  if (choices.includes(answer.decision)) return undefined;
+  return `Request ${request.id} offers ${choices.join(', ')}, not ${answer.decision}${answer.decision === 'resolve' ? ' (only a merge conflict can be resolved)' : ''}.`;
+}
+
+/** "Request … was already answered" with who answered and when. */
+export function alreadyAnswered(request: StoredRequest): string {
+  const when = request.answeredAt === null ? '' : ` at ${new Date(request.answeredAt).toISOString()}`;
+  return `Request ${request.id} was already answered (by ${request.answeredBy ?? 'someone else'}${when}); the first answer counts.`;
+}
+
+/** Who answers from this process, as the store records it: `<host> pid <pid>`. */
+export function answererId(): string {
+  return `${hostname()} pid ${process.pid}`;
+}
+
+/** `an approval`, `a plan`. */
+function withArticle(kind: string): string {
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
+}
