@@ -18,6 +18,22 @@ export function latestRun(view: SessionView): RunView | undefined {
   return view.runs.at(-1);
 }
 
+/**
+ * How a message taskweave itself sends to continue a session starts (an answer given after the
+ * run ended, a plan verdict, a go-ahead, an interrupted run continued): such a run's goal is that
+ * message, not something the user typed.
+ */
+export const CONTINUATION_PREFIX = '[taskweave] ';
+
+/**
+ * The goal a session is shown under: its latest run's, unless taskweave started that run to go
+ * on (the user's answer, a verdict): then the latest goal the user gave.
+ */
+export function sessionHeading(view: SessionView): string | undefined {
+  const given = view.runs.findLast((run) => !run.goal.startsWith(CONTINUATION_PREFIX));
+  return (given ?? latestRun(view))?.goal;
+}
+
 /** Whether a run of the session goes on (started and not yet complete). */
 export function isRunning(view: SessionView): boolean {
   return latestRun(view)?.status === 'running';

@@ -83,6 +83,8 @@ describe("the web UI answers a worker's question", { timeout: 90_000 }, () => {
     const latest = page.getByRole('button', { name: '↓ Latest' });
     if (await latest.isVisible()) await latest.click();
     await screenshot(page, 'answer-worker-question-answered');
+    // The session is still shown under the user's goal, not the message taskweave continued it with.
+    expect((await page.getByRole('heading', { level: 1 }).textContent())?.trim()).toBe(GOAL);
     expect(await readFile(path.join(server.workspace, 'name.txt'), 'utf8')).toBe('Ada Lovelace\n');
     expect(child.exitCode).toBeNull();
   });

@@ -8,6 +8,7 @@ import {
   openFailure,
   openQuestion,
   planAwaitingDecision,
+  sessionHeading,
 } from '../../../src/events/session-view-select.js';
 import { BackgroundPanel } from '../background/background-panel.js';
 import { ApprovalRequest } from '../chat/approval-request.js';
@@ -134,7 +135,7 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
         <section className="chat" aria-label="Session">
           <header className="session-header">
             {sessionId && view && view.runs.length > 0 && <ExportMenu sessionId={sessionId} />}
-            <h1>{run?.goal ?? (sessionId ? 'Session' : 'New session')}</h1>
+            <h1>{(view && sessionHeading(view)) ?? (sessionId ? 'Session' : 'New session')}</h1>
             <p className="muted small">
               {run && `${run.model} · ${run.loop} · up to ${run.maxSteps} steps · `}
               {view && <span className="session-usage">{formatUsage(view.usage)}</span>}
