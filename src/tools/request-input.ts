@@ -47,7 +47,7 @@ function replyResult(reply: InputReply): ToolResult {
         output:
           'No user can answer in this run: it is non-interactive. The run will end here, waiting ' +
           'for input, so that someone can answer the question and continue it.',
-        display: 'nobody to answer',
+        display: 'waits for an answer',
         isError: false,
       };
   }

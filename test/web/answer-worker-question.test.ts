@@ -74,6 +74,10 @@ describe("the web UI answers a worker's question", { timeout: 90_000 }, () => {
     const banner = page.getByRole('alert', { name: 'The agent asks' });
     await banner.getByText('Which name goes in name.txt?').waitFor({ timeout: 15_000 });
     await screenshot(page, 'answer-worker-question-asked');
+    // The question's step says it waits (a server can answer it), not that nobody can.
+    const asked = (await page.getByRole('region', { name: 'Session' }).textContent()) ?? '';
+    expect(asked).toContain('waits for an answer');
+    expect(asked).not.toContain('nobody to answer');
     await banner.getByRole('textbox', { name: 'Your answer' }).fill('Ada Lovelace');
     await banner.getByRole('button', { name: 'Answer' }).click();
 
