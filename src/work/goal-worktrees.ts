@@ -22,10 +22,12 @@ import {
   addWorktree,
   commitExclusions,
   commitWorktree,
+  gitCommonDir,
   listWorktrees,
   mergeInProgress,
   removeWorktree,
   worktreesFolder,
+  worktreesIn,
 } from './worktree.js';
 import { aheadDone, aheadOfGoals, WorktreePool } from './worktree-pool.js';
 import { type SetupResult, setUpWorktree, type WorktreeSetup } from './worktree-setup.js';
@@ -144,8 +146,9 @@ export class GoalWorktrees {
   }): Promise<GoalWorktrees | undefined> {
     const repository = await findRepository(options.workspaceRoot);
     if (!repository) return undefined;
-    const worktrees = await worktreesFolder(repository.top);
-    await clearGoalRefLocks(path.join(worktrees, '..', '..'), goalBranch(options.goalId));
+    const common = await gitCommonDir(repository.top);
+    await clearGoalRefLocks(common, goalBranch(options.goalId));
+    const worktrees = worktreesIn(common);
     const folder = path.join(worktrees, refPart(options.goalId));
     const remote =
       options.remote === undefined

@@ -9,8 +9,18 @@ import { git, gitOutcome } from './git.js';
  * task; nothing walks into `.git`, git never tracks it, and it goes with the repository.
  */
 export async function worktreesFolder(top: string): Promise<string> {
+  return worktreesIn(await gitCommonDir(top));
+}
+
+/** worktreesFolder of the repository whose common git folder is `commonDir`. */
+export function worktreesIn(commonDir: string): string {
+  return path.join(commonDir, 'taskweave', 'worktrees');
+}
+
+/** The repository's git folder shared by its worktrees (`.git` of the main checkout). */
+export async function gitCommonDir(top: string): Promise<string> {
   const common = (await git(['rev-parse', '--git-common-dir'], { cwd: top })).toString('utf8').trim();
-  return path.join(path.resolve(top, common), 'taskweave', 'worktrees');
+  return path.resolve(top, common);
 }
 
 /**
