@@ -1,6 +1,7 @@
 import { readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitOutcome } from './git.js';
+import { commitOf } from './goal-branch.js';
 
 /**
  * Where task worktrees go: inside the repository's git folder, `<git-common-dir>/taskweave/
@@ -167,12 +168,9 @@ export async function switchWorktree(options: {
   // the commit the ref names when it starts but creates the branch from the name again at its end,
   // so a goal branch moved in between (another task's merge) left the new branch on the merge
   // and the files without it: the task's first commit then undid the merged task's work.
-  const start =
-    options.start === undefined
-      ? undefined
-      : (await git(['rev-parse', '--verify', '--quiet', `${options.start}^{commit}`], { cwd: folder }))
-          .toString('utf8')
-          .trim();
+  const start = options.start === undefined ? undefined : await commitOf(folder, options.start);
+  if (options.start !== undefined && start === undefined)
+    throw new Error(`Cannot start ${options.branch}: ${options.start} names no commit.`);
   const target = start !== undefined ? ['-B', options.branch, start] : [options.branch];
   await git(['checkout', '--quiet', '--force', '--ignore-other-worktrees', ...target], { cwd: folder });
   const keep = options.keep.flatMap((name) => ['-e', `/${name}`]);
