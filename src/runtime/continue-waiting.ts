@@ -9,6 +9,7 @@ import {
   sessionRun,
   type WorkerContext,
 } from './queue-worker.js';
+import { reopenIfAnswered } from './reopen-answered.js';
 import { alreadyAnswered, answererId, encodeAnswer } from './stored-answer.js';
 import { applyReply, continuationMessage, planTaskAnswer, type WaitingReply } from './waiting-reply.js';
 import { type WaitingSession, waitingRequestId } from './waiting-session.js';
@@ -52,6 +53,7 @@ export async function continueWaiting(
     }
   }
   const given = storedAnswerOf(reply);
+  let stored = false;
   if (given) {
     // Given here, the answer is stored like one given on a server: the first of the two counts.
     const outcome = await ctx.store.requests.answer(waitingRequestId(waitingFor), {
@@ -59,12 +61,22 @@ export async function continueWaiting(
       by: answererId(),
     });
     if (!outcome.ok && outcome.reason === 'answered') {
-      if (goalTask) await tasks.block(goalTask.id, goalTask.failReason ?? 'needs input');
+      if (goalTask) {
+        await tasks.block(goalTask.id, goalTask.failReason ?? 'needs input');
+        // The answer stored first goes on through the queue: a worker claims the task with it
+        // (its answerer may have died before putting the task back, or met this claim).
+        await reopenIfAnswered(ctx.store, session.id);
+      }
       throw new RuntimeInputError(alreadyAnswered(outcome.request), { code: 'conflict' });
     }
-    if (outcome.ok) await ctx.store.requests.take(outcome.request.id, owner);
+    stored = outcome.ok;
   }
-  await applyReply(ctx, waiting, reply, taskAnswer);
+  // Taken and applied together: a kill between the two would leave an answer taken but never
+  // logged, which no later worker goes on with.
+  await ctx.store.transaction(async () => {
+    if (stored) await ctx.store.requests.take(waitingRequestId(waitingFor), owner);
+    await applyReply(ctx, waiting, reply, taskAnswer);
+  });
   const goal = continuationMessage(waiting, reply);
   if (goalTask) {
     const task = { ...goalTask, status: 'in_progress' as const };

@@ -151,8 +151,13 @@ export class TerminalResponder {
   }
 
   private send(requestId: string, answer: RequestAnswer): void {
-    // A refusal (answered meanwhile on a server sharing the store) shows as that server's answer event.
-    void this.runtime.answer(requestId, answer);
+    // A refusal (answered meanwhile on a server sharing the store) shows as that server's answer
+    // event; an answer that could not be stored at all is said, never an unhandled rejection.
+    this.runtime.answer(requestId, answer).catch((error: unknown) => {
+      this.runtime.notice(
+        `The answer was not given: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
   }
 
   private async askInput(requestId: string, signal: AbortSignal): Promise<void> {
