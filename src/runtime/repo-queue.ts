@@ -1,5 +1,11 @@
 import { errorMessage } from '../util/error-message.js';
-import { CLONE_REMOTE, clonesFolder, ensureClone, normalRemote } from '../work/repo-clone.js';
+import {
+  CLONE_REMOTE,
+  clonesFolder,
+  ensureClone,
+  normalRemote,
+  withoutRemoteCredentials,
+} from '../work/repo-clone.js';
 import { RuntimeInputError } from './errors.js';
 import { chosenStore } from './store-choice.js';
 
@@ -57,7 +63,15 @@ export async function prepareRepository(options: {
     return { folder, remote: CLONE_REMOTE, queue };
   } catch (error) {
     throw new RuntimeInputError(
-      `--repo ${options.remote} could not be cloned into ${clones}: ${errorMessage(error)}`,
+      withoutRemoteCredentials(
+        `--repo ${options.remote} could not be cloned or fetched into ${clones}: ${errorMessage(error)}`,
+        options.remote,
+      ),
     );
   }
+}
+
+/** The remote as a message may name it: without the token or password its URL may carry. */
+export function shownRemote(remote: string): string {
+  return withoutRemoteCredentials(remote, remote);
 }

@@ -1,5 +1,6 @@
 import { git, gitOutcome } from './git.js';
 import { BRANCH_PREFIX, commitIdentity, commitOf, goalBranch } from './goal-branch.js';
+import { withoutRemoteCredentials } from './repo-clone.js';
 import { findRepository } from './repository.js';
 import { listWorktrees, removeWorktree, worktreesFolder } from './worktree.js';
 
@@ -99,7 +100,12 @@ export async function fetchGoalBranches(workspaceRoot: string, remote: string): 
     cwd: top,
   });
   if (listed.code !== 0)
-    throw new GoalBranchError(`The goal branches of ${remote} could not be listed: ${listed.stderr.trim()}`);
+    throw new GoalBranchError(
+      withoutRemoteCredentials(
+        `The goal branches of ${remote} could not be listed: ${listed.stderr.trim()}`,
+        remote,
+      ),
+    );
   const branches = listed.stdout
     .split('\n')
     .map((line) => line.split('\t')[1] ?? '')
@@ -115,7 +121,10 @@ export async function fetchGoalBranches(workspaceRoot: string, remote: string): 
   // A goal branch checked out here is not moved under the user's feet (git refuses): said.
   if (fetched.code !== 0)
     throw new GoalBranchError(
-      `The goal branches of ${remote} could not be fetched: ${fetched.stderr.trim()}`,
+      withoutRemoteCredentials(
+        `The goal branches of ${remote} could not be fetched: ${fetched.stderr.trim()}`,
+        remote,
+      ),
     );
   return branches.map((branch) => branch.slice(BRANCH_PREFIX.length));
 }

@@ -29,6 +29,26 @@ export function normalRemote(remote: string, cwd: string = process.cwd()): strin
 }
 
 /**
+ * `text` (a message naming the remote, or git's error, which repeats the URL) as it may be shown
+ * or logged: the remote as normalRemote gives it, and the password of its URL (and its user name,
+ * an access token on http(s)) hidden wherever else it stands.
+ */
+export function withoutRemoteCredentials(text: string, remote: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(remote.trim());
+  } catch {
+    return text;
+  }
+  let shown = text.replaceAll(remote, normalRemote(remote));
+  const secrets = [url.password, /^https?:$/.test(url.protocol) ? url.username : ''];
+  for (const secret of secrets.filter((value) => value !== '')) {
+    shown = shown.replaceAll(secret, '***').replaceAll(decodeURIComponent(secret), '***');
+  }
+  return shown;
+}
+
+/**
  * Where a worker keeps its clones of repositories: `--clones <folder>`, else
  * `$TASKWEAVE_CLONES`, else `$XDG_DATA_HOME/taskweave/clones`, else
  * `~/.local/share/taskweave/clones`.

@@ -76,7 +76,8 @@ async function followForWorkers(
   options: RunCliOptions,
 ): Promise<number> {
   const { position, task } = submission;
-  const where = `Queued for the workers of ${options.repo} as #${position} (task ${task.id}, session ${task.sessionId})`;
+  const { shownRemote } = await import('../../runtime/repo-queue.js');
+  const where = `Queued for the workers of ${shownRemote(options.repo ?? '')} as #${position} (task ${task.id}, session ${task.sessionId})`;
   if (!options.wait) {
     cli.say(`${where}. Follow it with: taskweave sessions show ${task.sessionId} --events`);
     return EXIT.queued;

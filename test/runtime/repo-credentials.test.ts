@@ -1,0 +1,38 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { prepareRepository } from '../../src/runtime/repo-queue.js';
+import { withoutRemoteCredentials } from '../../src/work/repo-clone.js';
+
+/*
+ * A remote URL can carry an access token (https://TOKEN@host/…) or a password. A worker's
+ * messages and logs (under systemd, journald keeps them) name the repository without them, even
+ * when git's own error repeats the whole URL.
+ */
+describe('remote credentials in messages', () => {
+  it('a remote that cannot be cloned is named without its token or password', async () => {
+    const clones = mkdtempSync(path.join(tmpdir(), 'taskweave-clones-'));
+    const remote = 'https://ghp_token123:pa55word@127.0.0.1:9/team/app.git';
+    const error = await prepareRepository({ remote, clones }).then(
+      () => undefined,
+      (thrown: unknown) => thrown as Error,
+    );
+    expect(error?.message).toContain('https://127.0.0.1:9/team/app');
+    expect(error?.message).toContain('could not be cloned');
+    expect(error?.message).not.toContain('ghp_token123');
+    expect(error?.message).not.toContain('pa55word');
+  }, 30_000);
+
+  it('hides an http user name (a token) but keeps an ssh login, which is no secret', () => {
+    expect(
+      withoutRemoteCredentials(
+        'fatal: https://tok%40en@host/r.git: denied (tok@en)',
+        'https://tok%40en@host/r.git',
+      ),
+    ).toBe('fatal: https://host/r: denied (***)');
+    expect(withoutRemoteCredentials('ssh://git@host/r.git failed', 'ssh://git@host/r.git')).toBe(
+      'ssh://host/r failed',
+    );
+  });
+});
