@@ -98,11 +98,6 @@ export class GoalRemote {
     );
   }
 
-  /** The remote's tip of a branch as last fetched or pushed (`''` when it had none; undefined when not looked at). */
-  knownTip(branch: string): string | undefined {
-    return this.known.get(branch);
-  }
-
   /**
    * Pushes a local branch to the remote only if the remote's branch is still at `expected`
    * (`''`: it must not exist). `rejected` when it moved meanwhile (another machine pushed).
