@@ -4,7 +4,7 @@ import type { Store } from '../store/ports.js';
 import type { StoredRequest } from '../store/schema.js';
 import type { RuntimeInputErrorCode } from './errors.js';
 import { reopenIfAnswered } from './reopen-answered.js';
-import { alreadyAnswered, answererId, answerMismatch, encodeAnswer } from './stored-answer.js';
+import { alreadyAnswered, answererId, encodeAnswer, storedAnswerMismatch } from './stored-answer.js';
 import { waitingFor, waitingRequestId } from './waiting-session.js';
 
 /** Whether an answer was given, and why not (with the kind of refusal) when it was not. */
@@ -35,7 +35,7 @@ export async function giveAnswer(
     const result = local.answer(requestId, answer);
     return result.ok ? result : { ...result, code: 'bad_input' };
   }
-  const mismatch = answerMismatch(request, answer);
+  const mismatch = storedAnswerMismatch(request, answer);
   if (mismatch !== undefined) return { ok: false, error: mismatch, code: 'bad_input' };
   if (request.answer !== null) return { ok: false, error: alreadyAnswered(request), code: 'conflict' };
   const waiting: Waiting = local ? { kind: 'run' } : await whereItWaits(ctx.store, request);

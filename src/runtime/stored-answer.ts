@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { RequestAnswer } from '../agent/run/requests.js';
+import { answerMismatch, type RequestAnswer } from '../agent/run/requests.js';
 import type { StoredRequest } from '../store/schema.js';
 
 /** An answer as the store keeps it (JSON text). */
@@ -18,14 +18,10 @@ export function decodeAnswer(text: string | null): RequestAnswer | undefined {
   }
 }
 
-/** Why an answer does not fit a request (another kind, a choice not offered); undefined when it fits. */
-export function answerMismatch(request: StoredRequest, answer: RequestAnswer): string | undefined {
-  if (request.kind !== answer.kind)
-    return `Request ${request.id} waits for ${withArticle(request.kind)} answer, not ${withArticle(answer.kind)} answer.`;
-  if (answer.kind !== 'failure' || request.choices === null) return undefined;
-  const choices = JSON.parse(request.choices) as string[];
-  if (choices.includes(answer.decision)) return undefined;
-  return `Request ${request.id} offers ${choices.join(', ')}, not ${answer.decision}${answer.decision === 'resolve' ? ' (only a merge conflict can be resolved)' : ''}.`;
+/** Why an answer does not fit a stored request (another kind, a choice not offered); undefined when it fits. */
+export function storedAnswerMismatch(request: StoredRequest, answer: RequestAnswer): string | undefined {
+  const choices = request.choices === null ? null : (JSON.parse(request.choices) as string[]);
+  return answerMismatch({ id: request.id, kind: request.kind, choices }, answer);
 }
 
 /** "Request … was already answered" with who answered and when. */
@@ -37,9 +33,4 @@ export function alreadyAnswered(request: StoredRequest): string {
 /** Who answers from this process, as the store records it: `<host> pid <pid>`. */
 export function answererId(): string {
   return `${hostname()} pid ${process.pid}`;
-}
-
-/** `an approval`, `a plan`. */
-function withArticle(kind: string): string {
-  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }

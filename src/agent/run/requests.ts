@@ -68,19 +68,11 @@ export class PendingRequests {
   answer(requestId: string, answer: RequestAnswer): AnswerResult {
     const entry = this.waiting.get(requestId);
     if (!entry) return { ok: false, error: `No request ${requestId} is waiting for an answer.` };
-    if (entry.request.kind !== answer.kind) {
-      return {
-        ok: false,
-        error: `Request ${requestId} waits for ${withArticle(entry.request.kind)} answer, not ${withArticle(answer.kind)} answer.`,
-      };
-    }
-    const { choices } = entry.request;
-    if (answer.kind === 'failure' && choices && !choices.includes(answer.decision)) {
-      return {
-        ok: false,
-        error: `Request ${requestId} offers ${choices.join(', ')}, not ${answer.decision}${answer.decision === 'resolve' ? ' (only a merge conflict can be resolved)' : ''}.`,
-      };
-    }
+    const mismatch = answerMismatch(
+      { id: requestId, kind: entry.request.kind, choices: entry.request.choices },
+      answer,
+    );
+    if (mismatch !== undefined) return { ok: false, error: mismatch };
     entry.resolve(answer);
     return { ok: true };
   }
@@ -91,7 +83,22 @@ export class PendingRequests {
   }
 }
 
+/**
+ * Why an answer does not fit a request (another kind, a choice not offered); undefined when it
+ * fits. The same for a request waiting in this process and one stored (answered from elsewhere).
+ */
+export function answerMismatch(
+  request: { id: string; kind: string; choices?: readonly string[] | null },
+  answer: RequestAnswer,
+): string | undefined {
+  if (request.kind !== answer.kind)
+    return `Request ${request.id} waits for ${withArticle(request.kind)} answer, not ${withArticle(answer.kind)} answer.`;
+  const { choices } = request;
+  if (answer.kind !== 'failure' || !choices || choices.includes(answer.decision)) return undefined;
+  return `Request ${request.id} offers ${choices.join(', ')}, not ${answer.decision}${answer.decision === 'resolve' ? ' (only a merge conflict can be resolved)' : ''}.`;
+}
+
 /** `an approval`, `a plan`. */
-function withArticle(kind: RequestKind): string {
+function withArticle(kind: string): string {
   return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }
