@@ -71,7 +71,7 @@ export function openDatabase(options: OpenDatabaseOptions): TaskweaveDb {
   try {
     // The busy timeout first, so that switching to WAL waits for a process that is migrating.
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    if (!inMemory) sqlite.pragma('journal_mode = WAL');
+    if (!inMemory) switchToWal(sqlite);
     sqlite.pragma(`synchronous = ${options.synchronous ?? DEFAULT_SYNCHRONOUS}`);
     // Off while migrating (the pragma is a no-op inside a transaction, so it is set around it):
     // drizzle-kit rebuilds a changed table with DROP TABLE, which with foreign keys on would
@@ -87,6 +87,26 @@ export function openDatabase(options: OpenDatabaseOptions): TaskweaveDb {
     throw error;
   }
   return wrap(sqlite, options.path);
+}
+
+/**
+ * Switches the file to WAL. On a fresh file two processes doing it at once can both hold the
+ * read lock and both want the write lock: SQLite then fails one with SQLITE_BUSY at once, without
+ * waiting out the busy timeout (it would be a deadlock). That one tries again, as the busy handler
+ * would, until the other has switched (then it is a no-op) or the busy timeout has passed.
+ */
+function switchToWal(sqlite: Database.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
+    }
+  }
 }
 
 function wrap(sqlite: Database.Database, filePath: string): TaskweaveDb {
