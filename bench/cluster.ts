@@ -49,6 +49,8 @@ interface StreamFigures {
   sessions: number;
   events: number;
   latencies: number[];
+  /** Of the live events, the part from the worker's stamp to its NOTIFY reaching a listener. */
+  toNotify: number[];
   inOrder: boolean;
   /** The slowest live events: `type/update_type latency`. */
   slowest: string[];
@@ -71,6 +73,12 @@ async function streamWorker2(
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: cluster.options.store });
   await client.connect();
+  // A listener of the store's event channel beside the server: where the time goes.
+  const notified = new Map<string, number>();
+  client.on('notification', (message) => {
+    if (message.payload !== undefined) notified.set(message.payload, Date.now());
+  });
+  await client.query('LISTEN taskweave_events');
   const { socket, arrivals } = await openSocket(serve.port, serve.token);
   const subscribed = new Map<string, number>();
   try {
@@ -97,6 +105,7 @@ async function streamWorker2(
     serve.child.kill('SIGTERM');
   }
   const live: { latency: number; name: string }[] = [];
+  const toNotify: number[] = [];
   let inOrder = true;
   let events = 0;
   for (const [sessionId, at] of subscribed) {
@@ -107,6 +116,11 @@ async function streamWorker2(
       if (arrival.event.ts < at) continue;
       const update = 'update_type' in arrival.event ? `/${String(arrival.event.update_type)}` : '';
       live.push({ latency: arrival.at - arrival.event.ts, name: `${arrival.event.type}${update}` });
+      // A NOTIFY names the last seq of its commit: the event's is the first at or after it.
+      const notifiedAt = [...Array(50).keys()]
+        .map((ahead) => notified.get(`${sessionId} ${arrival.event.seq + ahead}`))
+        .find((at) => at !== undefined);
+      if (notifiedAt !== undefined) toNotify.push(notifiedAt - arrival.event.ts);
     }
   }
   live.sort((a, b) => a.latency - b.latency);
@@ -114,6 +128,7 @@ async function streamWorker2(
     sessions: subscribed.size,
     events,
     latencies: live.map((entry) => entry.latency),
+    toNotify: toNotify.sort((a, b) => a - b),
     inOrder,
     slowest: live.slice(-8).map((entry) => `${entry.name} ${entry.latency}`),
   };
@@ -221,6 +236,16 @@ async function main(): Promise<void> {
           { header: 'max ms', align: 'right' },
         ],
         rows: [
+          [
+            'worker write → NOTIFY at a listener',
+            '',
+            '',
+            String(stream.toNotify.length),
+            '',
+            String(percentile(stream.toNotify, 50)),
+            String(percentile(stream.toNotify, 99)),
+            String(stream.toNotify.at(-1) ?? Number.NaN),
+          ],
           [
             'worker write → WebSocket client',
             String(stream.sessions),

@@ -148,6 +148,13 @@ export interface Store {
   /** Wake-ups when tasks change or events are logged (see StoreSignals). */
   signals: StoreSignals;
   /**
+   * How long a run's journal may hold streamed events (text deltas, tool progress) before it
+   * writes them, which is the lag a viewer in another process sees on them; STREAMED_FLUSH_MS
+   * (50) unless the store says. A PostgreSQL store says less: its workers have no viewer of
+   * their own, every viewer is a server elsewhere reading what is written.
+   */
+  streamedFlushMs?: number;
+  /**
    * Runs `work` in one write transaction: what the ports write while it runs commits together
    * (one fsync), or not at all when it throws. A method's own transaction inside it is a
    * savepoint. For grouped writes (a run's journal): the work should only call the store. In

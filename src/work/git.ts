@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { launchThroughHelper } from './git-launcher.js';
 
 /**
  * Config given to every git command taskweave runs for change records: nothing the repository's
@@ -41,15 +42,30 @@ export interface GitOptions {
  * a GitError with git's message when it exits with another code than 0.
  */
 export function git(args: string[], options: GitOptions): Promise<Buffer> {
+  const env = {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    ...options.env,
+  };
+  const launched = launchThroughHelper('git', [...SAFE_CONFIG, ...args], { ...options, env });
+  if (launched !== undefined) {
+    return launched.then(
+      (exit) => {
+        if (exit.code === 0) return exit.stdout;
+        if (options.signal?.aborted)
+          throw new GitError(`git ${args[0]} could not run: The operation was aborted`);
+        throw failed(args, exit.code ?? exit.signal, exit.stdout, exit.stderr);
+      },
+      (error: Error) => {
+        throw new GitError(`git ${args[0]} could not run: ${error.message}`);
+      },
+    );
+  }
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...SAFE_CONFIG, ...args], {
       cwd: options.cwd,
-      env: {
-        ...process.env,
-        GIT_TERMINAL_PROMPT: '0',
-        GIT_OPTIONAL_LOCKS: '0',
-        ...options.env,
-      },
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
       signal: options.signal,
     });
@@ -60,12 +76,7 @@ export function git(args: string[], options: GitOptions): Promise<Buffer> {
     child.on('error', (error) => reject(new GitError(`git ${args[0]} could not run: ${error.message}`)));
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out));
-      else {
-        const said = Buffer.concat(err).toString('utf8').trim();
-        const failure = new GitError(`git ${args.join(' ')} failed (exit ${code}): ${said || 'no message'}`);
-        failure.stdout = Buffer.concat(out).toString('utf8');
-        reject(failure);
-      }
+      else reject(failed(args, code, Buffer.concat(out), Buffer.concat(err)));
     });
     child.stdin.on('error', () => {});
     Promise.resolve(options.input).then(
@@ -73,6 +84,13 @@ export function git(args: string[], options: GitOptions): Promise<Buffer> {
       () => child.stdin.end(),
     );
   });
+}
+
+function failed(args: string[], code: number | string | null, stdout: Buffer, stderr: Buffer): GitError {
+  const said = stderr.toString('utf8').trim();
+  const failure = new GitError(`git ${args.join(' ')} failed (exit ${code}): ${said || 'no message'}`);
+  failure.stdout = stdout.toString('utf8');
+  return failure;
 }
 
 /** What a git command said, whatever its exit code. */

@@ -11,7 +11,7 @@ export interface JournalOptions {
    * The store: its session log, and its transactions (one commit for a group of writes); its
    * request log, when given, records each request event's request with the event.
    */
-  store: Pick<Store, 'sessions' | 'transaction'> & Partial<Pick<Store, 'requests'>>;
+  store: Pick<Store, 'sessions' | 'transaction'> & Partial<Pick<Store, 'requests' | 'streamedFlushMs'>>;
   bus: EventBus;
   now?: () => number;
 }
@@ -50,7 +50,7 @@ interface HeldEvent {
  * path is well under a millisecond (bench:server measures the latency a client sees).
  *
  * Streamed events (text deltas, tool progress) are many, small, and not needed by a resumed run.
- * They are written at most STREAMED_FLUSH_MS later, with the next write or on their own, but
+ * They are written at most STREAMED_FLUSH_MS (or the store's `streamedFlushMs`) later, with the next write or on their own, but
  * announced at once: when nothing else is waiting to be written, the journal gives such an event
  * the session's next seq and publishes it before writing it; the write then logs it with that
  * seq. Otherwise it waits its turn behind the writes queued before it and is announced as soon as
@@ -201,7 +201,7 @@ export class Journal {
       this.heldWritten = new Promise((resolve) => {
         this.releaseHeld = () => resolve(undefined);
       });
-      this.flushTimer = setTimeout(() => this.flushHeld(), STREAMED_FLUSH_MS);
+      this.flushTimer = setTimeout(() => this.flushHeld(), this.store.streamedFlushMs ?? STREAMED_FLUSH_MS);
     }
     return this.heldWritten;
   }

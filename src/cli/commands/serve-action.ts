@@ -46,6 +46,8 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
         : `approval mode switched to ${mode} by a client`,
     ),
   );
+  // A server runs many runs: their git commands start off its event loop.
+  runtime.startGitHelper();
   let server: Awaited<ReturnType<typeof serve>>;
   try {
     server = await serve({ runtime, host: options.host, port: options.port, work: options.work });

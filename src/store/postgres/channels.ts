@@ -13,11 +13,6 @@ export async function notifyQueue(db: PgDb, queue: string): Promise<void> {
   await db.execute(sql`select pg_notify(${CHANNELS.tasks}, ${queue})`);
 }
 
-/** Announces (at commit) the new seq of a session's event log, as `<session id> <seq>`. */
-export async function notifyEvent(db: PgDb, sessionId: string, seq: number): Promise<void> {
-  await db.execute(sql`select pg_notify(${CHANNELS.events}, ${`${sessionId} ${seq}`})`);
-}
-
 /** Announces (at commit) that a request was answered, by its id: the run waiting for it takes it. */
 export async function notifyAnswer(db: PgDb, requestId: string): Promise<void> {
   await db.execute(sql`select pg_notify(${CHANNELS.answers}, ${requestId})`);

@@ -7,7 +7,7 @@ import type { PgDb } from './connection.js';
  */
 
 /** taskweave's classes of advisory locks (the first key). */
-const LOCK_CLASS = { queue: 7462, session: 7463 } as const;
+const LOCK_CLASS = { queue: 7462 } as const;
 
 /**
  * Holds a queue until the transaction ends: its claims (the serial rule) and the sequence of
@@ -15,9 +15,4 @@ const LOCK_CLASS = { queue: 7462, session: 7463 } as const;
  */
 export async function lockQueue(db: PgDb, queue: string): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS.queue}, hashtext(${queue}))`);
-}
-
-/** Holds a session's event log until the transaction ends: the next seq is this writer's. */
-export async function lockSessionLog(db: PgDb, sessionId: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS.session}, hashtext(${sessionId}))`);
 }

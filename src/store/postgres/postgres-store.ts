@@ -29,6 +29,13 @@ export interface OpenPostgresStoreOptions {
  * version knows (once, under an advisory lock, whoever starts first), and returns the ports.
  * Its `location` is the URL without its password.
  */
+/**
+ * How long a worker's journal holds streamed events before writing them (see Store): short,
+ * since a server elsewhere shows them only once written; long enough that a model's burst of
+ * deltas shares one commit.
+ */
+const PG_STREAMED_FLUSH_MS = 10;
+
 export async function openPostgresStore(options: OpenPostgresStoreOptions): Promise<Store> {
   const { target } = options;
   const connection: PgConnection =
@@ -54,6 +61,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     usage: new PgUsageStore(ctx),
     location: 'url' in target ? redactStoreUrl(target.url) : 'pglite (in this process)',
     signals: new PgSignals(connection),
+    streamedFlushMs: PG_STREAMED_FLUSH_MS,
     transaction: (work) => ctx.transaction(() => work()),
     close: () => connection.close(),
   };

@@ -14,21 +14,50 @@ import type {
   UnsequencedEvent,
 } from '../session-store.js';
 import { SessionStoreError, unknownSession } from '../store-errors.js';
-import { notifyEvent } from './channels.js';
-import type { PgDb } from './connection.js';
+import { CHANNELS } from './channels.js';
+import { type PgDb, queryRows } from './connection.js';
 import type { PgContext } from './context.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from './errors.js';
 import { resolvePgIdPrefix } from './id-lookup.js';
-import { lockSessionLog } from './locks.js';
-import { events, messages, plans, runs, sessions } from './schema.js';
+import { events, messages, plans, runs, sessions, tasks } from './schema.js';
 import { unfinishedPlan } from './task-store.js';
+
+/** How many times an event's write is tried under a newer seq before it fails (writers racing for a session). */
+const MAX_APPEND_ATTEMPTS = 20;
+
+function noTask(taskId: string): SessionStoreError {
+  return new SessionStoreError(`There is no task with the id ${taskId}.`);
+}
+
+/**
+ * The one statement that logs an event under its seq and announces it (at commit): it writes
+ * nothing when the session does not exist, when the seq before is missing, or when the seq is
+ * taken (`on conflict do nothing` waits for a writer holding it, then yields).
+ */
+function appendStatement(event: ServerEvent): SQL {
+  const { session_id: sessionId, seq } = event;
+  const updateType = event.type === 'agent_update' ? event.update_type : null;
+  return sql`with added as (
+    insert into ${events} (session_id, seq, run_id, type, update_type, payload, ts)
+    select ${sessionId}, ${seq}, ${event.run_id}, ${event.type}, ${updateType}, ${JSON.stringify(event)}, ${event.ts}
+    where exists (select 1 from ${sessions} where id = ${sessionId})
+      and (${seq}::integer = 1 or exists (select 1 from ${events} where session_id = ${sessionId} and seq = ${seq}::integer - 1))
+    on conflict do nothing
+    returning seq
+  )
+  select pg_notify(${CHANNELS.events}, ${`${sessionId} ${seq}`}) from added`;
+}
 
 /**
  * Sessions, their conversation, runs and event log in PostgreSQL, with the contracts of the
- * SQLite SessionStore. A session's next seq is assigned under its advisory lock, so writers on
- * several machines get increasing seqs with no gap; each new seq is announced with NOTIFY.
+ * SQLite SessionStore. An event goes in only under the session's next seq (the one before it
+ * exists, the key refuses a second), so writers on several machines get increasing seqs with no
+ * gap; each new seq is announced with NOTIFY.
  */
 export class PgSessionStore implements SessionLog {
+  /** The seq this process expects each session's next event to get: its last write's, plus one. */
+  private readonly nextSeqs = new Map<string, number>();
+
   constructor(
     private readonly ctx: PgContext,
     private readonly now: () => number = Date.now,
@@ -109,24 +138,29 @@ export class PgSessionStore implements SessionLog {
     const now = this.now();
     const taskId = options.taskId ?? null;
     const json = JSON.stringify(content);
-    try {
-      const id = await this.ctx.transaction(async (db) => {
-        await this.touch(sessionId, now);
-        const [row] = await db
-          .insert(messages)
-          .values({ sessionId, runId, role, content: json, createdAt: now, taskId })
-          .returning({ id: messages.id });
-        if (row === undefined) throw new Error('The message was not stored.');
-        return row.id;
-      });
-      return { id, sessionId, runId, role, content: JSON.parse(json), createdAt: now, taskId };
-    } catch (error) {
-      // touch has already vouched for the session: the task is the reference that is missing.
-      if (taskId !== null && pgErrorCode(error) === FOREIGN_KEY_VIOLATION) {
-        throw new SessionStoreError(`There is no task with the id ${taskId}.`);
-      }
+    // One statement (one round trip, no savepoint): the session is touched and the message added
+    // together, or neither when the session or the task is missing.
+    const [row] = await queryRows<{ id: number }>(
+      this.db,
+      sql`with touched as (
+        update ${sessions} set updated_at = ${now}
+        where id = ${sessionId}
+          and (${taskId}::text is null or exists (select 1 from ${tasks} where id = ${taskId}::text))
+        returning id
+      )
+      insert into ${messages} (session_id, run_id, role, content, created_at, task_id)
+      select id, ${runId}, ${role}, ${json}, ${now}, ${taskId}::text from touched
+      returning id`,
+    ).catch((error: unknown) => {
+      // The task was deleted between the check and the insert.
+      if (taskId !== null && pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw noTask(taskId);
       throw error;
+    });
+    if (row === undefined) {
+      if ((await this.getSession(sessionId)) === undefined) throw unknownSession(sessionId);
+      throw noTask(taskId ?? '');
     }
+    return { id: Number(row.id), sessionId, runId, role, content: JSON.parse(json), createdAt: now, taskId };
   }
 
   async messages(sessionId: string, filter: MessageFilter = {}): Promise<StoredMessage[]> {
@@ -148,32 +182,45 @@ export class PgSessionStore implements SessionLog {
     return rows.map(({ rewoundBy: _rewound, ...row }) => ({ ...row, content: JSON.parse(row.content) }));
   }
 
+  /**
+   * Logs an event under the session's next seq in one statement (one round trip: the events of
+   * a run are written while other workers' commits and git compete for the CPU, and each round
+   * trip waits its turn). The seq is guessed (the one announced, else the one after this
+   * process's last write to the session) and the row goes in only if it is the next: the one
+   * before it exists, and none has it yet (the key decides between writers racing for it). A
+   * wrong guess (another writer went first, a rolled-back write) writes nothing; the log's last
+   * seq is read and the write tried again, unless the seq was announced: that is an error.
+   */
   async appendEvent(event: UnsequencedEvent): Promise<ServerEvent> {
-    try {
-      return await this.ctx.transaction(async (db) => {
-        await lockSessionLog(db, event.session_id);
-        const seq = (await this.lastSeq(event.session_id)) + 1;
-        if (event.seq !== undefined && event.seq !== seq) {
-          throw new SessionStoreError(
-            `The event was announced as seq ${event.seq} of session ${event.session_id}, but the next seq is ${seq}: another writer logged events to the session meanwhile.`,
-          );
-        }
-        const stamped = { ...event, seq } as ServerEvent;
-        await db.insert(events).values({
-          sessionId: event.session_id,
-          seq,
-          runId: event.run_id,
-          type: event.type,
-          updateType: event.type === 'agent_update' ? event.update_type : null,
-          payload: JSON.stringify(stamped),
-          ts: event.ts,
-        });
-        await notifyEvent(db, event.session_id, seq);
+    const sessionId = event.session_id;
+    let seq = event.seq ?? this.nextSeqs.get(sessionId) ?? (await this.lastSeq(sessionId)) + 1;
+    for (let attempt = 1; ; attempt++) {
+      const stamped = { ...event, seq } as ServerEvent;
+      let written: unknown[];
+      try {
+        written = await queryRows(this.db, appendStatement(stamped));
+      } catch (error) {
+        if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw unknownSession(sessionId);
+        throw error;
+      }
+      if (written.length === 1) {
+        this.nextSeqs.set(sessionId, seq + 1);
         return stamped;
-      });
-    } catch (error) {
-      if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw unknownSession(event.session_id);
-      throw error;
+      }
+      this.nextSeqs.delete(sessionId);
+      const last = await this.lastSeq(sessionId);
+      if (last === 0 && (await this.getSession(sessionId)) === undefined) throw unknownSession(sessionId);
+      if (event.seq !== undefined) {
+        throw new SessionStoreError(
+          `The event was announced as seq ${event.seq} of session ${sessionId}, but the next seq is ${last + 1}: another writer logged events to the session meanwhile.`,
+        );
+      }
+      if (attempt >= MAX_APPEND_ATTEMPTS) {
+        throw new SessionStoreError(
+          `Could not log an event to session ${sessionId}: other writers took its next seq ${attempt} times in a row.`,
+        );
+      }
+      seq = last + 1;
     }
   }
 

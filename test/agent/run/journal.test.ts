@@ -30,10 +30,11 @@ afterEach(async () => {
 });
 
 /** A journal over a real store file; counts the store's transactions (commits). */
-async function setup() {
+async function setup(options: { streamedFlushMs?: number } = {}) {
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'taskweave-journal-')), 'taskweave.db');
   const store = openSqliteStore({ path: file, create: true });
   opened.push(store);
+  if (options.streamedFlushMs !== undefined) store.streamedFlushMs = options.streamedFlushMs;
   const transaction = store.transaction;
   const commits = { count: 0 };
   store.transaction = (work) => {
@@ -78,6 +79,17 @@ describe('Journal', () => {
     await written;
     expect(performance.now() - started).toBeGreaterThanOrEqual(STREAMED_FLUSH_MS - 1);
     expect(published.map(label)).toEqual(['one ', 'two']);
+    expect((await store.sessions.events(sessionId)).map(label)).toEqual(['one ', 'two']);
+    expect(commits.count).toBe(1);
+  });
+
+  it("holds streamed deltas only as long as the store says (a PostgreSQL store's viewers are elsewhere)", async () => {
+    const { store, sessionId, journal, commits } = await setup({ streamedFlushMs: 5 });
+    const started = performance.now();
+    await Promise.all([journal.emit(RUN, delta('one ')), journal.emit(RUN, delta('two'))]);
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(4);
+    expect(waited).toBeLessThan(STREAMED_FLUSH_MS);
     expect((await store.sessions.events(sessionId)).map(label)).toEqual(['one ', 'two']);
     expect(commits.count).toBe(1);
   });

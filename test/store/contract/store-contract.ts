@@ -420,6 +420,33 @@ export function storeContract(backend: ContractBackend): void {
       await expect(first.sessions.appendEvent(reason('ses_missing', 1))).rejects.toThrow(SessionStoreError);
     });
 
+    it('gives the next seq after a rolled-back write, and to many writers racing in transactions', async () => {
+      const first = await open();
+      const second = await open();
+      const sessionId = await newSession(first);
+      await expect(
+        first.transaction(async () => {
+          await first.sessions.appendEvent(reason(sessionId, 1));
+          await first.sessions.appendEvent(reason(sessionId, 2));
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect((await first.sessions.appendEvent(reason(sessionId, 3))).seq).toBe(1);
+      // Groups of three at once, each in a transaction of its own (PostgreSQL runs them at the
+      // same time on connections of the pool, SQLite one after the other).
+      await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          first.transaction(async () => {
+            for (let step = 0; step < 3; step++) await first.sessions.appendEvent(reason(sessionId, index));
+          }),
+        ),
+      );
+      const seqs = (await second.sessions.events(sessionId)).map((event) => event.seq);
+      expect(seqs).toEqual(Array.from({ length: 37 }, (_, index) => index + 1));
+      expect((await second.sessions.appendEvent(reason(sessionId, 4))).seq).toBe(38);
+      expect((await first.sessions.appendEvent(reason(sessionId, 5))).seq).toBe(39);
+    });
+
     it('keeps sessions, runs and the conversation of a session and of its tasks', async () => {
       const time = clock(5_000);
       const store = await open(time.now);
