@@ -66,7 +66,11 @@ describe('git commands started by the helper process', () => {
     await helperReady(cwd);
     const controller = new AbortController();
     // Waits for input that never comes.
-    const waiting = git(['hash-object', '--stdin'], { cwd, input: new Promise(() => {}), signal: controller.signal });
+    const waiting = git(['hash-object', '--stdin'], {
+      cwd,
+      input: new Promise(() => {}),
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 20);
     await expect(waiting).rejects.toThrow(/could not run: The operation was aborted/);
   });
