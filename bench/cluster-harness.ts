@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -144,6 +144,35 @@ export function machineEnv(home: string, options: ClusterOptions): NodeJS.Proces
 export async function newMachine(name: string, options: ClusterOptions): Promise<Machine> {
   const home = await mkdtemp(path.join(options.root, `${name}-home-`));
   return { name, home, output: '', starts: 0 };
+}
+
+/** The arguments of a machine's worker: `work --repo …` for every repository. */
+function workerArgs(machine: Machine, options: ClusterOptions): string[] {
+  return [
+    'work',
+    '--yes',
+    '--approval',
+    'auto',
+    '--sandbox',
+    'off',
+    '--model',
+    `script:${options.script}`,
+    '--cwd',
+    machine.home,
+    ...options.remotes.flatMap((remote) => ['--repo', remote]),
+  ];
+}
+
+/**
+ * Readies a machine as one that has run its worker before: `work` once on the empty queues
+ * clones the repositories and leaves the code cache of the command. Resolves with how long it took.
+ */
+export async function warmMachine(machine: Machine, options: ClusterOptions): Promise<number> {
+  const started = Date.now();
+  const result = await cliOnce(machine, options, workerArgs(machine, options));
+  if (result.code !== 0)
+    throw new Error(`${machine.name}: the worker's first run failed (${result.code}): ${result.stderr}`);
+  return Date.now() - started;
 }
 
 /** Starts the machine's worker: `taskweave work --watch --repo …` for every repository. */
@@ -410,9 +439,11 @@ export interface ClusterRun {
   timedOut: boolean;
   /** CPU time of the workers running at the end and the processes they ran (git), in ms (Linux). */
   cpuMs: number;
+  /** With `warm`: the longest of the machines' first runs of the worker (clone, compile), in ms. */
+  warmMs?: number;
 }
 
-/** A process's CPU time with its reaped children's (/proc/<pid>/stat), in ms; 0 when unknown. */
+/** A process's CPU time with its reaped children's, and its living children's likewise (the git helper), in ms; 0 when unknown (Linux /proc). */
 function cpuOf(pid: number | undefined): number {
   if (pid === undefined) return 0;
   try {
@@ -420,10 +451,26 @@ function cpuOf(pid: number | undefined): number {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime, stime, cutime, cstime: fields 14-17 of the line, 12-15 after the name.
     const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index] ?? 0), 0);
-    return ticks * 10;
+    return ticks * 10 + childrenOf(pid).reduce((sum, child) => sum + cpuOf(child), 0);
   } catch {
     return 0;
   }
+}
+
+/** The living children of a process (their parent pid in /proc/<pid>/stat). */
+function childrenOf(parent: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent)
+        children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children;
 }
 
 /**
@@ -447,6 +494,11 @@ export async function runCluster(options: {
   whileRunning?: (cluster: { machines: Machine[]; options: ClusterOptions }) => Promise<void>;
   /** Called when every goal ended (before whileRunning is awaited). */
   onEnd?: () => void;
+  /**
+   * Ready every machine as one that has run its worker before (warmMachine: clones in place,
+   * the command's code cache written) before the goals are queued and the workers start.
+   */
+  warm?: boolean;
 }): Promise<ClusterRun> {
   const root = await clusterRoot();
   const remotes = Array.from({ length: options.repositories }, (_, index) =>
@@ -458,6 +510,9 @@ export async function runCluster(options: {
   const machines: Machine[] = [];
   for (let index = 0; index < Math.max(1, options.workers); index += 1)
     machines.push(await newMachine(`machine${index + 1}`, cluster));
+  const warmMs = options.warm
+    ? Math.max(...(await Promise.all(machines.map((machine) => warmMachine(machine, cluster)))))
+    : undefined;
   const goals = Array.from({ length: options.goals }, (_, index) => ({
     index,
     remote: remotes[index % remotes.length] ?? '',
@@ -515,6 +570,7 @@ export async function runCluster(options: {
     kills,
     goalsPerMinute: (ended / wallMs) * 60_000,
     cpuMs,
+    warmMs,
     outputs: machines.map(
       (machine) => `--- ${machine.name} (${machine.starts} starts)\n${machine.output.slice(-3000)}`,
     ),
