@@ -22,7 +22,6 @@ export async function workRepositories(
   repositories: readonly RepositoryWork[],
   options: { watch?: boolean; pollMs?: number } = {},
 ): Promise<WorkOutcome> {
-  for (const { runtime } of repositories) runtime.startGitHelper();
   const summary: DrainSummary = { completed: 0, failed: 0, stopped: false };
   const stopRequested = () => repositories.some(({ runtime }) => runtime.stopRequested);
   const wakes = options.watch

@@ -14,7 +14,6 @@ import { type ApprovalMode, stricterApproval } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
 import { Workspace } from '../tools/workspace.js';
 import { titleOf } from '../util/title.js';
-import { launchGitFromHelper } from '../work/git-launcher.js';
 import { DEFAULT_ISOLATION } from '../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
 import { AnswerWatch } from './answer-watch.js';
@@ -478,14 +477,6 @@ export class Runtime implements WorkerContext {
     );
   }
 
-  /**
-   * Has git commands started by a helper process from now on, off this process's event loop
-   * (src/work/git-launcher.ts): for a process that runs many runs, `work` and `serve`.
-   */
-  startGitHelper(): void {
-    launchGitFromHelper();
-  }
-
   /** Drains the queue, one task after another; with `watch`, waits for more until stopped. */
   async work(
     options: {
@@ -496,7 +487,6 @@ export class Runtime implements WorkerContext {
       maxTasks?: number;
     } = {},
   ): Promise<WorkOutcome> {
-    this.startGitHelper();
     const queue = options.queue ?? DEFAULT_QUEUE;
     const { tasks } = this.store;
     const owner = newWorkerId();

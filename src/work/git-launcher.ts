@@ -10,14 +10,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
  *
  * A long-running process (`work`, `serve`) has its git commands started by a small helper
  * process instead: a bare `node` with this file's CHILD_SOURCE, talking over its IPC channel.
- * The helper starts on the first command; until it says it is ready, and whenever it is gone,
- * commands start here as before. What a command is given and what it returns are the same.
+ * The helper starts with the process's work; until it says it is ready, and whenever it is gone,
+ * commands start here as before (a new helper is started for the commands after). What a command is given and what it returns are the same.
  */
 
 /** What the helper runs: it starts each command it is sent and sends back how it ended. */
 const CHILD_SOURCE = `
 const { spawn } = require('node:child_process');
 const running = new Map();
+// Its parent may be gone at any moment: a message that cannot go is dropped (the callback takes the error).
+const send = (message) => {
+  if (process.connected) process.send(message, undefined, undefined, () => {});
+};
 process.on('disconnect', () => process.exit(0));
 process.on('message', (message) => {
   if (message.t === 'input') {
@@ -34,7 +38,7 @@ process.on('message', (message) => {
   try {
     child = spawn(message.file, message.args, { cwd: message.cwd, env: message.env, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (error) {
-    process.send({ t: 'error', id: message.id, message: String(error && error.message) });
+    send({ t: 'error', id: message.id, message: String(error && error.message) });
     return;
   }
   running.set(message.id, child);
@@ -43,15 +47,15 @@ process.on('message', (message) => {
   child.stdin.on('error', () => {});
   child.on('error', (error) => {
     running.delete(message.id);
-    process.send({ t: 'error', id: message.id, message: String(error && error.message) });
+    send({ t: 'error', id: message.id, message: String(error && error.message) });
   });
   child.on('close', (code, signal) => {
     if (!running.delete(message.id)) return;
-    process.send({ t: 'done', id: message.id, code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err) });
+    send({ t: 'done', id: message.id, code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err) });
   });
   if (!message.waitInput) child.stdin.end(message.input ?? undefined);
 });
-process.send({ t: 'ready' });
+send({ t: 'ready' });
 `;
 
 /** What a command started by the helper (or here) ended with. */
@@ -94,10 +98,11 @@ const pending = new Map<number, Pending>();
 
 /**
  * Has this process's git commands started by the helper from now on (a long-running process:
- * `work`, `serve`). The helper is started on the first command.
+ * `work`, `serve`), and starts the helper: the commands started before it is ready start here.
  */
 export function launchGitFromHelper(): void {
   enabled = true;
+  if (helper === undefined) startHelper();
 }
 
 /** The helper's process id once it is ready to start commands; undefined before and when it is gone. */
@@ -124,7 +129,7 @@ function toBuffer(bytes: Uint8Array): Buffer {
 
 function startHelper(): void {
   const child = spawn(process.execPath, ['-e', CHILD_SOURCE], {
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     serialization: 'advanced',
     env: { PATH: process.env.PATH ?? '' },
   });

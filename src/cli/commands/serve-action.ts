@@ -1,6 +1,7 @@
 import type { RequestPolicy } from '../../runtime/index.js';
 import { serve } from '../../server/serve.js';
 import { writeTerminal } from '../../util/terminal-write.js';
+import { launchGitFromHelper } from '../../work/git-launcher.js';
 import { EXIT } from '../exit-codes.js';
 import { runtimeOptions } from '../interactive/cli-runtime.js';
 import { askToTrustDatabase, openRuntimeAskingTrust } from '../interactive/trust-prompt.js';
@@ -12,6 +13,8 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
 
 /** `taskweave serve`: opens the workspace, serves it until Ctrl-C or SIGTERM, then closes cleanly. */
 export async function serveWorkspace(options: ServeCliOptions): Promise<number> {
+  // A server runs many runs: their git commands start off its event loop, from a helper.
+  launchGitFromHelper();
   // Questions, plans and failed tasks are answered from the web UI or another client.
   const policy: RequestPolicy = { input: 'ask', plan: options.yes ? 'approve' : 'ask', failure: 'ask' };
   // A workspace's model or server not yet accepted is asked about when a person is at the terminal.
@@ -46,8 +49,6 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
         : `approval mode switched to ${mode} by a client`,
     ),
   );
-  // A server runs many runs: their git commands start off its event loop.
-  runtime.startGitHelper();
   let server: Awaited<ReturnType<typeof serve>>;
   try {
     server = await serve({ runtime, host: options.host, port: options.port, work: options.work });

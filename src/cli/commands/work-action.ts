@@ -1,4 +1,5 @@
 import type { WorkOutcome } from '../../runtime/runtime.js';
+import { launchGitFromHelper } from '../../work/git-launcher.js';
 import { EXIT } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
 import { askToTrustDatabase } from '../interactive/trust-prompt.js';
@@ -8,6 +9,8 @@ import { repoOrQueue } from './repo-option.js';
 
 /** `taskweave work`: drains the queue through the runtime and says how it went. */
 export async function workQueue(options: WorkCliOptions): Promise<number> {
+  // A worker runs goal after goal: their git commands start off its event loop, from a helper.
+  launchGitFromHelper();
   if (options.repo !== undefined && options.repo.length > 0) return workRepositoryQueues(options);
   const cli = await CliRuntime.open(options);
   try {
