@@ -34,37 +34,24 @@ export class GoalRemote {
   }
 
   /**
-   * Fetches the remote's default branch and `branch` with every branch named `<branch>.<…>` (a
-   * goal and its tasks) into tracking refs. Returns the remote's tips of those branches; a branch
+   * Fetches `branch` with every branch named `<branch>.<…>` (a goal and its tasks) into tracking
+   * refs. Returns the remote's tips of those branches; a branch
    * the remote no longer has loses its tracking ref.
    */
   async fetchGoal(branch: string): Promise<Map<string, string>> {
+    // One pattern for the goal and its tasks: `<branch>*` matches the branch itself too, and a
+    // pattern that matches nothing is no error (the goal not pushed yet). It may also match
+    // another goal whose name starts with this one's; those are left out below.
     await git(
       [
         'fetch',
         '--no-tags',
         '--prune',
         this.remote,
-        `+refs/heads/${branch}:${this.trackingRef(branch)}`,
-        `+refs/heads/${branch}.*:${this.trackingRef(branch)}.*`,
+        `+refs/heads/${branch}*:${this.trackingRef(branch)}*`,
       ],
       { cwd: this.top },
-    ).catch(async (error: unknown) => {
-      // The goal branch is not on the remote yet (a fetch of a missing exact ref fails): its tasks' may be.
-      await git(
-        [
-          'fetch',
-          '--no-tags',
-          '--prune',
-          this.remote,
-          `+refs/heads/${branch}.*:${this.trackingRef(branch)}.*`,
-        ],
-        { cwd: this.top },
-      ).catch(() => {
-        throw error;
-      });
-      await git(['update-ref', '-d', this.trackingRef(branch)], { cwd: this.top }).catch(() => undefined);
-    });
+    );
     const tips = new Map<string, string>();
     const printed = (
       await git(
@@ -102,8 +89,12 @@ export class GoalRemote {
    * Pushes a local branch to the remote only if the remote's branch is still at `expected`
    * (`''`: it must not exist). `rejected` when it moved meanwhile (another machine pushed).
    */
-  async push(branch: string, expected: string, options: { goal?: boolean } = {}): Promise<PushOutcome> {
-    const local = await commitOf(this.top, `refs/heads/${branch}`);
+  async push(
+    branch: string,
+    expected: string,
+    options: { goal?: boolean; local?: string } = {},
+  ): Promise<PushOutcome> {
+    const local = options.local ?? (await commitOf(this.top, `refs/heads/${branch}`));
     if (!local) throw new Error(`The branch ${branch} does not exist to be pushed.`);
     if (options.goal) await this.beforeGoalPush?.();
     const pushed = await gitOutcome(
@@ -118,8 +109,8 @@ export class GoalRemote {
       { cwd: this.top },
     );
     if (pushed.code === 0) {
+      // git has moved the tracking ref too (the clone's fetch refspec maps the branch to it).
       this.known.set(branch, local);
-      await git(['update-ref', this.trackingRef(branch), local], { cwd: this.top });
       return 'pushed';
     }
     // `--porcelain` marks a ref the remote did not take with `!`: the lease did not hold, or the
@@ -134,8 +125,14 @@ export class GoalRemote {
    */
   async pushTask(branch: string): Promise<PushOutcome> {
     const known = this.known.get(branch);
+    const local = await commitOf(this.top, `refs/heads/${branch}`);
     // Pushed already (its last step): nothing to send.
-    if (known && known === (await commitOf(this.top, `refs/heads/${branch}`))) return 'pushed';
-    return this.push(branch, known ?? '');
+    if (known && known === local) return 'pushed';
+    return this.push(branch, known ?? '', { local });
+  }
+
+  /** The remote's tip of a branch as this machine last fetched or pushed it (`''`: none there); undefined when it has not. */
+  knownTip(branch: string): string | undefined {
+    return this.known.get(branch);
   }
 }

@@ -228,7 +228,7 @@ export class GoalWorktrees {
   async placeFor(taskId: string, options: { fresh: boolean }): Promise<TaskPlace> {
     const branch = taskBranch(this.goalId, taskId);
     // A task starts from the goal branch as the remote has it now (other machines' merges in it).
-    if (this.remote && options.fresh) await this.inMergeTurn(() => this.pullGoal());
+    if (this.remote && options.fresh) await this.inMergeTurn(() => this.pullGoal(true));
     const taken = await this.pool.take(branch, options.fresh ? `refs/heads/${this.branch}` : undefined);
     const root = path.join(taken.folder, this.prefix);
     const place: TaskPlace = {
@@ -438,7 +438,10 @@ export class GoalWorktrees {
         throw new Error(`Another worker keeps moving ${branch} on the remote: the task is not merged here.`);
     }
     for (let attempt = 1; attempt <= MERGE_PUSH_ATTEMPTS; attempt += 1) {
-      const expected = await this.pullGoal();
+      // The first attempt merges into the tip this machine last saw (its own last push, or the
+      // fetch the goal started with): another machine moves the goal branch only after taking
+      // the goal over, and then the push is refused and the next attempt fetches.
+      const expected = await this.pullGoal(attempt > 1);
       const outcome = await this.mergeLocally(branch, taskId, title);
       if (outcome.kind === 'conflict') return outcome;
       if (outcome.commit === expected) return outcome;
@@ -452,12 +455,16 @@ export class GoalWorktrees {
   }
 
   /**
-   * The goal branch as the remote has it now, made this clone's goal branch (only this
+   * The goal branch as the remote has it now (or, unless `fetch`, as this machine last saw it
+   * when its goal branch is still there), made this clone's goal branch (only this
    * process's merges move it here, one at a time, and each was pushed or is made again).
    * Returns the remote's tip (`''` when the remote has no goal branch yet).
    */
-  private async pullGoal(): Promise<string> {
+  private async pullGoal(fetch: boolean): Promise<string> {
     const remote = this.remote as GoalRemote;
+    const known = fetch ? undefined : remote.knownTip(this.branch);
+    if (known !== undefined && known === ((await commitOf(this.top, `refs/heads/${this.branch}`)) ?? ''))
+      return known;
     const tips = await remote.fetchGoal(this.branch);
     const tip = tips.get(this.branch);
     if (tip) await git(['update-ref', `refs/heads/${this.branch}`, tip], { cwd: this.top });
