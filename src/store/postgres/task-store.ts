@@ -411,28 +411,51 @@ export class PgTaskStore implements TaskQueue, PlanStore {
         .returning();
       if (plan === undefined) throw new Error('The plan was not stored.');
       const queue = input.queue ?? planQueue(plan.id);
+      // The plan's tasks in one insert, numbered after the queue's last under its lock (as
+      // insertTask does one at a time): a plan is written with a few round trips, not four a task.
+      await lockQueue(db, queue);
+      const [last] = await db
+        .select({ last: max(tasks.sequence) })
+        .from(tasks)
+        .where(eq(tasks.queue, queue));
+      const first = (last?.last ?? 0) + 1;
+      const rows =
+        input.tasks.length === 0
+          ? []
+          : await db
+              .insert(tasks)
+              .values(
+                input.tasks.map((task, index) => ({
+                  id: newId('task'),
+                  sessionId: input.sessionId,
+                  planId: plan.id,
+                  parentId: null,
+                  queue,
+                  key: task.key,
+                  title: task.title,
+                  description: task.description ?? '',
+                  checkCommand: task.check ?? null,
+                  runSettings: null,
+                  status: 'pending' as const,
+                  sequence: first + index,
+                  createdAt: now,
+                  updatedAt: now,
+                })),
+              )
+              .returning();
+      const byKey = new Map(rows.map((row) => [row.key, row]));
       const idsByKey = new Map<string, string>();
-      const created: PlanTask[] = [];
-      for (const task of input.tasks) {
-        const row = await this.insertTask(
-          {
-            title: task.title,
-            description: task.description,
-            sessionId: input.sessionId,
-            planId: plan.id,
-            key: task.key,
-            queue,
-            ...(task.check === undefined ? {} : { checkCommand: task.check }),
-          },
-          now,
-        );
+      const created: PlanTask[] = input.tasks.map((task) => {
+        const row = byKey.get(task.key);
+        if (row === undefined) throw new Error(`The plan's task ${task.key} was not stored.`);
         idsByKey.set(task.key, row.id);
-        created.push({ ...row, dependsOn: [...new Set(task.dependsOn)] });
-      }
+        return { ...row, dependsOn: [...new Set(task.dependsOn)] };
+      });
       const edges = created.flatMap((task) =>
         task.dependsOn.map((key) => ({ taskId: task.id, dependsOnId: idsByKey.get(key) ?? key })),
       );
       if (edges.length > 0) await db.insert(taskDependencies).values(edges);
+      if (rows.length > 0) await notifyQueue(db, queue);
       return { plan, tasks: created };
     });
   }
@@ -453,7 +476,10 @@ export class PgTaskStore implements TaskQueue, PlanStore {
   }
 
   async setPlanStatus(planId: string, status: PlanStatus, feedback?: string): Promise<Plan> {
-    const updated = await this.ctx.transaction(async (db) => {
+    // A rejection cancels the plan's pending tasks with it (a transaction); any other status is one statement.
+    const atomically = <T>(work: (db: PgDb) => Promise<T>) =>
+      status === 'rejected' ? this.ctx.transaction(work) : work(this.db);
+    const updated = await atomically(async (db) => {
       const now = this.now();
       const [plan] = await db
         .update(plans)
