@@ -25,6 +25,9 @@ export async function queryRows<T>(db: PgDb, query: SQL): Promise<T[]> {
   return (result as { rows: T[] }).rows;
 }
 
+/** How many of the pool's connections stay open while idle. */
+const POOL_KEPT_OPEN = 2;
+
 /** The first wait before a lost LISTEN connection is made again; it doubles up to the most. */
 const RELISTEN_FIRST_MS = 100;
 const RELISTEN_MAX_MS = 5_000;
@@ -42,6 +45,10 @@ export async function connectServer(options: { url: string; searchPath?: string 
     connectionString: options.url,
     // A server that does not answer is said within seconds, not after the OS's TCP timeout.
     connectionTimeoutMillis: 10_000,
+    // Two connections stay open when idle (more close after 10 s): a worker between goals, or
+    // a server between clients, starts its next writes without a new connection (its TCP and
+    // SCRAM handshakes, several round trips) in the way of the first events.
+    min: POOL_KEPT_OPEN,
     ...(options.searchPath === undefined ? {} : { options: `-c search_path=${options.searchPath}` }),
   };
   const pool: Pool = new pg.Pool(config);
