@@ -43,13 +43,7 @@ export class GoalRemote {
     // pattern that matches nothing is no error (the goal not pushed yet). It may also match
     // another goal whose name starts with this one's; those are left out below.
     await git(
-      [
-        'fetch',
-        '--no-tags',
-        '--prune',
-        this.remote,
-        `+refs/heads/${branch}*:${this.trackingRef(branch)}*`,
-      ],
+      ['fetch', '--no-tags', '--prune', this.remote, `+refs/heads/${branch}*:${this.trackingRef(branch)}*`],
       { cwd: this.top },
     );
     const tips = new Map<string, string>();
