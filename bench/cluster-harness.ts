@@ -177,25 +177,10 @@ export async function warmMachine(machine: Machine, options: ClusterOptions): Pr
 
 /** Starts the machine's worker: `taskweave work --watch --repo …` for every repository. */
 export function startWorker(machine: Machine, options: ClusterOptions): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    [
-      CLI,
-      'work',
-      '--watch',
-      '--yes',
-      '--approval',
-      'auto',
-      '--sandbox',
-      'off',
-      '--model',
-      `script:${options.script}`,
-      '--cwd',
-      machine.home,
-      ...options.remotes.flatMap((remote) => ['--repo', remote]),
-    ],
-    { env: machineEnv(machine.home, options), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [CLI, ...workerArgs(machine, options), '--watch'], {
+    env: machineEnv(machine.home, options),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const log = path.join(machine.home, 'worker.log');
   const keep = (chunk: string) => {
     machine.output = (machine.output + chunk).slice(-20_000);

@@ -144,6 +144,24 @@ async function streamWorker2(
   };
 }
 
+/** A row of the streaming table: a part of the path and its sorted latencies. */
+function latencyRow(
+  label: string,
+  sorted: number[],
+  counts: { sessions?: number; events?: number; inOrder?: boolean } = {},
+): string[] {
+  return [
+    label,
+    counts.sessions === undefined ? '' : String(counts.sessions),
+    counts.events === undefined ? '' : String(counts.events),
+    String(sorted.length),
+    counts.inOrder === undefined ? '' : counts.inOrder ? 'yes' : 'NO',
+    String(percentile(sorted, 50)),
+    String(percentile(sorted, 99)),
+    String(sorted.at(-1) ?? Number.NaN),
+  ];
+}
+
 async function main(): Promise<void> {
   const server = process.env.TASKWEAVE_TEST_POSTGRES;
   if (!server) {
@@ -249,36 +267,15 @@ async function main(): Promise<void> {
           { header: 'max ms', align: 'right' },
         ],
         rows: [
-          [
-            'worker write → NOTIFY at a listener',
-            '',
-            '',
-            String(stream.toNotify.length),
-            '',
-            String(percentile(stream.toNotify, 50)),
-            String(percentile(stream.toNotify, 99)),
-            String(stream.toNotify.at(-1) ?? Number.NaN),
-          ],
-          [
-            'worker write → WebSocket client',
-            String(stream.sessions),
-            String(stream.events),
-            String(stream.latencies.length),
-            stream.inOrder ? 'yes' : 'NO',
-            String(percentile(stream.latencies, 50)),
-            String(p99),
-            String(stream.latencies.at(-1) ?? Number.NaN),
-          ],
-          [
-            "… of the runs after the worker's first",
-            String(stream.sessions - 1),
-            '',
-            String(stream.afterFirst.length),
-            '',
-            String(percentile(stream.afterFirst, 50)),
-            String(percentile(stream.afterFirst, 99)),
-            String(stream.afterFirst.at(-1) ?? Number.NaN),
-          ],
+          latencyRow('worker write → NOTIFY at a listener', stream.toNotify),
+          latencyRow('worker write → WebSocket client', stream.latencies, {
+            sessions: stream.sessions,
+            events: stream.events,
+            inOrder: stream.inOrder,
+          }),
+          latencyRow("… of the runs after the worker's first", stream.afterFirst, {
+            sessions: stream.sessions - 1,
+          }),
         ],
       }),
     );
