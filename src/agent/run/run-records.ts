@@ -3,6 +3,7 @@ import type { EventPayload, RunStatus } from '../../events/registry.js';
 import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
 import type { Store } from '../../store/ports.js';
 import type { RunMode } from '../../store/schema.js';
+import { TaskStoreError } from '../../store/store-errors.js';
 import type { CommandRecorder } from '../../tools/types.js';
 import { errorMessage } from '../../util/error-message.js';
 import type { Conversation } from '../conversation/conversation.js';
@@ -199,23 +200,29 @@ export class RunRecords {
     return this.journal.record(
       runId,
       async () => {
-        const current = (await tasks.get(id))?.status;
-        if (current === state) return;
-        switch (state) {
-          case 'in_progress':
-            return tasks.start(id);
-          case 'completed':
-            return tasks.complete(id, detail ?? '');
-          case 'failed':
-            return tasks.fail(id, detail ?? 'failed');
-          case 'blocked':
-            return tasks.block(id, detail ?? 'a dependency failed');
-          case 'pending':
-            return tasks.resetToPending(id);
-          case 'skipped':
-            return tasks.skip(id);
-          case 'cancelled':
-            return;
+        try {
+          switch (state) {
+            case 'in_progress':
+              return await tasks.start(id);
+            case 'completed':
+              return await tasks.complete(id, detail ?? '');
+            case 'failed':
+              return await tasks.fail(id, detail ?? 'failed');
+            case 'blocked':
+              return await tasks.block(id, detail ?? 'a dependency failed');
+            case 'pending':
+              return await tasks.resetToPending(id);
+            case 'skipped':
+              return await tasks.skip(id);
+            case 'cancelled':
+              return;
+          }
+        } catch (error) {
+          // The task is in that state already (a resumed run repeating a change it had
+          // written): nothing to change. No change leads from a state to itself, so a refusal
+          // says so without a read before every change (a round trip on a remote store).
+          if (error instanceof TaskStoreError && error.id === id && error.status === state) return;
+          throw error;
         }
       },
       event,

@@ -4,6 +4,7 @@ import {
   desc,
   eq,
   exists,
+  getTableColumns,
   gt,
   inArray,
   isNotNull,
@@ -40,7 +41,7 @@ import type {
   StartOptions,
   TaskFilter,
 } from '../task-store.js';
-import { notifyQueue } from './channels.js';
+import { queueNotice } from './channels.js';
 import type { PgDb } from './connection.js';
 import type { PgContext } from './context.js';
 import { resolvePgIdPrefix } from './id-lookup.js';
@@ -56,6 +57,17 @@ const PLAN_ALLOWED_FROM: Record<PlanStatus, readonly PlanStatus[]> = {
 };
 
 const RELEASED = { leaseOwner: null, leaseExpiresAt: null } as const;
+
+/** A task row, as `returning` gives it back. */
+const TASK_COLUMNS = getTableColumns(tasks);
+
+/** A task row and the announcement of its queue (queueNotice), returned by the statement that wrote it. */
+const TASK_COLUMNS_ANNOUNCED = { ...TASK_COLUMNS, announced: queueNotice(tasks.queue) };
+
+/** The row without the announcement's (empty) value. */
+function withoutNotice<T extends { announced: unknown }>({ announced: _, ...task }: T): Omit<T, 'announced'> {
+  return task;
+}
 
 /** The tasks table again, as the task a dependency row points to. */
 const dependency = alias(tasks, 'dependency');
@@ -279,9 +291,8 @@ export class PgTaskStore implements TaskQueue, PlanStore {
         .update(tasks)
         .set({ status: 'pending', ...RELEASED, updatedAt: now })
         .where(and(eq(tasks.status, 'in_progress'), lte(tasks.leaseExpiresAt, now)))
-        .returning();
-      for (const queue of new Set(released.map((task) => task.queue))) await notifyQueue(db, queue);
-      return released;
+        .returning(TASK_COLUMNS_ANNOUNCED);
+      return released.map(withoutNotice);
     });
   }
 
@@ -442,20 +453,19 @@ export class PgTaskStore implements TaskQueue, PlanStore {
                   updatedAt: now,
                 })),
               )
-              .returning();
+              .returning(TASK_COLUMNS_ANNOUNCED);
       const byKey = new Map(rows.map((row) => [row.key, row]));
       const idsByKey = new Map<string, string>();
       const created: PlanTask[] = input.tasks.map((task) => {
         const row = byKey.get(task.key);
         if (row === undefined) throw new Error(`The plan's task ${task.key} was not stored.`);
         idsByKey.set(task.key, row.id);
-        return { ...row, dependsOn: [...new Set(task.dependsOn)] };
+        return { ...withoutNotice(row), dependsOn: [...new Set(task.dependsOn)] };
       });
       const edges = created.flatMap((task) =>
         task.dependsOn.map((key) => ({ taskId: task.id, dependsOnId: idsByKey.get(key) ?? key })),
       );
       if (edges.length > 0) await db.insert(taskDependencies).values(edges);
-      if (rows.length > 0) await notifyQueue(db, queue);
       return { plan, tasks: created };
     });
   }
@@ -647,31 +657,32 @@ export class PgTaskStore implements TaskQueue, PlanStore {
         createdAt: now,
         updatedAt: now,
       })
-      .returning();
+      .returning(TASK_COLUMNS_ANNOUNCED);
     if (task === undefined) throw new Error('The task was not stored.');
     if (dependsOn.length > 0)
       await db
         .insert(taskDependencies)
         .values(dependsOn.map((dependsOnId) => ({ taskId: task.id, dependsOnId })));
-    await notifyQueue(db, queue);
-    return task;
+    return withoutNotice(task);
   }
 
   /**
    * One conditional UPDATE; when it matches nothing, the task is read to say why. Every change
-   * but a start announces its queue: a task ended, went back, or left the way of others.
+   * but a start announces its queue (a task ended, went back, or left the way of others), in the
+   * same statement.
    */
   private async change(change: TaskChange, values: ChangeValues): Promise<Task> {
-    const db = this.db;
-    const [updated] = await db
+    const update = this.db
       .update(tasks)
       .set({ ...changeSet(change, values), updatedAt: values.now })
       .where(
         and(eq(tasks.id, values.id), inArray(tasks.status, [...TASK_CHANGE_FROM[change]]), heldBy(values)),
-      )
-      .returning();
+      );
+    const [updated] =
+      change === 'start'
+        ? await update.returning(TASK_COLUMNS)
+        : (await update.returning(TASK_COLUMNS_ANNOUNCED)).map(withoutNotice);
     if (updated === undefined) throw changeRefusal(change, values.id, await this.get(values.id), values);
-    if (change !== 'start') await notifyQueue(db, updated.queue);
     return updated;
   }
 }

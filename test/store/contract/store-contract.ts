@@ -662,6 +662,47 @@ export function storeContract(backend: ContractBackend): void {
       await stopEvents();
     });
 
+    it('announces the queue of every task another store adds, plans, ends or puts back (a waiting worker may claim)', async () => {
+      const time = clock();
+      const worker = await open(time.now);
+      const other = await open(time.now);
+      const woken: (string | undefined)[] = [];
+      const stop = await worker.signals.onTasks((queue) => woken.push(queue));
+      // Each change is heard before the next is made. PostgreSQL names the queue; SQLite sees
+      // another connection's commit as "some queue".
+      const heard = async (queue: string, change: () => Promise<unknown>) => {
+        woken.length = 0;
+        await change();
+        await eventually(() => woken.includes(queue) || woken.includes(undefined));
+      };
+      const sessionId = await newSession(other);
+      await heard('plain', () => other.tasks.add({ title: 'added', queue: 'plain' }));
+      let planned: Awaited<ReturnType<Store['plans']['createPlan']>> | undefined;
+      await heard('announce', async () => {
+        planned = await other.plans.createPlan({
+          sessionId,
+          runId: 'run_a',
+          queue: 'announce',
+          tasks: [
+            { key: 'a', title: 'a', description: 'a', dependsOn: [] },
+            { key: 'b', title: 'b', description: 'b', dependsOn: [] },
+          ],
+        });
+      });
+      if (planned === undefined) throw new Error('no plan');
+      const [a, b] = planned.tasks;
+      await other.tasks.claimNext({ queue: 'announce', owner: 'w', leaseMs: LEASE_MS });
+      await heard('announce', () => other.tasks.complete(a?.id ?? '', 'done', { owner: 'w' }));
+      await other.tasks.claimNext({ queue: 'announce', owner: 'w', leaseMs: LEASE_MS });
+      time.state.now += 2 * LEASE_MS;
+      await heard('announce', () => other.tasks.releaseExpiredLeases());
+      expect(await other.tasks.get(b?.id ?? '')).toMatchObject({ status: 'pending', leaseOwner: null });
+      await other.tasks.start(b?.id ?? '');
+      await heard('announce', () => other.tasks.fail(b?.id ?? '', 'broke'));
+      await heard('announce', () => other.tasks.resetToPending(b?.id ?? ''));
+      await stop();
+    });
+
     it("announces the event seqs another store logs (a server streaming another process's session)", async () => {
       const server = await open();
       const writer = await open();
