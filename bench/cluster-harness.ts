@@ -163,13 +163,29 @@ function workerArgs(machine: Machine, options: ClusterOptions): string[] {
   ];
 }
 
+/** Where a machine runs its warm-up goal (warmMachine): a store and a remote of their own. */
+export interface WarmUp {
+  store: string;
+  remote: string;
+}
+
 /**
- * Readies a machine as one that has run its worker before: `work` once on the empty queues
- * clones the repositories and leaves the code cache of the command. Resolves with how long it took.
+ * Readies a machine as one that has run its worker before: `work` once clones the repositories
+ * and runs one goal (its own, `goal`, on the warm-up's store and remote: nothing of the measured
+ * store or remotes changes), which leaves the command's code cache written after a first goal,
+ * as a worker's earlier life would have. Resolves with how long it took.
  */
-export async function warmMachine(machine: Machine, options: ClusterOptions): Promise<number> {
+export async function warmMachine(
+  machine: Machine,
+  options: ClusterOptions,
+  warmUp: WarmUp,
+  goal: number,
+): Promise<number> {
   const started = Date.now();
-  const result = await cliOnce(machine, options, workerArgs(machine, options));
+  const warmOptions = { ...options, store: warmUp.store };
+  await submitGoal(machine, warmOptions, goal, warmUp.remote);
+  const args = [...workerArgs(machine, options), '--repo', warmUp.remote];
+  const result = await cliOnce(machine, warmOptions, args);
   if (result.code !== 0)
     throw new Error(`${machine.name}: the worker's first run failed (${result.code}): ${result.stderr}`);
   return Date.now() - started;
@@ -480,24 +496,34 @@ export async function runCluster(options: {
   /** Called when every goal ended (before whileRunning is awaited). */
   onEnd?: () => void;
   /**
-   * Ready every machine as one that has run its worker before (warmMachine: clones in place,
-   * the command's code cache written) before the goals are queued and the workers start.
+   * Ready every machine as one that has run its worker before (warmMachine: clones in place, a
+   * goal run, the command's code cache written) before the goals are queued and the workers
+   * start; the warm-up goals go to this store (not the measured one).
    */
-  warm?: boolean;
+  warmStore?: string;
 }): Promise<ClusterRun> {
   const root = await clusterRoot();
   const remotes = Array.from({ length: options.repositories }, (_, index) =>
     bareRemote(root, `repo${index}`),
   );
   const script = path.join(root, 'script.json');
-  writeFileSync(script, JSON.stringify(clusterScript(options.goals, options.latencyMs)));
+  // The measured goals, then one warm-up goal a machine.
+  const warmGoals = options.warmStore === undefined ? 0 : Math.max(1, options.workers);
+  writeFileSync(script, JSON.stringify(clusterScript(options.goals + warmGoals, options.latencyMs)));
   const cluster: ClusterOptions = { store: options.store, remotes, script, root, leaseMs: options.leaseMs };
   const machines: Machine[] = [];
   for (let index = 0; index < Math.max(1, options.workers); index += 1)
     machines.push(await newMachine(`machine${index + 1}`, cluster));
-  const warmMs = options.warm
-    ? Math.max(...(await Promise.all(machines.map((machine) => warmMachine(machine, cluster)))))
-    : undefined;
+  const warmStore = options.warmStore;
+  const warmUp = warmStore === undefined ? undefined : { store: warmStore, remote: bareRemote(root, 'warm') };
+  const warmMs =
+    warmUp === undefined
+      ? undefined
+      : Math.max(
+          ...(await Promise.all(
+            machines.map((machine, index) => warmMachine(machine, cluster, warmUp, options.goals + index)),
+          )),
+        );
   const goals = Array.from({ length: options.goals }, (_, index) => ({
     index,
     remote: remotes[index % remotes.length] ?? '',

@@ -10,9 +10,10 @@
  *
  * - throughput: goals per minute with 1, 2 and 3 workers, from the workers' start to the last
  *   goal's end (the goals queued before; each machine readied as one that has run its worker
- *   before: clones in place, the command's code cache written; that first start is timed
- *   apart), 30 goals by default (10 a worker with three: fewer would measure the workers'
- *   start more than their work), and the speed-up over one worker (target ≥ 2.7× with
+ *   before: clones in place, a goal of its own run on a store and remote of their own, the
+ *   command's code cache written after it; that first start is timed apart), 30 goals by
+ *   default (10 a worker with three: fewer would measure the workers' start more than their
+ *   work), and the speed-up over one worker (target ≥ 2.7× with
  *   three: one queue per repository runs one goal at a time, so three repositories let three
  *   workers work at once);
  * - streaming: during the 3-worker run a `taskweave serve --store …` in a fourth process streams
@@ -178,6 +179,7 @@ async function main(): Promise<void> {
   const only = argument('--workers', 0);
   for (const workers of only > 0 ? [only] : [1, 2, 3]) {
     const schema = await clusterSchema(server);
+    const warmSchema = await clusterSchema(server);
     try {
       let finished = false;
       const run = await runCluster({
@@ -187,7 +189,7 @@ async function main(): Promise<void> {
         workers,
         latencyMs,
         timeoutMs: 900_000,
-        warm: true,
+        warmStore: warmSchema.url,
         whileRunning:
           workers === 3
             ? async (cluster) => {
@@ -228,6 +230,7 @@ async function main(): Promise<void> {
       ]);
     } finally {
       await schema.drop();
+      await warmSchema.drop();
     }
   }
   process.stdout.write(

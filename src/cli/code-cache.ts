@@ -14,6 +14,11 @@
  * for another source length; a rejected cache is written again). It is written once, when the
  * command has finished or has run for a moment, atomically (a temporary file renamed), and any
  * failure to read or write it only costs the time it would have saved.
+ * A long-running command (`work`, `serve`) says when its first run has ended (`warmed`): the cache
+ * is then written once more, as `<command>-<key>.warm.bin`, with the code of that run compiled
+ * too (a worker's first goal after a restart then starts with its code compiled, not lazily
+ * compiled as it goes); a launch reads the warm file when there is one, and one that read it
+ * does not write it again.
  * `TASKWEAVE_CODE_CACHE=0` turns it off. A script has no `import()` (scripts/bundle.mjs checks
  * that the bundle uses none): the bundle requires what it leaves outside.
  */
@@ -34,7 +39,13 @@ import vm from 'node:vm';
 
 /** What the bundle exports (src/cli/main.ts). */
 export interface CliBundle {
-  main(argv: readonly string[]): Promise<number>;
+  main(argv: readonly string[], launcher?: LaunchHooks): Promise<number>;
+}
+
+/** What the CLI may tell the launcher while a command runs. */
+export interface LaunchHooks {
+  /** The command's first run has ended: its code is compiled, the code cache may keep it. */
+  warmed(): void;
 }
 
 /** What became of the code cache: turned off, none yet, read and used, or refused by V8. */
@@ -60,13 +71,15 @@ export function loadCliBundle(
   bundleUrl: URL,
   command: string,
   folder: string | undefined,
-): { bundle: CliBundle; cache: CodeCacheState; finished: () => void } {
+): { bundle: CliBundle; cache: CodeCacheState; finished: () => void; warmed: () => void } {
   const file = fileURLToPath(bundleUrl);
   // The build leaves the bundle ASCII only (scripts/bundle.mjs), so latin1 reads it exactly,
   // and three times faster than utf8.
   const source = readFileSync(file, 'latin1');
   const cacheFile = folder === undefined ? undefined : cacheFileFor(folder, file, command);
-  const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
+  const warmFile = cacheFile === undefined ? undefined : cacheFile.replace(/\.bin$/, WARM_SUFFIX);
+  const warmData = warmFile === undefined ? undefined : readIfThere(warmFile);
+  const cachedData = warmData ?? (cacheFile === undefined ? undefined : readIfThere(cacheFile));
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData,
@@ -83,16 +96,29 @@ export function loadCliBundle(
         : script.cachedDataRejected
           ? 'rejected'
           : 'used';
-  if (cacheFile === undefined || cache === 'used')
-    return { bundle: module.exports, cache, finished: () => {} };
+  if (cacheFile === undefined || warmFile === undefined)
+    return { bundle: module.exports, cache, ...NOTHING_TO_WRITE };
+  // A warm cache V8 refused (another build's that kept its name) is not read again.
+  if (cache === 'rejected' && warmData !== undefined) removeIfThere(warmFile);
+  // The warm cache, once, when the first run has ended; never again by a launch that read it.
+  let warmWritten = cache === 'used' && warmData !== undefined;
+  let written = cache === 'used';
+  let timer: NodeJS.Timeout | undefined;
+  const warmed = () => {
+    if (warmWritten) return;
+    warmWritten = true;
+    written = true;
+    clearTimeout(timer);
+    if (writeCache(script, warmFile)) removeIfThere(cacheFile);
+  };
+  if (written) return { bundle: module.exports, cache, finished: () => {}, warmed };
   // Written once: when the command ends, or after a moment if it runs on (a session, a server).
-  let written = false;
   const write = () => {
     if (written) return;
     written = true;
     writeCache(script, cacheFile);
   };
-  const timer = setTimeout(write, WRITE_AFTER_MS);
+  timer = setTimeout(write, WRITE_AFTER_MS);
   timer.unref();
   return {
     bundle: module.exports,
@@ -101,8 +127,14 @@ export function loadCliBundle(
       clearTimeout(timer);
       write();
     },
+    warmed,
   };
 }
+
+const NOTHING_TO_WRITE = { finished: () => {}, warmed: () => {} };
+
+/** The name ending of a cache written after the command's first run. */
+const WARM_SUFFIX = '.warm.bin';
 
 function cacheFileFor(folder: string, bundle: string, command: string): string | undefined {
   try {
@@ -137,8 +169,19 @@ function readIfThere(file: string): Buffer | undefined {
   }
 }
 
-/** Writes the script's cache atomically and removes the command's caches of other builds. */
-function writeCache(script: vm.Script, file: string): void {
+function removeIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Not there, or another process removed it first.
+  }
+}
+
+/**
+ * Writes the script's cache atomically and removes the command's caches of other builds; says
+ * whether it was written.
+ */
+function writeCache(script: vm.Script, file: string): boolean {
   try {
     const data = script.createCachedData();
     const folder = path.dirname(file);
@@ -146,19 +189,15 @@ function writeCache(script: vm.Script, file: string): void {
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, data);
     renameSync(temporary, file);
-    const command = path.basename(file).replace(/-[0-9a-f]{16}\.bin$/, '');
+    const [, command = '', key = ''] =
+      /^(.*)-([0-9a-f]{16})(?:\.warm)?\.bin$/.exec(path.basename(file)) ?? [];
     for (const name of readdirSync(folder)) {
-      const other =
-        name.startsWith(`${command}-`) && /^[0-9a-f]{16}\.bin$/.test(name.slice(command.length + 1));
-      if (other && name !== path.basename(file)) {
-        try {
-          unlinkSync(path.join(folder, name));
-        } catch {
-          // Another process removed it first.
-        }
-      }
+      const [, other, otherKey] = /^(.*)-([0-9a-f]{16})(?:\.warm)?\.bin$/.exec(name) ?? [];
+      if (other === command && otherKey !== key) removeIfThere(path.join(folder, name));
     }
+    return true;
   } catch {
     // A read-only or full cache folder: the next launch compiles again, nothing else is lost.
+    return false;
   }
 }

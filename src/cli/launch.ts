@@ -22,12 +22,12 @@ export async function launch(argv: readonly string[], bundleFolder: URL): Promis
     };
     if (await listing.quickListing(argv)) return;
   }
-  const { bundle, finished } = loadCliBundle(
+  const { bundle, finished, warmed } = loadCliBundle(
     new URL('main.cjs', bundleFolder),
     commandWord(argv, layoutUrl),
     codeCacheFolder(process.env),
   );
-  bundle.main(argv).then(
+  bundle.main(argv, { warmed }).then(
     (code) => {
       process.exitCode = code;
       finished();

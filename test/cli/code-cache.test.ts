@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codeCacheFolder, hash64 } from '../../src/cli/code-cache.js';
 import { commandWord } from '../../src/cli/launch.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, writeScript } from '../helpers/cli.js';
 
 const QUICK = new URL('../../dist/bundle/quick.cjs', import.meta.url).href;
 
@@ -42,15 +42,24 @@ describe('the CLI bundle loaded through V8 code cache', () => {
    * script in this process's own compilation cache and never read the code cache), runs its main
    * and ends the command; resolves with what became of the cache and what main answered.
    */
-  const load = (command = 'run', cacheFolder: string | null = cache) => {
+  const load = (command = 'run', cacheFolder: string | null = cache, firstRun: 'ends' | 'warms' = 'ends') => {
     const code = [
       `const { loadCliBundle } = await import(${JSON.stringify(QUICK)});`,
       `const loaded = loadCliBundle(new URL(${JSON.stringify(pathToFileURL(bundle).href)}), ${JSON.stringify(command)}, ${JSON.stringify(cacheFolder ?? undefined)});`,
       'const answer = await loaded.bundle.main(process.argv);',
+      // A long-running command's first run: more of the bundle's code runs, then it says so.
+      // (Told by the environment: the code is part of the cache's key, as node's flags.)
+      "if (process.env.FIRST_RUN === 'warms') {",
+      "  for (let i = 0; i < 200; i++) loaded.bundle['f' + i](i);",
+      '  loaded.warmed();',
+      '}',
       'loaded.finished();',
       'console.log(JSON.stringify({ cache: loaded.cache, answer }));',
     ].join('\n');
-    const result = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
+      encoding: 'utf8',
+      env: { ...process.env, FIRST_RUN: firstRun },
+    });
     expect(result.stderr).toBe('');
     return JSON.parse(result.stdout) as { cache: string; answer: number };
   };
@@ -88,6 +97,40 @@ describe('the CLI bundle loaded through V8 code cache', () => {
     const [file] = await readdir(cache);
     await writeFile(path.join(cache, file!), 'not a code cache');
     expect(load()).toEqual({ cache: 'rejected', answer: 2 });
+    expect(load().cache).toBe('used');
+  });
+
+  it("writes a warm cache once a long-running command's first run has ended, read by later launches and kept", async () => {
+    load();
+    const [plain] = await readdir(cache);
+    const plainSize = (await stat(path.join(cache, plain!))).size;
+    // A launch that used the plain cache, then ended its first run: the warm one replaces it.
+    expect(load('run', cache, 'warms')).toEqual({ cache: 'used', answer: 2 });
+    const [warm, ...others] = await readdir(cache);
+    expect(others).toEqual([]);
+    expect(warm).toBe(plain?.replace(/\.bin$/, '.warm.bin'));
+    const written = await stat(path.join(cache, warm!));
+    // It holds the functions the run compiled (200 of them), which the plain one did not.
+    expect(written.size).toBeGreaterThan(plainSize + 2_000);
+    // Later launches read it and write nothing: a plain end, or another first run.
+    expect(load()).toEqual({ cache: 'used', answer: 2 });
+    expect(load('run', cache, 'warms')).toEqual({ cache: 'used', answer: 2 });
+    expect(await readdir(cache)).toEqual([warm]);
+    expect((await stat(path.join(cache, warm!))).mtimeMs).toBe(written.mtimeMs);
+    // A rebuild: the warm cache of the old build is dropped with the plain one.
+    await writeFile(bundle, fixtureSource(7));
+    await utimes(bundle, new Date(), new Date(Date.now() + 5000));
+    expect(load('run', cache, 'warms')).toEqual({ cache: 'absent', answer: 8 });
+    const [rebuilt, ...rest] = await readdir(cache);
+    expect(rest).toEqual([]);
+    expect(rebuilt).toMatch(/^run-[0-9a-f]{16}\.warm\.bin$/);
+    expect(rebuilt).not.toBe(warm);
+    // A damaged warm cache is refused, dropped, and written again by the next first run.
+    await writeFile(path.join(cache, rebuilt!), 'not a code cache');
+    expect(load()).toEqual({ cache: 'rejected', answer: 8 });
+    expect(await readdir(cache)).toEqual([expect.stringMatching(/^run-[0-9a-f]{16}\.bin$/)]);
+    expect(load('run', cache, 'warms').cache).toBe('used');
+    expect(await readdir(cache)).toEqual([rebuilt]);
     expect(load().cache).toBe('used');
   });
 
@@ -133,7 +176,7 @@ describe('the command a launch caches for', () => {
 });
 
 describe('taskweave with a code cache', () => {
-  it('writes one per command in $XDG_CACHE_HOME, gives the same answers with it, none when turned off', async () => {
+  it('writes one per command in $XDG_CACHE_HOME (work: after its first run), gives the same answers with it, none when turned off', async () => {
     const home = await mkdtemp(path.join(tmpdir(), 'taskweave-code-cache-cli-'));
     const workspace = path.join(home, 'work');
     await mkdir(workspace);
@@ -147,6 +190,17 @@ describe('taskweave with a code cache', () => {
       expect(second.code).toBe(0);
       expect(second.stdout).toMatch(/^Added \S+ "second": queued as #2/);
       expect(await readdir(folder)).toHaveLength(1);
+      // `work` runs on after its first run: the cache it leaves is the one written after that run.
+      const script = await writeScript(home, {
+        turns: [{ text: 'Nothing to do.' }, { text: 'Nothing to do.' }],
+      });
+      const work = await runCli(['work', '--model', `script:${script}`, '-C', workspace], { env });
+      expect(work.code, work.stdout + work.stderr).toBe(0);
+      expect(work.stdout).toContain('queue: 2 completed, 0 failed');
+      expect((await readdir(folder)).sort()).toEqual([
+        expect.stringMatching(/^tasks-[0-9a-f]{16}\.bin$/),
+        expect.stringMatching(/^work-[0-9a-f]{16}\.warm\.bin$/),
+      ]);
       const off = { XDG_CACHE_HOME: path.join(home, 'off'), TASKWEAVE_CODE_CACHE: '0' };
       expect((await runCli(['tasks', 'add', 'third', '-C', workspace], { env: off })).code).toBe(0);
       await expect(readdir(path.join(home, 'off'))).rejects.toThrow(/ENOENT/);

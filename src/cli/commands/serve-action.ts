@@ -5,6 +5,7 @@ import { launchGitFromHelper } from '../../work/git-launcher.js';
 import { EXIT } from '../exit-codes.js';
 import { runtimeOptions } from '../interactive/cli-runtime.js';
 import { askToTrustDatabase, openRuntimeAskingTrust } from '../interactive/trust-prompt.js';
+import { warmAfterFirstRun } from '../launch-hooks.js';
 import type { ServeCliOptions } from '../options.js';
 import { styleFor } from '../render/terminal.js';
 import { UsageError } from '../usage-error.js';
@@ -30,6 +31,7 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
   // Every line goes through the stripping: the model's name and goals come from outside.
   const say = (text: string) => writeTerminal(process.stdout, `${text}\n`);
   runtime.onNotice(say);
+  warmAfterFirstRun([runtime.bus]);
   runtime.bus.subscribe((event) => {
     if (event.type === 'agent_update' && event.update_type === 'agent_start')
       say(

@@ -3,6 +3,7 @@ import { launchGitFromHelper } from '../../work/git-launcher.js';
 import { EXIT } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
 import { askToTrustDatabase } from '../interactive/trust-prompt.js';
+import { warmAfterFirstRun } from '../launch-hooks.js';
 import type { WorkCliOptions } from '../options.js';
 import { outputClosed } from '../render/output-closed.js';
 import { repoOrQueue } from './repo-option.js';
@@ -15,6 +16,7 @@ export async function workQueue(options: WorkCliOptions): Promise<number> {
   const cli = await CliRuntime.open(options);
   try {
     await askToTrustDatabase(cli.runtime, cli.interactive && !!process.stdout.isTTY);
+    warmAfterFirstRun([cli.runtime.bus]);
     const outcome = await cli.runtime.work({ queue: options.queue, watch: options.watch });
     return reportWork(cli, outcome, options);
   } finally {
@@ -64,6 +66,7 @@ async function workRepositoryQueues(options: WorkCliOptions): Promise<number> {
       if (repositories.length > 0) cli.setInterruptHandler(() => cli.runtime.stop());
       repositories.push({ cli, queue });
     }
+    warmAfterFirstRun(repositories.map(({ cli }) => cli.runtime.bus));
     const outcome = await workRepositories(
       repositories.map(({ cli, queue }) => ({ runtime: cli.runtime, queue })),
       { watch: options.watch },
