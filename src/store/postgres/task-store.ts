@@ -407,66 +407,92 @@ export class PgTaskStore implements TaskQueue, PlanStore {
         }
       }
     }
+    const now = this.now();
+    const plan: Plan = {
+      id: newId('plan'),
+      sessionId: input.sessionId,
+      runId: input.runId,
+      status: 'proposed',
+      feedback: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const rows = (first: number, queue: string) =>
+      input.tasks.map((task, index) => ({
+        id: newId('task'),
+        sessionId: input.sessionId,
+        planId: plan.id,
+        parentId: null,
+        queue,
+        key: task.key,
+        title: task.title,
+        description: task.description ?? '',
+        checkCommand: task.check ?? null,
+        runSettings: null,
+        status: 'pending' as const,
+        sequence: first + index,
+        createdAt: now,
+        updatedAt: now,
+      }));
+    const edgesOf = (added: readonly { id: string; key: string | null }[]) => {
+      const idsByKey = new Map(added.map((row) => [row.key, row.id]));
+      return input.tasks.flatMap((task) =>
+        [...new Set(task.dependsOn)].map((key) => ({
+          taskId: idsByKey.get(task.key) ?? task.key,
+          dependsOnId: idsByKey.get(key) ?? key,
+        })),
+      );
+    };
+    const planTasks = (added: readonly (Task & { announced: unknown })[]): PlanTask[] => {
+      const byKey = new Map(added.map((row) => [row.key, withoutNotice(row)]));
+      return input.tasks.map((task) => {
+        const row = byKey.get(task.key);
+        if (row === undefined) throw new Error(`The plan's task ${task.key} was not stored.`);
+        return { ...row, dependsOn: [...new Set(task.dependsOn)] };
+      });
+    };
+    if (input.queue === undefined) {
+      // The plan's own queue, new with it: nobody else numbers tasks there, so the plan, its
+      // tasks (1…n) and their dependencies go in one statement (one round trip, no transaction:
+      // a statement is all or nothing; the foreign keys are checked at its end).
+      const db = this.db;
+      const addPlan = db.$with('added_plan').as(db.insert(plans).values(plan).returning({ id: plans.id }));
+      if (input.tasks.length === 0) {
+        await db.insert(plans).values(plan);
+        return { plan, tasks: [] };
+      }
+      const taskRows = rows(1, planQueue(plan.id));
+      const edges = edgesOf(taskRows);
+      const withEdges =
+        edges.length === 0
+          ? db.with(addPlan)
+          : db.with(
+              addPlan,
+              db
+                .$with('added_edges')
+                .as(db.insert(taskDependencies).values(edges).returning({ taskId: taskDependencies.taskId })),
+            );
+      const added = await withEdges.insert(tasks).values(taskRows).returning(TASK_COLUMNS_ANNOUNCED);
+      return { plan, tasks: planTasks(added) };
+    }
+    const queue = input.queue;
     return this.ctx.transaction(async (db) => {
-      const now = this.now();
-      const [plan] = await db
-        .insert(plans)
-        .values({
-          id: newId('plan'),
-          sessionId: input.sessionId,
-          runId: input.runId,
-          status: 'proposed',
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      if (plan === undefined) throw new Error('The plan was not stored.');
-      const queue = input.queue ?? planQueue(plan.id);
+      await db.insert(plans).values(plan);
       // The plan's tasks in one insert, numbered after the queue's last under its lock (as
-      // insertTask does one at a time): a plan is written with a few round trips, not four a task.
+      // insertTask does one at a time).
       await lockQueue(db, queue);
       const [last] = await db
         .select({ last: max(tasks.sequence) })
         .from(tasks)
         .where(eq(tasks.queue, queue));
-      const first = (last?.last ?? 0) + 1;
-      const rows =
-        input.tasks.length === 0
+      const taskRows = rows((last?.last ?? 0) + 1, queue);
+      const added =
+        taskRows.length === 0
           ? []
-          : await db
-              .insert(tasks)
-              .values(
-                input.tasks.map((task, index) => ({
-                  id: newId('task'),
-                  sessionId: input.sessionId,
-                  planId: plan.id,
-                  parentId: null,
-                  queue,
-                  key: task.key,
-                  title: task.title,
-                  description: task.description ?? '',
-                  checkCommand: task.check ?? null,
-                  runSettings: null,
-                  status: 'pending' as const,
-                  sequence: first + index,
-                  createdAt: now,
-                  updatedAt: now,
-                })),
-              )
-              .returning(TASK_COLUMNS_ANNOUNCED);
-      const byKey = new Map(rows.map((row) => [row.key, row]));
-      const idsByKey = new Map<string, string>();
-      const created: PlanTask[] = input.tasks.map((task) => {
-        const row = byKey.get(task.key);
-        if (row === undefined) throw new Error(`The plan's task ${task.key} was not stored.`);
-        idsByKey.set(task.key, row.id);
-        return { ...withoutNotice(row), dependsOn: [...new Set(task.dependsOn)] };
-      });
-      const edges = created.flatMap((task) =>
-        task.dependsOn.map((key) => ({ taskId: task.id, dependsOnId: idsByKey.get(key) ?? key })),
-      );
+          : await db.insert(tasks).values(taskRows).returning(TASK_COLUMNS_ANNOUNCED);
+      const edges = edgesOf(taskRows);
       if (edges.length > 0) await db.insert(taskDependencies).values(edges);
-      return { plan, tasks: created };
+      return { plan, tasks: planTasks(added) };
     });
   }
 

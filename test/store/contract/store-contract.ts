@@ -215,6 +215,7 @@ export function storeContract(backend: ContractBackend): void {
         ],
       });
       expect(plan.status).toBe('proposed');
+      expect(await store.plans.planTasks(plan.id)).toEqual(tasks);
       const queue = tasks[0]!.queue;
       expect(queue).toBe(`plan:${plan.id}`);
       expect((await store.plans.planTasks(plan.id)).map((task) => [task.key, task.dependsOn])).toEqual([
@@ -244,6 +245,37 @@ export function storeContract(backend: ContractBackend): void {
           tasks: [{ key: 'a', title: 'a', description: '', dependsOn: ['zz'] }],
         }),
       ).rejects.toThrow(/not in the plan/);
+      // What createPlan answered is what was stored.
+      expect(await store.plans.getPlan(plan.id)).toEqual(plan);
+      // A plan of a session that does not exist: refused whole, nothing of it left.
+      const before = (await store.tasks.listAll()).length;
+      await expect(
+        store.plans.createPlan({
+          sessionId: 'sess_missing',
+          runId: 'r',
+          tasks: [
+            { key: 'a', title: 'a', description: '', dependsOn: [] },
+            { key: 'b', title: 'b', description: '', dependsOn: ['a'] },
+          ],
+        }),
+      ).rejects.toThrow();
+      expect(await store.tasks.listAll()).toHaveLength(before);
+      // A plan put in a queue that has tasks: numbered after them.
+      const queued = await store.tasks.add({ title: 'before the plan', queue: 'shared' });
+      const inQueue = await store.plans.createPlan({
+        sessionId,
+        runId: 'r',
+        queue: 'shared',
+        tasks: [
+          { key: 'a', title: 'a', description: '', dependsOn: [] },
+          { key: 'b', title: 'b', description: '', dependsOn: ['a'] },
+        ],
+      });
+      expect(inQueue.tasks.map((task) => [task.key, task.queue, task.sequence - queued.sequence])).toEqual([
+        ['a', 'shared', 1],
+        ['b', 'shared', 2],
+      ]);
+      expect(await store.tasks.dependencies(inQueue.tasks[1]!.id)).toEqual([inQueue.tasks[0]!.id]);
       await store.plans.setPlanStatus(plan.id, 'approved');
       expect((await store.plans.unfinishedPlans(sessionId)).map((p) => p.id)).toEqual([plan.id]);
       await expect(store.plans.setPlanStatus(plan.id, 'rejected')).rejects.toThrow(/it is approved/);
