@@ -493,6 +493,8 @@ export async function runCluster(options: {
   timeoutMs: number;
   /** Called with the cluster once the workers run (bench:cluster streams one of them). */
   whileRunning?: (cluster: { machines: Machine[]; options: ClusterOptions }) => Promise<void>;
+  /** Called once the goals are queued, before the workers start (not part of the timed run). */
+  beforeWorkers?: (cluster: { machines: Machine[]; options: ClusterOptions }) => Promise<void>;
   /** Called when every goal ended (before whileRunning is awaited). */
   onEnd?: () => void;
   /**
@@ -535,6 +537,7 @@ export async function runCluster(options: {
         .slice(start, start + 6)
         .map((goal) => submitGoal(machines[goal.index % machines.length]!, cluster, goal.index, goal.remote)),
     );
+  await options.beforeWorkers?.({ machines, options: cluster });
   const startedAt = Date.now();
   for (const machine of machines.slice(0, options.workers)) startWorker(machine, cluster);
   const since = new Map<Machine, number>(machines.map((machine) => [machine, Date.now()]));

@@ -16,8 +16,9 @@
  *   work), and the speed-up over one worker (target ≥ 2.7× with
  *   three: one queue per repository runs one goal at a time, so three repositories let three
  *   workers work at once);
- * - streaming: during the 3-worker run a `taskweave serve --store …` in a fourth process streams
- *   every goal worker 2 runs to a WebSocket client; latency from the event's `ts` (stamped by the
+ * - streaming: during the 3-worker run a `taskweave serve --store …` in a fourth process (started
+ *   before the workers, as a cluster's server would be up) streams every goal worker 2 runs to a
+ *   WebSocket client; latency from the event's `ts` (stamped by the
  *   worker as it logs it) to its arrival at the client, over the events that arrived live
  *   (target p99 ≤ 50 ms).
  *
@@ -62,20 +63,27 @@ interface StreamFigures {
   slowest: string[];
 }
 
-/**
- * Streams worker 2's goals through `serve` in a process of its own until the run ends: each time
- * worker 2 holds a new goal, the client subscribes to its session (from seq 0; only events
- * written after the subscription count as live).
- */
-async function streamWorker2(
-  cluster: { machines: Machine[]; options: ClusterOptions },
-  done: () => boolean,
-): Promise<StreamFigures> {
+/** The `serve` streaming worker 2, started before the workers (a cluster's server is up first). */
+type StreamServer = Awaited<ReturnType<typeof startServe>>;
+
+/** Starts `taskweave serve --store …` in a process (and HOME) of its own. */
+async function startStreamServer(cluster: { options: ClusterOptions }): Promise<StreamServer> {
   const folder = await mkdtemp(path.join(tmpdir(), 'taskweave-cluster-serve-'));
   const idle = path.join(folder, 'idle.json');
   await writeFile(idle, JSON.stringify({ turns: [{ text: 'The server runs nothing here.' }] }));
-  const env = machineEnv(folder, cluster.options);
-  const serve = await startServe(folder, ['--model', `script:${idle}`], env);
+  return startServe(folder, ['--model', `script:${idle}`], machineEnv(folder, cluster.options));
+}
+
+/**
+ * Streams worker 2's goals through `serve` until the run ends: each time worker 2 holds a new
+ * goal, the client subscribes to its session (from seq 0; only events written after the
+ * subscription count as live).
+ */
+async function streamWorker2(
+  serve: StreamServer,
+  cluster: { machines: Machine[]; options: ClusterOptions },
+  done: () => boolean,
+): Promise<StreamFigures> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: cluster.options.store });
   await client.connect();
@@ -180,6 +188,7 @@ async function main(): Promise<void> {
   for (const workers of only > 0 ? [only] : [1, 2, 3]) {
     const schema = await clusterSchema(server);
     const warmSchema = await clusterSchema(server);
+    let streamServer: StreamServer | undefined;
     try {
       let finished = false;
       const run = await runCluster({
@@ -190,10 +199,17 @@ async function main(): Promise<void> {
         latencyMs,
         timeoutMs: 900_000,
         warmStore: warmSchema.url,
+        beforeWorkers:
+          workers === 3
+            ? async (cluster) => {
+                streamServer = await startStreamServer(cluster);
+              }
+            : undefined,
         whileRunning:
           workers === 3
             ? async (cluster) => {
-                stream = await streamWorker2(cluster, () => finished);
+                if (streamServer === undefined) throw new Error('The streaming server did not start.');
+                stream = await streamWorker2(streamServer, cluster, () => finished);
               }
             : undefined,
         onEnd: () => {
@@ -229,6 +245,7 @@ async function main(): Promise<void> {
           : 'NO',
       ]);
     } finally {
+      streamServer?.child.kill('SIGTERM');
       await schema.drop();
       await warmSchema.drop();
     }
