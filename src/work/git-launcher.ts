@@ -14,18 +14,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
  * commands start here as before (a new helper is started for the commands after). What a command is given and what it returns are the same.
  */
 
-/** How much nicer the helper (and so its commands) is than its process: 10, as `nice` by default. */
-export const GIT_NICENESS = 10;
-
 /** What the helper runs: it starts each command it is sent and sends back how it ended. */
 const CHILD_SOURCE = `
 const { spawn } = require('node:child_process');
-// Its commands run at a lower CPU priority than the process it serves: on a busy machine the
-// process's events and database round trips go first, git's work takes what is left.
-try {
-  const os = require('node:os');
-  os.setPriority(Math.min(19, os.getPriority() + ${GIT_NICENESS}));
-} catch {}
 const running = new Map();
 // Its parent may be gone at any moment: a message that cannot go is dropped (the callback takes the error).
 const send = (message) => {

@@ -1,10 +1,9 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import os, { tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { git } from '../../src/work/git.js';
 import {
-  GIT_NICENESS,
   gitHelperPid,
   launchGitFromHelper,
   launchThroughHelper,
@@ -38,11 +37,6 @@ describe('git commands started by the helper process', () => {
     expect(pid).not.toBe(process.pid);
     const parent = launchThroughHelper('sh', ['-c', 'echo $PPID'], { cwd, env: process.env });
     expect(Number((await parent)?.stdout.toString().trim())).toBe(pid);
-    // At a lower CPU priority than this process: its events and round trips go first.
-    const niceness = launchThroughHelper('nice', [], { cwd, env: process.env });
-    expect(Number((await niceness)?.stdout.toString().trim())).toBe(
-      Math.min(19, os.getPriority() + GIT_NICENESS),
-    );
     expect((await git(['rev-parse', '--show-toplevel'], { cwd })).toString().trim()).toBe(cwd);
   });
 
