@@ -20,6 +20,8 @@ interface QueuedWrite {
   work: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** One statement of the store (an event that asks nothing): alone in its group, it needs no transaction. */
+  single?: boolean;
 }
 
 /** An event as the store logs it: everything but the seq, which the store assigns (or checks). */
@@ -96,7 +98,9 @@ export class Journal {
   emit(runId: string, payload: EventPayload): Promise<ServerEvent | undefined> {
     const ts = this.now();
     if (isStreamedEvent(payload)) return this.hold({ runId, payload, ts });
-    return this.write(() => this.append({ runId, payload, ts })).catch(() => undefined);
+    const event = { runId, payload, ts };
+    this.flushHeld();
+    return this.enqueue(() => this.append(event), !this.asksRequest(event)).catch(() => undefined);
   }
 
   /**
@@ -139,9 +143,9 @@ export class Journal {
     await this.write(async () => {}).catch(() => undefined);
   }
 
-  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+  private enqueue<T>(work: () => Promise<T>, single = false): Promise<T> {
     const written = new Promise<unknown>((resolve, reject) => {
-      this.queued.push({ work, resolve, reject });
+      this.queued.push({ work, resolve, reject, single });
       if (!this.writing) {
         this.writing = true;
         // Once the turn's ready work has run, so that its writes (a dispatch) join the group.
@@ -164,17 +168,21 @@ export class Journal {
       const outcomes: { ok: boolean; value: unknown }[] = [];
       const outbox: ServerEvent[] = [];
       const seqBefore = this.nextSeq;
-      try {
-        await this.store.transaction(async () => {
-          this.outbox = outbox;
-          for (const write of group) {
-            try {
-              outcomes.push({ ok: true, value: await write.work() });
-            } catch (error) {
-              outcomes.push({ ok: false, value: error });
-            }
+      const writeAll = async () => {
+        this.outbox = outbox;
+        for (const write of group) {
+          try {
+            outcomes.push({ ok: true, value: await write.work() });
+          } catch (error) {
+            outcomes.push({ ok: false, value: error });
           }
-        });
+        }
+      };
+      try {
+        // A lone event is one statement: on a database server a transaction around it would
+        // be two more round trips (BEGIN, COMMIT) before its event is out.
+        if (group.length === 1 && group[0]?.single) await writeAll();
+        else await this.store.transaction(writeAll);
       } catch (error) {
         // Nothing of the group was kept, so none of its events is announced (the seqs its
         // unannounced events took are free again).
@@ -243,6 +251,12 @@ export class Journal {
   /** Puts announced events back, to be written with the next write (not on a timer: the store just failed). */
   private rehold(events: HeldEvent[]): void {
     this.held.unshift(...events);
+  }
+
+  /** Whether logging the event also records a request (a question, an approval, a plan, a decision). */
+  private asksRequest(held: HeldEvent): boolean {
+    if (this.store.requests === undefined) return false;
+    return requestOfEvent({ ...this.envelope(held), seq: 0 } as ServerEvent) !== undefined;
   }
 
   private async append(held: HeldEvent): Promise<ServerEvent> {

@@ -94,6 +94,27 @@ describe('Journal', () => {
     expect(commits.count).toBe(1);
   });
 
+  it('writes a lone event with one statement, no transaction; one that asks (a request) and events together in one', async () => {
+    const { store, sessionId, journal, published, commits } = await setup();
+    await journal.emit(RUN, note('alone'));
+    expect(commits.count).toBe(0);
+    await Promise.all([journal.emit(RUN, note('first')), journal.emit(RUN, note('second'))]);
+    expect(commits.count).toBe(1);
+    // An event that opens a request is written with its request, together.
+    await journal.emit(RUN, {
+      type: 'agent_update',
+      update_type: 'agent_request_input',
+      step: 1,
+      request_id: 'req_alone',
+      question: 'Which one?',
+    });
+    expect(commits.count).toBe(2);
+    expect(await store.requests?.get('req_alone')).toMatchObject({ id: 'req_alone', kind: 'input' });
+    const logged = await store.sessions.events(sessionId);
+    expect(logged.map((event) => event.seq)).toEqual([1, 2, 3, 4]);
+    expect(published).toEqual(logged);
+  });
+
   it('commits the state changes of one dispatch and their events in one transaction, before announcing them', async () => {
     const { file, store, bus, journal, published, commits } = await setup();
     const ids: string[] = [];
@@ -177,7 +198,8 @@ describe('Journal', () => {
       [3, 'text'],
     ]);
     expect((await store.sessions.events(sessionId)).map(label)).toEqual(['first']);
-    expect(commits.count).toBe(1);
+    // Written, the lone first event with one statement (no transaction); the deltas not yet.
+    expect(commits.count).toBe(0);
     await journal.emit(RUN, note('after'));
     await written;
     const logged = await store.sessions.events(sessionId);
