@@ -263,7 +263,8 @@ export function storeContract(backend: ContractBackend): void {
       // A plan put in a queue that has tasks: numbered after them.
       const queued = await store.tasks.add({ title: 'before the plan', queue: 'shared' });
       const inQueue = await store.plans.createPlan({
-        sessionId,
+        // Another session's (this one's last plan stays the first).
+        sessionId: await newSession(store, 'shared'),
         runId: 'r',
         queue: 'shared',
         tasks: [
