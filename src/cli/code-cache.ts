@@ -136,6 +136,9 @@ const NOTHING_TO_WRITE = { finished: () => {}, warmed: () => {} };
 /** The name ending of a cache written after the command's first run. */
 const WARM_SUFFIX = '.warm.bin';
 
+/** A cache file's name: `<command>-<key>.bin`, or `….warm.bin`. */
+const CACHE_NAME = /^(.*)-([0-9a-f]{16})(?:\.warm)?\.bin$/;
+
 function cacheFileFor(folder: string, bundle: string, command: string): string | undefined {
   try {
     const { size, mtimeMs } = statSync(bundle);
@@ -189,10 +192,9 @@ function writeCache(script: vm.Script, file: string): boolean {
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, data);
     renameSync(temporary, file);
-    const [, command = '', key = ''] =
-      /^(.*)-([0-9a-f]{16})(?:\.warm)?\.bin$/.exec(path.basename(file)) ?? [];
+    const [, command = '', key = ''] = CACHE_NAME.exec(path.basename(file)) ?? [];
     for (const name of readdirSync(folder)) {
-      const [, other, otherKey] = /^(.*)-([0-9a-f]{16})(?:\.warm)?\.bin$/.exec(name) ?? [];
+      const [, other, otherKey] = CACHE_NAME.exec(name) ?? [];
       if (other === command && otherKey !== key) removeIfThere(path.join(folder, name));
     }
     return true;

@@ -456,11 +456,11 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       // tasks (1…n) and their dependencies go in one statement (one round trip, no transaction:
       // a statement is all or nothing; the foreign keys are checked at its end).
       const db = this.db;
-      const addPlan = db.$with('added_plan').as(db.insert(plans).values(plan).returning({ id: plans.id }));
       if (input.tasks.length === 0) {
         await db.insert(plans).values(plan);
         return { plan, tasks: [] };
       }
+      const addPlan = db.$with('added_plan').as(db.insert(plans).values(plan).returning({ id: plans.id }));
       const taskRows = rows(1, planQueue(plan.id));
       const edges = edgesOf(taskRows);
       const withEdges =
