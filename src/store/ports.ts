@@ -70,6 +70,7 @@ export type SessionLog = Async<
     | 'appendMessage'
     | 'messages'
     | 'appendEvent'
+    | 'appendEvents'
     | 'events'
     | 'lastSeq'
     | 'createRun'

@@ -105,6 +105,9 @@ export class SessionStore {
   private readonly hot: ReturnType<typeof prepareHotStatements>;
   private readonly sqlite: TaskweaveDb['sqlite'];
   private readonly appendInTransaction: Transaction<(event: UnsequencedEvent) => ServerEvent>;
+  private readonly appendAllInTransaction: Transaction<
+    (events: readonly UnsequencedEvent[]) => ServerEvent[]
+  >;
 
   constructor(db: TaskweaveDb, options: SessionStoreOptions = {}) {
     this.orm = db.drizzle;
@@ -113,6 +116,9 @@ export class SessionStore {
     this.statements = prepareStatements(this.orm);
     this.hot = prepareHotStatements(db.sqlite);
     this.appendInTransaction = db.sqlite.transaction((event: UnsequencedEvent) => this.appendNow(event));
+    this.appendAllInTransaction = db.sqlite.transaction((events: readonly UnsequencedEvent[]) =>
+      events.map((event) => this.appendNow(event)),
+    );
   }
 
   /** Logs an event under the session's next seq; the caller holds the write lock. */
@@ -282,6 +288,23 @@ export class SessionStore {
     } catch (error) {
       const code = sqliteCode(error);
       if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(event.session_id);
+      throw error;
+    }
+  }
+
+  /**
+   * Logs events of one session in order under its next seqs, all or none (a savepoint inside
+   * the caller's transaction, else an IMMEDIATE transaction of its own); an event that carries
+   * a seq is logged only if that is the one it gets. Returns them stamped.
+   */
+  appendEvents(events: readonly UnsequencedEvent[]): ServerEvent[] {
+    try {
+      if (!this.sqlite.inTransaction) return this.appendAllInTransaction.immediate(events);
+      // In a transaction a nested one is a savepoint: a refused event takes those before it back.
+      return this.appendAllInTransaction(events);
+    } catch (error) {
+      const code = sqliteCode(error);
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(events[0]?.session_id ?? '');
       throw error;
     }
   }

@@ -53,9 +53,12 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     for (const queue of queuesOf(result)) signals.taskChanged(queue);
   };
   const announceEvent = (name: string, result: unknown) => {
-    if (name !== 'appendEvent') return;
-    const event = result as { session_id: string; seq: number };
-    signals.eventLogged(event.session_id, event.seq);
+    if (name !== 'appendEvent' && name !== 'appendEvents') return;
+    // A batch is announced by its last event: a reader reads every seq up to it.
+    const event = (Array.isArray(result) ? result.at(-1) : result) as
+      | { session_id: string; seq: number }
+      | undefined;
+    if (event !== undefined) signals.eventLogged(event.session_id, event.seq);
   };
   const announceAnswer = (name: string, result: unknown) => {
     if (name !== 'answer') return;

@@ -20,8 +20,12 @@ interface QueuedWrite {
   work: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
-  /** One statement of the store (an event that asks nothing): alone in its group, it needs no transaction. */
-  single?: boolean;
+  /**
+   * Set when the write only logs these events (none asks a request): consecutive such writes of
+   * a group are logged with one statement of the store, and a group of nothing else needs no
+   * transaction around it.
+   */
+  events?: HeldEvent[];
 }
 
 /** An event as the store logs it: everything but the seq, which the store assigns (or checks). */
@@ -100,7 +104,8 @@ export class Journal {
     if (isStreamedEvent(payload)) return this.hold({ runId, payload, ts });
     const event = { runId, payload, ts };
     this.flushHeld();
-    return this.enqueue(() => this.append(event), !this.asksRequest(event)).catch(() => undefined);
+    const logsOnly = this.asksRequest(event) ? undefined : [event];
+    return this.enqueue(() => this.append(event), logsOnly).catch(() => undefined);
   }
 
   /**
@@ -143,9 +148,9 @@ export class Journal {
     await this.write(async () => {}).catch(() => undefined);
   }
 
-  private enqueue<T>(work: () => Promise<T>, single = false): Promise<T> {
+  private enqueue<T>(work: () => Promise<T>, events?: HeldEvent[]): Promise<T> {
     const written = new Promise<unknown>((resolve, reject) => {
-      this.queued.push({ work, resolve, reject, single });
+      this.queued.push({ work, resolve, reject, events });
       if (!this.writing) {
         this.writing = true;
         // Once the turn's ready work has run, so that its writes (a dispatch) join the group.
@@ -170,18 +175,41 @@ export class Journal {
       const seqBefore = this.nextSeq;
       const writeAll = async () => {
         this.outbox = outbox;
-        for (const write of group) {
+        for (let index = 0; index < group.length; ) {
+          // Writes that only log events, one after another: their events go in one statement.
+          let end = index;
+          while (group[end]?.events !== undefined) end += 1;
+          if (end - index > 1) {
+            const run = group.slice(index, end);
+            await this.appendAll(run.flatMap((write) => write.events ?? [])).then(
+              (logged) => {
+                // Each write resolves with the last event it logged (an emit's is its one event).
+                let at = 0;
+                for (const write of run) {
+                  at += write.events?.length ?? 0;
+                  outcomes.push({ ok: true, value: logged[at - 1] });
+                }
+              },
+              (error: unknown) => {
+                for (const _ of run) outcomes.push({ ok: false, value: error });
+              },
+            );
+            index = end;
+            continue;
+          }
           try {
-            outcomes.push({ ok: true, value: await write.work() });
+            outcomes.push({ ok: true, value: await group[index]!.work() });
           } catch (error) {
             outcomes.push({ ok: false, value: error });
           }
+          index += 1;
         }
       };
       try {
-        // A lone event is one statement: on a database server a transaction around it would
-        // be two more round trips (BEGIN, COMMIT) before its event is out.
-        if (group.length === 1 && group[0]?.single) await writeAll();
+        // Events alone are logged by statements that need no transaction around them (the store
+        // gives a batch its own): on a database server BEGIN and COMMIT would be two more round
+        // trips before the events are out.
+        if (group.every((write) => write.events !== undefined)) await writeAll();
         else await this.store.transaction(writeAll);
       } catch (error) {
         // Nothing of the group was kept, so none of its events is announced (the seqs its
@@ -235,9 +263,7 @@ export class Journal {
     this.held = [];
     this.heldWritten = undefined;
     this.releaseHeld = undefined;
-    const written = this.enqueue(async () => {
-      for (const event of events) await this.append(event);
-    });
+    const written = this.enqueue(() => this.appendAll(events), events);
     written.then(release, (error: unknown) => {
       // Announced events whose write failed go back to be written with the next write: their
       // seqs are taken, and nothing else may be logged under them.
@@ -257,6 +283,18 @@ export class Journal {
   private asksRequest(held: HeldEvent): boolean {
     if (this.store.requests === undefined) return false;
     return requestOfEvent({ ...this.envelope(held), seq: 0 } as ServerEvent) !== undefined;
+  }
+
+  /** Logs events that ask no request with one statement of the store; announces them at commit. */
+  private async appendAll(held: HeldEvent[]): Promise<ServerEvent[]> {
+    const logged = await this.store.sessions.appendEvents(held.map((event) => this.envelope(event)));
+    const last = logged.at(-1);
+    if (last !== undefined) this.nextSeq = last.seq + 1;
+    logged.forEach((event, index) => {
+      // An event announced before it was written is not announced again.
+      if (held[index]?.seq === undefined) this.outbox.push(event);
+    });
+    return logged;
   }
 
   private async append(held: HeldEvent): Promise<ServerEvent> {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, gt, isNull, max, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, inArray, isNull, max, or, type SQL, sql } from 'drizzle-orm';
 import type { ServerEvent } from '../../events/registry.js';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
 import { newId } from '../ids.js';
@@ -46,6 +46,36 @@ function appendStatement(event: ServerEvent): SQL {
     returning seq
   )
   select pg_notify(${CHANNELS.events}, ${`${sessionId} ${seq}`}) from added`;
+}
+
+/**
+ * The one statement that logs a session's events under consecutive seqs from the first one's,
+ * and announces the last (at commit): it writes nothing when the session does not exist or the
+ * seq before the first is missing. A seq taken meanwhile is skipped (`on conflict do nothing`),
+ * so fewer rows than events come back when another writer raced it: the caller takes back the
+ * rows it did write.
+ */
+function appendAllStatement(stamped: readonly ServerEvent[]): SQL {
+  const first = stamped[0]!;
+  const sessionId = first.session_id;
+  const last = stamped.at(-1)!.seq;
+  const rows = sql.join(
+    stamped.map(
+      (event) =>
+        sql`(${event.seq}::integer, ${event.run_id}, ${event.type}, ${event.type === 'agent_update' ? event.update_type : null}, ${JSON.stringify(event)}, ${event.ts}::bigint)`,
+    ),
+    sql`, `,
+  );
+  return sql`with given (seq, run_id, type, update_type, payload, ts) as (values ${rows}),
+  added as (
+    insert into ${events} (session_id, seq, run_id, type, update_type, payload, ts)
+    select ${sessionId}, seq, run_id, type, update_type, payload, ts from given
+    where exists (select 1 from ${sessions} where id = ${sessionId})
+      and (${first.seq}::integer = 1 or exists (select 1 from ${events} where session_id = ${sessionId} and seq = ${first.seq}::integer - 1))
+    on conflict do nothing
+    returning seq
+  )
+  select seq, case when seq = ${last}::integer then pg_notify(${CHANNELS.events}, ${`${sessionId} ${last}`}) end from added`;
 }
 
 /**
@@ -218,6 +248,69 @@ export class PgSessionStore implements SessionLog {
       if (attempt >= MAX_APPEND_ATTEMPTS) {
         throw new SessionStoreError(
           `Could not log an event to session ${sessionId}: other writers took its next seq ${attempt} times in a row.`,
+        );
+      }
+      seq = last + 1;
+    }
+  }
+
+  /**
+   * Logs events of one session in order under its next seqs with one statement, all or none.
+   * The first seq is guessed as appendEvent's is; when another writer took one of them, the
+   * rows written are taken back and the batch is tried again after the log's last seq (an
+   * error when its first event carries a seq: those were announced).
+   */
+  async appendEvents(batch: readonly UnsequencedEvent[]): Promise<ServerEvent[]> {
+    const first = batch[0];
+    if (first === undefined) return [];
+    const sessionId = first.session_id;
+    if (batch.length === 1) return [await this.appendEvent(first)];
+    // A part written and taken back must never be seen: outside a transaction it gets its own.
+    if (!this.ctx.inTransaction) return this.ctx.transaction(() => this.appendEvents(batch));
+    const given = batch.map((event) => event.seq);
+    let seq = first.seq ?? this.nextSeqs.get(sessionId) ?? (await this.lastSeq(sessionId)) + 1;
+    for (let attempt = 1; ; attempt++) {
+      const stamped = batch.map((event, index) => ({ ...event, seq: seq + index }) as ServerEvent);
+      const wrong = stamped.find((event, index) => given[index] !== undefined && given[index] !== event.seq);
+      if (wrong !== undefined) {
+        throw new SessionStoreError(
+          `The events given to log to session ${sessionId} are not numbered one after another (seq ${wrong.seq} was announced as ${given[stamped.indexOf(wrong)]}).`,
+        );
+      }
+      let written: { seq: number }[];
+      try {
+        written = await queryRows(this.db, appendAllStatement(stamped));
+      } catch (error) {
+        if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw unknownSession(sessionId);
+        throw error;
+      }
+      if (written.length === stamped.length) {
+        this.nextSeqs.set(sessionId, seq + stamped.length);
+        return stamped;
+      }
+      this.nextSeqs.delete(sessionId);
+      if (written.length > 0) {
+        // Part of the batch went in between another writer's events: it is taken back whole.
+        await this.db.delete(events).where(
+          and(
+            eq(events.sessionId, sessionId),
+            inArray(
+              events.seq,
+              written.map((row) => Number(row.seq)),
+            ),
+          ),
+        );
+      }
+      const last = await this.lastSeq(sessionId);
+      if (last === 0 && (await this.getSession(sessionId)) === undefined) throw unknownSession(sessionId);
+      if (first.seq !== undefined) {
+        throw new SessionStoreError(
+          `The events were announced from seq ${first.seq} of session ${sessionId}, but the next seq is ${last + 1}: another writer logged events to the session meanwhile.`,
+        );
+      }
+      if (attempt >= MAX_APPEND_ATTEMPTS) {
+        throw new SessionStoreError(
+          `Could not log events to session ${sessionId}: other writers took its next seqs ${attempt} times in a row.`,
         );
       }
       seq = last + 1;

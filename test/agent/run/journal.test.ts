@@ -29,7 +29,10 @@ afterEach(async () => {
   for (const store of opened.splice(0)) await store.close();
 });
 
-/** A journal over a real store file; counts the store's transactions (commits). */
+/**
+ * A journal over a real store file; counts the store's transactions (`commits`: groups that
+ * write more than events) and its calls that log events (`appends`: one statement each).
+ */
 async function setup(options: { streamedFlushMs?: number } = {}) {
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'taskweave-journal-')), 'taskweave.db');
   const store = openSqliteStore({ path: file, create: true });
@@ -41,6 +44,16 @@ async function setup(options: { streamedFlushMs?: number } = {}) {
     commits.count += 1;
     return transaction(work);
   };
+  const appends = { count: 0 };
+  const { appendEvent, appendEvents } = store.sessions;
+  store.sessions.appendEvent = (event) => {
+    appends.count += 1;
+    return appendEvent(event);
+  };
+  store.sessions.appendEvents = (events) => {
+    appends.count += 1;
+    return appendEvents(events);
+  };
   const sessionId = (
     await store.sessions.createSession({ title: 't', goal: 'g', workspace: '/w', model: 'm' })
   ).id;
@@ -48,15 +61,15 @@ async function setup(options: { streamedFlushMs?: number } = {}) {
   const published: ServerEvent[] = [];
   bus.subscribe((event) => published.push(event));
   const journal = new Journal({ sessionId, store, bus });
-  return { file, store, sessionId, bus, journal, published, commits };
+  return { file, store, sessionId, bus, journal, published, commits, appends };
 }
 
 const label = (event: ServerEvent) =>
   event.type === 'agent_update' && 'content' in event ? event.content : event.type;
 
 describe('Journal', () => {
-  it('holds streamed deltas and writes them with the next event, in order, seqs without a gap, in one commit', async () => {
-    const { store, sessionId, journal, published, commits } = await setup();
+  it('holds streamed deltas and writes them with the next event, in order, seqs without a gap, in one statement', async () => {
+    const { store, sessionId, journal, published, commits, appends } = await setup();
     for (let index = 0; index < 100; index++) journal.emit(RUN, delta(`w${index} `));
     await new Promise((resolve) => setImmediate(resolve));
     expect(published).toEqual([]);
@@ -69,37 +82,43 @@ describe('Journal', () => {
       'after the text',
     ]);
     expect(published).toEqual(logged);
-    expect(commits.count).toBe(1);
+    // Events alone: one call that logs them all, and no transaction of the journal's around it.
+    expect(appends.count).toBe(1);
+    expect(commits.count).toBe(0);
   });
 
   it('writes held deltas on their own once STREAMED_FLUSH_MS has passed', async () => {
-    const { store, sessionId, journal, published, commits } = await setup();
+    const { store, sessionId, journal, published, commits, appends } = await setup();
     const started = performance.now();
     const written = Promise.all([journal.emit(RUN, delta('one ')), journal.emit(RUN, delta('two'))]);
     await written;
     expect(performance.now() - started).toBeGreaterThanOrEqual(STREAMED_FLUSH_MS - 1);
     expect(published.map(label)).toEqual(['one ', 'two']);
     expect((await store.sessions.events(sessionId)).map(label)).toEqual(['one ', 'two']);
-    expect(commits.count).toBe(1);
+    expect(appends.count).toBe(1);
+    expect(commits.count).toBe(0);
   });
 
   it("holds streamed deltas only as long as the store says (a PostgreSQL store's viewers are elsewhere)", async () => {
-    const { store, sessionId, journal, commits } = await setup({ streamedFlushMs: 5 });
+    const { store, sessionId, journal, commits, appends } = await setup({ streamedFlushMs: 5 });
     const started = performance.now();
     await Promise.all([journal.emit(RUN, delta('one ')), journal.emit(RUN, delta('two'))]);
     const waited = performance.now() - started;
     expect(waited).toBeGreaterThanOrEqual(4);
     expect(waited).toBeLessThan(STREAMED_FLUSH_MS);
     expect((await store.sessions.events(sessionId)).map(label)).toEqual(['one ', 'two']);
-    expect(commits.count).toBe(1);
+    expect(appends.count).toBe(1);
+    expect(commits.count).toBe(0);
   });
 
-  it('writes a lone event with one statement, no transaction; one that asks (a request) and events together in one', async () => {
-    const { store, sessionId, journal, published, commits } = await setup();
+  it('writes events alone with one statement, no transaction; one that asks (a request) and events together in one', async () => {
+    const { store, sessionId, journal, published, commits, appends } = await setup();
     await journal.emit(RUN, note('alone'));
     expect(commits.count).toBe(0);
+    expect(appends.count).toBe(1);
     await Promise.all([journal.emit(RUN, note('first')), journal.emit(RUN, note('second'))]);
-    expect(commits.count).toBe(1);
+    expect(commits.count).toBe(0);
+    expect(appends.count).toBe(2);
     // An event that opens a request is written with its request, together.
     await journal.emit(RUN, {
       type: 'agent_update',
@@ -108,11 +127,32 @@ describe('Journal', () => {
       request_id: 'req_alone',
       question: 'Which one?',
     });
-    expect(commits.count).toBe(2);
+    expect(commits.count).toBe(1);
     expect(await store.requests?.get('req_alone')).toMatchObject({ id: 'req_alone', kind: 'input' });
     const logged = await store.sessions.events(sessionId);
     expect(logged.map((event) => event.seq)).toEqual([1, 2, 3, 4]);
     expect(published).toEqual(logged);
+  });
+
+  it('logs the events queued one after another with one statement, around the other writes of their group, in order', async () => {
+    const { store, sessionId, journal, published, commits, appends } = await setup();
+    const task = await store.tasks.add({ title: 'between' });
+    const [first, second, , third, fourth] = await Promise.all([
+      journal.emit(RUN, note('a')),
+      journal.emit(RUN, note('b')),
+      journal.record(RUN, () => store.tasks.start(task.id), note('started')),
+      journal.emit(RUN, note('c')),
+      journal.emit(RUN, note('d')),
+    ]);
+    // a and b in one statement, the change and its event, then c and d in one: one transaction.
+    expect(appends.count).toBe(3);
+    expect(commits.count).toBe(1);
+    expect([first, second, third, fourth].map((event) => event?.seq)).toEqual([1, 2, 4, 5]);
+    const logged = await store.sessions.events(sessionId);
+    expect(logged.map(label)).toEqual(['a', 'b', 'started', 'c', 'd']);
+    expect(logged.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(published).toEqual(logged);
+    expect((await store.tasks.get(task.id))?.status).toBe('in_progress');
   });
 
   it('commits the state changes of one dispatch and their events in one transaction, before announcing them', async () => {

@@ -480,6 +480,48 @@ export function storeContract(backend: ContractBackend): void {
       expect((await first.sessions.appendEvent(reason(sessionId, 5))).seq).toBe(39);
     });
 
+    it('logs a batch of events under consecutive seqs, all or none, around other writers', async () => {
+      const first = await open();
+      const second = await open();
+      const sessionId = await newSession(first);
+      const batch = (from: number, count: number) =>
+        Array.from({ length: count }, (_, index) => reason(sessionId, from + index));
+      expect((await first.sessions.appendEvents(batch(1, 3))).map((event) => event.seq)).toEqual([1, 2, 3]);
+      // Another store wrote after this one's last write: the batch goes after it, whole.
+      await second.sessions.appendEvent(reason(sessionId, 4));
+      const later = await first.transaction(() => first.sessions.appendEvents(batch(5, 3)));
+      expect(later.map((event) => event.seq)).toEqual([5, 6, 7]);
+      // Batches and single events racing from both stores, each batch in a transaction.
+      await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          index % 2 === 0
+            ? first.transaction(() => first.sessions.appendEvents(batch(100 + index * 10, 3)))
+            : second.sessions.appendEvent(reason(sessionId, 100 + index * 10)),
+        ),
+      );
+      const logged = await second.sessions.events(sessionId);
+      expect(logged.map((event) => event.seq)).toEqual(Array.from({ length: 23 }, (_, index) => index + 1));
+      // Each batch's events lie one after another, in the order given.
+      for (const index of [0, 2, 4, 6]) {
+        const base = 100 + index * 10;
+        const seqs = [0, 1, 2].map(
+          (step) => logged.find((event) => 'step' in event && event.step === base + step)?.seq ?? Number.NaN,
+        );
+        expect(seqs.map((seq) => seq - seqs[0]!)).toEqual([0, 1, 2]);
+      }
+      // A batch announced under a seq that is gone is refused whole; one of a missing session too.
+      await expect(
+        first.transaction(() =>
+          first.sessions.appendEvents(batch(200, 2).map((event, index) => ({ ...event, seq: 20 + index }))),
+        ),
+      ).rejects.toThrow(/next seq is 24/);
+      await expect(
+        first.sessions.appendEvents([reason('ses_missing', 1), reason('ses_missing', 2)]),
+      ).rejects.toThrow(SessionStoreError);
+      expect(await first.sessions.lastSeq(sessionId)).toBe(23);
+      expect(await first.sessions.appendEvents([])).toEqual([]);
+    });
+
     it('keeps sessions, runs and the conversation of a session and of its tasks', async () => {
       const time = clock(5_000);
       const store = await open(time.now);
