@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -188,6 +188,9 @@ export async function warmMachine(
   const result = await cliOnce(machine, warmOptions, args);
   if (result.code !== 0)
     throw new Error(`${machine.name}: the worker's first run failed (${result.code}): ${result.stderr}`);
+  const cache = path.join(machine.home, '.cache', 'taskweave', 'code-cache');
+  if (!existsSync(cache) || !readdirSync(cache).some((name) => /^work-.*\.warm\.bin$/.test(name)))
+    throw new Error(`${machine.name}: the worker's first run left no warm code cache in ${cache}`);
   return Date.now() - started;
 }
 
@@ -517,13 +520,21 @@ export async function runCluster(options: {
   for (let index = 0; index < Math.max(1, options.workers); index += 1)
     machines.push(await newMachine(`machine${index + 1}`, cluster));
   const warmStore = options.warmStore;
-  const warmUp = warmStore === undefined ? undefined : { store: warmStore, remote: bareRemote(root, 'warm') };
+  // A remote each: one queue runs one goal at a time, and a machine whose worker found the
+  // queue busy would have run no goal of its own (and written no warm cache).
   const warmMs =
-    warmUp === undefined
+    warmStore === undefined
       ? undefined
       : Math.max(
           ...(await Promise.all(
-            machines.map((machine, index) => warmMachine(machine, cluster, warmUp, options.goals + index)),
+            machines.map((machine, index) =>
+              warmMachine(
+                machine,
+                cluster,
+                { store: warmStore, remote: bareRemote(root, `warm${index}`) },
+                options.goals + index,
+              ),
+            ),
           )),
         );
   const goals = Array.from({ length: options.goals }, (_, index) => ({

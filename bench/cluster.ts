@@ -26,7 +26,7 @@
  * Run: npx tsx bench/cluster.ts [--goals N (default 30)] [--latency MS (default 1000)]
  * Exit code 1 when a target is missed or a goal was lost.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,14 +64,26 @@ interface StreamFigures {
 }
 
 /** The `serve` streaming worker 2, started before the workers (a cluster's server is up first). */
-type StreamServer = Awaited<ReturnType<typeof startServe>>;
+type StreamServer = Awaited<ReturnType<typeof startServe>> & { folder: string };
 
 /** Starts `taskweave serve --store …` in a process (and HOME) of its own. */
 async function startStreamServer(cluster: { options: ClusterOptions }): Promise<StreamServer> {
   const folder = await mkdtemp(path.join(tmpdir(), 'taskweave-cluster-serve-'));
   const idle = path.join(folder, 'idle.json');
   await writeFile(idle, JSON.stringify({ turns: [{ text: 'The server runs nothing here.' }] }));
-  return startServe(folder, ['--model', `script:${idle}`], machineEnv(folder, cluster.options));
+  const serve = await startServe(folder, ['--model', `script:${idle}`], machineEnv(folder, cluster.options));
+  return { ...serve, folder };
+}
+
+/** Stops the streaming `serve` and removes its HOME once it has exited. */
+async function stopStreamServer(serve: StreamServer): Promise<void> {
+  const { child } = serve;
+  if (child.exitCode === null && child.signalCode === null) {
+    const gone = new Promise((resolve) => child.once('close', resolve));
+    child.kill('SIGTERM');
+    await gone;
+  }
+  await rm(serve.folder, { recursive: true, force: true });
 }
 
 /**
@@ -245,7 +257,7 @@ async function main(): Promise<void> {
           : 'NO',
       ]);
     } finally {
-      streamServer?.child.kill('SIGTERM');
+      if (streamServer !== undefined) await stopStreamServer(streamServer);
       await schema.drop();
       await warmSchema.drop();
     }
