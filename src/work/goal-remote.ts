@@ -117,9 +117,10 @@ export class GoalRemote {
    * Pushes a task's branch where this machine last saw it on the remote. A rejection means
    * another worker moved it (it took the task over): this one's commits are not forced over it.
    */
-  async pushTask(branch: string): Promise<PushOutcome> {
+  async pushTask(branch: string, tip?: string): Promise<PushOutcome> {
     const known = this.known.get(branch);
-    const local = await commitOf(this.top, `refs/heads/${branch}`);
+    // `tip`: the branch's commit when the caller knows it (it just made it), else read here.
+    const local = tip ?? (await commitOf(this.top, `refs/heads/${branch}`));
     // Pushed already (its last step): nothing to send.
     if (known && known === local) return 'pushed';
     return this.push(branch, known ?? '', { local });

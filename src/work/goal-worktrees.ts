@@ -300,7 +300,7 @@ export class GoalWorktrees {
     // Pushed at once: a worker that takes the task over after this one died continues from here.
     // (Not by a worker that lost the goal to another; a rejection is settled at the merge.)
     if (commit && this.remote && (await this.stillHolds?.()) !== false)
-      await this.remote.pushTask(place.branch);
+      await this.remote.pushTask(place.branch, commit);
     return commit;
   }
 
@@ -409,13 +409,19 @@ export class GoalWorktrees {
       );
   }
 
-  private async mergeLocally(branch: string, taskId: string, title: string): Promise<MergeOutcome> {
+  private async mergeLocally(
+    branch: string,
+    taskId: string,
+    title: string,
+    tips: { target?: string; source?: string } = {},
+  ): Promise<MergeOutcome> {
     return mergeBranch({
       top: this.top,
       into: this.branch,
       from: branch,
       message: `taskweave: merge task ${taskId} (${title})`,
       identity: await this.commitIdentity(),
+      ...tips,
     });
   }
 
@@ -429,12 +435,14 @@ export class GoalWorktrees {
   private async mergeAndPush(branch: string, taskId: string, title: string): Promise<MergeOutcome> {
     const remote = this.remote as GoalRemote;
     await this.mustHold(taskId);
-    if ((await remote.pushTask(branch)) === 'rejected') {
+    // The task's commits are all made: its branch stays where it is now through the merge.
+    const source = await commitOf(this.top, `refs/heads/${branch}`);
+    if ((await remote.pushTask(branch, source)) === 'rejected') {
       // Moved by a worker that held the task before this one (it stalled past its lease and
       // pushed on): this worker holds the task now, so its branch is the task's.
       await remote.fetchGoal(this.branch);
       await this.mustHold(taskId);
-      if ((await remote.pushTask(branch)) === 'rejected')
+      if ((await remote.pushTask(branch, source)) === 'rejected')
         throw new Error(`Another worker keeps moving ${branch} on the remote: the task is not merged here.`);
     }
     for (let attempt = 1; attempt <= MERGE_PUSH_ATTEMPTS; attempt += 1) {
@@ -442,11 +450,16 @@ export class GoalWorktrees {
       // fetch the goal started with): another machine moves the goal branch only after taking
       // the goal over, and then the push is refused and the next attempt fetches.
       const expected = await this.pullGoal(attempt > 1);
-      const outcome = await this.mergeLocally(branch, taskId, title);
+      // The clone's goal branch is at `expected` now (when the remote has one): not read again.
+      const outcome = await this.mergeLocally(branch, taskId, title, {
+        source,
+        target: expected === '' ? undefined : expected,
+      });
       if (outcome.kind === 'conflict') return outcome;
       if (outcome.commit === expected) return outcome;
       await this.mustHold(taskId);
-      if ((await remote.push(this.branch, expected, { goal: true })) === 'pushed') return outcome;
+      if ((await remote.push(this.branch, expected, { goal: true, local: outcome.commit })) === 'pushed')
+        return outcome;
       this.lostRaces += 1;
     }
     throw new Error(

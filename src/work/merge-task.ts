@@ -36,11 +36,14 @@ export async function mergeBranch(options: {
   message: string;
   /** commitIdentity's answer when the caller has it (asked here otherwise). */
   identity?: Record<string, string>;
+  /** The commits `into` and `from` are at, when the caller knows them (read here otherwise). */
+  target?: string;
+  source?: string;
 }): Promise<MergeOutcome> {
   const { top } = options;
   const intoRef = `refs/heads/${options.into}`;
-  const target = await commitOf(top, intoRef);
-  const source = await commitOf(top, `refs/heads/${options.from}`);
+  const target = options.target ?? (await commitOf(top, intoRef));
+  const source = options.source ?? (await commitOf(top, `refs/heads/${options.from}`));
   if (!target) throw new Error(`The branch ${options.into} does not exist.`);
   if (!source) throw new Error(`The branch ${options.from} does not exist.`);
   const ancestor = await gitOutcome(['merge-base', '--is-ancestor', source, target], { cwd: top });

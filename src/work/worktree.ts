@@ -83,13 +83,15 @@ export function removeWorktree(top: string, folder: string): Promise<void> {
 
 async function removeNow(top: string, folder: string): Promise<void> {
   const known = (await listWorktrees(top)).find((entry) => entry.path === folder);
+  let forgotten = known === undefined;
   if (known) {
     if (known.locked) await gitOutcome(['worktree', 'unlock', folder], { cwd: top });
-    await gitOutcome(['worktree', 'remove', '--force', '--force', folder], { cwd: top });
+    forgotten =
+      (await gitOutcome(['worktree', 'remove', '--force', '--force', folder], { cwd: top })).code === 0;
   }
   await rm(folder, { recursive: true, force: true });
-  // Only when git still lists it (its folder is gone now): prune forgets it.
-  if ((await listWorktrees(top)).some((entry) => entry.path === folder))
+  // Only when git may still list it (its removal failed; its folder is gone now): prune forgets it.
+  if (!forgotten && (await listWorktrees(top)).some((entry) => entry.path === folder))
     await git(['worktree', 'prune'], { cwd: top });
 }
 
@@ -100,12 +102,9 @@ async function removeNow(top: string, folder: string): Promise<void> {
  * populates). Whether the worktree has an index (none when killed before its files were checked out).
  */
 export async function unlockWorktree(top: string, folder: string): Promise<{ hasIndex: boolean }> {
-  const said = await gitOutcome(['rev-parse', '--git-dir', '--git-common-dir'], { cwd: folder });
-  if (said.code !== 0) return { hasIndex: false };
-  const [gitDir = '', commonDir = ''] = said.stdout
-    .trim()
-    .split('\n')
-    .map((line) => path.resolve(folder, line));
+  const dirs = await worktreeGitDirs(folder);
+  if (dirs === undefined) return { hasIndex: false };
+  const { gitDir, commonDir } = dirs;
   const head = await readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '');
   const ref = /^ref: (refs\/heads\/\S+)/.exec(head)?.[1];
   for (const lock of ['index.lock', 'HEAD.lock']) await unlink(path.join(gitDir, lock)).catch(() => {});
@@ -113,6 +112,29 @@ export async function unlockWorktree(top: string, folder: string): Promise<{ has
   if (await stat(path.join(gitDir, 'locked')).catch(() => undefined))
     await inTurn(top, () => gitOutcome(['worktree', 'unlock', folder], { cwd: top }));
   return { hasIndex: (await stat(path.join(gitDir, 'index')).catch(() => undefined)) !== undefined };
+}
+
+/**
+ * A linked worktree's own git folder and the repository's common one: read from the `.git` file
+ * git writes there (`gitdir: …`) and that folder's `commondir`, else asked of git (one process
+ * fewer for each task a worktree is switched to). Undefined when git finds no repository there.
+ */
+async function worktreeGitDirs(folder: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
+  const pointer = await readFile(path.join(folder, '.git'), 'utf8').catch(() => '');
+  const linked = /^gitdir: (.+)$/m.exec(pointer)?.[1]?.trim();
+  if (linked) {
+    const gitDir = path.resolve(folder, linked);
+    const common = await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+    if (common !== undefined && common.trim() !== '')
+      return { gitDir, commonDir: path.resolve(gitDir, common.trim()) };
+  }
+  const said = await gitOutcome(['rev-parse', '--git-dir', '--git-common-dir'], { cwd: folder });
+  if (said.code !== 0) return undefined;
+  const [gitDir = '', commonDir = ''] = said.stdout
+    .trim()
+    .split('\n')
+    .map((line) => path.resolve(folder, line));
+  return { gitDir, commonDir };
 }
 
 /**
@@ -196,12 +218,22 @@ export async function worktreeClean(folder: string, keep: readonly string[]): Pr
  * folder to git). Worked out once per worktree, not per commit.
  */
 export async function commitExclusions(folder: string, names: readonly string[]): Promise<string[]> {
-  const excluded: string[] = [];
-  for (const name of names) {
-    const ignored = await gitOutcome(['check-ignore', '-q', '--', name], { cwd: folder });
-    if (ignored.code !== 0) excluded.push(`:(exclude,top,literal)${name}`);
+  if (names.length === 0) return [];
+  // One git for all the names (on standard input): it prints those ignored (exit 1 when none is).
+  const checked = await gitOutcome(['check-ignore', '-z', '--stdin'], {
+    cwd: folder,
+    input: names.map((name) => `${name}\0`).join(''),
+  });
+  let ignored: Set<string>;
+  if (checked.code === 0 || checked.code === 1) ignored = new Set(checked.stdout.split('\0'));
+  else {
+    // A name git refuses (beyond a link) fails them all: each is asked on its own.
+    ignored = new Set();
+    for (const name of names)
+      if ((await gitOutcome(['check-ignore', '-q', '--', name], { cwd: folder })).code === 0)
+        ignored.add(name);
   }
-  return excluded;
+  return names.filter((name) => !ignored.has(name)).map((name) => `:(exclude,top,literal)${name}`);
 }
 
 /**
