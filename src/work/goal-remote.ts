@@ -15,6 +15,8 @@ export type PushOutcome = 'pushed' | 'rejected';
 export class GoalRemote {
   /** The remote's tips as last fetched or pushed, by branch (`''`: the remote has no such branch). */
   private readonly known = new Map<string, string>();
+  /** How many fetches of a goal have started (fetchGoal): a caller can tell one that began after it asked. */
+  private fetchesStarted = 0;
 
   constructor(
     /** The clone's top folder. */
@@ -39,6 +41,7 @@ export class GoalRemote {
    * the remote no longer has loses its tracking ref.
    */
   async fetchGoal(branch: string): Promise<Map<string, string>> {
+    this.fetchesStarted += 1;
     // One pattern for the goal and its tasks: `<branch>*` matches the branch itself too, and a
     // pattern that matches nothing is no error (the goal not pushed yet). It may also match
     // another goal whose name starts with this one's; those are left out below.
@@ -124,6 +127,16 @@ export class GoalRemote {
     // Pushed already (its last step): nothing to send.
     if (known && known === local) return 'pushed';
     return this.push(branch, known ?? '', { local });
+  }
+
+  /** A mark to give fetchedSince: how many fetches have started so far. */
+  fetchMark(): number {
+    return this.fetchesStarted;
+  }
+
+  /** Whether a fetch has started since `mark` (fetchMark's answer): what it saw is at least as new. */
+  fetchedSince(mark: number): boolean {
+    return this.fetchesStarted > mark;
   }
 
   /** The remote's tip of a branch as this machine last fetched or pushed it (`''`: none there); undefined when it has not. */

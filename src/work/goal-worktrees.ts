@@ -227,8 +227,13 @@ export class GoalWorktrees {
    */
   async placeFor(taskId: string, options: { fresh: boolean }): Promise<TaskPlace> {
     const branch = taskBranch(this.goalId, taskId);
-    // A task starts from the goal branch as the remote has it now (other machines' merges in it).
-    if (this.remote && options.fresh) await this.inMergeTurn(() => this.pullGoal(true));
+    // A task starts from the goal branch as the remote has it now (other machines' merges in it):
+    // fetched, unless a fetch began after this task asked (tasks started together share one).
+    const remote = this.remote;
+    if (remote && options.fresh) {
+      const asked = remote.fetchMark();
+      await this.inMergeTurn(() => this.pullGoal(!remote.fetchedSince(asked)));
+    }
     const taken = await this.pool.take(branch, options.fresh ? `refs/heads/${this.branch}` : undefined);
     const root = path.join(taken.folder, this.prefix);
     const place: TaskPlace = {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { applyGoal, fetchGoalBranches } from '../../src/work/apply-goal.js';
+import { GoalRemote } from '../../src/work/goal-remote.js';
 import { GoalWorktrees } from '../../src/work/goal-worktrees.js';
 import { CLONE_REMOTE, cloneFolderOf, ensureClone, normalRemote } from '../../src/work/repo-clone.js';
 import { git, workspaceFolder } from './work-fixture.js';
@@ -92,6 +93,32 @@ describe('goal branches through a git remote (--repo)', () => {
     await a.goal.mergeTask('t2', 'two');
     expect(filesOn(remote, `taskweave/${GOAL}`)).toEqual(['readme.txt', 't1.txt', 't2.txt']);
     expect(mergesOn(remote, `taskweave/${GOAL}`)).toHaveLength(2);
+  });
+
+  it("fetches once for tasks that start together; a task that asks later fetches again (another machine's later merge in it)", async () => {
+    const remote = bareRemote();
+    const a = await machine(remote);
+    const b = await machine(remote);
+    await work(b.goal, 't1');
+    await b.goal.mergeTask('t1', 'one');
+    const fetches = vi.spyOn(GoalRemote.prototype, 'fetchGoal');
+    // Machine a's fetches (b's own go through the same method).
+    const fetchesOfA = () => fetches.mock.contexts.filter((remote) => (remote as GoalRemote).top === a.goal.top).length;
+    try {
+      const [two, three] = await Promise.all([
+        a.goal.placeFor('t2', { fresh: true }),
+        a.goal.placeFor('t3', { fresh: true }),
+      ]);
+      expect(fetchesOfA()).toBe(1);
+      for (const place of [two, three]) expect(existsSync(path.join(place.root, 't1.txt'))).toBe(true);
+      await work(b.goal, 't4');
+      await b.goal.mergeTask('t4', 'four');
+      const later = await a.goal.placeFor('t5', { fresh: true });
+      expect(fetchesOfA()).toBe(2);
+      expect(existsSync(path.join(later.root, 't4.txt'))).toBe(true);
+    } finally {
+      fetches.mockRestore();
+    }
   });
 
   it('pushes the merged goal branch at the end of a task: the remote holds the merge', async () => {
