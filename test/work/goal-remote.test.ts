@@ -103,7 +103,8 @@ describe('goal branches through a git remote (--repo)', () => {
     await b.goal.mergeTask('t1', 'one');
     const fetches = vi.spyOn(GoalRemote.prototype, 'fetchGoal');
     // Machine a's fetches (b's own go through the same method).
-    const fetchesOfA = () => fetches.mock.contexts.filter((remote) => (remote as GoalRemote).top === a.goal.top).length;
+    const fetchesOfA = () =>
+      fetches.mock.contexts.filter((remote) => (remote as GoalRemote).top === a.goal.top).length;
     try {
       const [two, three] = await Promise.all([
         a.goal.placeFor('t2', { fresh: true }),

@@ -8,6 +8,7 @@ import { askToTrustDatabase, openRuntimeAskingTrust } from '../interactive/trust
 import { warmAfterFirstRun } from '../launch-hooks.js';
 import type { ServeCliOptions } from '../options.js';
 import { styleFor } from '../render/terminal.js';
+import { collectStartupGarbage } from '../startup-garbage.js';
 import { UsageError } from '../usage-error.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
@@ -63,6 +64,8 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
       );
     throw error;
   }
+  // Before its address is out: the start-up's garbage goes now, not during the first stream.
+  collectStartupGarbage();
   say(`taskweave serve · workspace ${runtime.workspace.root} · model ${runtime.model.id}`);
   if (!LOOPBACK.test(options.host))
     writeTerminal(

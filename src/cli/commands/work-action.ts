@@ -6,6 +6,7 @@ import { askToTrustDatabase } from '../interactive/trust-prompt.js';
 import { warmAfterFirstRun } from '../launch-hooks.js';
 import type { WorkCliOptions } from '../options.js';
 import { outputClosed } from '../render/output-closed.js';
+import { collectStartupGarbage } from '../startup-garbage.js';
 import { repoOrQueue } from './repo-option.js';
 
 /** `taskweave work`: drains the queue through the runtime and says how it went. */
@@ -17,6 +18,8 @@ export async function workQueue(options: WorkCliOptions): Promise<number> {
   try {
     await askToTrustDatabase(cli.runtime, cli.interactive && !!process.stdout.isTTY);
     warmAfterFirstRun([cli.runtime.bus]);
+    // A watching worker runs on: its start-up's garbage goes before its first goal, not in it.
+    if (options.watch) collectStartupGarbage();
     const outcome = await cli.runtime.work({ queue: options.queue, watch: options.watch });
     return reportWork(cli, outcome, options);
   } finally {
@@ -67,6 +70,7 @@ async function workRepositoryQueues(options: WorkCliOptions): Promise<number> {
       repositories.push({ cli, queue });
     }
     warmAfterFirstRun(repositories.map(({ cli }) => cli.runtime.bus));
+    if (options.watch) collectStartupGarbage();
     const outcome = await workRepositories(
       repositories.map(({ cli, queue }) => ({ runtime: cli.runtime, queue })),
       { watch: options.watch },
