@@ -222,64 +222,43 @@ export class PgSessionStore implements SessionLog {
    * seq is read and the write tried again, unless the seq was announced: that is an error.
    */
   async appendEvent(event: UnsequencedEvent): Promise<ServerEvent> {
-    const sessionId = event.session_id;
-    let seq = event.seq ?? this.nextSeqs.get(sessionId) ?? (await this.lastSeq(sessionId)) + 1;
-    for (let attempt = 1; ; attempt++) {
-      const stamped = { ...event, seq } as ServerEvent;
-      let written: unknown[];
-      try {
-        written = await queryRows(this.db, appendStatement(stamped));
-      } catch (error) {
-        if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw unknownSession(sessionId);
-        throw error;
-      }
-      if (written.length === 1) {
-        this.nextSeqs.set(sessionId, seq + 1);
-        return stamped;
-      }
-      this.nextSeqs.delete(sessionId);
-      const last = await this.lastSeq(sessionId);
-      if (last === 0 && (await this.getSession(sessionId)) === undefined) throw unknownSession(sessionId);
-      if (event.seq !== undefined) {
-        throw new SessionStoreError(
-          `The event was announced as seq ${event.seq} of session ${sessionId}, but the next seq is ${last + 1}: another writer logged events to the session meanwhile.`,
-        );
-      }
-      if (attempt >= MAX_APPEND_ATTEMPTS) {
-        throw new SessionStoreError(
-          `Could not log an event to session ${sessionId}: other writers took its next seq ${attempt} times in a row.`,
-        );
-      }
-      seq = last + 1;
-    }
+    const [logged] = await this.appendInOrder([event]);
+    return logged!;
   }
 
   /**
-   * Logs events of one session in order under its next seqs with one statement, all or none.
-   * The first seq is guessed as appendEvent's is; when another writer took one of them, the
-   * rows written are taken back and the batch is tried again after the log's last seq (an
-   * error when its first event carries a seq: those were announced).
+   * Logs events of one session in order under its next seqs with one statement, all or none,
+   * as appendEvent logs one; when another writer took one of the seqs, the rows written are
+   * taken back and the batch is tried again after the log's last seq.
    */
   async appendEvents(batch: readonly UnsequencedEvent[]): Promise<ServerEvent[]> {
-    const first = batch[0];
-    if (first === undefined) return [];
-    const sessionId = first.session_id;
-    if (batch.length === 1) return [await this.appendEvent(first)];
+    if (batch.length === 0) return [];
     // A part written and taken back must never be seen: outside a transaction it gets its own.
-    if (!this.ctx.inTransaction) return this.ctx.transaction(() => this.appendEvents(batch));
+    if (batch.length > 1 && !this.ctx.inTransaction)
+      return this.ctx.transaction(() => this.appendInOrder(batch));
+    return this.appendInOrder(batch);
+  }
+
+  /** appendEvent and appendEvents: one statement a try, under the guessed seqs. */
+  private async appendInOrder(batch: readonly UnsequencedEvent[]): Promise<ServerEvent[]> {
+    const first = batch[0]!;
+    const sessionId = first.session_id;
+    const one = batch.length === 1;
     const given = batch.map((event) => event.seq);
     let seq = first.seq ?? this.nextSeqs.get(sessionId) ?? (await this.lastSeq(sessionId)) + 1;
     for (let attempt = 1; ; attempt++) {
       const stamped = batch.map((event, index) => ({ ...event, seq: seq + index }) as ServerEvent);
-      const wrong = stamped.find((event, index) => given[index] !== undefined && given[index] !== event.seq);
-      if (wrong !== undefined) {
+      const wrong = stamped.findIndex(
+        (event, index) => given[index] !== undefined && given[index] !== event.seq,
+      );
+      if (wrong >= 0) {
         throw new SessionStoreError(
-          `The events given to log to session ${sessionId} are not numbered one after another (seq ${wrong.seq} was announced as ${given[stamped.indexOf(wrong)]}).`,
+          `The events given to log to session ${sessionId} are not numbered one after another (seq ${stamped[wrong]?.seq} was announced as ${given[wrong]}).`,
         );
       }
       let written: { seq: number }[];
       try {
-        written = await queryRows(this.db, appendAllStatement(stamped));
+        written = await queryRows(this.db, one ? appendStatement(stamped[0]!) : appendAllStatement(stamped));
       } catch (error) {
         if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw unknownSession(sessionId);
         throw error;
@@ -291,26 +270,19 @@ export class PgSessionStore implements SessionLog {
       this.nextSeqs.delete(sessionId);
       if (written.length > 0) {
         // Part of the batch went in between another writer's events: it is taken back whole.
-        await this.db.delete(events).where(
-          and(
-            eq(events.sessionId, sessionId),
-            inArray(
-              events.seq,
-              written.map((row) => Number(row.seq)),
-            ),
-          ),
-        );
+        const taken = written.map((row) => Number(row.seq));
+        await this.db.delete(events).where(and(eq(events.sessionId, sessionId), inArray(events.seq, taken)));
       }
       const last = await this.lastSeq(sessionId);
       if (last === 0 && (await this.getSession(sessionId)) === undefined) throw unknownSession(sessionId);
       if (first.seq !== undefined) {
         throw new SessionStoreError(
-          `The events were announced from seq ${first.seq} of session ${sessionId}, but the next seq is ${last + 1}: another writer logged events to the session meanwhile.`,
+          `The ${one ? 'event was announced as' : 'events were announced from'} seq ${first.seq} of session ${sessionId}, but the next seq is ${last + 1}: another writer logged events to the session meanwhile.`,
         );
       }
       if (attempt >= MAX_APPEND_ATTEMPTS) {
         throw new SessionStoreError(
-          `Could not log events to session ${sessionId}: other writers took its next seqs ${attempt} times in a row.`,
+          `Could not log ${one ? 'an event' : 'events'} to session ${sessionId}: other writers took its next seq ${attempt} times in a row.`,
         );
       }
       seq = last + 1;
