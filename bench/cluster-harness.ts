@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { codeCacheFolder } from '../src/cli/code-cache.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The CLI a user runs. */
@@ -188,9 +189,15 @@ export async function warmMachine(
   const result = await cliOnce(machine, warmOptions, args);
   if (result.code !== 0)
     throw new Error(`${machine.name}: the worker's first run failed (${result.code}): ${result.stderr}`);
-  const cache = path.join(machine.home, '.cache', 'taskweave', 'code-cache');
-  if (!existsSync(cache) || !readdirSync(cache).some((name) => /^work-.*\.warm\.bin$/.test(name)))
-    throw new Error(`${machine.name}: the worker's first run left no warm code cache in ${cache}`);
+  const cache = codeCacheFolder(machineEnv(machine.home, options));
+  if (
+    cache === undefined ||
+    !existsSync(cache) ||
+    !readdirSync(cache).some((name) => /^work-.*\.warm\.bin$/.test(name))
+  )
+    throw new Error(
+      `${machine.name}: the worker's first run left no warm code cache in ${cache ?? '(the code cache is off)'}`,
+    );
   return Date.now() - started;
 }
 

@@ -128,7 +128,6 @@ async function streamWorker2(
   } finally {
     socket.close();
     await client.end();
-    serve.child.kill('SIGTERM');
   }
   const live: { latency: number; name: string }[] = [];
   const toNotify: number[] = [];

@@ -15,8 +15,9 @@ export type PushOutcome = 'pushed' | 'rejected';
 export class GoalRemote {
   /** The remote's tips as last fetched or pushed, by branch (`''`: the remote has no such branch). */
   private readonly known = new Map<string, string>();
-  /** How many fetches of a goal have started (fetchGoal): a caller can tell one that began after it asked. */
+  /** How many fetches of a goal have started (fetchGoal), and the number of the last that ended well. */
   private fetchesStarted = 0;
+  private lastFetched = 0;
 
   constructor(
     /** The clone's top folder. */
@@ -42,6 +43,7 @@ export class GoalRemote {
    */
   async fetchGoal(branch: string): Promise<Map<string, string>> {
     this.fetchesStarted += 1;
+    const number = this.fetchesStarted;
     // One pattern for the goal and its tasks: `<branch>*` matches the branch itself too, and a
     // pattern that matches nothing is no error (the goal not pushed yet). It may also match
     // another goal whose name starts with this one's; those are left out below.
@@ -71,6 +73,7 @@ export class GoalRemote {
     }
     if (!tips.has(branch)) this.known.set(branch, '');
     for (const [name, commit] of tips) this.known.set(name, commit);
+    this.lastFetched = Math.max(this.lastFetched, number);
     return tips;
   }
 
@@ -134,9 +137,12 @@ export class GoalRemote {
     return this.fetchesStarted;
   }
 
-  /** Whether a fetch has started since `mark` (fetchMark's answer): what it saw is at least as new. */
+  /**
+   * Whether a fetch that started after `mark` (fetchMark's answer) has ended well: what it saw is
+   * at least as new. A fetch that failed counts for nothing.
+   */
   fetchedSince(mark: number): boolean {
-    return this.fetchesStarted > mark;
+    return this.lastFetched > mark;
   }
 
   /** The remote's tip of a branch as this machine last fetched or pushed it (`''`: none there); undefined when it has not. */
