@@ -25,7 +25,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { renderTable } from '../src/cli/render/table.js';
-import { openSqliteStore } from '../src/store/sqlite-store.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { ChangeRecorder } from '../src/work/change-recorder.js';
 
 function argument(name: string, fallback: number): number {

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { rgPath } from '@vscode/ripgrep';
 import { renderTable } from '../src/cli/render/table.js';
+import { ripgrepArguments, searchCodeTool } from '../src/tools/builtin/search-code.js';
 import { FileTracker } from '../src/tools/file-tracker.js';
-import { ripgrepArguments, searchCodeTool } from '../src/tools/search-code.js';
-import { Workspace } from '../src/tools/workspace.js';
+import { Workspace } from '../src/tools/workspace/workspace.js';
 
 const TREE_FILES = 30_000;
 const FILES_PER_FOLDER = 100;

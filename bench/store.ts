@@ -23,12 +23,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Journal } from '../src/agent/run/journal.js';
+import { Journal } from '../src/agent/state/journal.js';
 import { renderTable } from '../src/cli/render/table.js';
 import { EventBus } from '../src/events/bus.js';
-import { BUSY_TIMEOUT_MS, DEFAULT_SYNCHRONOUS } from '../src/store/database.js';
 import type { Store } from '../src/store/ports.js';
-import { openSqliteStore } from '../src/store/sqlite-store.js';
+import { BUSY_TIMEOUT_MS, DEFAULT_SYNCHRONOUS } from '../src/store/sqlite/database.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 const REPETITIONS = 5;
 /** Operations per measurement, in CHUNKS interleaved chunks, after a warm-up chunk. */

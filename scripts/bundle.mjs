@@ -14,7 +14,7 @@ const OUT = 'dist/bundle';
 /**
  * Loaded from node_modules as they are: binaries and WebAssembly located through their own path
  * (ripgrep, the bash grammar), the server's plugins, the MCP SDK, the PostgreSQL driver.
- * better-sqlite3's JavaScript is bundled (its addon is named to it: src/store/sqlite-binding.ts);
+ * better-sqlite3's JavaScript is bundled (its addon is named to it: src/store/sqlite/sqlite-binding.ts);
  * `bindings`, which it uses to find the addon when it is not named, only then, from node_modules.
  */
 const EXTERNAL = [

@@ -1,10 +1,10 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openDatabase } from '../../src/store/database.js';
-import { SessionStore } from '../../src/store/session-store.js';
-import { TaskStore } from '../../src/store/task-store.js';
-import { TEMP_SUFFIX } from '../../src/tools/temp-files.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
+import { SessionStore } from '../../src/store/sqlite/session-store.js';
+import { TaskStore } from '../../src/store/sqlite/task-store.js';
+import { TEMP_SUFFIX } from '../../src/tools/workspace/temp-files.js';
 import { outputFor } from './goal-script.js';
 
 /** What one episode left once it was resumed to completion. */

@@ -148,8 +148,8 @@ function writeJsonError(code: 'usage' | 'configuration' | 'failed', message: str
 async function isConfigurationError(error: unknown): Promise<boolean> {
   const [{ ModelConfigError }, { WorkspaceError }, { RuntimeInputError }] = await Promise.all([
     import('../model/types.js'),
-    import('../tools/workspace.js'),
-    import('../runtime/errors.js'),
+    import('../tools/workspace/workspace.js'),
+    import('../runtime/setup/errors.js'),
   ]);
   return (
     error instanceof ModelConfigError || error instanceof WorkspaceError || error instanceof RuntimeInputError

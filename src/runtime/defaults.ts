@@ -2,12 +2,12 @@
  * The defaults front ends show in their help texts. This file loads no SDK, no database and no
  * agent code: `taskweave --help` imports it.
  */
-export { DEFAULT_INPUT_TIMEOUT_MS } from '../agent/run/control.js';
-export { DEFAULT_MAX_STEPS } from '../agent/run/defaults.js';
+export { DEFAULT_INPUT_TIMEOUT_MS } from '../agent/state/control.js';
+export { DEFAULT_MAX_STEPS } from '../agent/state/defaults.js';
 export { DEFAULT_PLAN_CONCURRENCY } from '../plan/scheduler.js';
 export { DEFAULT_QUEUE, DEFAULT_SESSION_LIST_LIMIT } from '../store/defaults.js';
 export { APPROVAL_MODES, type ApprovalMode } from '../tools/approval.js';
-export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';
+export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox/sandbox-modes.js';
 export { ISOLATION_MODES, type IsolationMode } from '../work/isolation.js';
 
 /** The longest title a task gets from its description when none is given. */

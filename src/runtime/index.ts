@@ -4,43 +4,39 @@
  */
 
 export type { ProtocolName } from '../agent/protocol/wire-protocol.js';
-export type { RequestPolicy } from '../agent/run/control.js';
-export { DEFAULT_INPUT_TIMEOUT_MS } from '../agent/run/control.js';
+export { DEFAULT_MAX_STEPS, type PlanMode } from '../agent/run/run-agent.js';
+export type { RequestPolicy } from '../agent/state/control.js';
+export { DEFAULT_INPUT_TIMEOUT_MS } from '../agent/state/control.js';
 export type {
   AnswerResult,
   ApprovalDecision,
   FailureChoice,
   PendingRequest,
   RequestAnswer,
-} from '../agent/run/requests.js';
-export { DEFAULT_MAX_STEPS, type PlanMode } from '../agent/run/run-agent.js';
-export { originOf } from '../model/base-url.js';
-
-export { EndpointTrustError } from '../model/endpoint-trust.js';
-export { trustBaseUrl } from '../model/trust-base-url.js';
+} from '../agent/state/requests.js';
+export { trustBaseUrl } from '../config/trust-base-url.js';
 export {
   describeWorkspaceModel,
   rememberWorkspaceModel,
   WorkspaceModelError,
-} from '../model/workspace-model.js';
+} from '../config/workspace-model.js';
+export { originOf } from '../model/base-url.js';
+export { EndpointTrustError } from '../model/endpoint-trust.js';
 export { findInstructions, type InstructionsFile } from '../prompts/project-instructions.js';
-export { DEFAULT_QUEUE, type Run, type Session, type Task, type TaskStatus } from '../store/schema.js';
-export type { StoredMessage } from '../store/session-store.js';
-export { DEFAULT_SESSION_LIST_LIMIT } from '../store/session-store.js';
+export { DEFAULT_QUEUE, type Run, type Session, type Task, type TaskStatus } from '../store/sqlite/schema.js';
+export type { StoredMessage } from '../store/sqlite/session-store.js';
+export { DEFAULT_SESSION_LIST_LIMIT } from '../store/sqlite/session-store.js';
 export { APPROVAL_MODES, type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../tools/approval.js';
-export { type BackgroundCommandInfo, stateText } from '../tools/background-command.js';
-export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';
-export { type WaitingReply, waitingText } from './continue-waiting.js';
+export { type BackgroundCommandInfo, stateText } from '../tools/background/background-command.js';
+export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox/sandbox-modes.js';
+export { NEEDS_INPUT_PREFIX, type WaitingFor, type WaitingSession } from './answers/waiting-session.js';
+export { listMcpServers, type McpServerListing } from './books/mcp-list.js';
+export { LAST_SESSION, SessionBook, type SessionDetail, type SessionSummary } from './books/session-book.js';
+export { compactionSummary, type HistoryEntry, sessionHistory } from './books/session-history.js';
+export { MANUAL_COMPLETION_SUMMARY, TaskBoard, type TaskTreeNode, taskTree } from './books/task-board.js';
 export type { CommandGoal } from './custom-commands/command-goal.js';
 export type { CustomCommand, LoadedCommands } from './custom-commands/load-commands.js';
 export { MAX_DEFAULT_TITLE_CHARS } from './defaults.js';
-export { RuntimeInputError } from './errors.js';
-export { listMcpServers, type McpServerListing } from './mcp-list.js';
-export { openWorkspaceStore } from './open-store.js';
-export type { DrainSummary, QueueTaskResult } from './queue-worker.js';
-export type { QueuedGoalOutcome } from './queued-goal.js';
-export type { ResumeOutcome } from './resume.js';
-export type { RunSettings } from './run-settings.js';
 export {
   type GoalSettings,
   Runtime,
@@ -49,9 +45,12 @@ export {
   type SubmitOutcome,
   type WorkOutcome,
 } from './runtime.js';
-export { DEFAULT_SANDBOX_MODE, RuntimeSafety, type SafetyChoices } from './runtime-safety.js';
-export { LAST_SESSION, SessionBook, type SessionDetail, type SessionSummary } from './session-book.js';
-export { compactionSummary, type HistoryEntry, sessionHistory } from './session-history.js';
-export { MANUAL_COMPLETION_SUMMARY, TaskBoard, type TaskTreeNode, taskTree } from './task-board.js';
-export { NEEDS_INPUT_PREFIX, type WaitingFor, type WaitingSession } from './waiting-session.js';
+export { RuntimeInputError } from './setup/errors.js';
+export { openWorkspaceStore } from './setup/open-store.js';
+export type { RunSettings } from './setup/run-settings.js';
+export { DEFAULT_SANDBOX_MODE, RuntimeSafety, type SafetyChoices } from './setup/runtime-safety.js';
 export { apiPlan, apiRun, apiSession, apiTask } from './wire-shapes.js';
+export { type WaitingReply, waitingText } from './worker/continue-waiting.js';
+export type { DrainSummary, QueueTaskResult } from './worker/queue-worker.js';
+export type { QueuedGoalOutcome } from './worker/queued-goal.js';
+export type { ResumeOutcome } from './worker/resume.js';

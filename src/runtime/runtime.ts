@@ -1,34 +1,40 @@
-import type { RunControl } from '../agent/run/control.js';
-import type { PendingRequest, RequestAnswer } from '../agent/run/requests.js';
 import { DEFAULT_MAX_STEPS } from '../agent/run/run-agent.js';
+import type { RunControl } from '../agent/state/control.js';
+import type { PendingRequest, RequestAnswer } from '../agent/state/requests.js';
+import { loadConfigFile, type TaskweaveConfig } from '../config/config-file.js';
+import { resolveModel } from '../config/resolve-model.js';
 import { EventBus } from '../events/bus.js';
 import type { ServerEvent } from '../events/registry.js';
-import { loadConfigFile, type TaskweaveConfig } from '../model/config-file.js';
 import { type ModelPrice, priceOf } from '../model/prices.js';
-import { resolveModel } from '../model/resolve-model.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
-import { DEFAULT_QUEUE, type Task } from '../store/schema.js';
-import { StoreGoneError } from '../store/store-file-guard.js';
+import { DEFAULT_QUEUE, type Task } from '../store/sqlite/schema.js';
+import { StoreGoneError } from '../store/sqlite/store-file-guard.js';
 import { type ApprovalMode, stricterApproval } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
-import { Workspace } from '../tools/workspace.js';
+import { Workspace } from '../tools/workspace/workspace.js';
 import { titleOf } from '../util/title.js';
 import { DEFAULT_ISOLATION } from '../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
-import { AnswerWatch } from './answer-watch.js';
-import { BackgroundBook } from './background-book.js';
-import { CheckpointBook, DEFAULT_CHECKPOINT_KEEP_DAYS } from './checkpoint-book.js';
-import { closeGoalTask, closeGoalTaskAndClaimNext } from './close-goal-task.js';
-import { continueWaiting, type WaitingReply } from './continue-waiting.js';
+import { AnswerWatch } from './answers/answer-watch.js';
+import { type GivenAnswerResult, giveAnswer } from './answers/give-answer.js';
+import { latestWaitingSession, type WaitingSession, waitingFor } from './answers/waiting-session.js';
+import { BackgroundBook } from './books/background-book.js';
+import { CheckpointBook, DEFAULT_CHECKPOINT_KEEP_DAYS } from './books/checkpoint-book.js';
+import { SessionBook } from './books/session-book.js';
+import { TaskBoard } from './books/task-board.js';
 import type { CommandGoal } from './custom-commands/command-goal.js';
 import { customCommandGoal } from './custom-commands/command-line.js';
 import { type LoadedCommands, loadCustomCommands } from './custom-commands/load-commands.js';
-import { checkDatabaseOrigin, describeOrigin, type ForeignDatabase } from './database-origin.js';
-import { RuntimeInputError } from './errors.js';
-import { type GivenAnswerResult, giveAnswer } from './give-answer.js';
-import { openWorkspaceStore, type StoreLocation } from './open-store.js';
-import { watchQueue } from './queue-wake.js';
+import { checkDatabaseOrigin, describeOrigin, type ForeignDatabase } from './setup/database-origin.js';
+import { RuntimeInputError } from './setup/errors.js';
+import { openWorkspaceStore, type StoreLocation } from './setup/open-store.js';
+import type { RunSettings } from './setup/run-settings.js';
+import { RuntimeSafety } from './setup/runtime-safety.js';
+import { subscribeToSession } from './subscription.js';
+import { closeGoalTask, closeGoalTaskAndClaimNext } from './worker/close-goal-task.js';
+import { continueWaiting, type WaitingReply } from './worker/continue-waiting.js';
+import { watchQueue } from './worker/queue-wake.js';
 import {
   type DrainSummary,
   drainQueue,
@@ -37,17 +43,16 @@ import {
   releaseDeadWorkers,
   runQueueTask,
   type WorkerContext,
-} from './queue-worker.js';
-import { awaitQueuedGoal, type QueuedGoalOutcome, queuedSuffix, waitingInQueue } from './queued-goal.js';
-import { encodeQueuedSettings, type QueuedSettings } from './queued-settings.js';
-import { type ResumeOutcome, resumeSession } from './resume.js';
-import type { RunSettings } from './run-settings.js';
-import { RuntimeSafety } from './runtime-safety.js';
-import { SessionBook } from './session-book.js';
-import { subscribeToSession } from './subscription.js';
-import { TaskBoard } from './task-board.js';
-import { latestWaitingSession, type WaitingSession, waitingFor } from './waiting-session.js';
-import { newWorkerId } from './worker-identity.js';
+} from './worker/queue-worker.js';
+import {
+  awaitQueuedGoal,
+  type QueuedGoalOutcome,
+  queuedSuffix,
+  waitingInQueue,
+} from './worker/queued-goal.js';
+import { encodeQueuedSettings, type QueuedSettings } from './worker/queued-settings.js';
+import { type ResumeOutcome, resumeSession } from './worker/resume.js';
+import { newWorkerId } from './worker/worker-identity.js';
 
 /** Where the runtime works and which model it runs. */
 export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSteps'> {

@@ -1,8 +1,8 @@
 import type { ApiPlan, ApiRun, ApiSession, ApiTask } from '../events/api.js';
-import type { Run, Task } from '../store/schema.js';
-import type { UsageTotal } from '../store/usage-store.js';
-import type { SessionSummary } from './session-book.js';
-import type { TaskTreeNode } from './task-board.js';
+import type { Run, Task } from '../store/sqlite/schema.js';
+import type { UsageTotal } from '../store/sqlite/usage-store.js';
+import type { SessionSummary } from './books/session-book.js';
+import type { TaskTreeNode } from './books/task-board.js';
 
 /**
  * The runtime's records as front ends print and send them (snake_case, like the events): the

@@ -1,10 +1,10 @@
-import type { ChangeStore } from './change-store.js';
-import type { CommandStore } from './command-store.js';
-import type { OriginStore } from './origin-store.js';
-import type { RequestStore } from './request-store.js';
-import type { SessionStore } from './session-store.js';
-import type { TaskStore } from './task-store.js';
-import type { UsageStore } from './usage-store.js';
+import type { ChangeStore } from './sqlite/change-store.js';
+import type { CommandStore } from './sqlite/command-store.js';
+import type { OriginStore } from './sqlite/origin-store.js';
+import type { RequestStore } from './sqlite/request-store.js';
+import type { SessionStore } from './sqlite/session-store.js';
+import type { TaskStore } from './sqlite/task-store.js';
+import type { UsageStore } from './sqlite/usage-store.js';
 
 /*
  * The store as the rest of taskweave reaches it: three async ports. SQLite implements them today

@@ -1,4 +1,4 @@
-import type { Task, TaskStatus } from './schema.js';
+import type { Task, TaskStatus } from './sqlite/schema.js';
 import { TaskStoreError, unknownTask } from './store-errors.js';
 
 /*

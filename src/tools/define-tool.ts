@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { describeIssues } from '../util/describe-issues.js';
 import { redactProviderKeys } from '../util/provider-keys.js';
-import { truncateMiddle } from './truncate.js';
+import { truncateMiddle } from './text/truncate.js';
 import type { Tool, ToolContext, ToolResult, ToolSpec } from './types.js';
 
 /**

@@ -1,13 +1,13 @@
-import { analyzeOutputTool } from './analyze-output.js';
-import { editFileTool } from './edit-file.js';
-import { readBackgroundOutputTool } from './read-background-output.js';
-import { readFileTool } from './read-file.js';
-import { requestInputTool } from './request-input.js';
-import { runCommandTool } from './run-command.js';
-import { searchCodeTool } from './search-code.js';
-import { stopBackgroundCommandTool } from './stop-background-command.js';
+import { analyzeOutputTool } from './builtin/analyze-output.js';
+import { editFileTool } from './builtin/edit-file.js';
+import { readBackgroundOutputTool } from './builtin/read-background-output.js';
+import { readFileTool } from './builtin/read-file.js';
+import { requestInputTool } from './builtin/request-input.js';
+import { runCommandTool } from './builtin/run-command.js';
+import { searchCodeTool } from './builtin/search-code.js';
+import { stopBackgroundCommandTool } from './builtin/stop-background-command.js';
+import { writeFileTool } from './builtin/write-file.js';
 import type { Tool } from './types.js';
-import { writeFileTool } from './write-file.js';
 
 /** The tools every run has. */
 export const coreTools: Tool[] = [

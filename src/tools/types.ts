@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { ChangeKind } from './approval.js';
-import type { BackgroundCommands } from './background-commands.js';
+import type { BackgroundCommands } from './background/background-commands.js';
 import type { ControlEffect } from './control-effect.js';
 import type { FileTracker } from './file-tracker.js';
-import type { CommandSandbox } from './sandbox.js';
-import type { Workspace } from './workspace.js';
+import type { CommandSandbox } from './sandbox/sandbox.js';
+import type { Workspace } from './workspace/workspace.js';
 
 /** What the user said when a tool asked, or why nobody could answer. */
 export type InputReply =

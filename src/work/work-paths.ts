@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** taskweave's own folder in a workspace (kept in step with tools/workspace.ts). */
+/** taskweave's own folder in a workspace (kept in step with tools/workspace/workspace.ts). */
 const OWN_FOLDER = '.taskweave';
 
 /** Where change records keep what is not in the database: `.taskweave/checkpoints/`. */

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database.js';
-import { SessionStore } from '../../src/store/session-store.js';
-import { TaskStore } from '../../src/store/task-store.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
+import { SessionStore } from '../../src/store/sqlite/session-store.js';
+import { TaskStore } from '../../src/store/sqlite/task-store.js';
 import { CLI_PATH, parseJsonLines, runCli, writeScript } from '../helpers/cli.js';
 import { eventKinds, tempWorkspaceRoot } from '../helpers/run-harness.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, trace } from '../../bench/load-trace.js';
-import { openWorkspaceStore } from '../../src/runtime/open-store.js';
+import { openWorkspaceStore } from '../../src/runtime/setup/open-store.js';
 import { pipeIntoHead, runCli, writeScript } from '../helpers/cli.js';
 
 /** Runs the full CLI (the bundle's main, past bin/taskweave.js's quick paths) with `args`. */

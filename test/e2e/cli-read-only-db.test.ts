@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmod, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { probeSandbox } from '../../src/tools/sandbox-probe.js';
+import { probeSandbox } from '../../src/tools/sandbox/sandbox-probe.js';
 import { CLI_PATH, type CliResult, runCli, writeScript } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findOnPath } from '../../src/tools/find-on-path.js';
+import { findOnPath } from '../../src/tools/process/find-on-path.js';
 import { CLI_PATH } from '../helpers/cli.js';
 
 const realBwrap = findOnPath('bwrap');

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findOnPath } from '../../src/tools/find-on-path.js';
+import { findOnPath } from '../../src/tools/process/find-on-path.js';
 import { runCli, writeScript } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 

@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventPayload, ServerEvent } from '../../src/events/registry.js';
-import { defaultDatabasePath, openDatabase } from '../../src/store/database.js';
-import { SessionStore } from '../../src/store/session-store.js';
+import { defaultDatabasePath, openDatabase } from '../../src/store/sqlite/database.js';
+import { SessionStore } from '../../src/store/sqlite/session-store.js';
 import { runCli, tableRows } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 

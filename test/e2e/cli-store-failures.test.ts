@@ -3,7 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUSY_TIMEOUT_MS } from '../../src/store/database.js';
+import { BUSY_TIMEOUT_MS } from '../../src/store/sqlite/database.js';
 import { parseJsonLines, runCli, writeScript } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 

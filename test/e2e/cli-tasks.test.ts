@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultDatabasePath, openDatabase, type TaskweaveDb } from '../../src/store/database.js';
-import { tasks } from '../../src/store/schema.js';
-import { TaskStore } from '../../src/store/task-store.js';
+import { defaultDatabasePath, openDatabase, type TaskweaveDb } from '../../src/store/sqlite/database.js';
+import { tasks } from '../../src/store/sqlite/schema.js';
+import { TaskStore } from '../../src/store/sqlite/task-store.js';
 import { runCli, tableRows } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database.js';
-import { TaskStore } from '../../src/store/task-store.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
+import { TaskStore } from '../../src/store/sqlite/task-store.js';
 import { parseJsonLines, runCli, writeScript } from '../helpers/cli.js';
 import { runCliUntil } from '../helpers/kill-cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';

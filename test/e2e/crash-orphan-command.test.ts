@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database.js';
-import { SessionStore } from '../../src/store/session-store.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
+import { SessionStore } from '../../src/store/sqlite/session-store.js';
 import { parseJsonLines, runCli, writeScript } from '../helpers/cli.js';
 import { runCliUntil } from '../helpers/kill-cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';

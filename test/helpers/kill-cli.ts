@@ -57,8 +57,10 @@ export function runCliUntil(
   });
 }
 
-const ATOMIC_WRITE_MODULE = fileURLToPath(new URL('../../dist/tools/atomic-write.js', import.meta.url));
-const WORKSPACE_MODULE = fileURLToPath(new URL('../../dist/tools/workspace.js', import.meta.url));
+const ATOMIC_WRITE_MODULE = fileURLToPath(
+  new URL('../../dist/tools/workspace/atomic-write.js', import.meta.url),
+);
+const WORKSPACE_MODULE = fileURLToPath(new URL('../../dist/tools/workspace/workspace.js', import.meta.url));
 /** Large enough that the write is still going on when the temporary file is seen. */
 const BIG_CONTENT_BYTES = 64 * 1024 * 1024;
 

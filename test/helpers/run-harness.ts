@@ -2,18 +2,18 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunSafety } from '../../src/agent/approval/run-safety.js';
-import { type PlanDecision, type RequestPolicy, RunControl } from '../../src/agent/run/control.js';
-import { Journal } from '../../src/agent/run/journal.js';
-import type { RequestAnswer } from '../../src/agent/run/requests.js';
 import { type RunAgentOptions, type RunResult, runAgent } from '../../src/agent/run/run-agent.js';
+import { type PlanDecision, type RequestPolicy, RunControl } from '../../src/agent/state/control.js';
+import { Journal } from '../../src/agent/state/journal.js';
+import type { RequestAnswer } from '../../src/agent/state/requests.js';
 import { EventBus } from '../../src/events/bus.js';
 import type { ServerEvent } from '../../src/events/registry.js';
 import type { ResolvedModel } from '../../src/model/types.js';
 import type { FailureDecision } from '../../src/plan/scheduler.js';
 import type { Store } from '../../src/store/ports.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Tool } from '../../src/tools/types.js';
-import { Workspace } from '../../src/tools/workspace.js';
+import { Workspace } from '../../src/tools/workspace/workspace.js';
 import { runsEverything } from './safety.js';
 
 /** A test's stand-in for a person answering questions (answered through the run's control). */

@@ -1,7 +1,7 @@
 import type { ApprovalSettings } from '../../src/agent/approval/approval-gate.js';
 import type { RunSafety } from '../../src/agent/approval/run-safety.js';
 import { SessionApprovals } from '../../src/agent/approval/session-approvals.js';
-import type { CommandSandbox } from '../../src/tools/sandbox.js';
+import type { CommandSandbox } from '../../src/tools/sandbox/sandbox.js';
 
 /**
  * The safety of a run for tests about something else: every call runs unasked (`auto`) and

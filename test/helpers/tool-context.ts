@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { FileTracker } from '../../src/tools/file-tracker.js';
 import type { InputReply, ToolContext, ToolControl, ToolModel } from '../../src/tools/types.js';
-import { Workspace } from '../../src/tools/workspace.js';
+import { Workspace } from '../../src/tools/workspace/workspace.js';
 
 /** A real ToolContext on a fresh temp workspace, with a folder outside it for escape attempts. */
 export interface ToolTestBed {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { taskweaveConfigSchema } from '../../src/model/config-file.js';
+import { taskweaveConfigSchema } from '../../src/config/config-file.js';
 import {
   contextLimitsFor,
   DEFAULT_COMPACT_AT,

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../src/model/config-file.js';
+import { loadConfigFile } from '../../src/config/config-file.js';
 import { BUILT_IN_PRICES, costOf, priceOf } from '../../src/model/prices.js';
 import { ModelConfigError } from '../../src/model/types.js';
 

@@ -5,7 +5,7 @@ import { APICallError, type LanguageModelV3 } from '@ai-sdk/provider';
 import { type ModelMessage, streamText, tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { resolveModel } from '../../src/model/resolve-model.js';
+import { resolveModel } from '../../src/config/resolve-model.js';
 import { withRetry } from '../../src/model/retry.js';
 import { type LlmServer, startLlmServer } from '../helpers/llm-server.js';
 

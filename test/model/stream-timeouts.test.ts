@@ -1,8 +1,8 @@
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveModel } from '../../src/config/resolve-model.js';
 import { callModel } from '../../src/model/call-model.js';
-import { resolveModel } from '../../src/model/resolve-model.js';
 import { DEFAULT_MAX_ATTEMPTS, RETRY_BASE_ENV } from '../../src/model/retry.js';
 import type { ModelStreamTimeoutError } from '../../src/model/stream-timeouts.js';
 import type { ResolvedModel } from '../../src/model/types.js';

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isStreamedEvent } from '../../src/agent/run/streamed-events.js';
+import { isStreamedEvent } from '../../src/agent/state/streamed-events.js';
 import type { ServerEvent } from '../../src/events/registry.js';
-import { defaultDatabasePath } from '../../src/store/database.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { defaultDatabasePath } from '../../src/store/sqlite/database.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 import { kindOf, openRuntime, record, scriptModel, startFixture, update } from './helpers.js';
 

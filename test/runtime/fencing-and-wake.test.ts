@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeGoalTask, closeGoalTaskAndClaimNext } from '../../src/runtime/close-goal-task.js';
-import { watchQueue } from '../../src/runtime/queue-wake.js';
+import { closeGoalTask, closeGoalTaskAndClaimNext } from '../../src/runtime/worker/close-goal-task.js';
+import { watchQueue } from '../../src/runtime/worker/queue-wake.js';
 import type { Store } from '../../src/store/ports.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { TaskStoreError } from '../../src/store/store-errors.js';
 
 const LEASE_MS = 30_000;

@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
-import type { RequestPolicy } from '../../src/agent/run/control.js';
+import type { RequestPolicy } from '../../src/agent/state/control.js';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
 import { writeScript } from '../helpers/cli.js';

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventBus } from '../../src/events/bus.js';
-import { endOrphanCommands } from '../../src/runtime/orphan-commands.js';
+import { endOrphanCommands } from '../../src/runtime/worker/orphan-commands.js';
 import type { Store } from '../../src/store/ports.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

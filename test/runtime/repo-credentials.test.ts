@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prepareRepository } from '../../src/runtime/repo-queue.js';
+import { prepareRepository } from '../../src/runtime/setup/repo-queue.js';
 import { withoutRemoteCredentials } from '../../src/work/repo-clone.js';
 
 /*

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compactionMessage } from '../../src/agent/conversation/compaction-record.js';
-import { sessionHistory } from '../../src/runtime/session-history.js';
-import type { StoredMessage } from '../../src/store/session-store.js';
+import { sessionHistory } from '../../src/runtime/books/session-history.js';
+import type { StoredMessage } from '../../src/store/sqlite/session-store.js';
 
 const RECORD = { goals: ['g'], questions: [], filesChanged: [] };
 

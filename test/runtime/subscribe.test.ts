@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Journal } from '../../src/agent/run/journal.js';
+import { Journal } from '../../src/agent/state/journal.js';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { SUBSCRIPTION_FALLBACK_POLL_MS } from '../../src/runtime/subscription.js';
 import { openRuntime, startFixture, waitUntil } from './helpers.js';

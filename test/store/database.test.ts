@@ -9,9 +9,9 @@ import {
   MIGRATIONS_FOLDER,
   openDatabase,
   StoreVersionError,
-} from '../../src/store/database.js';
-import { SessionStore } from '../../src/store/session-store.js';
-import { TaskStore } from '../../src/store/task-store.js';
+} from '../../src/store/sqlite/database.js';
+import { SessionStore } from '../../src/store/sqlite/session-store.js';
+import { TaskStore } from '../../src/store/sqlite/task-store.js';
 import { runFixture } from './run-fixture.js';
 import { tempFolder, track } from './temp-database.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lazyStatements } from '../../src/store/lazy-statements.js';
+import { lazyStatements } from '../../src/store/sqlite/lazy-statements.js';
 
 describe('statements prepared when first used', () => {
   it('builds each on its first read only, once, and keeps it', () => {

@@ -1,7 +1,7 @@
 import { getTableColumns, getTableName, is, Table } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import * as pg from '../../src/store/postgres/schema.js';
-import * as sqlite from '../../src/store/schema.js';
+import * as sqlite from '../../src/store/sqlite/schema.js';
 
 /** Each table of a schema module: its columns' names, nullability and defaults. */
 function shape(module: Record<string, unknown>) {

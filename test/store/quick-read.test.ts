@@ -1,8 +1,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openQuickRead } from '../../src/store/quick-read.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openQuickRead } from '../../src/store/sqlite/quick-read.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempFolder } from './temp-database.js';
 
 /** A database with goals in two queues in every state, a plan with tasks, sessions and runs. */

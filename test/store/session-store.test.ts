@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../src/events/registry.js';
-import { openDatabase } from '../../src/store/database.js';
-import { SessionStore, SessionStoreError, type UnsequencedEvent } from '../../src/store/session-store.js';
-import { TaskStore } from '../../src/store/task-store.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
+import {
+  SessionStore,
+  SessionStoreError,
+  type UnsequencedEvent,
+} from '../../src/store/sqlite/session-store.js';
+import { TaskStore } from '../../src/store/sqlite/task-store.js';
 import { openTempDatabase, track } from './temp-database.js';
 
 async function setup() {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/ports.js';
-import { SQLITE_EVENT_POLL_MS, SQLITE_SIGNAL_POLL_MS } from '../../src/store/sqlite-signals.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { SQLITE_EVENT_POLL_MS, SQLITE_SIGNAL_POLL_MS } from '../../src/store/sqlite/sqlite-signals.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 /*
  * SQLite's wake-ups for other processes' writes (two connections to one file stand for two

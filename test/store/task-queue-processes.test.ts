@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database.js';
-import { TaskStore } from '../../src/store/task-store.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
+import { TaskStore } from '../../src/store/sqlite/task-store.js';
 import { startFixture } from './run-fixture.js';
 import { tempFolder, track } from './temp-database.js';
 

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { TaskweaveDb } from '../../src/store/database.js';
-import { SessionStore } from '../../src/store/session-store.js';
-import { planQueue, TaskStore, TaskStoreError } from '../../src/store/task-store.js';
+import type { TaskweaveDb } from '../../src/store/sqlite/database.js';
+import { SessionStore } from '../../src/store/sqlite/session-store.js';
+import { planQueue, TaskStore, TaskStoreError } from '../../src/store/sqlite/task-store.js';
 import { openTempDatabase } from './temp-database.js';
 
 const LEASE_MS = 30_000;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { openDatabase, type Synchronous, type TaskweaveDb } from '../../src/store/database.js';
+import { openDatabase, type Synchronous, type TaskweaveDb } from '../../src/store/sqlite/database.js';
 
 const openDatabases: TaskweaveDb[] = [];
 const folders: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeOutputTool, MAX_ANALYZED_OUTPUT_CHARS } from '../../src/tools/analyze-output.js';
+import { analyzeOutputTool, MAX_ANALYZED_OUTPUT_CHARS } from '../../src/tools/builtin/analyze-output.js';
 import { answeringModel, useToolTestBed } from '../helpers/tool-context.js';
 
 describe('analyze_output', () => {

@@ -3,12 +3,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../src/events/registry.js';
-import { BackgroundCommands } from '../../src/tools/background-commands.js';
-import { markedProcesses } from '../../src/tools/process-tree.js';
-import { readBackgroundOutputTool } from '../../src/tools/read-background-output.js';
-import { runCommandTool } from '../../src/tools/run-command.js';
-import { probeSandbox } from '../../src/tools/sandbox-probe.js';
-import { stopBackgroundCommandTool } from '../../src/tools/stop-background-command.js';
+import { BackgroundCommands } from '../../src/tools/background/background-commands.js';
+import { readBackgroundOutputTool } from '../../src/tools/builtin/read-background-output.js';
+import { runCommandTool } from '../../src/tools/builtin/run-command.js';
+import { stopBackgroundCommandTool } from '../../src/tools/builtin/stop-background-command.js';
+import { markedProcesses } from '../../src/tools/process/process-tree.js';
+import { probeSandbox } from '../../src/tools/sandbox/sandbox-probe.js';
 import type { CommandRecorder } from '../../src/tools/types.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { MAX_TOOL_OUTPUT_CHARS } from '../../src/tools/truncate.js';
+import { MAX_TOOL_OUTPUT_CHARS } from '../../src/tools/text/truncate.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 const echoTool = defineTool({

@@ -1,8 +1,8 @@
 import { readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { editFileTool } from '../../src/tools/edit-file.js';
-import { readFileTool } from '../../src/tools/read-file.js';
+import { editFileTool } from '../../src/tools/builtin/edit-file.js';
+import { readFileTool } from '../../src/tools/builtin/read-file.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 const SOURCE = [

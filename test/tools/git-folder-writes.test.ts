@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { chmod, readFile, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { editFileTool } from '../../src/tools/edit-file.js';
-import { readFileTool } from '../../src/tools/read-file.js';
-import { writeFileTool } from '../../src/tools/write-file.js';
+import { editFileTool } from '../../src/tools/builtin/edit-file.js';
+import { readFileTool } from '../../src/tools/builtin/read-file.js';
+import { writeFileTool } from '../../src/tools/builtin/write-file.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 const FSMONITOR_CONFIG = (marker: string) => `[core]\n\tfsmonitor = "touch ${marker}; false"\n`;

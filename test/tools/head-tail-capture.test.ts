@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HeadTailCapture } from '../../src/tools/head-tail-capture.js';
-import { truncateMiddle } from '../../src/tools/truncate.js';
+import { HeadTailCapture } from '../../src/tools/process/head-tail-capture.js';
+import { truncateMiddle } from '../../src/tools/text/truncate.js';
 
 /** Splits a text into pieces of varying sizes, as a pipe delivers them. */
 function chunks(text: string, sizes: number[]): string[] {

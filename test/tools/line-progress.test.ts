@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LineProgress, PROGRESS_INTERVAL_MS, PROGRESS_MAX_LINES } from '../../src/tools/line-progress.js';
+import {
+  LineProgress,
+  PROGRESS_INTERVAL_MS,
+  PROGRESS_MAX_LINES,
+} from '../../src/tools/process/line-progress.js';
 
 describe('LineProgress', () => {
   beforeEach(() => {

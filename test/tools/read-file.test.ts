@@ -1,7 +1,12 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_CHARS, MAX_READ_CHARS, MAX_READ_LINES, readFileTool } from '../../src/tools/read-file.js';
+import {
+  MAX_LINE_CHARS,
+  MAX_READ_CHARS,
+  MAX_READ_LINES,
+  readFileTool,
+} from '../../src/tools/builtin/read-file.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 function lines(count: number, text = (number: number) => `line ${number}`): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { runCommandTool } from '../../src/tools/builtin/run-command.js';
 import { coreTools, ToolRegistry } from '../../src/tools/registry.js';
-import { runCommandTool } from '../../src/tools/run-command.js';
 
 describe('ToolRegistry', () => {
   it('holds the nine core tools with their read-only flags', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestInputTool } from '../../src/tools/request-input.js';
+import { requestInputTool } from '../../src/tools/builtin/request-input.js';
 import { replyingControl, useToolTestBed } from '../helpers/tool-context.js';
 
 describe('request_input', () => {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCommandTool } from '../../src/tools/run-command.js';
-import type { CommandSandbox } from '../../src/tools/sandbox.js';
-import { probeSandbox } from '../../src/tools/sandbox-probe.js';
+import { runCommandTool } from '../../src/tools/builtin/run-command.js';
+import type { CommandSandbox } from '../../src/tools/sandbox/sandbox.js';
+import { probeSandbox } from '../../src/tools/sandbox/sandbox-probe.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 const found = await probeSandbox();

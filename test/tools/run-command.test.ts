@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_STREAM_OUTPUT_CHARS, runCommandTool } from '../../src/tools/run-command.js';
+import { MAX_STREAM_OUTPUT_CHARS, runCommandTool } from '../../src/tools/builtin/run-command.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 /** True while the process exists and is not a zombie waiting to be reaped. */
@@ -195,7 +195,7 @@ describe('run_command when taskweave exits', () => {
   it('kills a command that ignores SIGTERM even when taskweave exits during the grace period', async () => {
     const { spawnSync } = await import('node:child_process');
     const marker = `tw-marker-${process.pid}-${Date.now()}`;
-    const module = new URL('../../src/tools/run-shell-command.ts', import.meta.url).href;
+    const module = new URL('../../src/tools/process/run-shell-command.ts', import.meta.url).href;
     const script = `
       import { runShellCommand } from ${JSON.stringify(module)};
       const outcome = await runShellCommand({

@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { chmod, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCommandTool } from '../../src/tools/run-command.js';
-import type { CommandSandbox } from '../../src/tools/sandbox.js';
-import { probeSandbox } from '../../src/tools/sandbox-probe.js';
-import { writeFileTool } from '../../src/tools/write-file.js';
+import { runCommandTool } from '../../src/tools/builtin/run-command.js';
+import { writeFileTool } from '../../src/tools/builtin/write-file.js';
+import type { CommandSandbox } from '../../src/tools/sandbox/sandbox.js';
+import { probeSandbox } from '../../src/tools/sandbox/sandbox-probe.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 const found = await probeSandbox();

@@ -2,10 +2,10 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCommandTool } from '../../src/tools/run-command.js';
-import type { CommandSandbox } from '../../src/tools/sandbox.js';
-import { SANDBOX_UID_FOR_ROOT } from '../../src/tools/sandbox-confinement.js';
-import { probeSandbox } from '../../src/tools/sandbox-probe.js';
+import { runCommandTool } from '../../src/tools/builtin/run-command.js';
+import type { CommandSandbox } from '../../src/tools/sandbox/sandbox.js';
+import { SANDBOX_UID_FOR_ROOT } from '../../src/tools/sandbox/sandbox-confinement.js';
+import { probeSandbox } from '../../src/tools/sandbox/sandbox-probe.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 const found = await probeSandbox();

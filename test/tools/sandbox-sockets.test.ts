@@ -2,9 +2,9 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCommandTool } from '../../src/tools/run-command.js';
-import type { CommandSandbox } from '../../src/tools/sandbox.js';
-import { probeSandbox } from '../../src/tools/sandbox-probe.js';
+import { runCommandTool } from '../../src/tools/builtin/run-command.js';
+import type { CommandSandbox } from '../../src/tools/sandbox/sandbox.js';
+import { probeSandbox } from '../../src/tools/sandbox/sandbox-probe.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 const found = await probeSandbox();

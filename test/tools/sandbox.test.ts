@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommandTool } from '../../src/tools/run-command.js';
-import type { CommandSandbox } from '../../src/tools/sandbox.js';
-import { probeSandbox } from '../../src/tools/sandbox-probe.js';
+import { runCommandTool } from '../../src/tools/builtin/run-command.js';
+import type { CommandSandbox } from '../../src/tools/sandbox/sandbox.js';
+import { probeSandbox } from '../../src/tools/sandbox/sandbox-probe.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 const found = await probeSandbox();

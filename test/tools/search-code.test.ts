@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_MATCH_LINE_CHARS, MAX_SEARCH_MATCHES, searchCodeTool } from '../../src/tools/search-code.js';
+import {
+  MAX_MATCH_LINE_CHARS,
+  MAX_SEARCH_MATCHES,
+  searchCodeTool,
+} from '../../src/tools/builtin/search-code.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 describe('search_code', () => {

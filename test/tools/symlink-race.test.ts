@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileTool } from '../../src/tools/read-file.js';
-import { writeFileTool } from '../../src/tools/write-file.js';
+import { readFileTool } from '../../src/tools/builtin/read-file.js';
+import { writeFileTool } from '../../src/tools/builtin/write-file.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 /** The attack: `sub` flips between a real folder and a symbolic link to a folder outside. */

@@ -1,7 +1,11 @@
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { removeLeftOverTempFiles, STALE_TEMP_AGE_MS, tempPathFor } from '../../src/tools/temp-files.js';
+import {
+  removeLeftOverTempFiles,
+  STALE_TEMP_AGE_MS,
+  tempPathFor,
+} from '../../src/tools/workspace/temp-files.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 
 /** A process id no process has (above the kernel's pid_max). */

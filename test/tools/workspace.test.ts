@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace, WorkspaceError } from '../../src/tools/workspace.js';
+import { Workspace, WorkspaceError } from '../../src/tools/workspace/workspace.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 describe('Workspace', () => {

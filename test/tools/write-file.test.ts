@@ -1,8 +1,8 @@
 import { chmod, mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { editFileTool } from '../../src/tools/edit-file.js';
-import { writeFileTool } from '../../src/tools/write-file.js';
+import { editFileTool } from '../../src/tools/builtin/edit-file.js';
+import { writeFileTool } from '../../src/tools/builtin/write-file.js';
 import { useToolTestBed } from '../helpers/tool-context.js';
 
 describe('write_file', () => {

@@ -12,10 +12,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CheckpointBook } from '../../src/runtime/checkpoint-book.js';
-import { SessionBook } from '../../src/runtime/session-book.js';
+import { CheckpointBook } from '../../src/runtime/books/checkpoint-book.js';
+import { SessionBook } from '../../src/runtime/books/session-book.js';
 import type { Store } from '../../src/store/ports.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { ChangeRecorder, type RecordedCall } from '../../src/work/change-recorder.js';
 
 /** Runs git in a folder; its output. */

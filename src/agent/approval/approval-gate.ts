@@ -1,7 +1,7 @@
 import type { ModelToolCall } from '../../model/call-model.js';
 import type { ApprovalMode } from '../../tools/approval.js';
 import type { Tool, ToolContext } from '../../tools/types.js';
-import type { RunControl } from '../run/control.js';
+import type { RunControl } from '../state/control.js';
 import { alwaysLabel, alwaysScope } from './always-scope.js';
 import { type ApprovalVerdict, decideApproval } from './approval-rules.js';
 import { codeRunningOption } from './code-running-options.js';

@@ -1,11 +1,11 @@
-import type { EventPayload } from '../../events/registry.js';
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
   type HookConfig,
   type HookEvent,
   type HooksConfig,
   hookMatches,
-} from '../../model/hooks-config.js';
+} from '../../config/hooks-config.js';
+import type { EventPayload } from '../../events/registry.js';
 import { type HookOutcome, runHook } from './run-hook.js';
 
 /** The most of a tool's output an afterTool hook is given on stdin. */

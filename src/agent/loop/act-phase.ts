@@ -1,5 +1,5 @@
 import type { ModelReply, ModelToolCall } from '../../model/call-model.js';
-import { addNote } from '../run/notes.js';
+import { addNote } from '../state/notes.js';
 import { type ExecutedCall, executeTools } from './execute-tools.js';
 import { type LoopContext, queueConversationSave, saveConversation } from './loop-context.js';
 import {

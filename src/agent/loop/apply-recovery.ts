@@ -1,5 +1,5 @@
-import { addNote } from '../run/notes.js';
-import type { Conversation, RunContext } from '../run/run-state.js';
+import { addNote } from '../state/notes.js';
+import type { Conversation, RunContext } from '../state/run-state.js';
 import type { ExecutedCall } from './execute-tools.js';
 import { REPETITION_FAIL_LIMIT, type RecoveryTracker, SAME_FAILURE_LIMIT } from './recovery.js';
 import type { Interruption } from './step.js';

@@ -5,8 +5,8 @@ import type { Tool, ToolContext, ToolResult } from '../../tools/types.js';
 import type { ChangeRecorder } from '../../work/change-recorder.js';
 import type { ApprovalGate } from '../approval/approval-gate.js';
 import type { RunHooks } from '../hooks/run-hooks.js';
-import type { Emit } from '../run/emit.js';
-import type { PathLocks } from './path-locks.js';
+import type { Emit } from '../state/emit.js';
+import type { PathLocks } from '../state/path-locks.js';
 
 /** A tool call together with what it returned. */
 export interface ExecutedCall {

@@ -3,7 +3,7 @@ import { callModel, type ModelReply } from '../../model/call-model.js';
 import type { ModelPhase } from '../../model/types.js';
 import { errorMessage } from '../../util/error-message.js';
 import { maskOldToolOutputs } from '../conversation/mask-outputs.js';
-import { recordUsage } from '../run/usage.js';
+import { recordUsage } from '../state/usage.js';
 import type { LoopContext } from './loop-context.js';
 import type { Interruption } from './step.js';
 import { abortedOutcome, stoppedOutcome } from './stop-predicates.js';

@@ -1,5 +1,5 @@
 import { formatDollars } from '../../events/usage-text.js';
-import type { RunContext } from '../run/run-state.js';
+import type { RunContext } from '../state/run-state.js';
 import type { Interruption } from './step.js';
 
 /**

@@ -1,9 +1,9 @@
 import { callModel, type ModelToolCall } from '../../model/call-model.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolContext } from '../../tools/types.js';
-import type { Workspace } from '../../tools/workspace.js';
-import type { RunContext } from '../run/run-state.js';
-import { recordUsage } from '../run/usage.js';
+import type { Workspace } from '../../tools/workspace/workspace.js';
+import type { RunContext } from '../state/run-state.js';
+import { recordUsage } from '../state/usage.js';
 
 /** Builds what one tool call may touch. */
 export function toolContextFor(

@@ -4,7 +4,7 @@ import { applyGoal } from '../../work/apply-goal.js';
 import { goalBranch } from '../../work/goal-branch.js';
 import { GoalWorktrees } from '../../work/goal-worktrees.js';
 import { wantsWorktrees } from '../../work/isolation.js';
-import type { RunContext } from '../run/run-state.js';
+import type { RunContext } from '../state/run-state.js';
 
 function note(run: RunContext, content: string): void {
   run.emit({ type: 'agent_update', update_type: 'agent_note', step: run.steps, content });

@@ -6,7 +6,7 @@ import { ToolRegistry } from '../../tools/registry.js';
 import { runStepLoop } from '../loop/driver.js';
 import { findEffect } from '../loop/effects.js';
 import type { LoopOutcome, NextStep } from '../loop/step.js';
-import type { Conversation, RunContext } from '../run/run-state.js';
+import type { Conversation, RunContext } from '../state/run-state.js';
 import { finalAnswerTool } from './control-tools.js';
 import { openGoalWorktrees } from './goal-isolation.js';
 import { PlanRun } from './plan-run.js';

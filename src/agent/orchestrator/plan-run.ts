@@ -4,11 +4,11 @@ import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolContext } from '../../tools/types.js';
-import type { Workspace } from '../../tools/workspace.js';
+import type { Workspace } from '../../tools/workspace/workspace.js';
 import type { GoalWorktrees } from '../../work/goal-worktrees.js';
 import type { LoopOutcome, NextStep } from '../loop/step.js';
 import { toolContextFor } from '../loop/tool-context.js';
-import type { RunContext } from '../run/run-state.js';
+import type { RunContext } from '../state/run-state.js';
 
 /** final_answer refusals in one run before the user is asked. */
 export const FINAL_ANSWER_REFUSAL_LIMIT = 3;

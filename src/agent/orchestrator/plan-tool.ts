@@ -4,7 +4,7 @@ import { validatePlan } from '../../plan/task-graph.js';
 import { builtSchema } from '../../tools/built-schemas.js';
 import { defineTool } from '../../tools/define-tool.js';
 import type { Tool, ToolResult } from '../../tools/types.js';
-import type { RunContext } from '../run/run-state.js';
+import type { RunContext } from '../state/run-state.js';
 import { prewarmGoal } from './goal-isolation.js';
 import { OnePlanAtATime } from './one-plan.js';
 

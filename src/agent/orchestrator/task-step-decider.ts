@@ -2,13 +2,13 @@ import type { PlanTask } from '../../plan/task-graph.js';
 import type { TaskToolResult } from '../../prompts/task-prompt.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { Workspace } from '../../tools/workspace.js';
+import type { Workspace } from '../../tools/workspace/workspace.js';
 import { formatArgs } from '../../util/format-args.js';
 import { findEffect } from '../loop/effects.js';
 import { executeTools } from '../loop/execute-tools.js';
 import type { NextStep, Step } from '../loop/step.js';
-import { addNote } from '../run/notes.js';
-import type { Conversation } from '../run/run-state.js';
+import { addNote } from '../state/notes.js';
+import type { Conversation } from '../state/run-state.js';
 import type { PlanRun } from './plan-run.js';
 
 const CONTROL_TOOLS = new Set(['task_completed', 'fail_task', 'final_answer']);

@@ -2,12 +2,12 @@ import type { TaskOutcome } from '../../plan/scheduler.js';
 import type { PlanTask } from '../../plan/task-graph.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import { Workspace } from '../../tools/workspace.js';
+import { Workspace } from '../../tools/workspace/workspace.js';
 import type { GoalWorktrees } from '../../work/goal-worktrees.js';
 import { executeTools } from '../loop/execute-tools.js';
 import type { Step } from '../loop/step.js';
-import { addNote } from '../run/notes.js';
-import type { Conversation } from '../run/run-state.js';
+import { addNote } from '../state/notes.js';
+import type { Conversation } from '../state/run-state.js';
 import type { PlanRun } from './plan-run.js';
 
 /** Where a task in a worktree works, or why it could not start there. */

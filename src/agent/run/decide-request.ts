@@ -1,7 +1,7 @@
 import { findEffect } from '../loop/effects.js';
 import type { NextStep, Step } from '../loop/step.js';
-import { addNote } from './notes.js';
-import type { Conversation, RunContext } from './run-state.js';
+import { addNote } from '../state/notes.js';
+import type { Conversation, RunContext } from '../state/run-state.js';
 
 /**
  * Simple mode's rules for the top-level loop of a request: an approved plan hands over to the

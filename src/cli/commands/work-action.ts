@@ -52,7 +52,7 @@ function reportWork(cli: CliRuntime, outcome: WorkOutcome, options: WorkCliOptio
  * go through the clone's remote; one task at a time in this process, the queues in turn.
  */
 async function workRepositoryQueues(options: WorkCliOptions): Promise<number> {
-  const { prepareRepository } = await import('../../runtime/repo-queue.js');
+  const { prepareRepository } = await import('../../runtime/setup/repo-queue.js');
   const { workRepositories } = await import('../../runtime/repo-work.js');
   const repositories: { cli: CliRuntime; queue: string }[] = [];
   try {

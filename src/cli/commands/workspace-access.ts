@@ -1,9 +1,9 @@
 // The store-only parts of the runtime: listing tasks or sessions loads no model SDK or agent code.
 
-import type { CheckpointBook } from '../../runtime/checkpoint-book.js';
-import { openWorkspaceStore } from '../../runtime/open-store.js';
-import { SessionBook } from '../../runtime/session-book.js';
-import { TaskBoard } from '../../runtime/task-board.js';
+import type { CheckpointBook } from '../../runtime/books/checkpoint-book.js';
+import { SessionBook } from '../../runtime/books/session-book.js';
+import { TaskBoard } from '../../runtime/books/task-board.js';
+import { openWorkspaceStore } from '../../runtime/setup/open-store.js';
 import type { StoreCliOptions } from '../options.js';
 
 /** A workspace's to-do list and sessions, for the commands that read or manage them. */
@@ -30,7 +30,7 @@ export async function withWorkspace<T>(
     return await work({
       workspaceRoot: workspace.root,
       checkpoints: async () => {
-        const { CheckpointBook } = await import('../../runtime/checkpoint-book.js');
+        const { CheckpointBook } = await import('../../runtime/books/checkpoint-book.js');
         return new CheckpointBook(store, new SessionBook(store), workspace.root);
       },
       tasks: new TaskBoard(store),

@@ -1,5 +1,5 @@
-import type { Checkpoint, RestoreOutcome } from '../../runtime/checkpoint-book.js';
-import { fileCounts } from '../../runtime/checkpoint-book.js';
+import type { Checkpoint, RestoreOutcome } from '../../runtime/books/checkpoint-book.js';
+import { fileCounts } from '../../runtime/books/checkpoint-book.js';
 import { relativeTime } from './relative-time.js';
 import type { Style } from './terminal.js';
 import { fitLine, plural, wrapWords } from './text-wrap.js';

@@ -1,5 +1,5 @@
 import type { ApprovalMode } from '../../tools/approval.js';
-import { RuntimeInputError } from '../errors.js';
+import { RuntimeInputError } from '../setup/errors.js';
 import { type CommandGoal, commandGoal } from './command-goal.js';
 import { loadCustomCommands } from './load-commands.js';
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { NewFileChange, NewRestore, SessionChangeSummary } from '../change-store.js';
 import type { ChangeLog } from '../ports.js';
-import type { FileChange, Restore } from '../schema.js';
+import type { NewFileChange, NewRestore, SessionChangeSummary } from '../sqlite/change-store.js';
+import type { FileChange, Restore } from '../sqlite/schema.js';
 import type { PgDb } from './connection.js';
 import type { PgContext } from './context.js';
 import { fileChanges, messages, restores, sessions } from './schema.js';

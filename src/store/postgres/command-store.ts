@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
-import type { CommandStart } from '../command-store.js';
 import type { CommandLog } from '../ports.js';
-import type { RunningCommand } from '../schema.js';
+import type { CommandStart } from '../sqlite/command-store.js';
+import type { RunningCommand } from '../sqlite/schema.js';
 import type { PgContext } from './context.js';
 import { commands } from './schema.js';
 

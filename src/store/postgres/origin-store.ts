@@ -1,6 +1,6 @@
-import type { OriginInput } from '../origin-store.js';
 import type { OriginLog } from '../ports.js';
-import type { DatabaseOrigin } from '../schema.js';
+import type { OriginInput } from '../sqlite/origin-store.js';
+import type { DatabaseOrigin } from '../sqlite/schema.js';
 import type { PgContext } from './context.js';
 import { databaseOrigin } from './schema.js';
 

@@ -6,8 +6,8 @@ import {
   type RequestInput,
   requestRow,
   type TakenAnswer,
-} from '../request-store.js';
-import type { StoredRequest } from '../schema.js';
+} from '../requests.js';
+import type { StoredRequest } from '../sqlite/schema.js';
 import { notifyAnswer } from './channels.js';
 import type { PgContext } from './context.js';
 import { requests } from './schema.js';

@@ -3,7 +3,7 @@ import type { ServerEvent } from '../../events/registry.js';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
 import { newId } from '../ids.js';
 import type { SessionLog } from '../ports.js';
-import type { MessageRole, Run, Session } from '../schema.js';
+import type { MessageRole, Run, Session } from '../sqlite/schema.js';
 import type {
   AppendMessageOptions,
   CreateRunInput,
@@ -12,7 +12,7 @@ import type {
   MessageFilter,
   StoredMessage,
   UnsequencedEvent,
-} from '../session-store.js';
+} from '../sqlite/session-store.js';
 import { SessionStoreError, unknownSession } from '../store-errors.js';
 import { CHANNELS } from './channels.js';
 import { type PgDb, queryRows } from './connection.js';

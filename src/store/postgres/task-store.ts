@@ -21,15 +21,7 @@ import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { DEFAULT_QUEUE, planQueue } from '../defaults.js';
 import { newId } from '../ids.js';
 import type { PlanStore, TaskQueue } from '../ports.js';
-import type { Plan, PlanStatus, Task, TaskStatus } from '../schema.js';
-import { TaskStoreError, unknownTask } from '../store-errors.js';
-import {
-  changeRefusal,
-  FINISHED_TASK_STATUSES,
-  type HolderCheck,
-  TASK_CHANGE_FROM,
-  type TaskChange,
-} from '../task-changes.js';
+import type { Plan, PlanStatus, Task, TaskStatus } from '../sqlite/schema.js';
 import type {
   AddTaskInput,
   ClaimOptions,
@@ -40,7 +32,15 @@ import type {
   PlanTask,
   StartOptions,
   TaskFilter,
-} from '../task-store.js';
+} from '../sqlite/task-store.js';
+import { TaskStoreError, unknownTask } from '../store-errors.js';
+import {
+  changeRefusal,
+  FINISHED_TASK_STATUSES,
+  type HolderCheck,
+  TASK_CHANGE_FROM,
+  type TaskChange,
+} from '../task-changes.js';
 import { queueNotice } from './channels.js';
 import type { PgDb } from './connection.js';
 import type { PgContext } from './context.js';

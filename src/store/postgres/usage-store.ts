@@ -1,6 +1,6 @@
 import { and, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { UsageLog } from '../ports.js';
-import type { DayUsage, UsageTotal } from '../usage-store.js';
+import type { DayUsage, UsageTotal } from '../sqlite/usage-store.js';
 import type { PgContext } from './context.js';
 import { runs } from './schema.js';
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeFileTool } from '../../../src/tools/builtin/write-file.js';
 import type { Tool } from '../../../src/tools/types.js';
-import { writeFileTool } from '../../../src/tools/write-file.js';
 import { mockModel } from '../../helpers/mock-model.js';
 import { runWithHarness } from '../../helpers/run-harness.js';
 import { safetyOf } from '../../helpers/safety.js';

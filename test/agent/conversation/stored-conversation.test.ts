@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConversation, UNKNOWN_RESULT } from '../../../src/agent/conversation/stored-conversation.js';
-import { Journal } from '../../../src/agent/run/journal.js';
+import { Journal } from '../../../src/agent/state/journal.js';
 import { EventBus } from '../../../src/events/bus.js';
-import { openSqliteStore } from '../../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 
 const call = (id: string, path: string) => ({
   type: 'tool-call' as const,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunControl } from '../../../src/agent/run/control.js';
+import type { RunControl } from '../../../src/agent/state/control.js';
 import { coreTools } from '../../../src/tools/registry.js';
 import { type MockTurn, mockModel, promptText } from '../../helpers/mock-model.js';
 import { eventKinds, runWithHarness } from '../../helpers/run-harness.js';

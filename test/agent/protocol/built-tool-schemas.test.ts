@@ -16,7 +16,7 @@ import {
 } from '../../../src/agent/protocol/model-tools.js';
 import { todoTools } from '../../../src/agent/todo/todo-tools.js';
 import { planTasksSchema } from '../../../src/plan/plan-schema.js';
-import { openSqliteStore } from '../../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { builtSchema, builtSchemaKey } from '../../../src/tools/built-schemas.js';
 import { coreTools } from '../../../src/tools/registry.js';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveModel } from '../../../src/model/resolve-model.js';
+import { resolveModel } from '../../../src/config/resolve-model.js';
 import { coreTools } from '../../../src/tools/registry.js';
 import { type LlmServer, startLlmServer } from '../../helpers/llm-server.js';
 import { eventKinds, runWithHarness, tempWorkspaceRoot } from '../../helpers/run-harness.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { coreTools } from '../../../src/tools/registry.js';
 import { mockModel, promptText } from '../../helpers/mock-model.js';
 import { runWithHarness } from '../../helpers/run-harness.js';

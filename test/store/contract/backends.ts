@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Store } from '../../../src/store/ports.js';
 import { openPostgresStore } from '../../../src/store/postgres/postgres-store.js';
-import { openSqliteStore } from '../../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 
 /** One empty database of a backend, on which a test opens one store or several (several "machines"). */
 export interface ContractDatabase {

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../../src/events/registry.js';
 import type { Store } from '../../../src/store/ports.js';
-import type { UnsequencedEvent } from '../../../src/store/session-store.js';
+import type { UnsequencedEvent } from '../../../src/store/sqlite/session-store.js';
 import { SessionStoreError, TaskStoreError } from '../../../src/store/store-errors.js';
 import type { ContractBackend, ContractDatabase } from './backends.js';
 

@@ -1,0 +1,52 @@
+import type { LoopName } from '../../agent/loop/loop-name.js';
+import type { ProtocolName } from '../../agent/protocol/wire-protocol.js';
+import type { PlanMode } from '../../agent/run/run-agent.js';
+import type { RequestPolicy } from '../../agent/state/control.js';
+import type { TaskTracking } from '../../agent/state/task-tracking.js';
+import type { ApprovalMode } from '../../tools/approval.js';
+import type { SandboxMode } from '../../tools/sandbox/sandbox-modes.js';
+import type { IsolationMode } from '../../work/isolation.js';
+import type { WorktreeSetup } from '../../work/worktree-setup.js';
+
+/** How the runs of a runtime go: the same for every goal it runs. */
+export interface RunSettings {
+  maxSteps: number;
+  plan: PlanMode;
+  concurrency?: number;
+  /** What a failed task leads to when no one can be asked (used by `policy.failure`). */
+  onFailure: 'abort' | 'skip';
+  protocol: ProtocolName;
+  /** How each step runs: `react`, or `roa` (reason → act → observe). */
+  loop?: LoopName;
+  inputTimeoutMs?: number;
+  /** A plain chat turn: the model is offered no tool (the seed's `agent_mode: false`). */
+  chat?: boolean;
+  /** Who tracks an approved plan's tasks: the orchestrator (default), or the model alone. */
+  taskTracking?: TaskTracking;
+  /** Who answers the runs' requests: a front end, or the non-interactive rules. */
+  policy: RequestPolicy;
+  /** When tool calls are asked; the config's `approval`, else `ask`, when left out. */
+  approval?: ApprovalMode;
+  /** How commands are confined; the config's `sandbox`, else `workspace-write`, when left out. */
+  sandbox?: SandboxMode;
+  /** Network access for sandboxed commands; the config's `network`, else off, when left out. */
+  network?: boolean;
+  /**
+   * US dollars a session may spend (`--budget`, else the config's `budget.session`): a run stops
+   * at its next step once its session's runs together cost this much. No limit when left out.
+   */
+  budget?: number;
+  /** Where plan tasks work; the config's `isolation`, else `auto`, when left out. */
+  isolation?: IsolationMode;
+  /** The goal branch starts with the user's uncommitted changes (`--include-uncommitted`). */
+  includeUncommitted?: boolean;
+  /** The goal branch is merged into the user's branch when a run completes (`--apply`). */
+  apply?: boolean;
+  /** The config's `worktree` (defaults filled in by the runtime). */
+  worktree?: WorktreeSetup;
+  /**
+   * `--repo`: the git remote (its name in taskweave's clone, `origin`) each goal's branches are
+   * fetched from before a task starts and pushed to as tasks end; the goal runs in worktrees.
+   */
+  remote?: string;
+}

@@ -1,0 +1,445 @@
+import type { Statement, Transaction } from 'better-sqlite3';
+import { and, asc, desc, eq, exists, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { ServerEvent } from '../../events/registry.js';
+import { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
+import { newId } from '../ids.js';
+import { SessionStoreError, unknownSession } from '../store-errors.js';
+import type { StoreDrizzle, TaskweaveDb } from './database.js';
+import { resolveIdPrefix } from './id-lookup.js';
+import {
+  events,
+  type MessageRole,
+  messages,
+  plans,
+  type Run,
+  type RunMode,
+  type RunState,
+  runs,
+  type Session,
+  sessions,
+} from './schema.js';
+import { unfinishedPlan } from './task-queries.js';
+
+/**
+ * An event ready to be logged: everything but its seq, which the store assigns. A seq given
+ * anyway (a journal that announced the event before writing it) must be the next one.
+ */
+export type UnsequencedEvent = ServerEvent extends infer E
+  ? E extends ServerEvent
+    ? Omit<E, 'seq'> & { seq?: number }
+    : never
+  : never;
+
+export { SessionStoreError };
+
+export interface CreateSessionInput {
+  title: string;
+  goal: string;
+  /** The workspace root the session works in. */
+  workspace: string;
+  /** The model, as `provider:model`. */
+  model: string;
+}
+
+export interface CreateRunInput {
+  sessionId: string;
+  goal: string;
+  mode: RunMode;
+  /** The queue task the run works on, when it came through the queue. */
+  taskId?: string;
+}
+
+export interface FinishRunInput {
+  id: string;
+  status: Exclude<RunState, 'running'>;
+  finalAnswer?: string;
+  steps: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** What the run cost in US dollars; null or left out when its model has no price. */
+  cost?: number | null;
+  /** The mode the run ended in, when it changed (a simple run that made a plan is complex). */
+  mode?: RunMode;
+}
+
+/** One message of a session's conversation; `content` is the JSON value it was stored with. */
+export interface StoredMessage {
+  id: number;
+  sessionId: string;
+  runId: string;
+  role: MessageRole;
+  content: unknown;
+  createdAt: number;
+  /** The task whose conversation it belongs to; null for the session's top-level conversation. */
+  taskId: string | null;
+}
+
+export interface AppendMessageOptions {
+  /** The task the message belongs to (its own conversation); leave out for the top level. */
+  taskId?: string;
+}
+
+export interface MessageFilter {
+  runId?: string;
+  /** A task's conversation; null for the top-level one (messages of no task); leave out for all. */
+  taskId?: string | null;
+  /** Include the messages a rewind took out of the conversation (left out by default). */
+  rewound?: boolean;
+}
+
+export interface SessionStoreOptions {
+  now?: () => number;
+}
+
+export { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
+
+/**
+ * Sessions, their conversation, their runs and their event log. The event log is what a client
+ * replays after reconnecting (`subscribe` with `after_seq`); appendEvent is on the hot path of
+ * every run and uses one prepared statement.
+ */
+export class SessionStore {
+  private readonly orm: StoreDrizzle;
+  private readonly now: () => number;
+  private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly hot: ReturnType<typeof prepareHotStatements>;
+  private readonly sqlite: TaskweaveDb['sqlite'];
+  private readonly appendInTransaction: Transaction<(event: UnsequencedEvent) => ServerEvent>;
+  private readonly appendAllInTransaction: Transaction<
+    (events: readonly UnsequencedEvent[]) => ServerEvent[]
+  >;
+
+  constructor(db: TaskweaveDb, options: SessionStoreOptions = {}) {
+    this.orm = db.drizzle;
+    this.sqlite = db.sqlite;
+    this.now = options.now ?? Date.now;
+    this.statements = prepareStatements(this.orm);
+    this.hot = prepareHotStatements(db.sqlite);
+    this.appendInTransaction = db.sqlite.transaction((event: UnsequencedEvent) => this.appendNow(event));
+    this.appendAllInTransaction = db.sqlite.transaction((events: readonly UnsequencedEvent[]) =>
+      events.map((event) => this.appendNow(event)),
+    );
+  }
+
+  /** Logs an event under the session's next seq; the caller holds the write lock. */
+  private appendNow(event: UnsequencedEvent): ServerEvent {
+    const last = this.hot.lastSeq.get(event.session_id) as { last: number | null } | undefined;
+    const seq = (last?.last ?? 0) + 1;
+    if (event.seq !== undefined && event.seq !== seq) {
+      throw new SessionStoreError(
+        `The event was announced as seq ${event.seq} of session ${event.session_id}, but the next seq is ${seq}: another writer logged events to the session meanwhile.`,
+      );
+    }
+    // The envelope's fields come last in the JSON, as the bus used to stamp them.
+    const stamped = { ...event, seq } as ServerEvent;
+    this.hot.insertEvent.run(
+      event.session_id,
+      seq,
+      event.run_id,
+      event.type,
+      event.type === 'agent_update' ? event.update_type : null,
+      JSON.stringify(stamped),
+      event.ts,
+    );
+    return stamped;
+  }
+
+  /** Creates an idle session. */
+  createSession(input: CreateSessionInput): Session {
+    const now = this.now();
+    return this.orm
+      .insert(sessions)
+      .values({
+        id: newId('ses'),
+        title: input.title,
+        goal: input.goal,
+        workspace: input.workspace,
+        model: input.model,
+        status: 'idle',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+  }
+
+  /** The full id of the session a user means by an id or a unique prefix of it (IdLookupError otherwise). */
+  resolveId(input: string): string {
+    return resolveIdPrefix(this.orm, 'session', input);
+  }
+
+  /** The session, or undefined for an unknown id. */
+  getSession(id: string): Session | undefined {
+    return this.orm.select().from(sessions).where(eq(sessions.id, id)).get();
+  }
+
+  /** Sessions, most recently active first (a new run or message makes a session active). */
+  listSessions(options: { limit?: number } = {}): Session[] {
+    return this.orm
+      .select()
+      .from(sessions)
+      .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt), desc(sessions.id))
+      .limit(options.limit ?? DEFAULT_SESSION_LIST_LIMIT)
+      .all();
+  }
+
+  /** The most recently active session, for `--continue`. */
+  lastSession(): Session | undefined {
+    return this.listSessions({ limit: 1 })[0];
+  }
+
+  /**
+   * The most recently active session with work left: its last run is still marked running (it
+   * was interrupted, or goes on in another process right now), or it has an approved plan with
+   * tasks not yet completed or cancelled (TaskStore.unfinishedPlans lists them).
+   */
+  latestSessionWithUnfinishedWork(): Session | undefined {
+    const lastRunStatus = this.orm
+      .select({ status: runs.status })
+      .from(runs)
+      .where(eq(runs.sessionId, sessions.id))
+      .orderBy(desc(runs.startedAt), desc(runs.id))
+      .limit(1);
+    const openPlan = this.orm
+      .select({ id: plans.id })
+      .from(plans)
+      .where(and(eq(plans.sessionId, sessions.id), unfinishedPlan(this.orm)));
+    return this.orm
+      .select()
+      .from(sessions)
+      .where(or(eq(lastRunStatus, 'running'), exists(openPlan)))
+      .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt), desc(sessions.id))
+      .limit(1)
+      .get();
+  }
+
+  /**
+   * Adds a message to the session's conversation, or to one task's conversation within it when
+   * `taskId` is given; `content` is stored as JSON. Throws for an unknown session or task.
+   */
+  appendMessage(
+    sessionId: string,
+    runId: string,
+    role: MessageRole,
+    content: unknown,
+    options: AppendMessageOptions = {},
+  ): StoredMessage {
+    const now = this.now();
+    const taskId = options.taskId ?? null;
+    const json = JSON.stringify(content);
+    try {
+      const id = this.inWriteTransaction(() => {
+        if (this.hot.touch.run(now, sessionId).changes === 0) throw unknownSession(sessionId);
+        return Number(this.hot.insertMessage.run(sessionId, runId, role, json, now, taskId).lastInsertRowid);
+      });
+      return { id, sessionId, runId, role, content: JSON.parse(json), createdAt: now, taskId };
+    } catch (error) {
+      // touch has already vouched for the session: the task is the reference that is missing.
+      if (taskId !== null && sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+        throw new SessionStoreError(`There is no task with the id ${taskId}.`);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Runs writes atomically: as they are inside a write transaction already (a journal's group,
+   * whose commit or rollback takes them along), in one of their own otherwise.
+   */
+  private inWriteTransaction<T>(work: () => T): T {
+    return this.sqlite.inTransaction ? work() : this.sqlite.transaction(work).immediate();
+  }
+
+  /**
+   * The conversation of a session in order: all of it, or the messages of one run and of one
+   * task's conversation (`taskId: null` for the top-level conversation alone) when given.
+   */
+  messages(sessionId: string, filter: MessageFilter = {}): StoredMessage[] {
+    let byTask: SQL | undefined;
+    if (filter.taskId === null) byTask = isNull(messages.taskId);
+    else if (filter.taskId !== undefined) byTask = eq(messages.taskId, filter.taskId);
+    return this.orm
+      .select()
+      .from(messages)
+      .where(
+        and(
+          eq(messages.sessionId, sessionId),
+          filter.runId === undefined ? undefined : eq(messages.runId, filter.runId),
+          byTask,
+          filter.rewound ? undefined : isNull(messages.rewoundBy),
+        ),
+      )
+      .orderBy(asc(messages.id))
+      .all()
+      .map(({ rewoundBy: _rewound, ...row }) => ({ ...row, content: JSON.parse(row.content) }));
+  }
+
+  /**
+   * Logs one event and returns it stamped with its seq: the next of its session, assigned inside
+   * the same IMMEDIATE transaction as the insert, so that several processes appending to one
+   * session get increasing seqs with no gap and no duplicate. The session must exist. An event
+   * that carries a seq is logged only if that is the next one.
+   */
+  appendEvent(event: UnsequencedEvent): ServerEvent {
+    try {
+      // Inside a write transaction already (a journal's group) the seq cannot change under it:
+      // no savepoint is needed. On its own the append takes the write lock first.
+      return this.sqlite.inTransaction ? this.appendNow(event) : this.appendInTransaction.immediate(event);
+    } catch (error) {
+      const code = sqliteCode(error);
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(event.session_id);
+      throw error;
+    }
+  }
+
+  /**
+   * Logs events of one session in order under its next seqs, all or none (a savepoint inside
+   * the caller's transaction, else an IMMEDIATE transaction of its own); an event that carries
+   * a seq is logged only if that is the one it gets. Returns them stamped.
+   */
+  appendEvents(events: readonly UnsequencedEvent[]): ServerEvent[] {
+    try {
+      if (!this.sqlite.inTransaction) return this.appendAllInTransaction.immediate(events);
+      // In a transaction a nested one is a savepoint: a refused event takes those before it back.
+      return this.appendAllInTransaction(events);
+    } catch (error) {
+      const code = sqliteCode(error);
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(events[0]?.session_id ?? '');
+      throw error;
+    }
+  }
+
+  /** The logged events of a session in seq order, those after `afterSeq` when given. */
+  events(sessionId: string, options: { afterSeq?: number } = {}): ServerEvent[] {
+    return this.statements.eventsAfter.all({ sessionId, afterSeq: options.afterSeq ?? -1 }).map((row) => {
+      // Written by appendEvent from a ServerEvent; the store trusts its own log.
+      const event: ServerEvent = JSON.parse(row.payload);
+      return event;
+    });
+  }
+
+  /** The highest logged seq of a session, 0 when none: the bus starts after it. */
+  lastSeq(sessionId: string): number {
+    return (this.hot.lastSeq.get(sessionId) as { last: number | null } | undefined)?.last ?? 0;
+  }
+
+  /** Starts a run (status running) and marks its session running. */
+  createRun(input: CreateRunInput): Run {
+    const now = this.now();
+    return this.orm.transaction(() => {
+      this.touch(input.sessionId, now, 'running');
+      return this.orm
+        .insert(runs)
+        .values({
+          id: newId('run'),
+          sessionId: input.sessionId,
+          goal: input.goal,
+          mode: input.mode,
+          status: 'running',
+          taskId: input.taskId ?? null,
+          startedAt: now,
+        })
+        .returning()
+        .get();
+    });
+  }
+
+  /** Records how a run ended and marks its session idle. */
+  finishRun(input: FinishRunInput): Run {
+    const now = this.now();
+    return this.orm.transaction(() => {
+      const run = this.orm
+        .update(runs)
+        .set({
+          status: input.status,
+          finalAnswer: input.finalAnswer ?? null,
+          steps: input.steps,
+          inputTokens: input.inputTokens,
+          outputTokens: input.outputTokens,
+          cost: input.cost ?? null,
+          endedAt: now,
+          ...(input.mode === undefined ? {} : { mode: input.mode }),
+        })
+        .where(eq(runs.id, input.id))
+        .returning()
+        .get();
+      if (run === undefined) throw new SessionStoreError(`There is no run with the id ${input.id}.`);
+      this.touch(run.sessionId, now, 'idle');
+      return run;
+    });
+  }
+
+  /** The run, or undefined for an unknown id. */
+  getRun(id: string): Run | undefined {
+    return this.orm.select().from(runs).where(eq(runs.id, id)).get();
+  }
+
+  /** The runs of a session, oldest first. */
+  runs(sessionId: string): Run[] {
+    return this.orm
+      .select()
+      .from(runs)
+      .where(eq(runs.sessionId, sessionId))
+      .orderBy(asc(runs.startedAt), asc(runs.id))
+      .all();
+  }
+
+  /** Marks a session active now (and sets its status); throws for an unknown session. */
+  private touch(sessionId: string, now: number, status?: Session['status']): void {
+    const touched = this.orm
+      .update(sessions)
+      .set({ updatedAt: now, ...(status === undefined ? {} : { status }) })
+      .where(eq(sessions.id, sessionId))
+      .returning({ id: sessions.id })
+      .all();
+    if (touched.length === 0) throw unknownSession(sessionId);
+  }
+}
+
+function prepareStatements(orm: StoreDrizzle) {
+  const sessionId = sql.placeholder('sessionId');
+  return {
+    eventsAfter: orm
+      .select({ payload: events.payload })
+      .from(events)
+      .where(and(eq(events.sessionId, sessionId), gt(events.seq, sql.placeholder('afterSeq'))))
+      .orderBy(asc(events.seq))
+      .prepare(),
+  };
+}
+
+const HOT_STATEMENTS = {
+  lastSeq: 'SELECT max(seq) AS last FROM events WHERE session_id = ?',
+  insertEvent:
+    'INSERT INTO events (session_id, seq, run_id, type, update_type, payload, ts) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  touch: 'UPDATE sessions SET updated_at = ? WHERE id = ?',
+  insertMessage:
+    'INSERT INTO messages (session_id, run_id, role, content, created_at, task_id) VALUES (?, ?, ?, ?, ?, ?)',
+};
+
+/**
+ * The statements of every step of a run (an event, a message), on the raw connection: each
+ * prepared on its first use (a database still to be migrated may lack a column), then reused
+ * with no query building per call.
+ */
+function prepareHotStatements(sqlite: TaskweaveDb['sqlite']) {
+  const prepared: Partial<Record<keyof typeof HOT_STATEMENTS, Statement>> = {};
+  const statements = {} as Record<keyof typeof HOT_STATEMENTS, Statement>;
+  for (const name of Object.keys(HOT_STATEMENTS) as (keyof typeof HOT_STATEMENTS)[]) {
+    Object.defineProperty(statements, name, {
+      get: () => {
+        prepared[name] ??= sqlite.prepare(HOT_STATEMENTS[name]);
+        return prepared[name];
+      },
+    });
+  }
+  return statements;
+}
+
+/** The SQLite error code of a better-sqlite3 error, also when a wrapper keeps it as the cause. */
+function sqliteCode(error: unknown): string | undefined {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ('code' in current && typeof current.code === 'string') return current.code;
+  }
+  return undefined;
+}

@@ -1,0 +1,191 @@
+import { existsSync } from 'node:fs';
+import type { Async, Store } from '../ports.js';
+import { ChangeStore } from './change-store.js';
+import { CommandStore } from './command-store.js';
+import { BUSY_TIMEOUT_MS, openDatabase, type Synchronous } from './database.js';
+import { OriginStore } from './origin-store.js';
+import { RequestStore } from './request-store.js';
+import { SessionStore } from './session-store.js';
+import { SqliteSignals } from './sqlite-signals.js';
+import { sqliteTransactionRunner } from './sqlite-transaction.js';
+import { StoreFileGuard, StoreGoneError } from './store-file-guard.js';
+import { TaskStore } from './task-store.js';
+import { UsageStore } from './usage-store.js';
+
+export interface OpenSqliteStoreOptions {
+  /** The database file, or `:memory:`. */
+  path: string;
+  /**
+   * Create the file when it does not exist (commands that add work). Without it a missing file
+   * reads as an empty store and nothing is written to disk: listing tasks in a folder taskweave
+   * never worked in must not leave a `.taskweave` folder behind.
+   */
+  create?: boolean;
+  synchronous?: Synchronous;
+  /** Open an existing file for reading only (see OpenDatabaseOptions.readOnly); a missing one reads as empty. */
+  readOnly?: boolean;
+  now?: () => number;
+}
+
+/** Opens the SQLite implementation of the store ports (migrated, WAL, foreign keys on). */
+export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
+  const file =
+    options.path === ':memory:' || options.create || existsSync(options.path) ? options.path : ':memory:';
+  const db = openDatabase({
+    path: file,
+    synchronous: options.synchronous,
+    readOnly: options.readOnly === true && file !== ':memory:',
+  });
+  const tasks = new TaskStore(db, { now: options.now });
+  const sessions = new SessionStore(db, { now: options.now });
+  const fileGuard = file === ':memory:' || options.readOnly ? undefined : new StoreFileGuard(file);
+  // Inside a write transaction the file was checked when it began (guardedTransactions): the
+  // writes of a journal's group skip the stat and read each would cost.
+  const guard = fileGuard && {
+    path: fileGuard.path,
+    check: () => {
+      if (!db.sqlite.inTransaction) fileGuard.check();
+    },
+  };
+  const signals = new SqliteSignals(db.sqlite);
+  const announceTasks = (name: string, result: unknown) => {
+    if (!TASK_WRITES.has(name)) return;
+    for (const queue of queuesOf(result)) signals.taskChanged(queue);
+  };
+  const announceEvent = (name: string, result: unknown) => {
+    if (name !== 'appendEvent' && name !== 'appendEvents') return;
+    // A batch is announced by its last event: a reader reads every seq up to it.
+    const event = (Array.isArray(result) ? result.at(-1) : result) as
+      | { session_id: string; seq: number }
+      | undefined;
+    if (event !== undefined) signals.eventLogged(event.session_id, event.seq);
+  };
+  const announceAnswer = (name: string, result: unknown) => {
+    if (name !== 'answer') return;
+    const outcome = result as { ok: boolean; request?: { id: string } };
+    if (outcome.ok && outcome.request) signals.answerGiven(outcome.request.id);
+  };
+  return {
+    tasks: asyncPort(tasks, guard, announceTasks),
+    plans: asyncPort(tasks, guard, announceTasks),
+    sessions: asyncPort(sessions, guard, announceEvent),
+    commands: asyncPort(new CommandStore(db, { now: options.now }), guard),
+    changes: asyncPort(new ChangeStore(db, { now: options.now }), guard),
+    origin: asyncPort(new OriginStore(db), guard),
+    usage: asyncPort(new UsageStore(db), guard),
+    requests: asyncPort(new RequestStore(db, { now: options.now }), guard, announceAnswer),
+    location: options.path,
+    signals,
+    transaction: guardedTransactions(sqliteTransactionRunner(db.sqlite), fileGuard),
+    close: async () => {
+      signals.close();
+      fileGuard?.close();
+      db.close();
+    },
+  };
+}
+
+/** The task methods after which a waiting worker may find something to claim. */
+const TASK_WRITES = new Set([
+  'add',
+  'addAndStartIfIdle',
+  'completeAndClaimNext',
+  'failAndClaimNext',
+  'complete',
+  'fail',
+  'block',
+  'skip',
+  'settle',
+  'cancel',
+  'resetToPending',
+  'reopen',
+  'delete',
+  'releaseExpiredLeases',
+  'createPlan',
+]);
+
+/** The queues of the tasks a task method returned (a task, a list, or an object holding them). */
+function queuesOf(result: unknown, depth = 0): string[] {
+  if (Array.isArray(result)) return result.flatMap((item) => queuesOf(item, depth + 1));
+  if (typeof result !== 'object' || result === null || depth > 2) return [];
+  const queue: unknown = Reflect.get(result, 'queue');
+  if (typeof queue === 'string') return [queue];
+  return Object.values(result).flatMap((value) => queuesOf(value, depth + 1));
+}
+
+/** What the ports need of the file guard. */
+type FileCheck = Pick<StoreFileGuard, 'path' | 'check'>;
+
+/**
+ * The synchronous store as an async port: each method's result (or thrown error) comes back as
+ * a settled promise. The SQLite work itself still happens inside the call, in its transaction.
+ */
+function asyncPort<T extends object>(
+  target: T,
+  guard: FileCheck | undefined,
+  after?: (name: string, result: unknown) => void,
+): Async<T> {
+  const port: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(target))) {
+    const method: unknown = Reflect.get(target, name);
+    if (name === 'constructor' || typeof method !== 'function') continue;
+    port[name] = async (...args) => {
+      guard?.check();
+      let result: unknown;
+      try {
+        result = method.apply(target, args);
+      } catch (error) {
+        throw storeError(error, guard);
+      }
+      after?.(name, result);
+      return result;
+    };
+  }
+  return port as Async<T>;
+}
+
+/** Transactions whose failures (a lock past the busy timeout, a file gone) read like the ports'. */
+function guardedTransactions(
+  run: Store['transaction'],
+  guard: StoreFileGuard | undefined,
+): Store['transaction'] {
+  return async (work) => {
+    guard?.check();
+    try {
+      return await run(work);
+    } catch (error) {
+      throw storeError(error, guard);
+    }
+  };
+}
+
+/** A lock held by another process past the busy timeout, said plainly; other errors as they are. */
+function storeError(error: unknown, guard: FileCheck | undefined): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
+    return new StoreBusyError(
+      `The database ${guard?.path ?? ''} is locked by another process (waited ${BUSY_TIMEOUT_MS / 1000} s): another taskweave or a program holding it open. Try again once it is done.`,
+      { cause: error },
+    );
+  }
+  if (
+    guard !== undefined &&
+    typeof code === 'string' &&
+    /^SQLITE_(CORRUPT|NOTADB|IOERR|READONLY)/.test(code)
+  ) {
+    // A file changed under the connection shows first as one of these: name the likely cause.
+    try {
+      guard.check();
+    } catch (gone) {
+      return gone;
+    }
+  }
+  return error;
+}
+
+/** The database stayed locked by another process for longer than the busy timeout. */
+export class StoreBusyError extends Error {
+  override name = 'StoreBusyError';
+}
+
+export { StoreGoneError };

@@ -1,0 +1,98 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfigFile } from '../../src/config/config-file.js';
+import { ModelConfigError } from '../../src/model/types.js';
+
+describe('loadConfigFile', () => {
+  let root: string;
+  let cwd: string;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'taskweave-config-'));
+    cwd = path.join(root, 'project');
+    home = path.join(root, 'home');
+    await mkdir(cwd, { recursive: true });
+    await mkdir(home, { recursive: true });
+    env = { HOME: home };
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function write(file: string, content: unknown): Promise<string> {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content));
+    return file;
+  }
+
+  const projectFile = () => path.join(cwd, '.taskweave', 'config.json');
+
+  it('gives an empty config when no file exists', async () => {
+    expect(await loadConfigFile({ cwd, env })).toEqual({ config: {}, sources: {}, paths: [] });
+  });
+
+  it('merges key by key: the project file over the user file, each key naming its file', async () => {
+    const project = await write(projectFile(), { maxSteps: 20 });
+    const user = await write(path.join(home, '.config', 'taskweave', 'config.json'), {
+      model: 'openai:gpt-4.1',
+      maxSteps: 5,
+    });
+    expect(await loadConfigFile({ cwd, env })).toEqual({
+      config: { model: 'openai:gpt-4.1', maxSteps: 20 },
+      sources: { model: user, maxSteps: project },
+      paths: [project, user],
+    });
+  });
+
+  it('reports an invalid user file, naming it, even when a project file exists', async () => {
+    await write(projectFile(), { maxSteps: 20 });
+    const user = await write(path.join(home, '.config', 'taskweave', 'config.json'), { modle: 'typo' });
+    await expect(loadConfigFile({ cwd, env })).rejects.toThrow(user);
+  });
+
+  it('falls back to ~/.config/taskweave/config.json, with HOME from the given env', async () => {
+    const file = await write(path.join(home, '.config', 'taskweave', 'config.json'), {
+      baseUrl: 'http://127.0.0.1:8000/v1',
+    });
+    expect(await loadConfigFile({ cwd, env })).toEqual({
+      config: { baseUrl: 'http://127.0.0.1:8000/v1' },
+      sources: { baseUrl: file },
+      paths: [file],
+    });
+  });
+
+  it('uses XDG_CONFIG_HOME instead of ~/.config when set', async () => {
+    await write(path.join(home, '.config', 'taskweave', 'config.json'), { model: 'from-home:x' });
+    const xdg = path.join(root, 'xdg');
+    const file = await write(path.join(xdg, 'taskweave', 'config.json'), { model: 'from-xdg:x' });
+    expect(await loadConfigFile({ cwd, env: { ...env, XDG_CONFIG_HOME: xdg } })).toEqual({
+      config: { model: 'from-xdg:x' },
+      sources: { model: file },
+      paths: [file],
+    });
+  });
+
+  it.each([
+    ['invalid JSON', '{ "model": ', /is not valid JSON/],
+    ['an unknown key', { model: 'a:b', modle: 'typo' }, /Unrecognized key.*modle/],
+    ['maxSteps that is not a positive integer', { maxSteps: 0 }, /maxSteps/],
+    ['maxSteps as a string', { maxSteps: '10' }, /maxSteps/],
+    ['a baseUrl that is not a URL', { baseUrl: 'localhost' }, /baseUrl/],
+    ['a list instead of an object', [], /expected object/],
+  ])('reports %s, naming the file', async (_label, content, expected) => {
+    const file = await write(projectFile(), content);
+    const error = await loadConfigFile({ cwd, env }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ModelConfigError);
+    expect((error as Error).message).toContain(file);
+    expect((error as Error).message).toMatch(expected);
+  });
+
+  it('reports a config path that cannot be read', async () => {
+    await mkdir(projectFile(), { recursive: true });
+    await expect(loadConfigFile({ cwd, env })).rejects.toThrow(/Cannot read the config file/);
+  });
+});
