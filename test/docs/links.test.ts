@@ -38,7 +38,7 @@ describe('the link check', () => {
     folder = undefined;
   });
 
-  it('reports a link to a missing page, a missing heading and a missing image, and nothing else', () => {
+  it('reports links to a missing page (also one whose text runs over a line), heading or image, and nothing else', () => {
     folder = mkdtempSync(path.join(tmpdir(), 'taskweave-links-'));
     mkdirSync(path.join(folder, 'docs', 'screenshots'), { recursive: true });
     writeFileSync(path.join(folder, 'docs', 'screenshots', 'plan.png'), '');
@@ -54,7 +54,8 @@ describe('the link check', () => {
         '',
         'See [Undo](docs/undo.md), [its conflicts](docs/undo.md#conflicts-1) and [Events](#events).',
         '![a plan](docs/screenshots/plan.png) [the site](https://example.com/none.md)',
-        'Moved: [Safety](docs/safety.md), [rewind](docs/undo.md#rewind), [gone](#status).',
+        'Moved: [Safety](docs/safety.md), [rewind](docs/undo.md#rewind), [gone](#status), [a link whose',
+        'text runs on](docs/events.md).',
         '![a failure](docs/screenshots/failure.png) `[not a link](nowhere.md)`',
         '```',
         '[in a code block](nowhere.md)',
@@ -67,7 +68,8 @@ describe('the link check', () => {
       { line: 5, target: 'docs/safety.md' },
       { line: 5, target: 'docs/undo.md#rewind' },
       { line: 5, target: '#status' },
-      { line: 6, target: 'docs/screenshots/failure.png' },
+      { line: 5, target: 'docs/events.md' },
+      { line: 7, target: 'docs/screenshots/failure.png' },
     ]);
   });
 

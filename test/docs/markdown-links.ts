@@ -25,20 +25,26 @@ const LINK = /!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
 const FENCE = /^\s*(```|~~~)/;
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 
-/** The links of a page outside code blocks and inline code, where markdown makes no link. */
+/**
+ * The links of a page outside code blocks and inline code, where markdown makes no link. A link's
+ * text may run over a line break, so the page is searched whole, with code blanked out.
+ */
 function pageLinks(text: string): PageLink[] {
-  const links: PageLink[] = [];
   let inFence = false;
-  text.split('\n').forEach((line, index) => {
-    if (FENCE.test(line)) {
-      inFence = !inFence;
-      return;
-    }
-    if (inFence) return;
-    const prose = line.replace(/`[^`]*`/g, '');
-    for (const match of prose.matchAll(LINK)) links.push({ target: match[1]!, line: index + 1 });
-  });
-  return links;
+  const prose = text
+    .split('\n')
+    .map((line) => {
+      if (FENCE.test(line)) {
+        inFence = !inFence;
+        return '';
+      }
+      return inFence ? '' : line.replace(/`[^`]*`/g, '');
+    })
+    .join('\n');
+  return [...prose.matchAll(LINK)].map((match) => ({
+    target: match[1]!,
+    line: prose.slice(0, match.index).split('\n').length,
+  }));
 }
 
 /**
