@@ -169,9 +169,12 @@ process.stdout.write(
 );
 const first = rows[0]!.total;
 const taskFixed = rows[1]!.total;
-const pass = first <= MAX_FIRST_REQUEST_BYTES && taskFixed <= MAX_TASK_FIXED_BYTES;
+const firstMet = first <= MAX_FIRST_REQUEST_BYTES;
+const taskFixedMet = taskFixed <= MAX_TASK_FIXED_BYTES;
+const pass = firstMet && taskFixedMet;
+const verdict = (met: boolean) => (met ? 'met' : 'missed');
 console.log(
-  `prompt: first request ${(first / 1024).toFixed(1)} KB (target ≤ ${MAX_FIRST_REQUEST_BYTES / 1024} KB), ` +
-    `plan task fixed cost ${(taskFixed / 1024).toFixed(1)} KB (target ≤ ${MAX_TASK_FIXED_BYTES / 1024} KB) — ${pass ? 'PASS' : 'FAIL'}`,
+  `prompt: first request ${(first / 1024).toFixed(1)} KB (target ≤ ${MAX_FIRST_REQUEST_BYTES / 1024} KB: ${verdict(firstMet)}), ` +
+    `plan task fixed cost ${(taskFixed / 1024).toFixed(1)} KB (target ≤ ${MAX_TASK_FIXED_BYTES / 1024} KB: ${verdict(taskFixedMet)}) — ${pass ? 'PASS' : 'FAIL'}`,
 );
 if (!pass) process.exitCode = 1;

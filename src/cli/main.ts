@@ -148,7 +148,7 @@ function writeJsonError(code: 'usage' | 'configuration' | 'failed', message: str
 async function isConfigurationError(error: unknown): Promise<boolean> {
   const [{ ModelConfigError }, { WorkspaceError }, { RuntimeInputError }] = await Promise.all([
     import('../model/types.js'),
-    import('../tools/workspace/workspace.js'),
+    import('../tools/workspace/index.js'),
     import('../runtime/setup/errors.js'),
   ]);
   return (

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ModelConfigError } from '../model/types.js';
 import { APPROVAL_MODES, APPROVAL_STRICTNESS } from '../tools/approval.js';
-import type { McpServerConfig } from '../tools/mcp/mcp-config.js';
-import { SANDBOX_MODES } from '../tools/sandbox/sandbox-modes.js';
+import type { McpServerConfig } from '../tools/mcp/index.js';
+import { SANDBOX_MODES } from '../tools/sandbox-modes.js';
 import { type HooksConfig, hooksConfigSchema } from './hooks-config.js';
 
 /** The MCP servers of the config, by name (the name prefixes their tools: `name__tool`). */

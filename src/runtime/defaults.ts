@@ -7,7 +7,7 @@ export { DEFAULT_MAX_STEPS } from '../agent/state/defaults.js';
 export { DEFAULT_PLAN_CONCURRENCY } from '../plan/scheduler.js';
 export { DEFAULT_QUEUE, DEFAULT_SESSION_LIST_LIMIT } from '../store/defaults.js';
 export { APPROVAL_MODES, type ApprovalMode } from '../tools/approval.js';
-export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox/sandbox-modes.js';
+export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';
 export { ISOLATION_MODES, type IsolationMode } from '../work/isolation.js';
 
 /** The longest title a task gets from its description when none is given. */

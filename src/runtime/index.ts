@@ -27,8 +27,8 @@ export { DEFAULT_QUEUE, type Run, type Session, type Task, type TaskStatus } fro
 export type { StoredMessage } from '../store/sqlite/session-store.js';
 export { DEFAULT_SESSION_LIST_LIMIT } from '../store/sqlite/session-store.js';
 export { APPROVAL_MODES, type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../tools/approval.js';
-export { type BackgroundCommandInfo, stateText } from '../tools/background/background-command.js';
-export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox/sandbox-modes.js';
+export { type BackgroundCommandInfo, stateText } from '../tools/background/index.js';
+export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';
 export { NEEDS_INPUT_PREFIX, type WaitingFor, type WaitingSession } from './answers/waiting-session.js';
 export { listMcpServers, type McpServerListing } from './books/mcp-list.js';
 export { LAST_SESSION, SessionBook, type SessionDetail, type SessionSummary } from './books/session-book.js';

@@ -17,6 +17,7 @@ export function defineTool<Params extends z.ZodType>(spec: ToolSpec<Params>): To
     parameters: spec.parameters,
     readOnly: spec.readOnly,
     changes: spec.changes ?? 'none',
+    ...(spec.offeredWhen === undefined ? {} : { offeredWhen: spec.offeredWhen }),
     async preview(rawArgs: unknown, ctx: ToolContext) {
       const parsed = spec.parameters.safeParse(rawArgs);
       if (!parsed.success) return undefined;

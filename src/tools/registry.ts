@@ -7,7 +7,7 @@ import { runCommandTool } from './builtin/run-command.js';
 import { searchCodeTool } from './builtin/search-code.js';
 import { stopBackgroundCommandTool } from './builtin/stop-background-command.js';
 import { writeFileTool } from './builtin/write-file.js';
-import type { Tool } from './types.js';
+import type { Tool, ToolOfferState } from './types.js';
 
 /** The tools every run has. */
 export const coreTools: Tool[] = [
@@ -42,6 +42,14 @@ export class ToolRegistry {
   /** Every tool, in the order given. */
   list(): Tool[] {
     return [...this.byName.values()];
+  }
+
+  /**
+   * The tools to offer the model in this state, in the order given: those without a condition
+   * and those whose `offeredWhen` holds. Every tool stays callable through `get`.
+   */
+  offered(state: ToolOfferState): Tool[] {
+    return this.list().filter((tool) => tool.offeredWhen?.(state) ?? true);
   }
 
   /** Every tool's name, in the order given. */

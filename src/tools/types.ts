@@ -54,6 +54,16 @@ export interface ToolContext {
   background?: BackgroundCommands;
 }
 
+/**
+ * The state of a run that decides which tools a step offers the model: a tool that only makes
+ * sense in some state (reading a background command) is offered once that state holds, so that
+ * a request does not carry definitions the model cannot use yet.
+ */
+export interface ToolOfferState {
+  /** The session's background commands; absent where none may run. */
+  background?: BackgroundCommands;
+}
+
 /** Records running commands, so that a later process can end those a killed one left running. */
 export interface CommandRecorder {
   /** A command started: its process group and the mark its processes carry. */
@@ -85,6 +95,12 @@ export interface ToolSpec<Params extends z.ZodType> {
   readOnly: boolean;
   /** What a call may change, for the approval rules; `none` when left out. */
   changes?: ChangeKind;
+  /**
+   * Whether the model is offered the tool in this state (each step computes its tool set from
+   * the run's state); always when left out. A tool not offered still runs when it is called: the
+   * model may have been offered it before.
+   */
+  offeredWhen?(state: ToolOfferState): boolean;
   /** What the user is shown when the call is asked: the command, or the diff of a file change. */
   preview?(args: z.infer<Params>, ctx: ToolContext): Promise<string>;
   execute(args: z.infer<Params>, ctx: ToolContext): Promise<ToolResult>;
@@ -99,6 +115,8 @@ export interface Tool {
   readOnly: boolean;
   /** What a call may change, for the approval rules. */
   changes: ChangeKind;
+  /** Whether the model is offered the tool in this state; always when left out (ToolSpec). */
+  offeredWhen?(state: ToolOfferState): boolean;
   /**
    * The preview of a call for its approval (the command, the diff); undefined when the
    * arguments are invalid (the call then fails without being asked). Never throws.

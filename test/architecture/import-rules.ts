@@ -2,7 +2,8 @@
  * The layer rules of design.md ("Layers") checked on the import graph of a source folder:
  * no import cycles (type imports included); nothing below the front ends imports `cli` or
  * `server`; the front ends import neither `agent` nor `store`; `tools` imports neither `agent`
- * nor `store`; database packages and raw SQL only in `store`.
+ * nor `store`; `tools` and `model` never import `config`; database packages and raw SQL only in
+ * `store`.
  *
  * A file's layer is the first folder under the root (`src/agent/loop/x.ts` → `agent`); a file
  * directly in the root has no layer and only the cycle and SQL rules apply to it.
@@ -49,6 +50,16 @@ const LAYER_RULES: readonly LayerRule[] = [
     applies: (layer) => layer === 'tools',
     forbidden: ['agent', STORE],
     why: 'tools never import agent or store',
+  },
+  {
+    applies: (layer) => layer === 'tools' || layer === 'model',
+    forbidden: ['config'],
+    why: 'tools and model are given their settings; reading and checking the configuration is config/, above them',
+  },
+  {
+    applies: (layer) => layer === 'config',
+    forbidden: ['agent', 'runtime', STORE, 'work'],
+    why: "config/ reads and checks the user's settings with the vocabulary of model and tools; the runtime and the agent use it",
   },
   {
     applies: (layer) => layer === 'work',
@@ -128,6 +139,49 @@ const ROOM_RULES: readonly RoomRule[] = [
   { layer: 'agent', room: 'approval', mayImport: ['state'], why: 'approval rules decide on a call alone' },
   { layer: 'agent', room: 'todo', mayImport: [], why: 'the to-do tools stand alone' },
   { layer: 'agent', room: 'hooks', mayImport: [], why: "the user's hooks run from an emit they are given" },
+  {
+    layer: 'tools',
+    room: '',
+    mayImport: ['builtin', 'background', 'sandbox', 'workspace', 'text'],
+    why: "the registry lists the built-in tools; a tool's context names the workspace, sandbox and background commands",
+  },
+  {
+    layer: 'tools',
+    room: 'builtin',
+    mayImport: ['', 'background', 'process', 'sandbox', 'workspace', 'text'],
+    why: 'each tool is one defineTool() over the rooms that do the work; only the registry (the top) lists them',
+  },
+  {
+    layer: 'tools',
+    room: 'mcp',
+    mayImport: [''],
+    why: "an MCP server's tools are made with defineTool and named apart from the registry's",
+  },
+  {
+    layer: 'tools',
+    room: 'background',
+    mayImport: ['process'],
+    why: 'a background command is a shell command the run does not wait for',
+  },
+  {
+    layer: 'tools',
+    room: 'sandbox',
+    mayImport: ['', 'process', 'workspace'],
+    why: 'the sandbox wraps a command line and mounts the workspace; it runs nothing itself',
+  },
+  {
+    layer: 'tools',
+    room: 'process',
+    mayImport: ['text'],
+    why: 'running a command knows no tool, sandbox or workspace: it is given the command line',
+  },
+  {
+    layer: 'tools',
+    room: 'workspace',
+    mayImport: [],
+    why: 'the workspace and its confined file access stand on the platform alone',
+  },
+  { layer: 'tools', room: 'text', mayImport: [], why: 'text helpers are pure: every room may use them' },
   {
     layer: 'store',
     room: '',

@@ -60,6 +60,8 @@ export interface HarnessOptions {
   approver?: (request: { requestId: string; name: string; preview: string }) => Promise<RequestAnswer>;
   /** Earlier messages of the session (a continued session). */
   history?: RunAgentOptions['history'];
+  /** The session's background commands (run_command `background: true`); none when left out. */
+  background?: RunAgentOptions['background'];
   /** Called with each event as it is announced (e.g. to stop the run at a given moment). */
   onEvent?: (event: ServerEvent, control: RunControl) => void;
 }
@@ -124,6 +126,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     taskTracking: options.taskTracking,
     ownTaskId: options.ownTaskId,
     history: options.history,
+    background: options.background,
   });
   return { result, events, workspace, control, store, sessionId };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BackgroundCommands } from '../../src/tools/background/background-commands.js';
 import { runCommandTool } from '../../src/tools/builtin/run-command.js';
 import { coreTools, ToolRegistry } from '../../src/tools/registry.js';
 
@@ -35,6 +36,30 @@ describe('ToolRegistry', () => {
     for (const tool of coreTools) {
       expect(tool.description).toMatch(/\S.{40,}\n\nWhen to use: .{40,}\nWhen not to use: .{40,}/s);
     }
+  });
+
+  it('offers the background tools only once the session has started a background command', async () => {
+    const registry = new ToolRegistry(coreTools);
+    const offeredNames = (state: Parameters<ToolRegistry['offered']>[0]) =>
+      registry.offered(state).map((tool) => tool.name);
+    const always = registry.names().filter((name) => !name.includes('background'));
+    expect(offeredNames({})).toEqual(always);
+    const background = new BackgroundCommands({ max: 1, emit: () => {} });
+    expect(offeredNames({ background })).toEqual(always);
+    const started = background.start({
+      command: 'true',
+      cwd: '.',
+      env: process.env,
+      runId: 'r',
+      callId: 'c',
+    });
+    if ('refused' in started) throw new Error(started.refused);
+    expect(offeredNames({ background })).toEqual(registry.names());
+    await started.finished;
+    // Ended, it can still be read: the tools stay offered, and every tool stays callable by name.
+    expect(offeredNames({ background })).toEqual(registry.names());
+    expect(registry.get('read_background_output')?.name).toBe('read_background_output');
+    await background.close();
   });
 
   it('refuses two tools with one name', () => {

@@ -1,5 +1,5 @@
 import type { HooksConfig } from '../../config/hooks-config.js';
-import type { CommandSandbox } from '../../tools/sandbox/sandbox.js';
+import type { CommandSandbox } from '../../tools/sandbox/index.js';
 import type { ApprovalSettings } from './approval-gate.js';
 import type { SessionApprovals } from './session-approvals.js';
 

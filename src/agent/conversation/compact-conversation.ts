@@ -49,7 +49,7 @@ export async function compactIfNeeded(ctx: LoopContext, step: number): Promise<I
   const called = await callModelForStep(ctx, {
     step,
     phase: 'compact',
-    system: run.protocol.system(conversation.system, ctx.registry),
+    system: run.protocol.system(conversation.system, ctx.registry, run),
     messages: [...conversation.messages.slice(0, cut), { role: 'user', content: buildCompactRequest() }],
     ...plainCallTools(ctx),
     streamText: false,
@@ -109,8 +109,8 @@ export async function compactIfNeeded(ctx: LoopContext, step: number): Promise<I
 function contextTokens(ctx: LoopContext, messages: ModelMessage[]): number {
   const { protocol } = ctx.run;
   return estimateContextTokens({
-    system: protocol.system(ctx.conversation.system, ctx.registry),
-    tools: protocol.modelTools(ctx.registry),
+    system: protocol.system(ctx.conversation.system, ctx.registry, ctx.run),
+    tools: protocol.modelTools(ctx.registry, ctx.run),
     messages: masked(ctx, messages),
   });
 }

@@ -37,11 +37,11 @@ export async function runActPhase(
 ): Promise<ActResult> {
   const { run, conversation, registry, taskId, signal } = ctx;
   const protocol = run.protocol;
-  const tools = protocol.modelTools(registry);
+  const tools = protocol.modelTools(registry, run);
   const called = await callModelForStep(ctx, {
     step,
     phase: ctx.actPhase,
-    system: protocol.system(conversation.system, registry),
+    system: protocol.system(conversation.system, registry, run),
     messages: conversation.messages,
     tools,
     toolChoice: tools ? ctx.toolChoice : undefined,

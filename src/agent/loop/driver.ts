@@ -2,7 +2,7 @@ import type { Tool as SdkTool, ToolChoice } from 'ai';
 import type { ModelPhase } from '../../model/types.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { Workspace } from '../../tools/workspace/workspace.js';
+import type { Workspace } from '../../tools/workspace/index.js';
 import { compactIfNeeded } from '../conversation/compact-conversation.js';
 import { addNote } from '../state/notes.js';
 import type { Conversation, RunContext } from '../state/run-state.js';

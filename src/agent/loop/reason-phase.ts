@@ -12,7 +12,7 @@ import type { PhaseResult } from './strategy.js';
  */
 export async function runReasonPhase(ctx: LoopContext, step: number): Promise<PhaseResult<ReasonPhase>> {
   const { run, conversation, registry, taskId } = ctx;
-  const prompt = buildReasonPrompt({ step, toolNames: registry.names() });
+  const prompt = buildReasonPrompt({ step, toolNames: registry.offered(run).map((tool) => tool.name) });
   const called = await callModelForStep(ctx, {
     step,
     phase: 'reason',

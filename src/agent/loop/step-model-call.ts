@@ -81,6 +81,6 @@ export async function callModelForStep(ctx: LoopContext, request: StepModelReque
  * provider's prompt cache warm between the phases.
  */
 export function plainCallTools(ctx: LoopContext): Pick<StepModelRequest, 'tools' | 'toolChoice'> {
-  const tools = ctx.run.protocol.modelTools(ctx.registry);
+  const tools = ctx.run.protocol.modelTools(ctx.registry, ctx.run);
   return tools ? { tools, toolChoice: 'none' } : {};
 }

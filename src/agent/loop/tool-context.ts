@@ -1,7 +1,7 @@
 import { callModel, type ModelToolCall } from '../../model/call-model.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolContext } from '../../tools/types.js';
-import type { Workspace } from '../../tools/workspace/workspace.js';
+import type { Workspace } from '../../tools/workspace/index.js';
 import type { RunContext } from '../state/run-state.js';
 import { recordUsage } from '../state/usage.js';
 

@@ -4,7 +4,7 @@ import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolContext } from '../../tools/types.js';
-import type { Workspace } from '../../tools/workspace/workspace.js';
+import type { Workspace } from '../../tools/workspace/index.js';
 import type { GoalWorktrees } from '../../work/goal-worktrees.js';
 import type { LoopOutcome, NextStep } from '../loop/step.js';
 import { toolContextFor } from '../loop/tool-context.js';

@@ -5,7 +5,7 @@ import { systemPrompts } from '../../prompts/system-prompt.js';
 import { buildTaskPrompt, type TaskToolResult } from '../../prompts/task-prompt.js';
 import { FileTracker } from '../../tools/file-tracker.js';
 import { ToolRegistry } from '../../tools/registry.js';
-import type { Workspace } from '../../tools/workspace/workspace.js';
+import type { Workspace } from '../../tools/workspace/index.js';
 import { formatArgs } from '../../util/format-args.js';
 import { runStepLoop } from '../loop/driver.js';
 import type { Step } from '../loop/step.js';

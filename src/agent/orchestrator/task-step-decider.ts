@@ -2,7 +2,7 @@ import type { PlanTask } from '../../plan/task-graph.js';
 import type { TaskToolResult } from '../../prompts/task-prompt.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { Workspace } from '../../tools/workspace/workspace.js';
+import type { Workspace } from '../../tools/workspace/index.js';
 import { formatArgs } from '../../util/format-args.js';
 import { findEffect } from '../loop/effects.js';
 import { executeTools } from '../loop/execute-tools.js';

@@ -2,7 +2,7 @@ import type { TaskOutcome } from '../../plan/scheduler.js';
 import type { PlanTask } from '../../plan/task-graph.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import { Workspace } from '../../tools/workspace/workspace.js';
+import { Workspace } from '../../tools/workspace/index.js';
 import type { GoalWorktrees } from '../../work/goal-worktrees.js';
 import { executeTools } from '../loop/execute-tools.js';
 import type { Step } from '../loop/step.js';

@@ -4,20 +4,31 @@ import { jsonSchema, type Tool as SdkTool, tool } from 'ai';
 import { z } from 'zod';
 import { builtSchemaKey, builtSchemas } from '../../tools/built-schemas.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { Tool } from '../../tools/types.js';
+import type { Tool, ToolOfferState } from '../../tools/types.js';
 import { mapFor } from '../../util/nested-map.js';
 
-const registryCache = new WeakMap<ToolRegistry, Record<string, SdkTool>>();
+/**
+ * Per registry, its tool sets by the names offered: a registry offers one or two sets in a run
+ * (before and after a background command), and each keeps its identity across calls (the
+ * provider's conversion and the context estimate are made once per set).
+ */
+const registryCache = new WeakMap<ToolRegistry, Map<string, Record<string, SdkTool>>>();
 /** SDK tool definitions by parameter schema and description: per-task registries reuse them. */
 const definitionCache = new WeakMap<Tool['parameters'], Map<string, SdkTool>>();
 
-/** The registry's tools as the AI SDK describes them to the model (no execute: taskweave runs them). */
-export function modelToolsFor(registry: ToolRegistry): Record<string, SdkTool> {
-  const cached = registryCache.get(registry);
+/**
+ * The tools the registry offers in this state, as the AI SDK describes them to the model (no
+ * execute: taskweave runs them).
+ */
+export function modelToolsFor(registry: ToolRegistry, state: ToolOfferState): Record<string, SdkTool> {
+  const offered = registry.offered(state);
+  const sets = mapFor(registryCache, registry);
+  const key = offered.map((entry) => entry.name).join('\n');
+  const cached = sets.get(key);
   if (cached) return cached;
   const tools: Record<string, SdkTool> = {};
-  for (const entry of registry.list()) tools[entry.name] = definitionOf(entry);
-  registryCache.set(registry, tools);
+  for (const entry of offered) tools[entry.name] = definitionOf(entry);
+  sets.set(key, tools);
   return tools;
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModelMessage, Tool as SdkTool } from 'ai';
 import type { ModelReply } from '../../model/call-model.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolOfferState } from '../../tools/types.js';
 import type { ExecutedCall } from '../loop/execute-tools.js';
 import {
   buildJsonProtocolInstructions,
@@ -27,8 +28,10 @@ export type ReadReply = { ok: true; reply: ModelReply; reasoning?: string } | { 
 export interface WireProtocol {
   /** Whether the model's streamed text is for people (native) or a JSON document (json). */
   streamsText: boolean;
-  modelTools(registry: ToolRegistry): Record<string, SdkTool> | undefined;
-  system(base: string, registry: ToolRegistry): string;
+  /** The tools the registry offers in this state (the run's, each step), as the provider takes them. */
+  modelTools(registry: ToolRegistry, state: ToolOfferState): Record<string, SdkTool> | undefined;
+  /** The system prompt; the JSON protocol describes there the tools offered in this state. */
+  system(base: string, registry: ToolRegistry, state: ToolOfferState): string;
   read(reply: ModelReply, registry: ToolRegistry): ReadReply;
   assistantMessage(raw: ModelReply, read: ReadReply): ModelMessage;
   resultsMessage(executed: ExecutedCall[]): ModelMessage | undefined;
@@ -38,7 +41,7 @@ export interface WireProtocol {
 
 const nativeProtocol: WireProtocol = {
   streamsText: true,
-  modelTools: (registry) => modelToolsFor(registry),
+  modelTools: (registry, state) => modelToolsFor(registry, state),
   system: (base) => base,
   read: (reply) => ({ ok: true, reply, reasoning: reply.toolCalls.length > 0 ? reply.text : undefined }),
   assistantMessage: (raw) => ({
@@ -75,12 +78,14 @@ const CONTROL_FIELDS: ControlField[] = ['task_completed', 'final_answer'];
 const jsonProtocol: WireProtocol = {
   streamsText: false,
   modelTools: () => undefined,
-  system: (base, registry) => {
+  system: (base, registry, state) => {
     // final_answer is always offered: in simple mode a reply without tool calls is the answer.
     const controlFields = CONTROL_FIELDS.filter(
       (field) => field === 'final_answer' || registry.get(field) !== undefined,
     );
-    const tools = registry.list().filter((tool) => !CONTROL_FIELDS.some((field) => field === tool.name));
+    const tools = registry
+      .offered(state)
+      .filter((tool) => !CONTROL_FIELDS.some((field) => field === tool.name));
     return `${base}\n\n${buildJsonProtocolInstructions({ tools, controlFields })}`;
   },
   read: (raw, registry) => {

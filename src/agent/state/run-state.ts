@@ -1,12 +1,12 @@
 import type { TokenUsage } from '../../model/call-model.js';
 import type { ResolvedModel } from '../../model/types.js';
 import type { PromptMode } from '../../prompts/system-prompt.js';
-import type { BackgroundCommands } from '../../tools/background/background-commands.js';
+import type { BackgroundCommands } from '../../tools/background/index.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { CommandSandbox } from '../../tools/sandbox/sandbox.js';
+import type { CommandSandbox } from '../../tools/sandbox/index.js';
 import type { Tool } from '../../tools/types.js';
-import type { Workspace } from '../../tools/workspace/workspace.js';
+import type { Workspace } from '../../tools/workspace/index.js';
 import type { ChangeRecorder } from '../../work/change-recorder.js';
 import type { IsolationSettings } from '../../work/isolation.js';
 import type { ApprovalGate } from '../approval/approval-gate.js';

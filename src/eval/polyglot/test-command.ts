@@ -1,6 +1,5 @@
-import { runShellCommand } from '../../tools/process/run-shell-command.js';
-import { sandboxLaunch } from '../../tools/sandbox/sandbox.js';
-import { probeSandbox } from '../../tools/sandbox/sandbox-probe.js';
+import { runShellCommand } from '../../tools/process/index.js';
+import { probeSandbox, sandboxLaunch } from '../../tools/sandbox/index.js';
 import { CHECKER_TIMEOUT_MS } from '../checker.js';
 
 /** How long an exercise's install step may take. */

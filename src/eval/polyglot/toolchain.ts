@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { findOnPath } from '../../tools/process/find-on-path.js';
+import { findOnPath } from '../../tools/process/index.js';
 import type { PolyglotLanguage } from './languages.js';
 
 /** How long the check of a Python module may take. */

@@ -1,7 +1,7 @@
 import { Journal } from '../../agent/state/journal.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/ports.js';
-import { BackgroundCommands, DEFAULT_BACKGROUND_MAX } from '../../tools/background/background-commands.js';
+import { BackgroundCommands, DEFAULT_BACKGROUND_MAX } from '../../tools/background/index.js';
 
 interface SessionBackground {
   commands: BackgroundCommands;

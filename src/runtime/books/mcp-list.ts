@@ -1,6 +1,6 @@
 import { loadConfigFile } from '../../config/config-file.js';
-import type { McpServerConfig } from '../../tools/mcp/mcp-config.js';
-import { Workspace } from '../../tools/workspace/workspace.js';
+import type { McpServerConfig } from '../../tools/mcp/index.js';
+import { Workspace } from '../../tools/workspace/index.js';
 
 /** One configured MCP server as `taskweave mcp list` shows it. */
 export interface McpServerListing {
@@ -27,7 +27,7 @@ export async function listMcpServers(options: { cwd: string; env?: NodeJS.Proces
   // `mcp` is read from the user's own config only (a workspace config may not add servers).
   const path = paths.at(-1);
   const configured = config.mcp ?? {};
-  const { startMcpServers } = await import('../../tools/mcp/mcp-servers.js');
+  const { startMcpServers } = await import('../../tools/mcp/index.js');
   const started = await startMcpServers({ servers: configured, workspaceRoot: workspace.root });
   try {
     const listings = started.servers.map(

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { defaultDatabasePath } from '../../store/defaults.js';
 import { openQuickRead } from '../../store/sqlite/quick-read.js';
-import { Workspace } from '../../tools/workspace/workspace.js';
+import { Workspace } from '../../tools/workspace/index.js';
 import { chosenStore } from '../setup/store-choice.js';
 import { type SessionSummary, summarize } from './session-summary.js';
 import { listedTasks, type TaskTreeNode } from './task-tree.js';

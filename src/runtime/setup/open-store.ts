@@ -12,7 +12,7 @@ import { IdLookupError } from '../../store/sqlite/id-lookup.js';
 import { openSqliteStore, StoreBusyError } from '../../store/sqlite/sqlite-store.js';
 import { TaskStoreError } from '../../store/sqlite/task-store.js';
 import { isPostgresUrl, parsePostgresUrl, redactStoreUrl, withoutPassword } from '../../store/store-url.js';
-import { Workspace } from '../../tools/workspace/workspace.js';
+import { Workspace } from '../../tools/workspace/index.js';
 import { errorMessage } from '../../util/error-message.js';
 import { originHere } from './database-origin.js';
 import { RuntimeInputError } from './errors.js';

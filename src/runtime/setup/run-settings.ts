@@ -4,7 +4,7 @@ import type { PlanMode } from '../../agent/run/run-agent.js';
 import type { RequestPolicy } from '../../agent/state/control.js';
 import type { TaskTracking } from '../../agent/state/task-tracking.js';
 import type { ApprovalMode } from '../../tools/approval.js';
-import type { SandboxMode } from '../../tools/sandbox/sandbox-modes.js';
+import type { SandboxMode } from '../../tools/sandbox-modes.js';
 import type { IsolationMode } from '../../work/isolation.js';
 import type { WorktreeSetup } from '../../work/worktree-setup.js';
 

@@ -4,9 +4,9 @@ import { SessionApprovals } from '../../agent/approval/session-approvals.js';
 import type { TaskweaveConfig } from '../../config/config-file.js';
 import type { HooksConfig } from '../../config/hooks-config.js';
 import { type ApprovalMode, DEFAULT_APPROVAL_MODE, stricterApproval } from '../../tools/approval.js';
-import type { CommandSandbox } from '../../tools/sandbox/sandbox.js';
-import type { SandboxMode } from '../../tools/sandbox/sandbox-modes.js';
-import { probeSandbox } from '../../tools/sandbox/sandbox-probe.js';
+import type { CommandSandbox } from '../../tools/sandbox/index.js';
+import { probeSandbox } from '../../tools/sandbox/index.js';
+import type { SandboxMode } from '../../tools/sandbox-modes.js';
 
 /** The sandbox mode when neither a flag nor the config names one. */
 export const DEFAULT_SANDBOX_MODE: SandboxMode = 'workspace-write';

@@ -1,5 +1,5 @@
-import type { SandboxMode } from '../../tools/sandbox/sandbox-modes.js';
-import { probeSandbox } from '../../tools/sandbox/sandbox-probe.js';
+import { probeSandbox } from '../../tools/sandbox/index.js';
+import type { SandboxMode } from '../../tools/sandbox-modes.js';
 
 /**
  * Starts the bubblewrap probe now, while the run's code is still loading, so that the runtime

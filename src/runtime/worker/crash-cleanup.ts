@@ -1,7 +1,7 @@
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/ports.js';
-import { removeLeftOverTempFiles } from '../../tools/workspace/temp-files.js';
-import type { Workspace } from '../../tools/workspace/workspace.js';
+import type { Workspace } from '../../tools/workspace/index.js';
+import { removeLeftOverTempFiles } from '../../tools/workspace/index.js';
 import type { BackgroundBook } from '../books/background-book.js';
 import { backgroundOrphanNote, endOrphanCommands } from './orphan-commands.js';
 

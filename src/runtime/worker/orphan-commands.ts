@@ -4,8 +4,7 @@ import { Journal } from '../../agent/state/journal.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/ports.js';
 import type { RunningCommand } from '../../store/sqlite/schema.js';
-import { markedProcesses, signalMarked } from '../../tools/process/process-tree.js';
-import { KILL_GRACE_MS } from '../../tools/process/run-shell-command.js';
+import { KILL_GRACE_MS, markedProcesses, signalMarked } from '../../tools/process/index.js';
 import { isProcessGone } from '../../util/process-gone.js';
 
 /** How often the processes of an orphaned command are looked at while they get to exit. */

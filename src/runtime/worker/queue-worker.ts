@@ -10,9 +10,9 @@ import type { ResolvedModel } from '../../model/types.js';
 import type { Store } from '../../store/ports.js';
 import type { Task } from '../../store/sqlite/schema.js';
 import { TaskStoreError } from '../../store/store-errors.js';
-import type { McpServerConfig } from '../../tools/mcp/mcp-config.js';
+import type { McpServerConfig } from '../../tools/mcp/index.js';
 import { coreTools } from '../../tools/registry.js';
-import type { Workspace } from '../../tools/workspace/workspace.js';
+import type { Workspace } from '../../tools/workspace/index.js';
 import { errorMessage } from '../../util/error-message.js';
 import { DEFAULT_ISOLATION } from '../../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../../work/worktree-setup.js';
@@ -119,7 +119,7 @@ async function agentOptions(
     Object.keys(ctx.mcpServers).length === 0 || settings.chat
       ? undefined
       : // The MCP SDK is loaded only when a server is configured.
-        await (await import('../../tools/mcp/mcp-servers.js')).startMcpServers({
+        await (await import('../../tools/mcp/index.js')).startMcpServers({
           servers: ctx.mcpServers,
           workspaceRoot: ctx.workspace.root,
         });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { APPROVAL_MODES } from '../../tools/approval.js';
-import { SANDBOX_MODES } from '../../tools/sandbox/sandbox-modes.js';
+import { SANDBOX_MODES } from '../../tools/sandbox-modes.js';
 
 /**
  * The settings a goal is queued with, stored on its task: whichever process runs it (the one

@@ -63,6 +63,11 @@ export class BackgroundCommands {
     return this.options.max;
   }
 
+  /** How many commands this session started, running or ended. */
+  get count(): number {
+    return this.commands.size;
+  }
+
   /** Starts a command, or says why not (too many are running). */
   start(spec: BackgroundStart): BackgroundCommand | { refused: string } {
     const running = this.list().filter((info) => info.state === 'running');

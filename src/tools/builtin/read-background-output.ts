@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { stateText } from '../background/background-command.js';
 import { builtSchema } from '../built-schemas.js';
 import { defineTool } from '../define-tool.js';
+import type { ToolOfferState } from '../types.js';
 
 // Made when first used (a call checked, or the JSON Schema converted when the code runs from its
 // sources): a run sends the build's JSON Schema (built-schemas.ts) before any call.
@@ -20,6 +21,7 @@ export const readBackgroundOutputTool = defineTool({
   whenNotToUse: 'Commands run in the foreground: their whole output is already in their result.',
   parameters: builtSchema('read_background_output', parameters),
   readOnly: true,
+  offeredWhen: hasBackgroundCommands,
   async execute(args, ctx) {
     const command = ctx.background?.get(args.id);
     if (command === undefined)
@@ -32,6 +34,15 @@ export const readBackgroundOutputTool = defineTool({
     };
   },
 });
+
+/**
+ * Whether the session has a background command to read or stop: the background tools are
+ * offered from the step after run_command started one, and still after it ended (its end
+ * notice asks the model to read what it had not read).
+ */
+export function hasBackgroundCommands(state: ToolOfferState): boolean {
+  return (state.background?.count ?? 0) > 0;
+}
 
 /** The result for an id no background command of the session has. */
 export function unknownCommand(id: string, known: string[]) {

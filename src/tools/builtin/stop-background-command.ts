@@ -3,7 +3,7 @@ import { stateText } from '../background/background-command.js';
 import { STOPPED_BY_MODEL } from '../background/background-commands.js';
 import { builtSchema } from '../built-schemas.js';
 import { defineTool } from '../define-tool.js';
-import { unknownCommand } from './read-background-output.js';
+import { hasBackgroundCommands, unknownCommand } from './read-background-output.js';
 
 // Made when first used (a call checked, or the JSON Schema converted when the code runs from its
 // sources): a run sends the build's JSON Schema (built-schemas.ts) before any call.
@@ -22,6 +22,7 @@ export const stopBackgroundCommandTool = defineTool({
   whenNotToUse: 'Commands run in the foreground (they end by themselves or at their timeout).',
   parameters: builtSchema('stop_background_command', parameters),
   readOnly: false,
+  offeredWhen: hasBackgroundCommands,
   async execute(args, ctx) {
     const { background } = ctx;
     const command = background?.get(args.id);

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { packageRoot } from '../../util/package-root.js';
+import type { SandboxMode } from '../sandbox-modes.js';
 import { CONFINEMENT_FLAGS, identityFlags } from './sandbox-confinement.js';
 import {
   hiddenFolderArguments,
   hiddenRuntimeFolders,
   withoutSocketVariables,
 } from './sandbox-hidden-paths.js';
-import type { SandboxMode } from './sandbox-modes.js';
 import { protectedWorkspaceArguments } from './sandbox-workspace-mounts.js';
 
 export { READ_ONLY_IN_WORKSPACE } from './sandbox-workspace-mounts.js';

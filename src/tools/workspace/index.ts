@@ -1,0 +1,6 @@
+/**
+ * The workspace room's face for other layers: the workspace every path resolves in, and the
+ * clean-up of the temp files a crashed write left.
+ */
+export { removeLeftOverTempFiles } from './temp-files.js';
+export { Workspace, WorkspaceError } from './workspace.js';
