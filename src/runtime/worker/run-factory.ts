@@ -169,7 +169,7 @@ export class RunFactory {
         apply: settings.apply,
         worktree: settings.worktree ?? { share: DEFAULT_WORKTREE_SHARE, copy: DEFAULT_WORKTREE_COPY },
         ...(settings.remote === undefined ? {} : { remote: settings.remote }),
-        ...(fenced === undefined ? {} : { stillHolds: () => fenced.stillHolds() }),
+        ...(fenced === undefined ? {} : { claim: fenced }),
       },
     };
     const untrack = live.track(sessionId, control);
