@@ -12,7 +12,7 @@ import { readResultsFile } from '../../eval/results-file.js';
 import type { ScenarioRunResult } from '../../eval/run-scenario.js';
 import { loadScenarios } from '../../eval/scenario.js';
 import { SUMMARY_COLUMNS, summaryCells } from '../../eval/summary-cells.js';
-import { resolveModel } from '../../runtime/models.js';
+import { resolveModel } from '../../runtime/configuration.js';
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import { scriptPathFromShell } from '../interactive/cli-runtime.js';
