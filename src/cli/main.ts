@@ -146,11 +146,7 @@ function writeJsonError(code: 'usage' | 'configuration' | 'failed', message: str
  * unknown id. Its classes are loaded only when an error happened: `--help` loads none of them.
  */
 async function isConfigurationError(error: unknown): Promise<boolean> {
-  const [{ ModelConfigError }, { WorkspaceError }, { RuntimeInputError }] = await Promise.all([
-    import('../model/types.js'),
-    import('../tools/workspace/index.js'),
-    import('../runtime/setup/errors.js'),
-  ]);
+  const { ModelConfigError, WorkspaceError, RuntimeInputError } = await import('../runtime/errors.js');
   return (
     error instanceof ModelConfigError || error instanceof WorkspaceError || error instanceof RuntimeInputError
   );

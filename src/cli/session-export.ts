@@ -9,7 +9,7 @@ import {
   isExportFormat,
   renderSessionExport,
 } from '../export/export-formats.js';
-import type { SessionBook } from '../runtime/books/session-book.js';
+import type { SessionBook } from '../runtime/books.js';
 import { UsageError } from './usage-error.js';
 
 /** What `sessions export` and `/export` were asked for. */

@@ -1,7 +1,6 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfigFile } from '../config/config-file.js';
-import { costOf } from '../model/prices.js';
+import { costOf, loadConfigFile } from '../runtime/configuration.js';
 import { RuntimeInputError } from '../runtime/index.js';
 import { VERSION } from '../util/version.js';
 import type { Ablation } from './ablation.js';

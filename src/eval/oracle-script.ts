@@ -1,4 +1,4 @@
-import type { ModelScriptInput } from '../model/script-schema.js';
+import type { ModelScriptInput } from '../runtime/configuration.js';
 import type { Ablation } from './ablation.js';
 import type { Oracle, OracleAction, OraclePart } from './oracle.js';
 

@@ -9,6 +9,4 @@ export { DEFAULT_QUEUE, DEFAULT_SESSION_LIST_LIMIT } from '../store/defaults.js'
 export { APPROVAL_MODES, type ApprovalMode } from '../tools/approval.js';
 export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';
 export { ISOLATION_MODES, type IsolationMode } from '../work/isolation.js';
-
-/** The longest title a task gets from its description when none is given. */
-export const MAX_DEFAULT_TITLE_CHARS = 80;
+export { MAX_DEFAULT_TITLE_CHARS } from './setup/task-defaults.js';

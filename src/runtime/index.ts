@@ -51,6 +51,7 @@ export type { RunSettings } from './setup/run-settings.js';
 export { DEFAULT_SANDBOX_MODE, RuntimeSafety, type SafetyChoices } from './setup/runtime-safety.js';
 export { apiPlan, apiRun, apiSession, apiTask } from './wire-shapes.js';
 export { type WaitingReply, waitingText } from './worker/continue-waiting.js';
-export type { DrainSummary, QueueTaskResult } from './worker/queue-worker.js';
+export type { DrainSummary } from './worker/drain-queue.js';
+export type { QueueTaskResult } from './worker/queue-task-result.js';
 export type { QueuedGoalOutcome } from './worker/queued-goal.js';
 export type { ResumeOutcome } from './worker/resume.js';

@@ -1,6 +1,6 @@
 import type { Runtime, WorkOutcome } from './runtime.js';
+import type { DrainSummary } from './worker/drain-queue.js';
 import { watchQueue } from './worker/queue-wake.js';
-import type { DrainSummary } from './worker/queue-worker.js';
 
 /** How often a worker of several repositories looks again when none woke it (expired leases, a stop). */
 export const REPOSITORIES_POLL_MS = 500;

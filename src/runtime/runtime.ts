@@ -1,5 +1,4 @@
 import { DEFAULT_MAX_STEPS } from '../agent/run/run-agent.js';
-import type { RunControl } from '../agent/state/control.js';
 import type { PendingRequest, RequestAnswer } from '../agent/state/requests.js';
 import { loadConfigFile, type TaskweaveConfig } from '../config/config-file.js';
 import { resolveModel } from '../config/resolve-model.js';
@@ -9,8 +8,7 @@ import { type ModelPrice, priceOf } from '../model/prices.js';
 import type { ResolvedModel } from '../model/types.js';
 import type { Store } from '../store/ports.js';
 import { DEFAULT_QUEUE, type Task } from '../store/sqlite/schema.js';
-import { StoreGoneError } from '../store/sqlite/store-file-guard.js';
-import { type ApprovalMode, stricterApproval } from '../tools/approval.js';
+import type { ApprovalMode } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/index.js';
 import { Workspace } from '../tools/workspace/index.js';
 import { titleOf } from '../util/title.js';
@@ -26,33 +24,43 @@ import { TaskBoard } from './books/task-board.js';
 import type { CommandGoal } from './custom-commands/command-goal.js';
 import { customCommandGoal } from './custom-commands/command-line.js';
 import { type LoadedCommands, loadCustomCommands } from './custom-commands/load-commands.js';
-import { checkDatabaseOrigin, describeOrigin, type ForeignDatabase } from './setup/database-origin.js';
+import { checkDatabaseOrigin, type ForeignDatabase } from './setup/database-origin.js';
 import { RuntimeInputError } from './setup/errors.js';
 import { openWorkspaceStore, type StoreLocation } from './setup/open-store.js';
 import type { RunSettings } from './setup/run-settings.js';
 import { RuntimeSafety } from './setup/runtime-safety.js';
 import { subscribeToSession } from './subscription.js';
-import { closeGoalTask, closeGoalTaskAndClaimNext } from './worker/close-goal-task.js';
 import { continueWaiting, type WaitingReply } from './worker/continue-waiting.js';
-import { watchQueue } from './worker/queue-wake.js';
-import {
-  type DrainSummary,
-  drainQueue,
-  LEASE_MS,
-  type QueueTaskResult,
-  releaseDeadWorkers,
-  runQueueTask,
-  type WorkerContext,
-} from './worker/queue-worker.js';
+import { type LeaseTerms, leaseFrom, leaseTerms } from './worker/lease-terms.js';
+import { LiveRuns } from './worker/live-runs.js';
+import { NoticeBoard } from './worker/notices.js';
+import type { QueueTaskResult } from './worker/queue-task-result.js';
 import {
   awaitQueuedGoal,
+  QueuedGoalFollower,
   type QueuedGoalOutcome,
   queuedSuffix,
   waitingInQueue,
 } from './worker/queued-goal.js';
-import { encodeQueuedSettings, type QueuedSettings } from './worker/queued-settings.js';
+import { QueuedModels } from './worker/queued-models.js';
+import {
+  encodeQueuedSettings,
+  type GoalSettings,
+  type QueuedSettings,
+  queuedSettingsOf,
+} from './worker/queued-settings.js';
+import { releaseDeadWorkers } from './worker/release-dead-workers.js';
 import { type ResumeOutcome, resumeSession } from './worker/resume.js';
+import { RunFactory } from './worker/run-factory.js';
+import { StopRequest } from './worker/stop-request.js';
+import { runSubmittedGoal, type SubmitOutcome } from './worker/submitted-goal.js';
+import { type WorkOptions, type WorkOutcome, workQueue } from './worker/work-queue.js';
+import type { WorkerDeps } from './worker/worker-deps.js';
 import { newWorkerId } from './worker/worker-identity.js';
+
+export type { GoalSettings } from './worker/queued-settings.js';
+export type { SubmitOutcome } from './worker/submitted-goal.js';
+export type { WorkOutcome } from './worker/work-queue.js';
 
 /** Where the runtime works and which model it runs. */
 export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSteps'> {
@@ -66,6 +74,7 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
   languageModel?: ResolvedModel;
   /** The step budget; the config file's `maxSteps` or DEFAULT_MAX_STEPS when left out. */
   maxSteps?: number;
+  /** The environment (process.env when left out): read once, by `Runtime.open`. */
   env?: NodeJS.ProcessEnv;
   /**
    * Make a database created for another folder (copied or cloned here) this workspace's own, so
@@ -73,9 +82,6 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
    */
   trustDatabase?: boolean;
 }
-
-/** What a submitter may choose for one goal; the rest comes from the runtime's settings. */
-export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan' | 'chat' | 'approval'>>;
 
 /** What became of a submitted goal. */
 export type Submission =
@@ -91,26 +97,34 @@ export type Submission =
     }
   | { kind: 'started'; task: Task; sessionId: string; done: Promise<SubmitOutcome> };
 
-/** How a submitted goal ended, and the queue work this process ran after it. */
-export interface SubmitOutcome {
-  result: QueueTaskResult;
-  /** Work queued while the goal ran, run after it here. */
-  drained?: DrainSummary;
+/** What a runtime is made of, as `Runtime.open` found and resolved it. */
+interface RuntimeParts {
+  workspace: Workspace;
+  store: Store;
+  databasePath: string;
+  model: ResolvedModel;
+  /** The --base-url the model was given, when one was. */
+  baseUrl?: string;
+  settings: RunSettings;
+  safety: RuntimeSafety;
+  mcpServers: Record<string, McpServerConfig>;
+  /** The database came from another folder: the work queued in it is left (see database-origin.ts). */
+  foreign: ForeignDatabase | undefined;
+  env: NodeJS.ProcessEnv;
+  leases: LeaseTerms;
+  /** Checkpoints of sessions idle longer than this many days are pruned when the runtime closes. */
+  checkpointKeepDays: number;
+  /** How many background commands each session may run at once, when the config says. */
+  backgroundMax?: number;
 }
-
-/** What `work` did. */
-export type WorkOutcome =
-  | { kind: 'empty' }
-  | { kind: 'busy'; running: Task }
-  | { kind: 'drained'; summary: DrainSummary };
 
 /**
  * The one door to runs. Every front end (the CLI, the server) opens a workspace here and goes
  * through it: submit a goal through the queue, interrupt, cancel, resume, drain the queue,
  * follow a session's events, answer requests, stop runs, read sessions and tasks. The queue
- * worker, leases, worker identity and hand-off live behind it.
+ * worker (worker/) gets its own dependencies from here, never the door itself.
  */
-export class Runtime implements WorkerContext {
+export class Runtime {
   /** Every event this process logs, as it is logged (the `subscribe` method follows one session). */
   readonly bus = new EventBus();
   readonly tasks: TaskBoard;
@@ -119,44 +133,81 @@ export class Runtime implements WorkerContext {
   readonly checkpoints: CheckpointBook;
   /** Each session's background commands in this process (run_command `background: true`). */
   readonly background: BackgroundBook;
-  private readonly controls = new Map<string, Set<RunControl>>();
-  /** Brings answers given in other processes to the runs of this one that wait for them. */
-  private readonly answerWatch: AnswerWatch;
-  /** Models of goals queued with another model than this process's, by `model baseUrl`. */
-  private readonly otherModels = new Map<string, Promise<ResolvedModel>>();
+  readonly workspace: Workspace;
+  readonly store: Store;
+  readonly databasePath: string;
+  readonly model: ResolvedModel;
+  readonly settings: RunSettings;
+  readonly safety: RuntimeSafety;
+  readonly mcpServers: Record<string, McpServerConfig>;
+  /** The runs going on in this process: answers and stops reach them here. */
+  private readonly live: LiveRuns;
+  private readonly notices = new NoticeBoard();
+  private readonly stopRequest = new StopRequest();
+  /** What the queue worker works with. */
+  private readonly worker: WorkerDeps;
   /** Goals submitted in this process that are still running (with the queue work after them). */
   private readonly inFlight = new Set<Promise<SubmitOutcome>>();
-  private readonly noticeListeners = new Set<(text: string) => void>();
-  private stopping = false;
-  /** Checkpoints of sessions idle longer than this many days are pruned when the runtime closes. */
-  private checkpointKeepDays = DEFAULT_CHECKPOINT_KEEP_DAYS;
+  private foreign: ForeignDatabase | undefined;
+  private readonly baseUrl: string | undefined;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly checkpointKeepDays: number;
 
-  private constructor(
-    readonly workspace: Workspace,
-    readonly store: Store,
-    readonly databasePath: string,
-    readonly model: ResolvedModel,
-    readonly settings: RunSettings,
-    readonly safety: RuntimeSafety,
-    readonly mcpServers: Record<string, McpServerConfig>,
-    /** The database came from another folder: the work queued in it is left (see database-origin.ts). */
-    private foreign: ForeignDatabase | undefined,
-    private readonly options: RuntimeOptions,
-  ) {
+  private constructor(parts: RuntimeParts) {
+    const { workspace, store } = parts;
+    this.workspace = workspace;
+    this.store = store;
+    this.databasePath = parts.databasePath;
+    this.model = parts.model;
+    this.settings = parts.settings;
+    this.safety = parts.safety;
+    this.mcpServers = parts.mcpServers;
+    this.foreign = parts.foreign;
+    this.baseUrl = parts.baseUrl;
+    this.env = parts.env;
+    this.checkpointKeepDays = parts.checkpointKeepDays;
     this.tasks = new TaskBoard(store);
-    this.answerWatch = new AnswerWatch(store, newWorkerId());
     this.sessions = new SessionBook(store);
     this.background = new BackgroundBook({ store, bus: this.bus });
+    if (parts.backgroundMax !== undefined) this.background.max = parts.backgroundMax;
     this.checkpoints = new CheckpointBook(store, this.sessions, workspace.root, (event) =>
       this.bus.publish(event),
     );
+    this.live = new LiveRuns(new AnswerWatch(store, newWorkerId()));
+    const runs = new RunFactory({
+      store,
+      bus: this.bus,
+      workspace,
+      model: this.model,
+      ...(this.baseUrl === undefined ? {} : { baseUrl: this.baseUrl }),
+      settings: this.settings,
+      safety: this.safety,
+      mcpServers: this.mcpServers,
+      background: this.background,
+      models: new QueuedModels({ cwd: workspace.root, env: this.env }),
+      live: this.live,
+      stop: this.stopRequest,
+      notices: this.notices,
+    });
+    this.worker = {
+      store,
+      bus: this.bus,
+      runs,
+      notices: this.notices,
+      leases: parts.leases,
+      stop: this.stopRequest,
+    };
   }
 
-  /** Opens the workspace and its store and resolves the model; bad configuration throws before anything runs. */
+  /**
+   * Opens the workspace and its store and resolves the model; bad configuration throws before
+   * anything runs. The environment is read here, once, and handed down as values.
+   */
   static async open(options: RuntimeOptions): Promise<Runtime> {
     // The model first: bad configuration fails before anything is written to the workspace.
     const opened = await Workspace.open(options.cwd);
     const env = options.env ?? process.env;
+    const leases = leaseTerms(leaseFrom(env.TASKWEAVE_LEASE_MS));
     const { config, ...model } = options.languageModel
       ? await givenModel(options.languageModel, { cwd: opened.root, env })
       : await resolveModel({ model: options.model, baseUrl: options.baseUrl, cwd: opened.root, env });
@@ -165,34 +216,24 @@ export class Runtime implements WorkerContext {
       { ...options, env },
       { create: true, workspace: opened },
     );
-    const maxSteps = options.maxSteps ?? config.maxSteps ?? DEFAULT_MAX_STEPS;
     const foreign = shared
       ? undefined
       : await checkDatabaseOrigin(store, { workspaceRoot: workspace.root, adopt: options.trustDatabase });
-    const runtime = new Runtime(
+    return new Runtime({
       workspace,
       store,
       databasePath,
       model,
-      {
-        ...options,
-        maxSteps,
-        budget: options.budget ?? config.budget?.session,
-        isolation: options.isolation ?? config.isolation ?? DEFAULT_ISOLATION,
-        worktree: {
-          setup: config.worktree?.setup,
-          share: config.worktree?.share ?? DEFAULT_WORKTREE_SHARE,
-          copy: config.worktree?.copy ?? DEFAULT_WORKTREE_COPY,
-        },
-      },
+      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+      settings: runSettingsOf(options, config),
       safety,
-      config.mcp ?? {},
+      mcpServers: config.mcp ?? {},
       foreign,
-      { ...options, env },
-    );
-    runtime.checkpointKeepDays = config.checkpoints?.keepDays ?? DEFAULT_CHECKPOINT_KEEP_DAYS;
-    runtime.background.max = config.background?.max ?? runtime.background.max;
-    return runtime;
+      env,
+      leases,
+      checkpointKeepDays: config.checkpoints?.keepDays ?? DEFAULT_CHECKPOINT_KEEP_DAYS,
+      ...(config.background?.max === undefined ? {} : { backgroundMax: config.background.max }),
+    });
   }
 
   /**
@@ -241,11 +282,7 @@ export class Runtime implements WorkerContext {
    * read afresh each time; `reserved` are the front end's built-in names, which win.
    */
   customCommands(reserved: readonly string[] = []): Promise<LoadedCommands> {
-    return loadCustomCommands({
-      workspaceRoot: this.workspace.root,
-      env: this.options.env ?? process.env,
-      reserved,
-    });
+    return loadCustomCommands({ workspaceRoot: this.workspace.root, env: this.env, reserved });
   }
 
   /**
@@ -257,7 +294,7 @@ export class Runtime implements WorkerContext {
     return customCommandGoal({
       line,
       workspaceRoot: this.workspace.root,
-      env: this.options.env ?? process.env,
+      env: this.env,
       sessionApproval: this.safety.approval.mode,
       reserved,
     });
@@ -265,65 +302,30 @@ export class Runtime implements WorkerContext {
 
   /** The user asked this process to stop: runs stop at their next phase boundary, workers end. */
   get stopRequested(): boolean {
-    return this.stopping;
+    return this.stopRequest.requested;
   }
 
   /** Listens to notices (a task went back to the queue, the next queued task starts…). */
   onNotice(listener: (text: string) => void): () => void {
-    this.noticeListeners.add(listener);
-    return () => this.noticeListeners.delete(listener);
+    return this.notices.listen(listener);
   }
 
-  queuedSettings(goal: GoalSettings = {}): QueuedSettings {
-    const loop = goal.loop ?? this.settings.loop;
-    return {
-      model: this.model.id,
-      ...(this.options.baseUrl === undefined ? {} : { baseUrl: this.options.baseUrl }),
-      // A goal may ask for a stricter mode than the runtime's (a custom command's), never a looser one.
-      approval: goal.approval
-        ? stricterApproval(goal.approval, this.safety.approval.mode)
-        : this.safety.approval.mode,
-      sandbox: this.safety.sandboxMode,
-      network: this.safety.networkChoice,
-      maxSteps: goal.maxSteps ?? this.settings.maxSteps,
-      ...(loop === undefined ? {} : { loop }),
-      plan: goal.plan ?? this.settings.plan ?? 'auto',
-      ...(goal.chat ? { chat: true } : {}),
-    };
-  }
-
-  modelFor(settings: QueuedSettings): Promise<ResolvedModel> {
-    const key = `${settings.model} ${settings.baseUrl ?? ''}`;
-    let model = this.otherModels.get(key);
-    if (model === undefined) {
-      model = resolveModel({
-        model: settings.model,
-        baseUrl: settings.baseUrl,
-        cwd: this.workspace.root,
-        env: this.options.env ?? process.env,
-      });
-      this.otherModels.set(key, model);
-    }
-    return model;
-  }
-
+  /** Tells the notices' listeners something no run owns. */
   notice(text: string): void {
-    for (const listener of this.noticeListeners) listener(text);
+    this.notices.notice(text);
   }
 
-  track(sessionId: string, control: RunControl): () => void {
-    let set = this.controls.get(sessionId);
-    if (!set) {
-      set = new Set();
-      this.controls.set(sessionId, set);
-    }
-    set.add(control);
-    const unwatch = this.answerWatch.add(control);
-    return () => {
-      unwatch();
-      set.delete(control);
-      if (set.size === 0) this.controls.delete(sessionId);
-    };
+  /** The settings a goal submitted here is queued with (whichever process runs it runs it with them). */
+  queuedSettings(goal: GoalSettings = {}): QueuedSettings {
+    return queuedSettingsOf(
+      {
+        model: this.model,
+        ...(this.baseUrl === undefined ? {} : { baseUrl: this.baseUrl }),
+        settings: this.settings,
+        safety: this.safety,
+      },
+      goal,
+    );
   }
 
   /**
@@ -348,33 +350,19 @@ export class Runtime implements WorkerContext {
   ): Promise<Submission> {
     const text = goal.trim();
     if (text === '') throw new RuntimeInputError('The goal is empty: say what taskweave should do.');
-    const { sessions, tasks } = this.store;
-    const title = titleOf(text);
-    if (options.sessionId !== undefined && (await sessions.getSession(options.sessionId)) === undefined)
-      throw new RuntimeInputError(`There is no session with the id ${options.sessionId}.`, {
-        code: 'not_found',
-      });
-    const sessionId =
-      options.sessionId ??
-      (
-        await sessions.createSession({
-          title,
-          goal: text,
-          workspace: this.workspace.root,
-          model: this.model.id,
-        })
-      ).id;
+    const { tasks } = this.store;
+    const sessionId = await this.sessionFor(text, options.sessionId);
     const owner = newWorkerId();
-    const afterSeq = await sessions.lastSeq(sessionId);
+    const afterSeq = await this.store.sessions.lastSeq(sessionId);
     const queue = options.queue ?? DEFAULT_QUEUE;
-    await releaseDeadWorkers(this, queue);
+    await releaseDeadWorkers(tasks, queue);
     if (options.interrupt) await this.interruptRunning(queue);
     // The goal carries the settings it was made with: whichever process runs it runs it with them.
     const runSettings = encodeQueuedSettings(this.queuedSettings(options.settings));
-    const input = { title, description: text, sessionId, queue, runSettings };
+    const input = { title: titleOf(text), description: text, sessionId, queue, runSettings };
     const { task, started } = options.forWorkers
       ? { task: await tasks.add(input), started: false }
-      : await tasks.addAndStartIfIdle(input, { owner, leaseMs: LEASE_MS });
+      : await tasks.addAndStartIfIdle(input, { owner, leaseMs: this.worker.leases.leaseMs });
     if (!started) {
       const active = await tasks.listActive(task.queue);
       const running = active.find((other) => other.status === 'in_progress');
@@ -391,175 +379,78 @@ export class Runtime implements WorkerContext {
     return { kind: 'started', task, sessionId, done: this.runStarted(task, owner) };
   }
 
+  /** The session a goal goes into: the one named (it must exist), else a new one. */
+  private async sessionFor(goal: string, sessionId: string | undefined): Promise<string> {
+    const { sessions } = this.store;
+    if (sessionId === undefined)
+      return (
+        await sessions.createSession({
+          title: titleOf(goal),
+          goal,
+          workspace: this.workspace.root,
+          model: this.model.id,
+        })
+      ).id;
+    if ((await sessions.getSession(sessionId)) === undefined)
+      throw new RuntimeInputError(`There is no session with the id ${sessionId}.`, { code: 'not_found' });
+    return sessionId;
+  }
+
   /**
    * Waits for a queued goal's turn (see awaitQueuedGoal): its events go to `onEvent` while
    * another process runs it; it runs here when the queue is free first.
    */
-  waitForTurn(
+  async waitForTurn(
     submission: Extract<Submission, { kind: 'queued' }>,
     onEvent: (event: ServerEvent) => void,
   ): Promise<QueuedGoalOutcome<SubmitOutcome>> {
-    return awaitQueuedGoal(this, {
-      task: submission.task,
-      afterSeq: submission.afterSeq,
-      onEvent,
-      runHere: !submission.forWorkers,
-    });
+    const { task, afterSeq } = submission;
+    const follower = new QueuedGoalFollower(afterSeq, onEvent);
+    const unsubscribe = this.subscribe(task.sessionId ?? '', afterSeq, follower.follow);
+    let turn: Awaited<ReturnType<typeof awaitQueuedGoal>>;
+    try {
+      turn = await awaitQueuedGoal(this.worker, { task, follower, runHere: !submission.forWorkers });
+    } finally {
+      unsubscribe();
+    }
+    if (turn.kind === 'followed') return turn;
+    return { kind: 'ran_here', outcome: await this.runStarted(turn.task, turn.owner) };
   }
 
   /** Runs a goal whose task this process has started, with the queue work after it. */
-  runStarted(task: Task, owner: string): Promise<SubmitOutcome> {
-    const done = this.runSubmitted(task, owner);
+  private runStarted(task: Task, owner: string): Promise<SubmitOutcome> {
+    const afterSequence = this.foreign?.queuedBefore.get(task.queue);
+    const done = runSubmittedGoal(this.worker, {
+      task,
+      owner,
+      ...(afterSequence === undefined ? {} : { afterSequence }),
+    });
     this.inFlight.add(done);
     const forget = () => this.inFlight.delete(done);
     done.then(forget, forget);
     return done;
   }
 
-  private async runSubmitted(task: Task, owner: string): Promise<SubmitOutcome> {
-    const result = await runQueueTask(this, task, owner);
-    if (result.cancelled) return { result };
-    try {
-      return await this.afterSubmitted(task, owner, result);
-    } catch (error) {
-      // The database file went away under the run, which ended as failed saying so: there is
-      // nothing left to close the task in.
-      if (error instanceof StoreGoneError && result.status === 'failed') return { result };
-      throw error;
-    }
-  }
-
-  /** Closes a goal's task as its run ended and works the queue behind it. */
-  private async afterSubmitted(task: Task, owner: string, result: QueueTaskResult): Promise<SubmitOutcome> {
-    const { tasks } = this.store;
-    if (this.stopRequested) {
-      // A goal the user stopped is not left in the queue for a later worker to pick up.
-      await tasks.cancel(task.id);
-      return { result };
-    }
-    // Work queued while this goal ran runs after it, here (older queued work is left to `work`).
-    const olderWaiting = (await tasks.listActive(task.queue)).some((other) => other.sequence < task.sequence);
-    const afterSequence = this.foreignDatabase?.queuedBefore.get(task.queue);
-    const handOff = {
-      id: task.id,
-      owner,
-      queue: task.queue,
-      leaseMs: LEASE_MS,
-      afterSequence,
-      answers: { store: this.store, sessionId: result.sessionId },
-    };
-    if (olderWaiting) {
-      await closeGoalTask(tasks, handOff, result);
-      return { result };
-    }
-    const next = await closeGoalTaskAndClaimNext(tasks, handOff, result);
-    if (!next) return { result };
-    const drained = await drainQueue(this, {
-      owner,
-      queue: task.queue,
-      afterSequence,
-      first: next,
-      announce: (queued) =>
-        void waitingInQueue(this, task.queue).then((waiting) =>
-          this.notice(
-            `▶ next in the queue (added while the last task ran): ${queued.title}${queuedSuffix(waiting)}`,
-          ),
-        ),
-    });
-    return { result, drained };
-  }
-
   /** Cancels the running task of a queue; its worker stops it at the next step boundary. */
   private async interruptRunning(queue: string): Promise<void> {
-    const running = (await this.store.tasks.listActive(queue)).find(
-      (other) => other.status === 'in_progress',
-    );
+    const { tasks } = this.store;
+    const running = (await tasks.listActive(queue)).find((other) => other.status === 'in_progress');
     if (!running) return;
-    await this.store.tasks.cancel(running.id);
-    const waiting = await waitingInQueue(this, queue);
+    await tasks.cancel(running.id);
+    const waiting = await waitingInQueue(tasks, queue);
     this.notice(
       `Stopping the running task "${running.title}" at its next step boundary; your goal runs next${queuedSuffix(waiting)}.`,
     );
   }
 
   /** Drains the queue, one task after another; with `watch`, waits for more until stopped. */
-  async work(
-    options: {
-      queue?: string;
-      watch?: boolean;
-      pollMs?: number;
-      /** Without watch: stop after this many tasks (a worker of several queues takes them in turn). */
-      maxTasks?: number;
-    } = {},
-  ): Promise<WorkOutcome> {
-    const queue = options.queue ?? DEFAULT_QUEUE;
-    const { tasks } = this.store;
-    const owner = newWorkerId();
-    const released = await releaseDeadWorkers(this, queue);
-    if (released > 0) {
-      this.notice(
-        `${released} task${released === 1 ? '' : 's'} whose worker stopped without finishing went back to the queue.`,
-      );
-    }
-    // The work a database from another folder came with is left until the user makes it theirs.
-    const afterSequence = this.foreignDatabase?.queuedBefore.get(queue);
-    if (this.foreignDatabase !== undefined && afterSequence !== undefined) {
-      const left = (await tasks.listActive(queue)).filter((task) => task.sequence <= afterSequence).length;
-      this.notice(
-        `The database ${this.databasePath} was not created for this workspace (${describeOrigin(this.foreignDatabase)}): the ${left} task${left === 1 ? '' : 's'} queued in it before now ${left === 1 ? 'is' : 'are'} not run. If it is yours, run again with --trust-db to make it this workspace's and work them.`,
-      );
-    }
-    const claim = { queue, owner, leaseMs: LEASE_MS, afterSequence };
-    const waitForTask = async (): Promise<Task | undefined> => {
-      this.notice('The queue is empty; waiting for tasks (Ctrl-C ends).');
-      // Woken by the store when a task of the queue changes; the poll catches expired leases and a stop.
-      const wake = await watchQueue(this.store, queue);
-      try {
-        while (!this.stopRequested) {
-          await releaseDeadWorkers(this, queue);
-          const task = await tasks.claimNext(claim);
-          if (task) return task;
-          await wake.wait(options.pollMs ?? 500);
-        }
-        return undefined;
-      } finally {
-        await wake.close();
-      }
-    };
-    let first = await tasks.claimNext(claim);
-    if (!first && options.watch) first = await waitForTask();
-    if (!first) {
-      const running = (await tasks.listActive(queue)).find((task) => task.status === 'in_progress');
-      return running ? { kind: 'busy', running } : { kind: 'empty' };
-    }
-    const announce = async (task: Task, index: number) => {
-      const waiting = (await tasks.listActive(queue)).filter(
-        (candidate) => candidate.status === 'pending',
-      ).length;
-      this.notice(`▶ task ${index} of ${index + waiting}: ${task.title}`);
-    };
-    const summary: DrainSummary = { completed: 0, failed: 0, stopped: false };
-    let next: Task | undefined = first;
-    while (next) {
-      const more = await drainQueue(this, {
-        owner,
-        queue,
-        afterSequence,
-        maxTasks: options.watch ? undefined : options.maxTasks,
-        first: next,
-        announce: (t, i) => void announce(t, i),
-      });
-      summary.completed += more.completed;
-      summary.failed += more.failed;
-      summary.stopped = more.stopped;
-      next = options.watch && !summary.stopped ? await waitForTask() : undefined;
-    }
-    return { kind: 'drained', summary };
+  work(options: Omit<WorkOptions, 'foreign' | 'databasePath'> = {}): Promise<WorkOutcome> {
+    return workQueue(this.worker, { ...options, foreign: this.foreign, databasePath: this.databasePath });
   }
 
   /** Continues what a crash or a kill left unfinished (see resumeSession). */
   resume(options: { session?: string } = {}): Promise<ResumeOutcome> {
-    return resumeSession(this, options);
+    return resumeSession(this.worker, { ...options, book: this.sessions });
   }
 
   /**
@@ -574,7 +465,7 @@ export class Runtime implements WorkerContext {
 
   /** Continues a session that waits for the user with their reply (see continueWaiting). */
   continueWaiting(waiting: WaitingSession, reply: WaitingReply): Promise<QueueTaskResult> {
-    return continueWaiting(this, waiting, reply);
+    return continueWaiting(this.worker, waiting, reply);
   }
 
   /**
@@ -584,13 +475,7 @@ export class Runtime implements WorkerContext {
    */
   answer(requestId: string, answer: RequestAnswer): Promise<GivenAnswerResult> {
     return giveAnswer(
-      {
-        store: this.store,
-        localControl: (id) =>
-          [...this.controls.values()]
-            .flatMap((set) => [...set])
-            .find((control) => control.pending().some((request) => request.requestId === id)),
-      },
+      { store: this.store, localControl: (id) => this.live.waitingFor(id) },
       requestId,
       answer,
     );
@@ -598,14 +483,12 @@ export class Runtime implements WorkerContext {
 
   /** The requests waiting for an answer in this process, with their sessions. */
   pendingRequests(): (PendingRequest & { sessionId: string })[] {
-    return [...this.controls.entries()].flatMap(([sessionId, set]) =>
-      [...set].flatMap((control) => control.pending().map((request) => ({ ...request, sessionId }))),
-    );
+    return this.live.pending();
   }
 
   /** Whether a run of the session goes on in this process. */
   isRunning(sessionId: string): boolean {
-    return this.controls.has(sessionId);
+    return this.live.has(sessionId);
   }
 
   /**
@@ -613,11 +496,8 @@ export class Runtime implements WorkerContext {
    * are aborted); without a session, every run of this process, and the workers end.
    */
   stop(sessionId?: string): void {
-    if (sessionId === undefined) this.stopping = true;
-    for (const [id, set] of this.controls) {
-      if (sessionId !== undefined && id !== sessionId) continue;
-      for (const control of set) control.stop();
-    }
+    if (sessionId === undefined) this.stopRequest.request();
+    this.live.stop(sessionId);
   }
 
   /**
@@ -626,7 +506,7 @@ export class Runtime implements WorkerContext {
    * goals still waiting in the queue by cancelling them. Resolves with whether anything was stopped.
    */
   async stopSession(sessionId: string): Promise<boolean> {
-    let stopped = this.controls.has(sessionId);
+    let stopped = this.live.has(sessionId);
     this.stop(sessionId);
     for (const task of await this.store.tasks.listActive(DEFAULT_QUEUE)) {
       if (task.sessionId !== sessionId) continue;
@@ -681,9 +561,24 @@ export class Runtime implements WorkerContext {
     await this.background.close();
     // Checkpoints of sessions idle longer than checkpoints.keepDays go (one query when none are).
     if (!this.foreign) await this.checkpoints.prune(this.checkpointKeepDays).catch(() => {});
-    await this.answerWatch.stop();
+    await this.live.close();
     await this.store.close();
   }
+}
+
+/** The settings the runtime's runs go with: the options given, the config file's, the defaults. */
+function runSettingsOf(options: RuntimeOptions, config: TaskweaveConfig): RunSettings {
+  return {
+    ...options,
+    maxSteps: options.maxSteps ?? config.maxSteps ?? DEFAULT_MAX_STEPS,
+    budget: options.budget ?? config.budget?.session,
+    isolation: options.isolation ?? config.isolation ?? DEFAULT_ISOLATION,
+    worktree: {
+      setup: config.worktree?.setup,
+      share: config.worktree?.share ?? DEFAULT_WORKTREE_SHARE,
+      copy: config.worktree?.copy ?? DEFAULT_WORKTREE_COPY,
+    },
+  };
 }
 
 /** A model given as an object (tests, benches), with the config file and, by its name, its price. */

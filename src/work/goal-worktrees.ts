@@ -10,6 +10,7 @@ import {
   taskBranch,
 } from './goal-branch.js';
 import { GoalRemote } from './goal-remote.js';
+import type { HeldClaim } from './isolation.js';
 import {
   conflictSides,
   describeConflict,
@@ -141,8 +142,8 @@ export class GoalWorktrees {
     remote?: string;
     /** Runs before each push of the goal branch (tests: another machine's merge landing first). */
     beforeGoalPush?: () => Promise<void>;
-    /** Whether this worker still holds the goal's claim (see stillHolds). */
-    stillHolds?: () => Promise<boolean>;
+    /** This worker's claim on the goal (see `claim`). */
+    claim?: HeldClaim;
   }): Promise<GoalWorktrees | undefined> {
     const repository = await findRepository(options.workspaceRoot);
     if (!repository) return undefined;
@@ -179,7 +180,7 @@ export class GoalWorktrees {
       base,
       remote,
     );
-    goalWorktrees.stillHolds = options.stillHolds;
+    goalWorktrees.claim = options.claim;
     return goalWorktrees;
   }
 
@@ -304,7 +305,7 @@ export class GoalWorktrees {
     this.resolving.delete(taskId);
     // Pushed at once: a worker that takes the task over after this one died continues from here.
     // (Not by a worker that lost the goal to another; a rejection is settled at the merge.)
-    if (commit && this.remote && (await this.stillHolds?.()) !== false)
+    if (commit && this.remote && (await this.claim?.stillHolds()) !== false)
       await this.remote.pushTask(place.branch, commit);
     return commit;
   }
@@ -405,10 +406,10 @@ export class GoalWorktrees {
    * in the store, with the fencing token). A worker that stalled past its lease and woke up
    * pushes nothing more: the worker that took the goal over merges its tasks.
    */
-  stillHolds: (() => Promise<boolean>) | undefined;
+  claim: HeldClaim | undefined;
 
   private async mustHold(taskId: string): Promise<void> {
-    if (this.stillHolds && !(await this.stillHolds()))
+    if (this.claim && !(await this.claim.stillHolds()))
       throw new Error(
         `This worker no longer holds the goal (another worker took it over): task ${taskId} is not pushed or merged from here.`,
       );

@@ -21,11 +21,17 @@ export interface IsolationSettings {
    */
   remote?: string;
   /**
-   * Whether the worker running the goal still holds its claim (the lease and the fencing token
-   * it claimed with): asked before each push, so a worker that stalled past its lease pushes
-   * nothing more once another took the goal over.
+   * The claim of the worker running the goal (its lease and the fencing token it claimed with):
+   * asked before each push, so a worker that stalled past its lease pushes nothing more once
+   * another took the goal over.
    */
-  stillHolds?: () => Promise<boolean>;
+  claim?: HeldClaim;
+}
+
+/** A worker's claim on the goal it runs, as far as the goal's git work asks about it. */
+export interface HeldClaim {
+  /** Whether the worker still holds the goal (its lease, under the same fencing token). */
+  stillHolds(): Promise<boolean>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RuntimeInputError } from '../../src/runtime/setup/errors.js';
-import { DEFAULT_LEASE_MS, leaseFrom } from '../../src/runtime/worker/queue-worker.js';
+import { DEFAULT_LEASE_MS, leaseFrom } from '../../src/runtime/worker/lease-terms.js';
 
 describe('TASKWEAVE_LEASE_MS', () => {
   it('sets the lease in whole milliseconds, at least 1000; unset or empty is the default', () => {

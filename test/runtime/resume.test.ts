@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../src/events/registry.js';
-import { CONTINUE_INTERRUPTED } from '../../src/runtime/worker/queue-worker.js';
+import { CONTINUE_INTERRUPTED } from '../../src/runtime/worker/continue-session.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
 import { kindOf, nextEvent, openRuntime, record, scriptModel, startFixture, update } from './helpers.js';
 

@@ -189,7 +189,7 @@ describe('goal branches through a git remote (--repo)', () => {
     const remote = bareRemote();
     const stalled = await machine(remote);
     let holds = true;
-    stalled.goal.stillHolds = async () => holds;
+    stalled.goal.claim = { stillHolds: async () => holds };
     await work(stalled.goal, 't1');
     // Another worker takes the goal over (the stalled one's lease expired) and continues t1.
     const taker = await machine(remote);

@@ -35,7 +35,7 @@ export async function openGoalWorktrees(
       from: options.continues ? `refs/heads/${goalBranch(options.continues)}` : undefined,
       setup: settings.worktree,
       remote: settings.remote,
-      stillHolds: settings.stillHolds,
+      claim: settings.claim,
     });
   try {
     goal = settings.remote === undefined ? await open() : await openThroughRemote(run, open);

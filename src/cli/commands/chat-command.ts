@@ -44,7 +44,7 @@ export function addChatCommand(program: Command, setExitCode: (code: number) => 
         return;
       }
       // The sandbox's probe (a process of its own) runs while the session's code loads, not after it.
-      const { probeSandboxAhead } = await import('../../runtime/setup/sandbox-ahead.js');
+      const { probeSandboxAhead } = await import('../../runtime/sandbox-probe.js');
       probeSandboxAhead(options.sandbox);
       const { runInteractiveSession } = await import('../interactive/interactive-session.js');
       setExitCode(await runInteractiveSession(options, goal === '' ? undefined : goal));

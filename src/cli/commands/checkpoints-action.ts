@@ -1,10 +1,10 @@
 /** What `taskweave checkpoints`, `undo`, `redo` and `rewind` print: loaded when one runs. */
-import { loadConfigFile } from '../../config/config-file.js';
 import {
   type Checkpoint,
   DEFAULT_CHECKPOINT_KEEP_DAYS,
   type RestoreMode,
-} from '../../runtime/books/checkpoint-book.js';
+} from '../../runtime/checkpoints.js';
+import { loadConfigFile } from '../../runtime/configuration.js';
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import type { StoreCliOptions } from '../options.js';

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { resolveModel } from '../../config/resolve-model.js';
 import type { Ablation } from '../../eval/ablation.js';
 import { COMPARISON_COLUMNS, compareResults, comparisonCells } from '../../eval/compare.js';
 import { DEFAULT_RESULTS_DIR } from '../../eval/defaults.js';
@@ -13,6 +12,7 @@ import { readResultsFile } from '../../eval/results-file.js';
 import type { ScenarioRunResult } from '../../eval/run-scenario.js';
 import { loadScenarios } from '../../eval/scenario.js';
 import { SUMMARY_COLUMNS, summaryCells } from '../../eval/summary-cells.js';
+import { resolveModel } from '../../runtime/configuration.js';
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import { scriptPathFromShell } from '../interactive/cli-runtime.js';

@@ -19,7 +19,7 @@ export async function repoOrQueue(options: {
     throw new UsageError(
       "--repo and --queue were both given: --repo names the repository's queue; use one of them.",
     );
-  const { repoQueue, requireSharedStore } = await import('../../runtime/setup/repo-queue.js');
+  const { repoQueue, requireSharedStore } = await import('../../runtime/repositories.js');
   await requireSharedStore({ store: options.store });
   return repoQueue(options.repo);
 }

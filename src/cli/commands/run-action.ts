@@ -76,7 +76,7 @@ async function followForWorkers(
   options: RunCliOptions,
 ): Promise<number> {
   const { position, task } = submission;
-  const { shownRemote } = await import('../../runtime/setup/repo-queue.js');
+  const { shownRemote } = await import('../../runtime/repositories.js');
   const where = `Queued for the workers of ${shownRemote(options.repo ?? '')} as #${position} (task ${task.id}, session ${task.sessionId})`;
   if (!options.wait) {
     cli.say(`${where}. Follow it with: taskweave sessions show ${task.sessionId} --events`);

@@ -36,7 +36,7 @@ Examples:
       const goal = goalWords.join(' ').trim();
       if (goal === '') throw new UsageError('The goal is empty: say what taskweave should do.');
       // The sandbox's probe (a process of its own) runs while the run's code loads, not after it.
-      const { probeSandboxAhead } = await import('../../runtime/setup/sandbox-ahead.js');
+      const { probeSandboxAhead } = await import('../../runtime/sandbox-probe.js');
       probeSandboxAhead(options.sandbox);
       const { runGoal } = await import('./run-action.js');
       setExitCode(await runGoal(goal, options));

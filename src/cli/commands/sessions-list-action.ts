@@ -1,7 +1,7 @@
 /** What `taskweave sessions list` prints: loaded when it runs (no session history, no schemas). */
 
 import { formatDollars, formatTokenCount } from '../../events/usage-text.js';
-import type { SessionSummary } from '../../runtime/books/session-summary.js';
+import type { SessionSummary } from '../../runtime/books.js';
 import { shortId } from '../../util/short-id.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
 import type { StoreCliOptions } from '../options.js';

@@ -1,6 +1,6 @@
 /** What `taskweave sessions show` prints: loaded when it runs. */
 import { formatDollars } from '../../events/usage-text.js';
-import { compactionSummary, type HistoryEntry, sessionHistory } from '../../runtime/books/session-history.js';
+import { compactionSummary, type HistoryEntry, sessionHistory } from '../../runtime/history.js';
 import { apiRun } from '../../runtime/wire-shapes.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
 import type { StoreCliOptions } from '../options.js';

@@ -1,7 +1,7 @@
 /** What `taskweave tasks list` prints: loaded when it runs, also by the quick path without the store. */
 
-import { DEFAULT_QUEUE } from '../../runtime/books/quick-listing.js';
-import type { TaskTreeNode } from '../../runtime/books/task-tree.js';
+import type { TaskTreeNode } from '../../runtime/books.js';
+import { DEFAULT_QUEUE } from '../../runtime/task-labels.js';
 import { apiTask } from '../../runtime/wire-shapes.js';
 import { sanitizeForTerminal } from '../../util/terminal-text.js';
 import type { StoreCliOptions } from '../options.js';

@@ -1,4 +1,4 @@
-import type { WorkOutcome } from '../../runtime/runtime.js';
+import type { WorkOutcome } from '../../runtime/index.js';
 import { launchGitFromHelper } from '../../work/git-launcher.js';
 import { EXIT } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
@@ -52,7 +52,7 @@ function reportWork(cli: CliRuntime, outcome: WorkOutcome, options: WorkCliOptio
  * go through the clone's remote; one task at a time in this process, the queues in turn.
  */
 async function workRepositoryQueues(options: WorkCliOptions): Promise<number> {
-  const { prepareRepository } = await import('../../runtime/setup/repo-queue.js');
+  const { prepareRepository } = await import('../../runtime/repositories.js');
   const { workRepositories } = await import('../../runtime/repo-work.js');
   const repositories: { cli: CliRuntime; queue: string }[] = [];
   try {

@@ -32,7 +32,7 @@ export function addWorkCommand(program: Command, setExitCode: (code: number) => 
     )
     .action(async (options: WorkCliOptions) => {
       // The sandbox's probe (a process of its own) runs while the queue's code loads, not after it.
-      const { probeSandboxAhead } = await import('../../runtime/setup/sandbox-ahead.js');
+      const { probeSandboxAhead } = await import('../../runtime/sandbox-probe.js');
       probeSandboxAhead(options.sandbox);
       const { workQueue } = await import('./work-action.js');
       setExitCode(await workQueue(options));

@@ -1,9 +1,7 @@
 // The store-only parts of the runtime: listing tasks or sessions loads no model SDK or agent code.
 
-import type { CheckpointBook } from '../../runtime/books/checkpoint-book.js';
-import { SessionBook } from '../../runtime/books/session-book.js';
-import { TaskBoard } from '../../runtime/books/task-board.js';
-import { openWorkspaceStore } from '../../runtime/setup/open-store.js';
+import { openWorkspaceStore, SessionBook, TaskBoard } from '../../runtime/books.js';
+import type { CheckpointBook } from '../../runtime/checkpoints.js';
 import type { StoreCliOptions } from '../options.js';
 
 /** A workspace's to-do list and sessions, for the commands that read or manage them. */
@@ -30,7 +28,7 @@ export async function withWorkspace<T>(
     return await work({
       workspaceRoot: workspace.root,
       checkpoints: async () => {
-        const { CheckpointBook } = await import('../../runtime/books/checkpoint-book.js');
+        const { CheckpointBook } = await import('../../runtime/checkpoints.js');
         return new CheckpointBook(store, new SessionBook(store), workspace.root);
       },
       tasks: new TaskBoard(store),

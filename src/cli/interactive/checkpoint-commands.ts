@@ -1,4 +1,4 @@
-import type { RestoreOutcome } from '../../runtime/books/checkpoint-book.js';
+import type { RestoreOutcome } from '../../runtime/checkpoints.js';
 import { checkpointListLines, restoreLines } from '../render/checkpoint-lines.js';
 import type { SessionState, SlashCommand } from './slash-command-types.js';
 

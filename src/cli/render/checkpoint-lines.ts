@@ -1,5 +1,4 @@
-import type { Checkpoint, RestoreOutcome } from '../../runtime/books/checkpoint-book.js';
-import { fileCounts } from '../../runtime/books/checkpoint-book.js';
+import { type Checkpoint, fileCounts, type RestoreOutcome } from '../../runtime/checkpoints.js';
 import { relativeTime } from './relative-time.js';
 import type { Style } from './terminal.js';
 import { fitLine, plural, wrapWords } from './text-wrap.js';

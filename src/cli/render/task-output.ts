@@ -1,5 +1,5 @@
-import { NEEDS_INPUT_PREFIX } from '../../runtime/answers/waiting-session.js';
 import type { Task, TaskStatus, TaskTreeNode } from '../../runtime/index.js';
+import { NEEDS_INPUT_PREFIX } from '../../runtime/task-labels.js';
 import { shortId } from '../../util/short-id.js';
 import { relativeTime } from './relative-time.js';
 import { renderTable, shortenLine } from './table.js';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfigFile } from '../../config/config-file.js';
+import { loadConfigFile } from '../../runtime/configuration.js';
 import { RuntimeInputError } from '../../runtime/index.js';
 import { VERSION } from '../../util/version.js';
 import { runMatrix } from '../eval-run.js';

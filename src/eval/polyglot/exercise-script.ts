@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ModelScriptInput } from '../../model/script-schema.js';
+import type { ModelScriptInput } from '../../runtime/configuration.js';
 import { RuntimeInputError } from '../../runtime/index.js';
 import type { PolyglotExercise } from './exercise.js';
 

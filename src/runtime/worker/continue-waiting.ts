@@ -10,14 +10,10 @@ import {
 import { type WaitingSession, waitingRequestId } from '../answers/waiting-session.js';
 import { RuntimeInputError } from '../setup/errors.js';
 import { closeGoalTask } from './close-goal-task.js';
-import {
-  continueSession,
-  LEASE_MS,
-  type QueueTaskResult,
-  runQueueTask,
-  sessionRun,
-  type WorkerContext,
-} from './queue-worker.js';
+import { continueSession } from './continue-session.js';
+import type { QueueTaskResult } from './queue-task-result.js';
+import { runQueueTask } from './run-queue-task.js';
+import type { WorkerDeps } from './worker-deps.js';
 import { newWorkerId } from './worker-identity.js';
 
 export type { WaitingReply } from '../answers/waiting-reply.js';
@@ -29,12 +25,13 @@ export type { WaitingReply } from '../answers/waiting-reply.js';
  * up again and closed as the new run ends; it is refused while another task runs in the queue.
  */
 export async function continueWaiting(
-  ctx: WorkerContext,
+  deps: WorkerDeps,
   waiting: WaitingSession,
   reply: WaitingReply,
 ): Promise<QueueTaskResult> {
   const { session, waitingFor, goalTask } = waiting;
-  const { tasks } = ctx.store;
+  const { tasks } = deps.store;
+  const { leaseMs } = deps.leases;
   if (reply.kind === 'answer' && waitingFor.kind !== 'answer')
     throw new RuntimeInputError(
       `Session ${session.id} does not wait for an answer but for ${waitingText(waiting)}.`,
@@ -44,11 +41,11 @@ export async function continueWaiting(
       `Session ${session.id} has no plan waiting for approval; it waits for ${waitingText(waiting)}.`,
     );
   // Looked up before the goal is taken up again: a missing task leaves the session waiting as it was.
-  const taskAnswer = await planTaskAnswer(ctx.store, waiting, reply);
+  const taskAnswer = await planTaskAnswer(deps.store, waiting, reply);
   const owner = newWorkerId();
   if (goalTask) {
     await tasks.resetToPending(goalTask.id);
-    if (!(await tasks.startIfIdle(goalTask.id, { owner, leaseMs: LEASE_MS }))) {
+    if (!(await tasks.startIfIdle(goalTask.id, { owner, leaseMs }))) {
       await tasks.block(goalTask.id, goalTask.failReason ?? 'needs input');
       const running = (await tasks.listActive(goalTask.queue)).find((task) => task.status === 'in_progress');
       throw new RuntimeInputError(
@@ -61,7 +58,7 @@ export async function continueWaiting(
   let stored = false;
   if (given) {
     // Given here, the answer is stored like one given on a server: the first of the two counts.
-    const outcome = await ctx.store.requests.answer(waitingRequestId(waitingFor), {
+    const outcome = await deps.store.requests.answer(waitingRequestId(waitingFor), {
       answer: encodeAnswer(given),
       by: answererId(),
     });
@@ -70,7 +67,7 @@ export async function continueWaiting(
         await tasks.block(goalTask.id, goalTask.failReason ?? 'needs input');
         // The answer stored first goes on through the queue: a worker claims the task with it
         // (its answerer may have died before putting the task back, or met this claim).
-        await reopenIfAnswered(ctx.store, session.id);
+        await reopenIfAnswered(deps.store, session.id);
       }
       throw new RuntimeInputError(alreadyAnswered(outcome.request), { code: 'conflict' });
     }
@@ -78,34 +75,39 @@ export async function continueWaiting(
   }
   // Taken and applied together: a kill between the two would leave an answer taken but never
   // logged, which no later worker goes on with.
-  await ctx.store.transaction(async () => {
-    if (stored) await ctx.store.requests.take(waitingRequestId(waitingFor), owner);
-    await applyReply(ctx, waiting, reply, taskAnswer);
+  await deps.store.transaction(async () => {
+    if (stored) await deps.store.requests.take(waitingRequestId(waitingFor), owner);
+    await applyReply(deps, waiting, reply, taskAnswer);
   });
   const goal = continuationMessage(waiting, reply);
   if (goalTask) {
     const task = { ...goalTask, status: 'in_progress' as const };
-    const result = await runQueueTask(ctx, task, owner, { continuing: true, goal });
-    if (!result.cancelled && !ctx.stopRequested)
+    const result = await runQueueTask(deps, task, owner, { continuing: true, goal });
+    if (!result.cancelled && !deps.stop.requested)
       await closeGoalTask(
         tasks,
         {
           id: goalTask.id,
           owner,
           queue: goalTask.queue,
-          leaseMs: LEASE_MS,
-          answers: { store: ctx.store, sessionId: result.sessionId },
+          leaseMs,
+          answers: { store: deps.store, sessionId: result.sessionId },
         },
         result,
       );
     return result;
   }
-  const { run, end } = await sessionRun(ctx, session.id);
+  const run = await deps.runs.open(session.id, deps.runs.own(session.id));
   try {
-    const result = await continueSession(ctx, { sessionId: session.id, goal, run });
+    const result = await continueSession(deps.store, {
+      sessionId: session.id,
+      goal,
+      run: run.options,
+      plan: deps.runs.settings.plan,
+    });
     return { sessionId: session.id, ...result, cancelled: false };
   } finally {
-    await end();
+    await run.end();
   }
 }
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { APPROVAL_MODES } from '../../tools/approval.js';
+import type { ResolvedModel } from '../../model/types.js';
+import { APPROVAL_MODES, stricterApproval } from '../../tools/approval.js';
 import { SANDBOX_MODES } from '../../tools/sandbox-modes.js';
+import type { RunSettings } from '../setup/run-settings.js';
+import type { RuntimeSafety } from '../setup/runtime-safety.js';
 
 /**
  * The settings a goal is queued with, stored on its task: whichever process runs it (the one
@@ -59,4 +62,34 @@ export function settingsDifferences(wanted: QueuedSettings, own: QueuedSettings)
   return keys
     .filter((key) => wanted[key] !== own[key])
     .map((key) => `${key} ${String(wanted[key] ?? 'default')} (here ${String(own[key] ?? 'default')})`);
+}
+
+/** What a submitter may choose for one goal; the rest comes from the runtime's settings. */
+export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan' | 'chat' | 'approval'>>;
+
+/** The settings a process runs its goals with, as they are queued. */
+export interface ProcessSettings {
+  model: Pick<ResolvedModel, 'id'>;
+  /** The process's --base-url, when it gave one. */
+  baseUrl?: string;
+  settings: RunSettings;
+  safety: Pick<RuntimeSafety, 'approval' | 'sandboxMode' | 'networkChoice'>;
+}
+
+/** The settings a goal is queued with by a process with `own` settings (what a task queued there runs with). */
+export function queuedSettingsOf(own: ProcessSettings, goal: GoalSettings = {}): QueuedSettings {
+  const loop = goal.loop ?? own.settings.loop;
+  const mode = own.safety.approval.mode;
+  return {
+    model: own.model.id,
+    ...(own.baseUrl === undefined ? {} : { baseUrl: own.baseUrl }),
+    // A goal may ask for a stricter mode than the runtime's (a custom command's), never a looser one.
+    approval: goal.approval ? stricterApproval(goal.approval, mode) : mode,
+    sandbox: own.safety.sandboxMode,
+    network: own.safety.networkChoice,
+    maxSteps: goal.maxSteps ?? own.settings.maxSteps,
+    ...(loop === undefined ? {} : { loop }),
+    plan: goal.plan ?? own.settings.plan ?? 'auto',
+    ...(goal.chat ? { chat: true } : {}),
+  };
 }

@@ -2,15 +2,10 @@ import type { Session } from '../../store/sqlite/schema.js';
 import { LAST_SESSION, type SessionBook } from '../books/session-book.js';
 import { RuntimeInputError } from '../setup/errors.js';
 import { closeGoalTask } from './close-goal-task.js';
-import { cleanUpAfterCrash } from './crash-cleanup.js';
-import {
-  continueSession,
-  LEASE_MS,
-  type QueueTaskResult,
-  runQueueTask,
-  sessionRun,
-  type WorkerContext,
-} from './queue-worker.js';
+import { continueSession } from './continue-session.js';
+import type { QueueTaskResult } from './queue-task-result.js';
+import { runQueueTask } from './run-queue-task.js';
+import type { WorkerDeps } from './worker-deps.js';
 import { isDeadLocalWorker, newWorkerId } from './worker-identity.js';
 
 /** What `resume` found to do. */
@@ -25,14 +20,16 @@ export type ResumeOutcome =
  * a live process works on is refused (RuntimeInputError).
  */
 export async function resumeSession(
-  ctx: WorkerContext & { sessions: SessionBook },
-  options: { session?: string },
+  deps: WorkerDeps,
+  /** `session`: the one named (id, unique prefix or "last"), found in `book`. */
+  options: { session?: string; book: SessionBook },
 ): Promise<ResumeOutcome> {
-  const { sessions, tasks, plans } = ctx.store;
-  await cleanUpAfterCrash(ctx);
+  const { sessions, tasks, plans } = deps.store;
+  const { leaseMs } = deps.leases;
+  await deps.runs.tidyAfterCrash();
   let session: Session | undefined;
   if (options.session === LAST_SESSION) session = await sessions.lastSession();
-  else if (options.session) session = await ctx.sessions.find(options.session);
+  else if (options.session) session = await options.book.find(options.session);
   else session = await sessions.latestSessionWithUnfinishedWork();
   if (!session) {
     if (options.session) throw new RuntimeInputError('There is no session to resume in this workspace yet.');
@@ -60,27 +57,32 @@ export async function resumeSession(
         `Session ${session.id} is being worked on by a live process (${goalTask.leaseOwner}); it is not resumed twice. Stop that process first, or wait for it to finish.`,
       );
     }
-    if (!(await tasks.takeOver(goalTask.id, { from: goalTask.leaseOwner, owner, leaseMs: LEASE_MS }))) {
+    if (!(await tasks.takeOver(goalTask.id, { from: goalTask.leaseOwner, owner, leaseMs }))) {
       throw new RuntimeInputError(`Session ${session.id} was just taken over by another process.`);
     }
-    const result = await runQueueTask(ctx, goalTask, owner, { continuing: true });
-    if (!result.cancelled && !ctx.stopRequested)
+    const result = await runQueueTask(deps, goalTask, owner, { continuing: true });
+    if (!result.cancelled && !deps.stop.requested)
       await closeGoalTask(
         tasks,
         {
           id: goalTask.id,
           owner,
           queue: goalTask.queue,
-          leaseMs: LEASE_MS,
-          answers: { store: ctx.store, sessionId: result.sessionId },
+          leaseMs,
+          answers: { store: deps.store, sessionId: result.sessionId },
         },
         result,
       );
     return { kind: 'resumed', result };
   }
-  const { run, end } = await sessionRun(ctx, session.id);
+  const run = await deps.runs.open(session.id, deps.runs.own(session.id));
   try {
-    const result = await continueSession(ctx, { sessionId: session.id, goal: session.goal, run });
+    const result = await continueSession(deps.store, {
+      sessionId: session.id,
+      goal: session.goal,
+      run: run.options,
+      plan: deps.runs.settings.plan,
+    });
     return {
       kind: 'resumed',
       result: {
@@ -92,6 +94,6 @@ export async function resumeSession(
       },
     };
   } finally {
-    await end();
+    await run.end();
   }
 }

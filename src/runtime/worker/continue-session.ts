@@ -1,0 +1,58 @@
+import { loadConversation } from '../../agent/conversation/stored-conversation.js';
+import { loadStoredPlan } from '../../agent/orchestrator/stored-plan.js';
+import { type RunAgentOptions, type RunResult, resumePlan, runAgent } from '../../agent/run/run-agent.js';
+import type { Store } from '../../store/ports.js';
+import type { RunSettings } from '../setup/run-settings.js';
+import { planAwaitingAnswer } from './answer-pending-plan.js';
+
+/** The message that continues a simple run the process left unfinished. */
+export const CONTINUE_INTERRUPTED =
+  '[taskweave] The previous run was interrupted before it finished (the process ended). Continue the request where it left off; files you changed are as you left them.';
+
+/**
+ * Continues a session an earlier process left unfinished: its unfinished plan resumes (completed
+ * tasks stay done), or else the conversation goes on from where it stopped.
+ */
+export async function continueSession(
+  store: Store,
+  options: {
+    sessionId: string;
+    goal: string;
+    ownTaskId?: string;
+    run: Omit<RunAgentOptions, 'goal'>;
+    plan: RunSettings['plan'];
+  },
+): Promise<RunResult> {
+  const { sessions, plans } = store;
+  const runs = await sessions.runs(options.sessionId);
+  const interrupted = runs.filter((run) => run.status === 'running');
+  // Read before the interrupted runs are closed: it looks at how they ended.
+  const awaitingAnswer =
+    interrupted.length > 0
+      ? await planAwaitingAnswer(store, { sessionId: options.sessionId, runs })
+      : undefined;
+  // The processes of these runs are gone; their records say so before the new run starts.
+  for (const run of interrupted) {
+    await sessions.finishRun({
+      id: run.id,
+      status: 'stopped',
+      steps: run.steps,
+      inputTokens: run.inputTokens,
+      outputTokens: run.outputTokens,
+    });
+  }
+  const [plan] = await plans.unfinishedPlans(options.sessionId);
+  // A plan with every task done resumes at its final answer: nothing is planned or run again.
+  const planId = plan?.id ?? awaitingAnswer;
+  if (planId)
+    return resumePlan({ ...options.run, ownTaskId: options.ownTaskId }, await loadStoredPlan(store, planId));
+  return runAgent({
+    goal: interrupted.length > 0 ? CONTINUE_INTERRUPTED : options.goal,
+    // Shown and recorded under the goal it continues, not under taskweave's message to the model.
+    ...(interrupted.length > 0 ? { continuesGoal: interrupted.at(-1)?.goal ?? options.goal } : {}),
+    history: await loadConversation(sessions, options.sessionId, null),
+    plan: options.plan,
+    ownTaskId: options.ownTaskId,
+    ...options.run,
+  });
+}
