@@ -16,6 +16,7 @@ import { Workspace } from '../tools/workspace/workspace.js';
 import { titleOf } from '../util/title.js';
 import { DEFAULT_ISOLATION } from '../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
+import { WorktreesAhead } from '../work/worktrees-ahead.js';
 import { AnswerWatch } from './answers/answer-watch.js';
 import { type GivenAnswerResult, giveAnswer } from './answers/give-answer.js';
 import { latestWaitingSession, type WaitingSession, waitingFor } from './answers/waiting-session.js';
@@ -119,6 +120,8 @@ export class Runtime implements WorkerContext {
   readonly checkpoints: CheckpointBook;
   /** Each session's background commands in this process (run_command `background: true`). */
   readonly background: BackgroundBook;
+  /** The worktrees this runtime's runs make ahead of their goals (a plan waiting for approval). */
+  readonly worktreesAhead = new WorktreesAhead();
   private readonly controls = new Map<string, Set<RunControl>>();
   /** Brings answers given in other processes to the runs of this one that wait for them. */
   private readonly answerWatch: AnswerWatch;

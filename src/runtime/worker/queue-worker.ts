@@ -16,6 +16,7 @@ import type { Workspace } from '../../tools/workspace/workspace.js';
 import { errorMessage } from '../../util/error-message.js';
 import { DEFAULT_ISOLATION } from '../../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../../work/worktree-setup.js';
+import type { WorktreesAhead } from '../../work/worktrees-ahead.js';
 import { takeStoredAnswer } from '../answers/stored-answer-continuation.js';
 import type { BackgroundBook } from '../books/background-book.js';
 import { RuntimeInputError } from '../setup/errors.js';
@@ -77,6 +78,8 @@ export interface WorkerContext {
   readonly stopRequested: boolean;
   /** Each session's background commands (they outlive a run, not the process). */
   background: BackgroundBook;
+  /** The worktrees this runtime is making ahead of goals (its runs share them). */
+  worktreesAhead: WorktreesAhead;
 }
 
 /** How one queue task ended. */
@@ -150,6 +153,7 @@ async function agentOptions(
       includeUncommitted: settings.includeUncommitted,
       apply: settings.apply,
       worktree: settings.worktree ?? { share: DEFAULT_WORKTREE_SHARE, copy: DEFAULT_WORKTREE_COPY },
+      ahead: ctx.worktreesAhead,
       ...(settings.remote === undefined ? {} : { remote: settings.remote }),
     },
   };
