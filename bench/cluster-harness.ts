@@ -7,12 +7,11 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codeCacheFolder } from '../src/cli/code-cache.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The CLI a user runs. */
@@ -173,8 +172,8 @@ export interface WarmUp {
 /**
  * Readies a machine as one that has run its worker before: `work` once clones the repositories
  * and runs one goal (its own, `goal`, on the warm-up's store and remote: nothing of the measured
- * store or remotes changes), which leaves the command's code cache written after a first goal,
- * as a worker's earlier life would have. Resolves with how long it took.
+ * store or remotes changes), as a worker's earlier life would have. Resolves with how long it
+ * took.
  */
 export async function warmMachine(
   machine: Machine,
@@ -189,15 +188,6 @@ export async function warmMachine(
   const result = await cliOnce(machine, warmOptions, args);
   if (result.code !== 0)
     throw new Error(`${machine.name}: the worker's first run failed (${result.code}): ${result.stderr}`);
-  const cache = codeCacheFolder(machineEnv(machine.home, options));
-  if (
-    cache === undefined ||
-    !existsSync(cache) ||
-    !readdirSync(cache).some((name) => /^work-.*\.warm\.bin$/.test(name))
-  )
-    throw new Error(
-      `${machine.name}: the worker's first run left no warm code cache in ${cache ?? '(the code cache is off)'}`,
-    );
   return Date.now() - started;
 }
 
@@ -454,7 +444,7 @@ export interface ClusterRun {
   warmMs?: number;
 }
 
-/** A process's CPU time with its reaped children's, and its living children's likewise (the git helper), in ms; 0 when unknown (Linux /proc). */
+/** A process's CPU time with its reaped children's, and its living children's likewise, in ms; 0 when unknown (Linux /proc). */
 function cpuOf(pid: number | undefined): number {
   if (pid === undefined) return 0;
   try {
@@ -509,7 +499,7 @@ export async function runCluster(options: {
   onEnd?: () => void;
   /**
    * Ready every machine as one that has run its worker before (warmMachine: clones in place, a
-   * goal run, the command's code cache written) before the goals are queued and the workers
+   * goal run) before the goals are queued and the workers
    * start; the warm-up goals go to this store (not the measured one).
    */
   warmStore?: string;
@@ -528,7 +518,7 @@ export async function runCluster(options: {
     machines.push(await newMachine(`machine${index + 1}`, cluster));
   const warmStore = options.warmStore;
   // A remote each: one queue runs one goal at a time, and a machine whose worker found the
-  // queue busy would have run no goal of its own (and written no warm cache).
+  // queue busy would have run no goal of its own.
   const warmMs =
     warmStore === undefined
       ? undefined

@@ -10,8 +10,8 @@
  *
  * - throughput: goals per minute with 1, 2 and 3 workers, from the workers' start to the last
  *   goal's end (the goals queued before; each machine readied as one that has run its worker
- *   before: clones in place, a goal of its own run on a store and remote of their own, the
- *   command's code cache written after it; that first start is timed apart), 30 goals by
+ *   before: clones in place, a goal of its own run on a store and remote of their own; that
+ *   first start is timed apart), 30 goals by
  *   default (10 a worker with three: fewer would measure the workers' start more than their
  *   work), and the speed-up over one worker (target ≥ 2.7× with
  *   three: one queue per repository runs one goal at a time, so three repositories let three

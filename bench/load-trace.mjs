@@ -1,12 +1,10 @@
-// Preloaded (`node --import ./bench/load-trace.mjs …`) by bench/startup-modules.ts: when
+// Preloaded (`node --import ./bench/load-trace.mjs …`) by bench/load-trace.ts: when
 // TASKWEAVE_LOAD_TRACE names a file, appends one "parent<TAB>child" line (file URLs) for every
-// module the process loads. ES modules are seen by a resolve hook; CommonJS modules required from
-// CommonJS ones (better-sqlite3 and its helpers) never reach that hook on Node 20, so the
-// CommonJS cache is written out at exit as well. The CLI's own bundle (dist/bundle/main.cjs) is
-// read and compiled by src/cli/code-cache.ts, not by a loader: its reading is recorded instead,
-// and the modules inside it that the command initialised, through the hook the build gives it
-// (scripts/bundle.mjs, `__taskweaveModuleTrace`). Programs the process starts are noted too, in
-// their place among the modules.
+// module file the process loads. ES modules are seen by a resolve hook; CommonJS modules
+// required from CommonJS ones (the CLI's bundles, better-sqlite3 and its helpers) never reach
+// that hook on Node 20: the bundles' reading is noted in its place, and the CommonJS cache is
+// written out at exit. Which modules inside a bundle ran is read from V8's coverage instead
+// (load-trace.ts). Programs the process starts are noted too, in their place among the modules.
 import { ChildProcess } from 'node:child_process';
 import fs, { appendFileSync } from 'node:fs';
 import Module, { register, syncBuiltinESMExports } from 'node:module';
@@ -38,13 +36,6 @@ if (out !== undefined) {
   ChildProcess.prototype.spawn = function tracedSpawn(options) {
     appendFileSync(out, `SPAWN\t${options?.file ?? ''}\n`);
     return spawn.call(this, options);
-  };
-  const root = new URL('..', import.meta.url);
-  const initialised = new Set();
-  globalThis.__taskweaveModuleTrace = (name) => {
-    if (initialised.has(name)) return;
-    initialised.add(name);
-    appendFileSync(out, `\t${new URL(name, root).href}\n`);
   };
   register(`data:text/javascript,${encodeURIComponent(RESOLVE_HOOK)}`, { data: { out } });
   process.on('exit', () => {

@@ -53,6 +53,7 @@ import { openWorkspaceStore } from '../src/runtime/setup/open-store.js';
 import { DEFAULT_SYNCHRONOUS } from '../src/store/sqlite/database.js';
 import { GoalWorktrees } from '../src/work/goal-worktrees.js';
 import type { IsolationSettings } from '../src/work/isolation.js';
+import { WorktreesAhead } from '../src/work/worktrees-ahead.js';
 import { idealWaves, readyTimes, type TaskCall } from './parallel-schedule.js';
 
 /** `--isolation worktree`: the plans run in git worktrees of a WORKTREE_REPO_FILES-file repository. */
@@ -87,9 +88,12 @@ function benchRepository(files: number): string {
 }
 
 const repository = ISOLATION === 'worktree' ? benchRepository(WORKTREE_REPO_FILES) : undefined;
+/** The worktrees made ahead of goals, as a runtime has them: one for the bench's runs. */
+const ahead = new WorktreesAhead();
 const isolation: IsolationSettings = {
   mode: ISOLATION,
   worktree: { share: [], copy: [] },
+  ahead,
 };
 
 /** Script-model reply latencies; the targets apply to the slower one (real calls take seconds). */
@@ -497,6 +501,7 @@ async function worktreeCosts(
     workspaceRoot: root,
     goalId: `bench-costs-${Date.now()}`,
     setup: { share: [], copy: [] },
+    ahead,
   });
   if (!goal) throw new Error('the bench repository is not a git repository');
   const costs: WorktreeCost[] = [];
@@ -547,7 +552,12 @@ function diskKiB(folder: string, exclude?: string): number {
  */
 async function planDisk(root: string, tasks: number): Promise<{ worktreesKiB: number; slots: number }> {
   const goalId = `bench-disk-${Date.now()}`;
-  const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId, setup: { share: [], copy: [] } });
+  const goal = await GoalWorktrees.open({
+    workspaceRoot: root,
+    goalId,
+    setup: { share: [], copy: [] },
+    ahead,
+  });
   if (!goal) throw new Error('the bench repository is not a git repository');
   const ids = Array.from({ length: tasks }, (_, index) => `d${index}`);
   const folders = new Set<string>();

@@ -1,9 +1,9 @@
 // Bundles the CLI into dist/bundle/ with esbuild: one file for the CLI (main.cjs), one for what
-// bin/taskweave.js loads first (quick.cjs: --help, --version and the CLI's loader) and one for the
+// bin/taskweave.js loads first (quick.cjs: --help and --version, else the CLI) and one for the
 // quick listings (listing.js), so that a process opens a few files instead of hundreds (start-up:
 // bench/startup.ts). Packages with native code or files of their own found at run time stay
 // outside the bundle.
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -47,64 +47,6 @@ const englishZodLocales = {
   },
 };
 
-/**
- * What esbuild's CommonJS output of the CLI still needs:
- * - `import.meta.url`, from the file's own path, after its "use strict";
- * - the module trace (withModuleTrace);
- * - no import(): a script compiled by vm.Script has none (Node 20 gives it one only behind an
- *   experimental flag, with a warning), so the code requires what the bundle leaves outside;
- * - ASCII only: esbuild escapes non-ASCII characters in strings and names (charset ascii), not
- *   in comments and regular expressions; written as \\uXXXX there too (the same character in a
- *   regular expression, a surrogate pair included), the file is read exactly by latin1, the
- *   fastest decoding.
- */
-function finishMain(text) {
-  const strict = '"use strict";\n';
-  if (!text.startsWith(strict)) throw new Error('esbuild wrote main.cjs without its "use strict"');
-  const dynamicImport = /\bimport\((["'])([^"']+)\1\)/.exec(text);
-  if (dynamicImport !== null) {
-    throw new Error(
-      `main.cjs imports ${dynamicImport[2]} with import(), which a vm.Script cannot run: require it instead.`,
-    );
-  }
-  const importMeta = "const __taskweaveImportMetaUrl = require('node:url').pathToFileURL(__filename).href;\n";
-  const finished = strict + importMeta + withModuleTrace(text.slice(strict.length));
-  return finished.replace(
-    /[^\x00-\x7f]/g,
-    (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
-/**
- * A hook through which bench/load-trace.mjs sees which of a bundle's modules a command
- * initialised: esbuild wraps a lazily imported module (`__esm`) and a CommonJS package
- * (`__commonJS`) to run on first use, so a file holds more than a command runs. Without a tracer
- * it costs one global lookup at load.
- */
-function withModuleTrace(text) {
-  const helpers = ['__esm', '__commonJS'].filter((helper) => text.includes(`\nvar ${helper} = `));
-  if (helpers.length === 0) return text;
-  const ends = helpers.map((helper) => {
-    const end = text.indexOf('\n};\n', text.indexOf(`\nvar ${helper} = `));
-    if (end < 0) throw new Error(`esbuild's ${helper} helper is not in the shape scripts/bundle.mjs knows`);
-    return end + '\n};\n'.length;
-  });
-  const at = Math.max(...ends);
-  const trace = [
-    'if (globalThis.__taskweaveModuleTrace !== undefined) {',
-    '  const __taskweaveTrace = globalThis.__taskweaveModuleTrace;',
-    '  const __taskweaveTraced = (wrap) => (body, ...rest) => {',
-    '    const init = wrap(body, ...rest);',
-    '    const name = __getOwnPropNames(body)[0];',
-    '    return function () { __taskweaveTrace(name); return init.apply(this, arguments); };',
-    '  };',
-    ...helpers.map((helper) => `  ${helper} = __taskweaveTraced(${helper});`),
-    '}',
-    '',
-  ].join('\n');
-  return text.slice(0, at) + trace + text.slice(at);
-}
-
 /** The modules whose tools' schemas the build converts (src/tools/built-schemas.ts), under dist/. */
 const BUILT_SCHEMA_MODULES = [
   'tools/registry.js',
@@ -114,10 +56,9 @@ const BUILT_SCHEMA_MODULES = [
 ];
 
 rmSync(OUT, { recursive: true, force: true });
-// The CLI: one CommonJS file, so that bin/taskweave.js can compile it as a vm.Script with V8's
-// code cache (src/cli/code-cache.ts; Node 20 caches no ES module's code). Lazily imported parts
-// (each command's action, the agent, the server, eval) stay lazy: esbuild runs a module's top
-// level only when it is first imported.
+// The CLI: one CommonJS file (CommonJS like the bin, so that a launch starts no ES module
+// loader). Lazily imported parts (each command's action, the agent, the server, eval) stay lazy:
+// esbuild runs a module's top level only when it is first imported.
 const result = await build({
   entryPoints: { main: 'src/cli/main.ts' },
   outfile: `${OUT}/main.cjs`,
@@ -126,19 +67,18 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
-  // The code's `import.meta.url` (finding the package's root, the prompts, the bash grammar),
-  // defined below, after the "use strict" that must stay the file's first statement.
-  define: { 'import.meta.url': '__taskweaveImportMetaUrl' },
+  // CommonJS has no `import.meta`: the code's `import.meta.url` (finding the package's root, the
+  // prompts, the bash grammar) is the bundle's own URL, from a module esbuild injects.
+  inject: ['scripts/import-meta-url.js'],
+  define: { 'import.meta.url': 'importMetaUrl' },
   legalComments: 'none',
   plugins: [englishZodLocales],
   logLevel: 'warning',
   metafile: true,
 });
-const mainFile = `${OUT}/main.cjs`;
-writeFileSync(mainFile, finishMain(readFileSync(mainFile, 'utf8')));
 
-// What bin/taskweave.js runs: `--help` and `--version` answered without the CLI, and the CLI's
-// loader: one file of its own (each module more is a few milliseconds of loading), CommonJS like
+// What bin/taskweave.js runs: `--help` and `--version` answered without the CLI, else the CLI:
+// one file of its own (each module more is a few milliseconds of loading), CommonJS like
 // the bin, so that a launch starts no ES module loader (listing.js is imported when needed).
 const quick = await build({
   entryPoints: { quick: 'src/cli/launch.ts' },
@@ -168,8 +108,6 @@ const listing = await build({
   logLevel: 'warning',
   metafile: true,
 });
-const listingFile = `${OUT}/listing.js`;
-writeFileSync(listingFile, withModuleTrace(readFileSync(listingFile, 'utf8')));
 // What each bundle holds, for bench/startup-modules.ts.
 const metafile = {
   inputs: { ...result.metafile.inputs, ...quick.metafile.inputs, ...listing.metafile.inputs },
@@ -177,7 +115,7 @@ const metafile = {
 };
 writeFileSync('dist/bundle-meta.json', JSON.stringify(metafile));
 // The top-level help as data, for `--help` answered without loading the CLI (quick-answer.ts).
-const { topHelpLayout } = createRequire(import.meta.url)(path.resolve(mainFile));
+const { topHelpLayout } = createRequire(import.meta.url)(path.resolve(`${OUT}/main.cjs`));
 writeFileSync(`${OUT}/help-layout.json`, `${JSON.stringify(topHelpLayout(), null, 2)}\n`);
 // The tools' JSON Schemas, converted from their zod schemas once here (by tsc's output of the same
 // code) instead of at the start of every run (src/agent/protocol/model-tools.ts reads them): the

@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { holdProviderKeys } from '../util/provider-keys.js';
 import { VERSION } from '../util/version.js';
-import type { LaunchHooks } from './code-cache.js';
 import { addChatCommand } from './commands/chat-command.js';
 import { addCheckpointCommands } from './commands/checkpoints-command.js';
 import { addCompletionCommand } from './commands/completion-command.js';
@@ -17,7 +16,6 @@ import { addWorkCommand } from './commands/work-command.js';
 import { addWorktreeCommands } from './commands/worktrees-command.js';
 import { EXIT } from './exit-codes.js';
 import { type HelpLayout, helpLayout } from './help-layout.js';
-import { setLaunchHooks } from './launch-hooks.js';
 import { guardClosedOutput } from './render/output-closed.js';
 import { styleFor } from './render/terminal.js';
 import { UsageError } from './usage-error.js';
@@ -89,12 +87,8 @@ export function topHelpLayout(): HelpLayout {
   );
 }
 
-/**
- * Runs the CLI with the given argv (as process.argv) and resolves with the exit code; `launcher`
- * is what bin/taskweave.js's launcher lets the command tell it (launch-hooks.ts).
- */
-export async function main(argv: string[], launcher?: LaunchHooks): Promise<number> {
-  setLaunchHooks(launcher);
+/** Runs the CLI with the given argv (as process.argv) and resolves with the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
   // First: no command, MCP server or checker this process starts may see the providers' keys.
   holdProviderKeys();
   let exitCode: number = EXIT.completed;

@@ -101,24 +101,7 @@ async function readStream(
       abortSignal: signal,
       providerOptions: { taskweave: { ...request.tag } },
     });
-    // Read with a reader that is never released: a stream's async iterator releases its lock at
-    // the end, and Node builds the error a released reader would throw the first time, in a new
-    // V8 context (5 to 10 ms on a worker's first model reply, the slowest of its events).
-    const reader = stream.getReader();
-    let done = false;
-    try {
-      for (;;) {
-        const read = await reader.read();
-        if (read.done) {
-          done = true;
-          return;
-        }
-        yield read.value;
-      }
-    } finally {
-      // Left early (a timeout, an error, an abort): the provider's stream is cancelled.
-      if (!done) await reader.cancel().catch(() => {});
-    }
+    yield* stream;
   }
   let text = '';
   const toolCalls: ModelToolCall[] = [];

@@ -76,10 +76,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     async create(modelName, { baseUrl, env }) {
       const baseURL = baseUrl ?? ollamaBaseUrl(envValue(env, 'OLLAMA_HOST'));
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-      const { plainHttpFetch } = await import('./http-fetch.js');
-      return createOpenAICompatible({ name: 'ollama', baseURL, includeUsage: true, fetch: plainHttpFetch })(
-        modelName,
-      );
+      return createOpenAICompatible({ name: 'ollama', baseURL, includeUsage: true })(modelName);
     },
   },
   {
@@ -96,14 +93,11 @@ export const PROVIDERS: readonly ProviderSpec[] = [
       }
       const apiKey = envValue(env, 'OPENAI_COMPATIBLE_API_KEY');
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-      // A local server on plain http is asked through node:http (http-fetch.ts); https through fetch.
-      const { plainHttpFetch } = await import('./http-fetch.js');
       return createOpenAICompatible({
         name: 'openai-compatible',
         baseURL,
         apiKey,
         includeUsage: true,
-        fetch: plainHttpFetch,
       })(modelName);
     },
   },

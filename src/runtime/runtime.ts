@@ -14,6 +14,7 @@ import { Workspace } from '../tools/workspace/index.js';
 import { titleOf } from '../util/title.js';
 import { DEFAULT_ISOLATION } from '../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
+import { WorktreesAhead } from '../work/worktrees-ahead.js';
 import { AnswerWatch } from './answers/answer-watch.js';
 import { type GivenAnswerResult, giveAnswer } from './answers/give-answer.js';
 import { latestWaitingSession, type WaitingSession, waitingFor } from './answers/waiting-session.js';
@@ -146,6 +147,8 @@ export class Runtime {
   private readonly stopRequest = new StopRequest();
   /** What the queue worker works with. */
   private readonly worker: WorkerDeps;
+  /** The worktrees this runtime's runs make ahead of their goals (a plan waiting for approval). */
+  readonly worktreesAhead = new WorktreesAhead();
   /** Goals submitted in this process that are still running (with the queue work after them). */
   private readonly inFlight = new Set<Promise<SubmitOutcome>>();
   private foreign: ForeignDatabase | undefined;
@@ -188,6 +191,7 @@ export class Runtime {
       live: this.live,
       stop: this.stopRequest,
       notices: this.notices,
+      worktreesAhead: this.worktreesAhead,
     });
     this.worker = {
       store,

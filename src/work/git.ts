@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { launchThroughHelper } from './git-launcher.js';
 
 /**
  * Config given to every git command taskweave runs for change records: nothing the repository's
@@ -48,20 +47,6 @@ export function git(args: string[], options: GitOptions): Promise<Buffer> {
     GIT_OPTIONAL_LOCKS: '0',
     ...options.env,
   };
-  const launched = launchThroughHelper('git', [...SAFE_CONFIG, ...args], { ...options, env });
-  if (launched !== undefined) {
-    return launched.then(
-      (exit) => {
-        if (exit.code === 0) return exit.stdout;
-        if (options.signal?.aborted)
-          throw new GitError(`git ${args[0]} could not run: The operation was aborted`);
-        throw failed(args, exit.code ?? exit.signal, exit.stdout, exit.stderr);
-      },
-      (error: Error) => {
-        throw new GitError(`git ${args[0]} could not run: ${error.message}`);
-      },
-    );
-  }
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...SAFE_CONFIG, ...args], {
       cwd: options.cwd,

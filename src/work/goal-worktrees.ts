@@ -30,8 +30,9 @@ import {
   worktreesFolder,
   worktreesIn,
 } from './worktree.js';
-import { aheadDone, aheadOfGoals, WorktreePool } from './worktree-pool.js';
+import { WorktreePool } from './worktree-pool.js';
 import { type SetupResult, setUpWorktree, type WorktreeSetup } from './worktree-setup.js';
+import type { WorktreesAhead } from './worktrees-ahead.js';
 
 /** Where one task works: its worktree, its branch, and its workspace folder inside the worktree. */
 export interface TaskPlace {
@@ -107,16 +108,18 @@ export class GoalWorktrees {
     private readonly setup: WorktreeSetup,
     /** The goal branch's start (the user's HEAD, or the uncommitted changes on top). */
     readonly base: string,
+    ahead: WorktreesAhead,
     /** The remote the goal's branches travel through (`--repo`), when several machines work on it. */
     private readonly remote?: GoalRemote,
   ) {
-    this.pool = new WorktreePool(
+    this.pool = new WorktreePool({
       top,
       folder,
-      `refs/heads/${this.branch}`,
-      [...setup.share, ...setup.copy].map((name) => `${prefix}${name}`),
-      setup.setup !== undefined,
-    );
+      goalRef: `refs/heads/${this.branch}`,
+      keep: [...setup.share, ...setup.copy].map((name) => `${prefix}${name}`),
+      keepIgnored: setup.setup !== undefined,
+      ahead,
+    });
   }
 
   /** The goal branch. */
@@ -135,6 +138,8 @@ export class GoalWorktrees {
     includeUncommitted?: boolean;
     from?: string;
     setup: WorktreeSetup;
+    /** The worktrees the runtime is making ahead of goals (prewarm): waited for before they are read. */
+    ahead: WorktreesAhead;
     /**
      * The git remote (its name in the clone) the goal's branches are fetched from and pushed
      * to: the remote's goal branch and task branches are the truth, this clone's a copy.
@@ -156,7 +161,12 @@ export class GoalWorktrees {
         ? undefined
         : new GoalRemote(repository.top, options.remote, options.beforeGoalPush);
     const from = remote
-      ? await syncFromRemote(remote, { top: repository.top, goalId: options.goalId, folder })
+      ? await syncFromRemote(remote, {
+          top: repository.top,
+          goalId: options.goalId,
+          folder,
+          ahead: options.ahead,
+        })
       : undefined;
     const goal = await ensureGoalBranch({
       top: repository.top,
@@ -178,6 +188,7 @@ export class GoalWorktrees {
       folder,
       options.setup,
       base,
+      options.ahead,
       remote,
     );
     goalWorktrees.claim = options.claim;
@@ -190,12 +201,19 @@ export class GoalWorktrees {
    * else HEAD), detached, in the goal's folder; the goal's first tasks then only switch them. Nothing outside a repository
    * with a commit. Nothing of the user's checkout, index or branches is touched.
    */
-  static prewarm(options: { workspaceRoot: string; goalId: string; from?: string; count?: number }): {
+  static prewarm(options: {
+    workspaceRoot: string;
+    goalId: string;
+    from?: string;
+    count?: number;
+    /** The runtime's worktrees made ahead: the goal's pool waits for these. */
+    ahead: WorktreesAhead;
+  }): {
     ready: Promise<void>;
     discard: () => Promise<void>;
   } {
     let made: { top: string; folders: string[] } | undefined;
-    const ready = aheadOfGoals(async () => {
+    const ready = options.ahead.run(async () => {
       const repository = await findRepository(options.workspaceRoot);
       if (!repository) return;
       const start = await commitOf(repository.top, options.from ?? 'HEAD');
@@ -523,13 +541,13 @@ export class GoalWorktrees {
  */
 async function syncFromRemote(
   remote: GoalRemote,
-  options: { top: string; goalId: string; folder: string },
+  options: { top: string; goalId: string; folder: string; ahead: WorktreesAhead },
 ): Promise<string | undefined> {
   const { top } = options;
   const base = await remote.fetchBase();
   // Worktrees made ahead while the plan waited (detached, nothing in them) are left to the pool;
   // a task's worktree a killed worker left would hold its branch as it was here, not as pushed.
-  await aheadDone();
+  await options.ahead.done();
   for (const entry of await listWorktrees(top))
     if (entry.path.startsWith(`${options.folder}${path.sep}`) && entry.branch !== undefined)
       await removeWorktree(top, entry.path);

@@ -1,4 +1,5 @@
 import type { WorktreeSetup } from './worktree-setup.js';
+import type { WorktreesAhead } from './worktrees-ahead.js';
 
 /** Where a plan's tasks work: `--isolation`, config `isolation`. */
 export const ISOLATION_MODES = ['auto', 'worktree', 'shared'] as const;
@@ -15,6 +16,8 @@ export interface IsolationSettings {
   /** Merge the goal branch into the user's branch when the run completes (`--apply`). */
   apply?: boolean;
   worktree: WorktreeSetup;
+  /** The worktrees the runtime is making ahead of goals: its own, shared by its runs. */
+  ahead: WorktreesAhead;
   /**
    * The git remote (its name in taskweave's clone) goal and task branches are fetched from and
    * pushed to, when workers on several machines share the repository's queue (`--repo`).

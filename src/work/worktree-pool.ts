@@ -9,29 +9,7 @@ import {
   unlockWorktree,
   worktreeClean,
 } from './worktree.js';
-
-/**
- * Worktrees being made ahead of their goal (while its plan waits for approval): a goal's pool
- * waits for them before it looks at its folder, so that it never sees one half made.
- */
-const warming = new Set<Promise<void>>();
-
-/**
- * Runs `work` (making a worktree ahead of its goal) as one the pools wait for; registered at
- * once, before any await, so that a goal opened right after still sees it.
- */
-export function aheadOfGoals(work: () => Promise<void>): Promise<void> {
-  const ready = work();
-  const settled = ready.catch(() => {});
-  warming.add(settled);
-  void settled.then(() => warming.delete(settled));
-  return ready;
-}
-
-/** Resolves once the worktrees being made ahead of goals now are made (or failed). */
-export async function aheadDone(): Promise<void> {
-  await Promise.all(warming);
-}
+import type { WorktreesAhead } from './worktrees-ahead.js';
 
 /** One worktree of a goal's pool. */
 interface Slot {
@@ -78,17 +56,33 @@ export class WorktreePool {
   /** What the goal's folder held when the pool was found (a folder git forgot is not reused). */
   private leftFolders: string[] = [];
 
-  constructor(
-    private readonly top: string,
+  private readonly top: string;
+  private readonly folder: string;
+  private readonly goalRef: string;
+  private readonly keep: readonly string[];
+  private readonly keepIgnored: boolean;
+  private readonly ahead: WorktreesAhead;
+
+  constructor(options: {
+    top: string;
     /** The goal's folder: the slots are `slot-<n>` in it. */
-    private readonly folder: string,
+    folder: string;
     /** The goal branch's ref: a slot whose branch is merged into it is free. */
-    private readonly goalRef: string,
+    goalRef: string;
     /** What a switch keeps: the shared and copied files, as paths from the worktree's top. */
-    private readonly keep: readonly string[],
+    keep: readonly string[];
     /** Ignored files survive a switch (a setup command made them, and runs once per slot). */
-    private readonly keepIgnored: boolean,
-  ) {}
+    keepIgnored: boolean;
+    /** The worktrees the runtime is making ahead of goals: waited for before the folder is read. */
+    ahead: WorktreesAhead;
+  }) {
+    this.top = options.top;
+    this.folder = options.folder;
+    this.goalRef = options.goalRef;
+    this.keep = options.keep;
+    this.keepIgnored = options.keepIgnored;
+    this.ahead = options.ahead;
+  }
 
   /**
    * A worktree for the task of `branch`: the one it holds (its retry, or its continuation after
@@ -185,7 +179,7 @@ export class WorktreePool {
 
   /** The goal's worktrees a killed process left, as slots; half-registered ones removed. */
   private async find(): Promise<void> {
-    await Promise.all(warming);
+    await this.ahead.done();
     this.leftFolders = await readdir(this.folder).catch(() => [] as string[]);
     for (const entry of await listWorktrees(this.top)) {
       if (!entry.path.startsWith(`${this.folder}${path.sep}`)) continue;

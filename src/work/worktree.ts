@@ -250,27 +250,49 @@ export async function commitWorktree(options: {
   concludeMerge?: boolean;
 }): Promise<string | undefined> {
   const { folder } = options;
-  await git(['add', '-A', '--', ':(top)', ...options.excluded], { cwd: folder });
-  // One git process where three did (a diff to see whether anything changed, the commit, a
-  // rev-parse for its id): the commit says both, in the C locale, with its whole id.
-  const committed = await gitOutcome(
-    [
-      '-c',
-      'core.abbrev=no',
-      'commit',
-      '--no-verify',
-      ...(options.concludeMerge ? ['--allow-empty'] : []),
-      '-m',
-      options.message,
-    ],
-    { cwd: folder, env: { ...options.identity, LC_ALL: 'C' } },
+  // Plumbing, whose output is an id and nothing else: the index written as a tree, a commit of
+  // it made on the branch's tip (and on the merged commit when a merge is concluded), the branch
+  // moved to it only from the tip it was made on. The tip is read while the files are added.
+  const [tree, parents] = await Promise.all([
+    git(['add', '-A', '--', ':(top)', ...options.excluded], { cwd: folder }).then(() =>
+      gitLine(['write-tree'], folder),
+    ),
+    gitLine(
+      [
+        'rev-parse',
+        'HEAD^{commit}',
+        'HEAD^{tree}',
+        ...(options.concludeMerge ? ['MERGE_HEAD^{commit}'] : []),
+      ],
+      folder,
+    ).then((printed) => {
+      const [head = '', headTree = '', merged] = printed.split('\n');
+      return { head, headTree, merged };
+    }),
+  ]);
+  if (tree === parents.headTree && !options.concludeMerge) return undefined;
+  const parentArgs = [parents.head, ...(parents.merged === undefined ? [] : [parents.merged])].flatMap(
+    (parent) => ['-p', parent],
   );
-  if (committed.code !== 0) {
-    if (/nothing( added)? to commit|no changes added to commit/.test(committed.stdout)) return undefined;
-    throw new Error(`git commit failed in ${folder}: ${committed.stderr.trim() || committed.stdout.trim()}`);
-  }
-  const id = /^\[[^\n]*?\b([0-9a-f]{40,64})\]/.exec(committed.stdout)?.[1];
-  return id ?? (await git(['rev-parse', 'HEAD'], { cwd: folder })).toString('utf8').trim();
+  const commit = (
+    await git(['commit-tree', tree, ...parentArgs, '-m', options.message], {
+      cwd: folder,
+      env: options.identity,
+    })
+  )
+    .toString('utf8')
+    .trim();
+  await git(['update-ref', '-m', `commit: ${options.message}`, 'HEAD', commit, parents.head], {
+    cwd: folder,
+  });
+  // The merge is concluded: its state goes, as `git commit` would have removed it.
+  if (parents.merged !== undefined) await git(['merge', '--quit'], { cwd: folder });
+  return commit;
+}
+
+/** What a git command printed, trimmed (object ids, one a line). */
+async function gitLine(args: string[], cwd: string): Promise<string> {
+  return (await git(args, { cwd })).toString('utf8').trim();
 }
 
 /** Whether a merge is in progress in the worktree (MERGE_HEAD), and the files it left unmerged. */

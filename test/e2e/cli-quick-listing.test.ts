@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, trace } from '../../bench/load-trace.js';
+import { packageOf, ROOT, trace } from '../../bench/load-trace.js';
 import { openWorkspaceStore } from '../../src/runtime/setup/open-store.js';
 import { pipeIntoHead, runCli, writeScript } from '../helpers/cli.js';
 
@@ -31,12 +31,8 @@ function loaded(args: string[]): string[] {
   expect(exit).toBe(0);
   const bundle = path.join(ROOT, 'dist', 'bundle') + path.sep;
   return [...files]
-    .filter((file) => file.startsWith(bundle) || file.includes(`${path.sep}node_modules${path.sep}`))
-    .map((file) => {
-      const relative = path.relative(ROOT, file);
-      const parts = relative.split(path.sep);
-      return parts[0] === 'node_modules' ? (parts[1] ?? relative) : relative;
-    })
+    .filter((file) => file.startsWith(bundle) || packageOf(file) !== undefined)
+    .map((file) => packageOf(file) ?? path.relative(ROOT, file))
     .filter((name, index, all) => all.indexOf(name) === index);
 }
 

@@ -9,6 +9,12 @@ import { CLI_PATH } from '../helpers/cli.js';
 const realBwrap = findOnPath('bwrap');
 if (realBwrap === undefined) throw new Error('This test needs bubblewrap');
 const TRACE_PRELOAD = path.join(import.meta.dirname, '..', '..', 'bench', 'load-trace.mjs');
+/**
+ * The CLI as tsc built it (dist/cli/main.js, one file per module): the load trace sees each of its
+ * modules when it is imported, in order among the programs started. The bundle runs the same code.
+ */
+const MAIN = path.join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
+const RUN_MAIN = `import { main } from ${JSON.stringify(MAIN)}; process.exitCode = await main(process.argv);`;
 
 describe('the sandbox probe of a run (issue 22, start-up)', () => {
   let folder: string | undefined;
@@ -43,7 +49,19 @@ describe('the sandbox probe of a run (issue 22, start-up)', () => {
       }
       const result = spawnSync(
         process.execPath,
-        ['--import', TRACE_PRELOAD, CLI_PATH, ...args(script), '-C', folder],
+        // process.argv of `node -e` has no script: a word in its place, as main() skips two.
+        [
+          '--import',
+          TRACE_PRELOAD,
+          '--input-type=module',
+          '-e',
+          RUN_MAIN,
+          '--',
+          'taskweave',
+          ...args(script),
+          '-C',
+          folder,
+        ],
         {
           encoding: 'utf8',
           env: {
@@ -60,7 +78,7 @@ describe('the sandbox probe of a run (issue 22, start-up)', () => {
       const probe = lines.findIndex((line) => line.startsWith('SPAWN\t') && line.endsWith('bwrap'));
       // The agent's run is initialised once the command's action runs; before, the probe came
       // after all of it.
-      const agent = lines.findIndex((line) => line.includes('/src/agent/run/run-agent.ts'));
+      const agent = lines.findIndex((line) => line.includes('/dist/agent/run/run-agent.js'));
       expect(probe).toBeGreaterThan(0);
       expect(agent).toBeGreaterThan(0);
       expect(probe).toBeLessThan(agent);

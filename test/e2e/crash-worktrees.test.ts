@@ -140,13 +140,20 @@ function locks(folder: string): string[] {
 const WINDOWS: { name: string; match: string; slow?: string }[] = [
   { name: 'creating a worktree (registered, its files not checked out)', match: 'worktree add' },
   { name: 'creating a worktree (its files checked out)', match: 'checkout --force --quiet' },
-  { name: 'committing a step', match: 'commit --no-verify' },
+  // A step's commit is made with commit-tree (the first of the run), then moves the task's
+  // branch with `update-ref -m "commit: <message>"`.
+  { name: "committing a step (its commit made, the task's branch not moved yet)", match: 'commit-tree' },
+  { name: 'committing a step', match: '-m commit: taskweave:' },
   {
     name: "committing a step while the other task's command runs",
-    match: 'commit --no-verify',
+    match: '-m commit: taskweave:',
     slow: 'a',
   },
-  { name: 'merging a task (its merge commit made, the goal branch not moved yet)', match: 'commit-tree' },
+  // The merge's commit-tree, by its message: a step's commit is made with commit-tree too.
+  {
+    name: 'merging a task (its merge commit made, the goal branch not moved yet)',
+    match: '-m taskweave: merge task',
+  },
   {
     name: 'merging a task (the goal branch moved, the task not yet recorded)',
     match: 'update-ref -m taskweave: merge',

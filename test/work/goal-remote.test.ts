@@ -5,6 +5,7 @@ import { applyGoal, fetchGoalBranches } from '../../src/work/apply-goal.js';
 import { GoalRemote } from '../../src/work/goal-remote.js';
 import { GoalWorktrees } from '../../src/work/goal-worktrees.js';
 import { CLONE_REMOTE, cloneFolderOf, ensureClone, normalRemote } from '../../src/work/repo-clone.js';
+import { WorktreesAhead } from '../../src/work/worktrees-ahead.js';
 import { git, workspaceFolder } from './work-fixture.js';
 
 const setup = { share: [], copy: [] };
@@ -31,6 +32,7 @@ async function machine(remote: string, beforeGoalPush?: () => Promise<void>) {
     workspaceRoot: folder,
     goalId: GOAL,
     setup,
+    ahead: new WorktreesAhead(),
     remote: CLONE_REMOTE,
     beforeGoalPush,
   });

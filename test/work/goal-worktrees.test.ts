@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { applyGoal, goalDiff, leftoverWorktrees, pruneWorktrees } from '../../src/work/apply-goal.js';
 import { GoalWorktrees } from '../../src/work/goal-worktrees.js';
 import { listWorktrees } from '../../src/work/worktree.js';
+import { WorktreesAhead } from '../../src/work/worktrees-ahead.js';
 import { git, userGitState, workspaceFolder } from './work-fixture.js';
 
 const LINES = Array.from({ length: 20 }, (_, index) => `line ${index + 1}`);
@@ -36,6 +37,8 @@ function userState(root: string): string {
 }
 
 const setup = { share: ['node_modules'], copy: ['.env'] };
+/** The worktrees made ahead of goals, as a runtime has them: one for this file's goals. */
+const ahead = new WorktreesAhead();
 
 describe('GoalWorktrees', () => {
   it('merges two tasks that changed different parts of one file, without touching the user checkout', async () => {
@@ -43,7 +46,7 @@ describe('GoalWorktrees', () => {
     writeFileSync(path.join(root, 'scratch.txt'), 'the user was here\n');
     git(root, 'add', 'scratch.txt');
     const before = userState(root);
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'plan_1', setup });
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'plan_1', setup, ahead });
     if (!goal) throw new Error('no goal');
     const a = await goal.placeFor('a', { fresh: true });
     const b = await goal.placeFor('b', { fresh: true });
@@ -74,7 +77,7 @@ describe('GoalWorktrees', () => {
 
   it('reports a conflict on the same lines with both sides, and leaves the goal branch as it was', async () => {
     const root = repository();
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'plan_2', setup });
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'plan_2', setup, ahead });
     if (!goal) throw new Error('no goal');
     const a = await goal.placeFor('a', { fresh: true });
     const b = await goal.placeFor('b', { fresh: true });
@@ -99,7 +102,7 @@ describe('GoalWorktrees', () => {
 
   it('switches the worktree of a merged task to the next task: only tracked files, shared links kept, copies made again', async () => {
     const root = repository();
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'pool1', setup });
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'pool1', setup, ahead });
     if (!goal) throw new Error('no goal');
     const a = await goal.placeFor('a', { fresh: true });
     edit(path.join(a.root, 'shared.txt'), 3, 'three by a');
@@ -142,21 +145,21 @@ describe('GoalWorktrees', () => {
 
   it('checks the first worktree out ahead of the goal (the plan awaiting approval); the first task only switches it', async () => {
     const root = repository();
-    const warm = GoalWorktrees.prewarm({ workspaceRoot: root, goalId: 'warm1' });
+    const warm = GoalWorktrees.prewarm({ workspaceRoot: root, goalId: 'warm1', ahead });
     await warm.ready;
-    const [ahead] = (await listWorktrees(root)).filter((entry) => entry.path !== root);
-    expect(ahead?.branch).toBeUndefined();
-    expect(ahead?.head).toBe(git(root, 'rev-parse', 'HEAD').trim());
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'warm1', setup });
+    const [madeAhead] = (await listWorktrees(root)).filter((entry) => entry.path !== root);
+    expect(madeAhead?.branch).toBeUndefined();
+    expect(madeAhead?.head).toBe(git(root, 'rev-parse', 'HEAD').trim());
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'warm1', setup, ahead });
     if (!goal) throw new Error('no goal');
     const a = await goal.placeFor('a', { fresh: true });
-    expect(a.folder).toBe(ahead?.path);
+    expect(a.folder).toBe(madeAhead?.path);
     expect(a.reused).toBe(true);
     expect(git(a.folder, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('taskweave/warm1.a');
     expect(lstatSync(path.join(a.root, 'node_modules')).isSymbolicLink()).toBe(true);
     await goal.end();
     // A plan not approved: its worktree made ahead is taken away again.
-    const rejected = GoalWorktrees.prewarm({ workspaceRoot: root, goalId: 'warm2' });
+    const rejected = GoalWorktrees.prewarm({ workspaceRoot: root, goalId: 'warm2', ahead });
     await rejected.ready;
     expect(await listWorktrees(root)).toHaveLength(2);
     await rejected.discard();
@@ -166,7 +169,7 @@ describe('GoalWorktrees', () => {
 
   it('resolves a conflict in the task worktree, and a new process finds the merge still open', async () => {
     const root = repository();
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'res1', setup });
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'res1', setup, ahead });
     if (!goal) throw new Error('no goal');
     const a = await goal.placeFor('a', { fresh: true });
     const b = await goal.placeFor('b', { fresh: true });
@@ -184,7 +187,7 @@ describe('GoalWorktrees', () => {
     expect(started.description).toContain('+five from a');
     expect(readFileSync(path.join(b.root, 'shared.txt'), 'utf8')).toMatch(/^<<<<<<< /m);
     // The process is killed here; the next one opens the goal again and continues b.
-    const next = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'res1', setup });
+    const next = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'res1', setup, ahead });
     if (!next) throw new Error('no goal');
     const continued = await next.placeFor('b', { fresh: false });
     expect(continued.folder).toBe(b.folder);
@@ -229,6 +232,7 @@ describe('GoalWorktrees', () => {
         workspaceRoot: workspace,
         goalId,
         setup: { share: ['node_modules'], copy: [], ...(withSetup ? { setup: 'true' } : {}) },
+        ahead,
       });
       if (!goal) throw new Error('no goal');
       const a = await goal.placeFor('a', { fresh: true });
@@ -257,12 +261,13 @@ describe('GoalWorktrees', () => {
   it('starts the goal branch with the uncommitted changes only when asked', async () => {
     const root = repository();
     writeFileSync(path.join(root, 'draft.txt'), 'not committed\n');
-    const plain = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p3', setup });
+    const plain = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p3', setup, ahead });
     const withChanges = await GoalWorktrees.open({
       workspaceRoot: root,
       goalId: 'p4',
       includeUncommitted: true,
       setup,
+      ahead,
     });
     expect(git(root, 'rev-parse', 'taskweave/p3')).toBe(git(root, 'rev-parse', 'HEAD'));
     expect(git(root, 'show', 'taskweave/p4:draft.txt')).toBe('not committed\n');
@@ -272,7 +277,7 @@ describe('GoalWorktrees', () => {
 
   it('continues a task worktree a killed process left, and makes again one left half made', async () => {
     const root = repository();
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p5', setup });
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p5', setup, ahead });
     if (!goal) throw new Error('no goal');
     const a = await goal.placeFor('a', { fresh: true });
     writeFileSync(path.join(a.root, 'new.txt'), 'work\n');
@@ -296,7 +301,7 @@ describe('GoalWorktrees', () => {
 
 it('makes the worktree of a task whose `git worktree add -B` was killed before git registered it (its ref lock left behind)', async () => {
   const root = repository();
-  const first = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p6', setup });
+  const first = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p6', setup, ahead });
   if (!first) throw new Error('no goal');
   await first.placeFor('a', { fresh: true });
   // Killed while it created task b's branch: git's lock on the ref stays, no worktree, no branch.
@@ -304,7 +309,7 @@ it('makes the worktree of a task whose `git worktree add -B` was killed before g
   writeFileSync(path.join(refs, 'p6.b.lock'), '');
   // A lock of another goal's branch is not this goal's to take away.
   writeFileSync(path.join(refs, 'p66.b.lock'), '');
-  const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p6', setup });
+  const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p6', setup, ahead });
   if (!goal) throw new Error('no goal');
   const b = await goal.placeFor('b', { fresh: true });
   expect(b.created).toBe(true);
@@ -321,7 +326,7 @@ describe('parallel tasks', () => {
     for (let index = 0; index < 2000; index++) writeFileSync(path.join(root, `f${index}.txt`), `${index}\n`);
     git(root, 'add', '-A');
     git(root, 'commit', '-qm', 'many files');
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p6', setup });
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'p6', setup, ahead });
     if (!goal) throw new Error('no goal');
     const branchesOut = async () =>
       (await listWorktrees(root))
@@ -350,7 +355,7 @@ describe('parallel tasks', () => {
 
 describe('goal diff and apply', () => {
   async function goalWithChange(root: string, goalId: string, line: number, text: string) {
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId, setup });
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId, setup, ahead });
     if (!goal) throw new Error('no goal');
     const place = await goal.placeFor('a', { fresh: true });
     edit(path.join(place.root, 'shared.txt'), line, text);
@@ -396,7 +401,7 @@ describe('goal diff and apply', () => {
     const outcome = await applyGoal(root, 'g3');
     expect(outcome.kind).toBe('refused');
     expect(readFileSync(path.join(root, 'shared.txt'), 'utf8')).toContain('six, not committed');
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'g3', setup });
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'g3', setup, ahead });
     await goal?.placeFor('b', { fresh: true });
     expect((await leftoverWorktrees(root)).map((entry) => entry.branch)).toEqual(['taskweave/g3.b']);
     const pruned = await pruneWorktrees(root);

@@ -51,12 +51,9 @@ let loading: Promise<Parser> | undefined;
  */
 export function loadShellParser(): Promise<Parser> {
   loading ??= (async () => {
-    // Required, not imported: the CLI's bundle is compiled as a script (src/cli/code-cache.ts),
-    // where import() is not available; web-tree-sitter ships a CommonJS build.
-    const requireHere = createRequire(import.meta.url);
-    const { Parser, Language } = requireHere('web-tree-sitter') as typeof import('web-tree-sitter');
+    const { Parser, Language } = await import('web-tree-sitter');
     await Parser.init();
-    const grammar = requireHere.resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+    const grammar = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
     const parser = new Parser();
     parser.setLanguage(await Language.load(grammar));
     return parser;

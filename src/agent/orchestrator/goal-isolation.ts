@@ -34,6 +34,7 @@ export async function openGoalWorktrees(
       includeUncommitted: settings.includeUncommitted,
       from: options.continues ? `refs/heads/${goalBranch(options.continues)}` : undefined,
       setup: settings.worktree,
+      ahead: settings.ahead,
       remote: settings.remote,
       claim: settings.claim,
     });
@@ -118,6 +119,7 @@ export function prewarmGoal(
     workspaceRoot: run.workspace.root,
     goalId: options.planId,
     count: Math.min(widestLayer(options.graph), run.planOptions.concurrency),
+    ahead: settings.ahead,
   });
   // A failure here is not the plan's: the goal makes its worktrees itself.
   warm.ready.catch(() => {});

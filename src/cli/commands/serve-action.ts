@@ -1,22 +1,17 @@
 import type { RequestPolicy } from '../../runtime/index.js';
 import { serve } from '../../server/serve.js';
 import { writeTerminal } from '../../util/terminal-write.js';
-import { launchGitFromHelper } from '../../work/git-launcher.js';
 import { EXIT } from '../exit-codes.js';
 import { runtimeOptions } from '../interactive/cli-runtime.js';
 import { askToTrustDatabase, openRuntimeAskingTrust } from '../interactive/trust-prompt.js';
-import { warmAfterFirstRun } from '../launch-hooks.js';
 import type { ServeCliOptions } from '../options.js';
 import { styleFor } from '../render/terminal.js';
-import { collectStartupGarbage } from '../startup-garbage.js';
 import { UsageError } from '../usage-error.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
 
 /** `taskweave serve`: opens the workspace, serves it until Ctrl-C or SIGTERM, then closes cleanly. */
 export async function serveWorkspace(options: ServeCliOptions): Promise<number> {
-  // A server runs many runs: their git commands start off its event loop, from a helper.
-  launchGitFromHelper();
   // Questions, plans and failed tasks are answered from the web UI or another client.
   const policy: RequestPolicy = { input: 'ask', plan: options.yes ? 'approve' : 'ask', failure: 'ask' };
   // A workspace's model or server not yet accepted is asked about when a person is at the terminal.
@@ -32,7 +27,6 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
   // Every line goes through the stripping: the model's name and goals come from outside.
   const say = (text: string) => writeTerminal(process.stdout, `${text}\n`);
   runtime.onNotice(say);
-  warmAfterFirstRun([runtime.bus]);
   runtime.bus.subscribe((event) => {
     if (event.type === 'agent_update' && event.update_type === 'agent_start')
       say(
@@ -64,8 +58,6 @@ export async function serveWorkspace(options: ServeCliOptions): Promise<number> 
       );
     throw error;
   }
-  // Before its address is out: the start-up's garbage goes now, not during the first stream.
-  collectStartupGarbage();
   say(`taskweave serve · workspace ${runtime.workspace.root} · model ${runtime.model.id}`);
   if (!LOOPBACK.test(options.host))
     writeTerminal(

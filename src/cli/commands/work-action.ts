@@ -1,25 +1,17 @@
 import type { WorkOutcome } from '../../runtime/index.js';
-import { launchGitFromHelper } from '../../work/git-launcher.js';
 import { EXIT } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
 import { askToTrustDatabase } from '../interactive/trust-prompt.js';
-import { warmAfterFirstRun } from '../launch-hooks.js';
 import type { WorkCliOptions } from '../options.js';
 import { outputClosed } from '../render/output-closed.js';
-import { collectStartupGarbage } from '../startup-garbage.js';
 import { repoOrQueue } from './repo-option.js';
 
 /** `taskweave work`: drains the queue through the runtime and says how it went. */
 export async function workQueue(options: WorkCliOptions): Promise<number> {
-  // A worker runs goal after goal: their git commands start off its event loop, from a helper.
-  launchGitFromHelper();
   if (options.repo !== undefined && options.repo.length > 0) return workRepositoryQueues(options);
   const cli = await CliRuntime.open(options);
   try {
     await askToTrustDatabase(cli.runtime, cli.interactive && !!process.stdout.isTTY);
-    warmAfterFirstRun([cli.runtime.bus]);
-    // A watching worker runs on: its start-up's garbage goes before its first goal, not in it.
-    if (options.watch) collectStartupGarbage();
     const outcome = await cli.runtime.work({ queue: options.queue, watch: options.watch });
     return reportWork(cli, outcome, options);
   } finally {
@@ -69,8 +61,6 @@ async function workRepositoryQueues(options: WorkCliOptions): Promise<number> {
       if (repositories.length > 0) cli.setInterruptHandler(() => cli.runtime.stop());
       repositories.push({ cli, queue });
     }
-    warmAfterFirstRun(repositories.map(({ cli }) => cli.runtime.bus));
-    if (options.watch) collectStartupGarbage();
     const outcome = await workRepositories(
       repositories.map(({ cli, queue }) => ({ runtime: cli.runtime, queue })),
       { watch: options.watch },

@@ -11,6 +11,7 @@ import { coreTools } from '../../tools/registry.js';
 import type { Workspace } from '../../tools/workspace/workspace.js';
 import { DEFAULT_ISOLATION } from '../../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../../work/worktree-setup.js';
+import type { WorktreesAhead } from '../../work/worktrees-ahead.js';
 import type { BackgroundBook } from '../books/background-book.js';
 import type { RunSettings } from '../setup/run-settings.js';
 import type { RuntimeSafety } from '../setup/runtime-safety.js';
@@ -58,6 +59,8 @@ export interface RunFactoryOptions {
   live: LiveRuns;
   stop: StopRequest;
   notices: NoticeSink;
+  /** The worktrees the runtime's runs make ahead of their goals (shared by its runs). */
+  worktreesAhead: WorktreesAhead;
 }
 
 /**
@@ -168,6 +171,7 @@ export class RunFactory {
         includeUncommitted: settings.includeUncommitted,
         apply: settings.apply,
         worktree: settings.worktree ?? { share: DEFAULT_WORKTREE_SHARE, copy: DEFAULT_WORKTREE_COPY },
+        ahead: this.pieces.worktreesAhead,
         ...(settings.remote === undefined ? {} : { remote: settings.remote }),
         ...(fenced === undefined ? {} : { claim: fenced }),
       },

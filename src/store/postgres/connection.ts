@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -37,9 +36,7 @@ const RELISTEN_MAX_MS = 5_000;
  * transactions (a transaction holds one client of it), one more client for LISTEN.
  */
 export async function connectServer(options: { url: string; searchPath?: string }): Promise<PgConnection> {
-  // Required, not imported: the CLI's bundle is compiled as a script (src/cli/code-cache.ts),
-  // where import() is not available; pg is a CommonJS package.
-  const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
+  const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const config = {
     connectionString: options.url,

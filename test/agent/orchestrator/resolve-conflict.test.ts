@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../../src/events/registry.js';
 import { ScriptModel } from '../../../src/model/script-model.js';
 import type { ModelScriptInput } from '../../../src/model/script-schema.js';
+import { WorktreesAhead } from '../../../src/work/worktrees-ahead.js';
 import { autoApprove, runWithHarness } from '../../helpers/run-harness.js';
 import { git, workspaceFolder } from '../../work/work-fixture.js';
 
@@ -101,7 +102,7 @@ describe('resolve a merge conflict in the task worktree', () => {
       workspaceRoot: root,
       plan: 'always',
       planApprover: autoApprove,
-      isolation: { mode: 'worktree', worktree: { share: [], copy: [] } },
+      isolation: { mode: 'worktree', worktree: { share: [], copy: [] }, ahead: new WorktreesAhead() },
       failureChooser: async (info) => {
         offered.push(info.choices);
         return { action: 'resolve' };
