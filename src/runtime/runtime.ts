@@ -1,6 +1,9 @@
-import { DEFAULT_MAX_STEPS } from '../agent/run/run-agent.js';
-import type { RunControl } from '../agent/state/control.js';
-import type { PendingRequest, RequestAnswer } from '../agent/state/requests.js';
+import {
+  DEFAULT_MAX_STEPS,
+  type PendingRequest,
+  type RequestAnswer,
+  type RunControl,
+} from '../agent/index.js';
 import { loadConfigFile, type TaskweaveConfig } from '../config/config-file.js';
 import { resolveModel } from '../config/resolve-model.js';
 import { EventBus } from '../events/bus.js';

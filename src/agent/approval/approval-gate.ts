@@ -1,7 +1,7 @@
-import type { ModelToolCall } from '../../model/call-model.js';
 import type { ApprovalMode } from '../../tools/approval.js';
-import type { Tool, ToolContext } from '../../tools/types.js';
+import type { Tool } from '../../tools/types.js';
 import type { RunControl } from '../state/control.js';
+import type { GateOrigin, GateResult, ToolCallGate } from '../state/tool-call-gate.js';
 import { alwaysLabel, alwaysScope } from './always-scope.js';
 import { type ApprovalVerdict, decideApproval } from './approval-rules.js';
 import { codeRunningOption } from './code-running-options.js';
@@ -22,24 +22,11 @@ export interface ApprovalSettings {
   deny: readonly string[];
 }
 
-/** Whether a call may run; when not, the result the model gets instead. */
-export type GateResult = { allowed: true } | { allowed: false; output: string; display: string };
-
-/** Where a call is asked from. */
-export interface GateOrigin {
-  call: ModelToolCall;
-  tool: Tool;
-  ctx: ToolContext;
-  step: number;
-  taskId?: string;
-  signal: AbortSignal;
-}
-
 /**
  * Stands before every tool call of a run: the approval rules decide, and a call that must be
  * asked goes to the user as a request (approval_requested) answered through the runtime.
  */
-export class ApprovalGate {
+export class ApprovalGate implements ToolCallGate {
   private unanswered = false;
   private failed: string | undefined;
 

@@ -1,6 +1,7 @@
 import type { ModelReply, ModelToolCall } from '../../model/call-model.js';
+import type { ExecutedCall } from '../state/executed-call.js';
 import { addNote } from '../state/notes.js';
-import { type ExecutedCall, executeTools } from './execute-tools.js';
+import { executeTools } from './execute-tools.js';
 import { type LoopContext, queueConversationSave, saveConversation } from './loop-context.js';
 import {
   continueRequest,

@@ -1,6 +1,6 @@
+import type { ExecutedCall } from '../state/executed-call.js';
 import { addNote } from '../state/notes.js';
 import type { Conversation, RunContext } from '../state/run-state.js';
-import type { ExecutedCall } from './execute-tools.js';
 import { REPETITION_FAIL_LIMIT, type RecoveryTracker, SAME_FAILURE_LIMIT } from './recovery.js';
 import type { Interruption } from './step.js';
 

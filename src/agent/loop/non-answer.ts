@@ -1,5 +1,5 @@
 import type { ModelReply } from '../../model/call-model.js';
-import type { ReadReply } from '../protocol/wire-protocol.js';
+import type { ReadReply } from '../state/wire-protocol.js';
 
 /**
  * Replies in a row that are not an answer (empty, cut off, filtered, reasoning only) after which

@@ -6,6 +6,7 @@ import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolContext } from '../../tools/types.js';
 import type { Workspace } from '../../tools/workspace/workspace.js';
 import type { GoalWorktrees } from '../../work/goal-worktrees.js';
+import { loadConversation } from '../conversation/stored-conversation.js';
 import type { LoopOutcome, NextStep } from '../loop/step.js';
 import { toolContextFor } from '../loop/tool-context.js';
 import type { RunContext } from '../state/run-state.js';
@@ -65,7 +66,8 @@ export class PlanRun {
    */
   async takeSavedConversation(taskId: string): Promise<ModelMessage[]> {
     if (!this.interruptedTasks.delete(taskId)) return [];
-    return this.run.records.taskMessages(this.planId, taskId);
+    const saved = this.run.records.taskConversation(this.planId, taskId);
+    return loadConversation(saved.sessions, saved.sessionId, saved.taskId);
   }
 
   private combinedSignal: AbortSignal | undefined;

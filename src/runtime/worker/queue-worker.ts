@@ -1,9 +1,14 @@
-import type { RunSafety } from '../../agent/approval/run-safety.js';
-import { loadConversation } from '../../agent/conversation/stored-conversation.js';
-import { loadStoredPlan } from '../../agent/orchestrator/stored-plan.js';
-import { type RunAgentOptions, type RunResult, resumePlan, runAgent } from '../../agent/run/run-agent.js';
-import { RunControl } from '../../agent/state/control.js';
-import { Journal } from '../../agent/state/journal.js';
+import {
+  Journal,
+  loadConversation,
+  loadStoredPlan,
+  type RunAgentOptions,
+  RunControl,
+  type RunResult,
+  type RunSafety,
+  resumePlan,
+  runAgent,
+} from '../../agent/index.js';
 import type { EventBus } from '../../events/bus.js';
 import type { RunStatus } from '../../events/registry.js';
 import type { ResolvedModel } from '../../model/types.js';

@@ -1,13 +1,13 @@
 import type { ModelMessage } from 'ai';
 import { contextLimitsFor } from '../../model/context-limits.js';
 import { buildCompactedSummary, buildCompactRequest } from '../../prompts/compact-prompt.js';
-import { type LoopContext, saveConversation } from '../loop/loop-context.js';
-import type { Interruption } from '../loop/step.js';
-import { callModelForStep, plainCallTools } from '../loop/step-model-call.js';
-import { toolContextFor } from '../loop/tool-context.js';
-import { collectRecord, compactionMessage } from './compaction-record.js';
-import { estimateContextTokens, estimateMessageTokens } from './context-size.js';
-import { maskOldToolOutputs } from './mask-outputs.js';
+import { collectRecord, compactionMessage } from '../conversation/compaction-record.js';
+import { estimateContextTokens, estimateMessageTokens } from '../conversation/context-size.js';
+import { maskOldToolOutputs } from '../conversation/mask-outputs.js';
+import { type LoopContext, saveConversation } from './loop-context.js';
+import type { Interruption } from './step.js';
+import { callModelForStep, plainCallTools } from './step-model-call.js';
+import { toolContextFor } from './tool-context.js';
 
 /** The most recent steps (a model reply and its results) that a compaction leaves whole. */
 export const KEEP_RECENT_STEPS = 4;
