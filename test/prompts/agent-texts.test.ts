@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { fillSection, templateSections } from '../../src/prompts/template.js';
+import { toolTexts } from '../../src/prompts/tool-texts.js';
+
+/** One section rendered with its values, and the exact text the model must receive. */
+interface Expected {
+  values?: Record<string, string>;
+  text: string;
+}
+
+/*
+ * The texts the agent's rooms sent the model as string literals before they became templates,
+ * copied from that code: each template must render them byte for byte (tests and the prompt
+ * bench compare the model's input).
+ */
+const EXPECTED: Record<string, Record<string, Expected>> = {
+  'todo-tools': {
+    'todo-add-description': {
+      text: "Adds a task to this workspace's persistent to-do list (it outlives this run); tasks are worked later, in order.",
+    },
+    'todo-add-when-to-use': {
+      text: 'The user asks for something to be done later, or you find follow-up work outside the current request that must not be lost.',
+    },
+    'todo-add-when-not-to-use': {
+      text: 'Steps of the current request (do them, or plan them), or work already on the list (check todo_list).',
+    },
+    'todo-add-refused': {
+      values: { limit: '20' },
+      text: 'Refused: this run already added 20 tasks to the to-do list, the most one run may add. Do not add more; go on with the current request.',
+    },
+    'todo-add-added': {
+      values: { id: 'a1b2c3', position: '2', title: 'Write the changelog' },
+      text: 'Added task a1b2c3 as #2 on the to-do list: "Write the changelog". It runs after the work ahead of it.',
+    },
+    'todo-list-description': {
+      text: 'Lists the open tasks of the to-do list (pending, in progress) in the order they run.',
+    },
+    'todo-list-when-to-use': { text: 'Before todo_add (no duplicates), and to see what is left.' },
+    'todo-list-when-not-to-use': { text: 'The tasks of an approved plan: taskweave tracks and shows those.' },
+    'todo-complete-description': { text: 'Marks a to-do task done, with a summary of the result.' },
+    'todo-complete-when-to-use': { text: "Only when that task's objective is met and verified in this run." },
+    'todo-complete-when-not-to-use': {
+      text: 'An unfinished task, or the request you are working on now (it closes when you finish).',
+    },
+    'todo-fail-description': { text: 'Marks a to-do task failed, with the reason.' },
+    'todo-fail-when-to-use': {
+      text: 'A task on the list cannot be done: something it needs is missing or impossible.',
+    },
+    'todo-fail-when-not-to-use': { text: 'A task you can still do, or the request you are working on now.' },
+  },
+  'control-tools': {
+    'task-completed-description': {
+      text: 'Closes the current task with a summary of what was done and verified.',
+    },
+    'task-completed-when-to-use': {
+      text: 'Its objective is met and verified; other calls of the same reply run first.',
+    },
+    'task-completed-when-not-to-use': {
+      text: 'Before the work is checked, for another task, or to end the request (final_answer).',
+    },
+    'task-completed-noted': {
+      text: 'Noted: the task will close once the other calls of this reply (and its check, if any) have run.',
+    },
+    'task-completed-other-task': {
+      values: { task: 't2' },
+      text: 'Task "t2" is another task of the plan: it gets its own turn.',
+    },
+    'task-completed-unknown-task': {
+      values: { task: 't9', tasks: 't1, t2' },
+      text: 'There is no task "t9" in the plan (its tasks: t1, t2).',
+    },
+    'task-completed-wrong-task': {
+      values: {
+        current_id: 't1',
+        current_title: 'Scaffold',
+        why: 'Task "t2" is another task of the plan: it gets its own turn.',
+      },
+      text: 'Refused: task_completed closes only the current task, t1 ("Scaffold"). Task "t2" is another task of the plan: it gets its own turn. Finish t1, then call task_completed without task_id (or with task_id "t1").',
+    },
+    'fail-task-description': {
+      text: 'Gives up on the current task; the user then chooses retry, skip, revise or abort.',
+    },
+    'fail-task-when-to-use': {
+      text: 'The task cannot be done (something needed is missing or impossible) and other ways failed.',
+    },
+    'fail-task-when-not-to-use': {
+      text: 'An error you can still fix (fix it), or a task that is merely long.',
+    },
+    'fail-task-noted': { text: 'Noted: the task is marked failed.' },
+    'final-answer-description': { text: 'Ends the whole request with the answer for the user.' },
+    'final-answer-when-to-use': { text: 'Only when ALL tasks of the plan are done, to summarise them.' },
+    'final-answer-when-not-to-use': {
+      text: 'While tasks remain: it is refused (close a task with task_completed).',
+    },
+  },
+  'plan-tool': {
+    'plan-actions-description': {
+      text: 'Proposes a plan: a graph of tasks with dependencies. Once the user approves it, taskweave runs the tasks (independent ones in parallel) and gives you one at a time.',
+    },
+    'plan-actions-when-to-use': {
+      text: 'The request has several distinct parts or steps (create a project AND write files AND build it; fix several separate problems). One objective per task, which may take many tool calls; tasks that do not depend on each other get no dependency.',
+    },
+    'plan-actions-when-not-to-use': {
+      text: 'A direct request that one short sequence of tool calls settles (read a file and answer, one small edit, one command).',
+    },
+    invalid: {
+      values: { errors: '- a cycle: t1 → t2 → t1\n- unknown dependency t9' },
+      text: 'The plan is invalid:\n- a cycle: t1 → t2 → t1\n- unknown dependency t9\nFix these problems and call plan_actions again.',
+    },
+    stopped: { text: 'The run was stopped before the plan was approved.' },
+    'no-approver': {
+      text: 'No one can approve the plan in this run (non-interactive, without --yes); the run ends here, waiting for approval.',
+    },
+    rejected: {
+      values: { feedback: 'Fewer tasks.' },
+      text: 'The user rejected the plan. Their feedback: Fewer tasks.\nRevise the plan accordingly and call plan_actions again.',
+    },
+    'approved-model-tracked': {
+      text: 'The user approved the plan. Work through its tasks yourself, in this conversation; when every task is done, reply without tool calls with a short summary. That reply ends the run.',
+    },
+    approved: {
+      values: { count: '3' },
+      text: 'The user approved the plan. taskweave now runs its 3 tasks and gives you one task at a time.',
+    },
+  },
+  'final-answer-refusal': {
+    'current-task-open': {
+      values: { task: 'Write tests' },
+      text: 'Not yet: the current task "Write tests" is still open. Close it with task_completed; taskweave then asks for the final answer.',
+    },
+    'tasks-remain': {
+      values: { remaining: '2', total: '3', task: 'Write tests' },
+      text: 'Refused: 2 of 3 tasks are not done yet, the current task "Write tests" among them. Keep working on the current task and call task_completed when it is done; taskweave asks for the final answer after the last task.',
+    },
+    'user-said': {
+      values: { answer: 'Go on.' },
+      text: 'The user was asked because you kept trying to finish early. The user said: Go on.',
+    },
+    'no-answer': {
+      text: 'You kept trying to finish while tasks remain. Finish the current task and call task_completed.',
+    },
+  },
+  recovery: {
+    repeating: {
+      values: { tool: 'read_file', count: '3' },
+      text: 'You are repeating yourself: read_file was called with the same arguments 3 times in a row. Its result will not change. Do something different, or finish if the goal is met.',
+    },
+    'user-said': {
+      values: { action: 'run_command npm test', limit: '3', answer: 'Skip the tests.' },
+      text: 'run_command npm test failed 3 times, so the user was asked for guidance. The user said: Skip the tests.',
+    },
+    'no-answer': {
+      values: { action: 'run_command npm test', limit: '3' },
+      text: 'run_command npm test failed 3 times and the user did not answer in time. Try a clearly different approach.',
+    },
+  },
+  'reply-limits': {
+    'repeated-note': {
+      values: { tool: 'run_command', limit: '5', ran: '4', not_run: '7' },
+      text: 'Your reply made the same run_command call 5 or more times in a row; it ran 4 times and the rest of the reply (7 calls) was not run.',
+    },
+    'repeated-not-run': {
+      values: { limit: '5' },
+      text: 'Not run: the same call 5 times in a row in one reply.',
+    },
+    'too-many': {
+      values: { calls: '25', limit: '20', dropped: '5' },
+      text: 'Your reply made 25 tool calls; at most 20 run per reply, so the first 20 ran and the other 5 were dropped (not run). Make the calls that are still needed in your next reply.',
+    },
+  },
+  'non-answer': {
+    empty: {
+      text: 'Your last reply was empty: no text and no tool call. Continue the work: call the tools you need, or give your answer.',
+    },
+    'cut-off': {
+      text: 'Your last reply was cut off at the output token limit (finish reason: length), so it was not used. Continue in smaller pieces: make the tool calls you need (write a large file in parts), or give a shorter answer.',
+    },
+    filtered: {
+      text: "Your last reply was stopped by the provider's content filter, so it was not used. Continue the work, worded differently.",
+    },
+    'reasoning-only': {
+      text: 'Your last reply had only "reasoning": no "tool_calls" and no "final_answer" (or "task_completed" in a task), so it did nothing. Continue: put the tools you need in "tool_calls", or your answer in "final_answer".',
+    },
+  },
+};
+
+describe("the agent's model-facing texts as templates", () => {
+  for (const [template, sections] of Object.entries(EXPECTED)) {
+    it(`${template}.md renders each text word for word, and holds no other`, () => {
+      expect([...templateSections(template).keys()].sort()).toEqual(Object.keys(sections).sort());
+      for (const [section, expected] of Object.entries(sections)) {
+        expect(fillSection(template, section, expected.values), `${template}: ${section}`).toBe(
+          expected.text,
+        );
+      }
+    });
+  }
+
+  it('fails loudly on a missing value, a missing section or a missing template', () => {
+    expect(() => fillSection('plan-tool', 'approved')).toThrow('no value for {{count}}');
+    expect(() => fillSection('recovery', 'no-answer', { action: 'run_command' })).toThrow('{{limit}}');
+    expect(() => fillSection('plan-tool', 'approved-later')).toThrow(
+      'plan-tool has no section approved-later',
+    );
+    expect(() => fillSection('no-such-template', 'text')).toThrow();
+  });
+
+  it("gives a tool its description, when to use it and when not, from the tool's sections", () => {
+    expect(toolTexts('control-tools', 'fail-task')).toEqual({
+      description: 'Gives up on the current task; the user then chooses retry, skip, revise or abort.',
+      whenToUse: 'The task cannot be done (something needed is missing or impossible) and other ways failed.',
+      whenNotToUse: 'An error you can still fix (fix it), or a task that is merely long.',
+    });
+    expect(() => toolTexts('control-tools', 'abort-task')).toThrow(
+      'control-tools has no section abort-task-description',
+    );
+  });
+});
