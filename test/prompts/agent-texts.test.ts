@@ -122,6 +122,76 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
       values: { count: '3' },
       text: 'The user approved the plan. taskweave now runs its 3 tasks and gives you one task at a time.',
     },
+    'already-approved': {
+      text: 'Refused: a plan was already approved in this run and taskweave is running it; plan_actions is not called again. Work on the current task.',
+    },
+    'one-per-reply': {
+      values: { call: 'call_1' },
+      text: 'Refused: only one plan_actions call per reply. The plan of call call_1 is the one proposed; this call was not used. Put every task in one plan; if that plan is rejected, call plan_actions again with a revised plan.',
+    },
+  },
+  approval: {
+    'deny-list': {
+      values: { entry: 'rm -rf' },
+      text: 'Refused: `rm -rf` is on the deny list of the taskweave config, so this call is never run. Do not try to get around it; tell the user if the task needs it.',
+    },
+    'plan-only': {
+      text: 'Refused: taskweave runs in plan-only mode (--approval plan-only), where only read-only tools run and nothing is changed. Describe the change you would make instead.',
+    },
+    stopped: { text: 'Not run: the run was stopped by the user.' },
+    'no-approver': { text: "Not run: this call needs the user's approval and no one can give it now." },
+    'denied-with-reason': {
+      values: { reason: 'not on main' },
+      text: 'The user did not allow this call. Their reason: not on main. Do not repeat it as is; take their reason into account or choose another way.',
+    },
+    denied: {
+      text: 'The user did not allow this call (no reason given). Do not repeat it as is; take their reason into account or choose another way.',
+    },
+  },
+  'roa-notes': {
+    'reasoning-heading': {
+      values: { step: '4' },
+      text: '[taskweave] Your reasoning for step 4 (before acting):',
+    },
+    'reasoning-plan': { values: { plan: 'Edit src/a.ts' }, text: 'Plan: Edit src/a.ts' },
+    'reasoning-tools': {
+      values: { tools: 'read_file, edit_file' },
+      text: 'Tools to consider: read_file, edit_file',
+    },
+    'reasoning-finish': { text: 'You judged the work done: finish now as your instructions say.' },
+    'reasoning-act': { text: 'Now act on it: make the tool calls this step needs.' },
+    observation: {
+      values: { step: '4', observation: 'The file compiles.' },
+      text: '[taskweave] Your observation of step 4:\nThe file compiles.',
+    },
+  },
+  'plan-turns': {
+    'final-answer': {
+      values: { goal: 'Build the site.', summaries: '- Task t1 (Scaffold): done', count: '1' },
+      text: '=== USER REQUEST ===\nBuild the site.\n\n=== COMPLETED TASKS ===\n- Task t1 (Scaffold): done\n\n=== INSTRUCTIONS ===\nAll 1 tasks are done. Call final_answer with the answer for the user: what was done and how it was verified.',
+    },
+    'final-answer-accepted': { text: 'Accepted: the run ends with this answer.' },
+    'revise-plan': {
+      values: { goal: 'Build the site.', plan: '- t1 [failed] Scaffold — make it', done: '(none)' },
+      text: '=== USER REQUEST ===\nBuild the site.\n\n=== PLAN SO FAR ===\n- t1 [failed] Scaffold — make it\n\n=== COMPLETED TASKS ===\n(none)\n\n=== INSTRUCTIONS ===\nA task failed and the user chose to revise the plan. Call plan_actions with a plan for the work that is left (do not repeat completed tasks).',
+    },
+    'revise-plan-with-feedback': {
+      values: {
+        goal: 'Build the site.',
+        plan: '- t1 [failed] Scaffold — make it',
+        done: '(none)',
+        feedback: 'Use vite.',
+      },
+      text: '=== USER REQUEST ===\nBuild the site.\n\n=== PLAN SO FAR ===\n- t1 [failed] Scaffold — make it\n\n=== COMPLETED TASKS ===\n(none)\n\n=== INSTRUCTIONS ===\nA task failed and the user chose to revise the plan. The user said: Use vite. Call plan_actions with a plan for the work that is left (do not repeat completed tasks).',
+    },
+  },
+  'task-notes': {
+    'no-tool-call': {
+      text: 'You replied without calling a tool. Go on with the current task using the tools, or call task_completed with a summary if it is done.',
+    },
+    'observed-done': {
+      text: 'Your observation says the current task is done, but it is still open: call task_completed with a summary (or fail_task) in the next step.',
+    },
   },
   'final-answer-refusal': {
     'current-task-open': {

@@ -1,9 +1,10 @@
+import { fillSection } from '../../prompts/template.js';
 import type { ApprovalMode } from '../../tools/approval.js';
 import type { Tool } from '../../tools/types.js';
 import type { RunControl } from '../state/control.js';
 import type { GateOrigin, GateResult, ToolCallGate } from '../state/tool-call-gate.js';
 import { alwaysLabel, alwaysScope } from './always-scope.js';
-import { type ApprovalVerdict, decideApproval } from './approval-rules.js';
+import { APPROVAL_TEXTS, type ApprovalVerdict, decideApproval } from './approval-rules.js';
 import { codeRunningOption } from './code-running-options.js';
 import { type CommandLine, readCommandLine } from './command-line.js';
 import { plainCommand } from './plain-command.js';
@@ -103,12 +104,12 @@ export class ApprovalGate implements ToolCallGate {
     );
     switch (reply.status) {
       case 'stopped':
-        return { allowed: false, output: 'Not run: the run was stopped by the user.', display: 'stopped' };
+        return { allowed: false, output: fillSection(APPROVAL_TEXTS, 'stopped'), display: 'stopped' };
       case 'unavailable':
         this.unanswered = true;
         return {
           allowed: false,
-          output: "Not run: this call needs the user's approval and no one can give it now.",
+          output: fillSection(APPROVAL_TEXTS, 'no-approver'),
           display: 'needs approval',
         };
       case 'answered':
@@ -116,7 +117,9 @@ export class ApprovalGate implements ToolCallGate {
           const reason = reply.reason?.trim();
           return {
             allowed: false,
-            output: `The user did not allow this call${reason ? `. Their reason: ${reason}` : ' (no reason given)'}. Do not repeat it as is; take their reason into account or choose another way.`,
+            output: reason
+              ? fillSection(APPROVAL_TEXTS, 'denied-with-reason', { reason })
+              : fillSection(APPROVAL_TEXTS, 'denied'),
             display: reason ? `denied: ${reason}` : 'denied',
           };
         }
