@@ -185,6 +185,52 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
       text: '=== USER REQUEST ===\nBuild the site.\n\n=== PLAN SO FAR ===\n- t1 [failed] Scaffold — make it\n\n=== COMPLETED TASKS ===\n(none)\n\n=== INSTRUCTIONS ===\nA task failed and the user chose to revise the plan. The user said: Use vite. Call plan_actions with a plan for the work that is left (do not repeat completed tasks).',
     },
   },
+  'compacted-task-list': {
+    'in-task': {
+      text: "The plan's tasks and their states are in the first message; taskweave keeps it current.",
+    },
+    'no-list': { text: '(no to-do list in this run)' },
+    unreadable: {
+      values: { error: 'database is locked' },
+      text: '(the to-do list could not be read: database is locked)',
+    },
+  },
+  'merge-conflict': {
+    'resolve-no-conflict': {
+      values: { goal_branch: 'taskweave/g1', branch: 'taskweave/g1/t2' },
+      text: "Resolving the merge conflict: taskweave/g1 as it is now merged into this task's branch taskweave/g1/t2 without a conflict (it moved on since). Check that the task's work is still right, then call task_completed; its check runs again before it is merged.",
+    },
+    'resolve-one-file': {
+      values: {
+        goal_branch: 'taskweave/g1',
+        branch: 'taskweave/g1/t2',
+        files: 'a.ts',
+        description: 'Both sides edited a.ts.',
+      },
+      text: "Resolve the merge conflict of this task. Its work is on its branch taskweave/g1/t2 in this worktree; taskweave/g1 has been merged into it and this file holds conflict markers (between <<<<<<< and ======= this task's side, between ======= and >>>>>>> the goal branch's side): a.ts.\nBoth sides edited a.ts.\nEdit each file so it keeps what both sides meant and no marker is left (read it first), then call task_completed; the task's check runs again before it is merged.",
+    },
+    'resolve-files': {
+      values: {
+        goal_branch: 'taskweave/g1',
+        branch: 'taskweave/g1/t2',
+        files: 'a.ts, b.ts',
+        description: 'Both sides edited a.ts and b.ts.',
+      },
+      text: "Resolve the merge conflict of this task. Its work is on its branch taskweave/g1/t2 in this worktree; taskweave/g1 has been merged into it and these files hold conflict markers (between <<<<<<< and ======= this task's side, between ======= and >>>>>>> the goal branch's side): a.ts, b.ts.\nBoth sides edited a.ts and b.ts.\nEdit each file so it keeps what both sides meant and no marker is left (read it first), then call task_completed; the task's check runs again before it is merged.",
+    },
+    'markers-left': {
+      values: { files: 'a.ts, b.ts' },
+      text: 'The task was not closed: conflict markers (<<<<<<< or >>>>>>> lines) are still in a.ts, b.ts. Resolve them, then call task_completed again.',
+    },
+  },
+  'answer-notes': {
+    'plan-required': {
+      text: 'A plan is required for this run (--plan always): call plan_actions with the tasks.',
+    },
+    'no-answer': {
+      text: 'You ended the request without an answer. Give your answer for the user (or go on working).',
+    },
+  },
   'task-notes': {
     'no-tool-call': {
       text: 'You replied without calling a tool. Go on with the current task using the tools, or call task_completed with a summary if it is done.',
