@@ -231,6 +231,93 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
       text: 'You ended the request without an answer. Give your answer for the user (or go on working).',
     },
   },
+  'json-protocol': {
+    instructions: {
+      values: { shape: 'S', fields: 'F', rules: 'R', examples: 'E', tools: 'T' },
+      text: [
+        '# Reply format',
+        'You call tools by replying with JSON. Every reply is one JSON object of this form (? marks a field you may leave out):',
+        'S',
+        'Fields:',
+        'F',
+        'Rules:',
+        'R',
+        'Example replies:',
+        'E',
+        '# Tools',
+        'T',
+      ].join('\n\n'),
+    },
+    'field-reasoning': {
+      text:
+        'Optional. Your thinking for this step in a few sentences: what you learned, what you do next ' +
+        'and why. It is shown to the user.',
+    },
+    'field-tool-calls': {
+      text:
+        'The tools to run now, in order, each as {"name": <tool name>, "args": <arguments matching that ' +
+        "tool's parameters>}. Their results come back in the next message. Use [] when no tool is needed now.",
+    },
+    'field-task-completed': {
+      text:
+        'Optional. Fill it only when the objective of the current task is met: a short summary of what was ' +
+        'done and its result. Tool calls in the same reply run first. Leave it out while the task needs more work.',
+    },
+    'field-final-answer': {
+      text:
+        'Optional. Fill it only when the whole request is done (when there is a plan: only when ALL its tasks ' +
+        'are done): your answer to the user. Leave it out while any work remains.',
+    },
+    'rule-one-object': {
+      text: 'Reply with exactly one JSON object and nothing else: no text before or after it, no Markdown code fence.',
+    },
+    'rule-quotes': {
+      text: 'Use double quotes around keys and strings; write newlines inside strings as \\n.',
+    },
+    'rule-no-tool': {
+      values: { fields: '"task_completed" or "final_answer"' },
+      text: 'When no tool is needed, fill "task_completed" or "final_answer".',
+    },
+    tool: {
+      values: { name: 'look_up', description: 'Looks a word up.', schema: '{"type":"object"}' },
+      text: '## look_up\nLooks a word up.\nParameters (JSON Schema): {"type":"object"}',
+    },
+    'no-tools': { text: 'There are no tools in this step: always reply with "tool_calls": [].' },
+    'example-look': { text: 'I need to look before I change anything.' },
+    'example-completed-reasoning': { text: 'The file is written and the check passes.' },
+    'example-completed': { text: 'Wrote src/index.ts with a main function; it compiles.' },
+    'example-final-answer': { text: 'Done: the project builds and its tests pass.' },
+    'example-nothing': { text: 'Nothing to run in this step.' },
+    'expected-shape': {
+      values: { shape: '{"tool_calls": []}' },
+      text: 'Expected exactly one JSON object of the form {"tool_calls": []}',
+    },
+    empty: { values: { expected: 'X.' }, text: 'The reply is empty. X.' },
+    'no-object': {
+      values: { error: 'Unexpected token', expected: 'X.' },
+      text: 'The reply contains no JSON object (Unexpected token). X.',
+    },
+    'invalid-json': {
+      values: { error: 'Unexpected token', expected: 'X.' },
+      text: 'The reply is not valid JSON: Unexpected token. X.',
+    },
+    'wrong-fields': {
+      values: { issues: 'answer: unknown key', expected: 'X.' },
+      text: 'The JSON object does not have the expected fields: answer: unknown key. X.',
+    },
+    'no-results': { text: 'No tools were run. Reply with your next JSON object.' },
+    results: {
+      values: { results: '1. read_file {"path":"a"} → OK\nhello' },
+      text: 'Results of your tool calls:\n\n1. read_file {"path":"a"} → OK\nhello\n\nReply with your next JSON object.',
+    },
+    'parse-error': {
+      values: { error: 'The reply is empty.' },
+      text:
+        'Your last reply was not a valid JSON object: The reply is empty.\n' +
+        'Reply again with exactly one JSON object of that form and nothing else: no text before or after it, ' +
+        'no code fence.',
+    },
+  },
   'task-notes': {
     'no-tool-call': {
       text: 'You replied without calling a tool. Go on with the current task using the tools, or call task_completed with a summary if it is done.',
