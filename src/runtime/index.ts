@@ -3,17 +3,18 @@
  * folder (and event types, pure plan helpers), never `agent` or `store`.
  */
 
-export type { ProtocolName } from '../agent/protocol/wire-protocol.js';
-export { DEFAULT_MAX_STEPS, type PlanMode } from '../agent/run/run-agent.js';
-export type { RequestPolicy } from '../agent/state/control.js';
-export { DEFAULT_INPUT_TIMEOUT_MS } from '../agent/state/control.js';
-export type {
-  AnswerResult,
-  ApprovalDecision,
-  FailureChoice,
-  PendingRequest,
-  RequestAnswer,
-} from '../agent/state/requests.js';
+export {
+  type AnswerResult,
+  type ApprovalDecision,
+  DEFAULT_INPUT_TIMEOUT_MS,
+  DEFAULT_MAX_STEPS,
+  type FailureChoice,
+  type PendingRequest,
+  type PlanMode,
+  type ProtocolName,
+  type RequestAnswer,
+  type RequestPolicy,
+} from '../agent/index.js';
 export { trustBaseUrl } from '../config/trust-base-url.js';
 export {
   describeWorkspaceModel,

@@ -1,5 +1,4 @@
-import { DEFAULT_MAX_STEPS } from '../agent/run/run-agent.js';
-import type { PendingRequest, RequestAnswer } from '../agent/state/requests.js';
+import { DEFAULT_MAX_STEPS, type PendingRequest, type RequestAnswer } from '../agent/index.js';
 import { loadConfigFile, type TaskweaveConfig } from '../config/config-file.js';
 import { resolveModel } from '../config/resolve-model.js';
 import { EventBus } from '../events/bus.js';

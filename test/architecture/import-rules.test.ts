@@ -175,6 +175,25 @@ describe('import rules', () => {
     expect(violations.map(summary)).toEqual([{ rule: 'unresolved', files: ['src/agent/broken.ts'] }]);
   });
 
+  it("keeps agent/state/ the agent's ground floor: a type import up to another room is reported", () => {
+    const violations = checkImportRules(
+      writeTree({
+        ...CLEAN_TREE,
+        'agent/state/run-state.ts':
+          "import type { LoopName } from '../loop/loop-name.js';\nexport type RunState = { loop: LoopName };",
+        'agent/loop/loop-name.ts': "export type LoopName = 'react' | 'roa';",
+        'agent/loop/driver.ts':
+          "import type { RunState } from '../state/run-state.js';\nexport type Driven = RunState;",
+      }),
+    );
+    expect(violations.map(summary)).toEqual([
+      { rule: 'room', files: ['src/agent/state/run-state.ts', 'src/agent/loop/loop-name.ts'] },
+    ]);
+    expect(formatViolations(violations)).toContain(
+      'src/agent/state/run-state.ts → src/agent/loop/loop-name.ts (type import): agent/state/ must not import agent/loop/',
+    );
+  });
+
   it('finds every ruled room in src/, opening with a README.md that says what it may import', () => {
     for (const { layer, room } of ruledRooms()) {
       const readme = path.join(REAL_SRC, layer, room, 'README.md');

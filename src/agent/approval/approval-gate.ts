@@ -1,9 +1,10 @@
-import type { ModelToolCall } from '../../model/call-model.js';
+import { fillSection } from '../../prompts/template.js';
 import type { ApprovalMode } from '../../tools/approval.js';
-import type { Tool, ToolContext } from '../../tools/types.js';
+import type { Tool } from '../../tools/types.js';
 import type { RunControl } from '../state/control.js';
+import type { GateOrigin, GateResult, ToolCallGate } from '../state/tool-call-gate.js';
 import { alwaysLabel, alwaysScope } from './always-scope.js';
-import { type ApprovalVerdict, decideApproval } from './approval-rules.js';
+import { APPROVAL_TEXTS, type ApprovalVerdict, decideApproval } from './approval-rules.js';
 import { codeRunningOption } from './code-running-options.js';
 import { type CommandLine, readCommandLine } from './command-line.js';
 import { plainCommand } from './plain-command.js';
@@ -22,24 +23,11 @@ export interface ApprovalSettings {
   deny: readonly string[];
 }
 
-/** Whether a call may run; when not, the result the model gets instead. */
-export type GateResult = { allowed: true } | { allowed: false; output: string; display: string };
-
-/** Where a call is asked from. */
-export interface GateOrigin {
-  call: ModelToolCall;
-  tool: Tool;
-  ctx: ToolContext;
-  step: number;
-  taskId?: string;
-  signal: AbortSignal;
-}
-
 /**
  * Stands before every tool call of a run: the approval rules decide, and a call that must be
  * asked goes to the user as a request (approval_requested) answered through the runtime.
  */
-export class ApprovalGate {
+export class ApprovalGate implements ToolCallGate {
   private unanswered = false;
   private failed: string | undefined;
 
@@ -116,12 +104,12 @@ export class ApprovalGate {
     );
     switch (reply.status) {
       case 'stopped':
-        return { allowed: false, output: 'Not run: the run was stopped by the user.', display: 'stopped' };
+        return { allowed: false, output: fillSection(APPROVAL_TEXTS, 'stopped'), display: 'stopped' };
       case 'unavailable':
         this.unanswered = true;
         return {
           allowed: false,
-          output: "Not run: this call needs the user's approval and no one can give it now.",
+          output: fillSection(APPROVAL_TEXTS, 'no-approver'),
           display: 'needs approval',
         };
       case 'answered':
@@ -129,7 +117,9 @@ export class ApprovalGate {
           const reason = reply.reason?.trim();
           return {
             allowed: false,
-            output: `The user did not allow this call${reason ? `. Their reason: ${reason}` : ' (no reason given)'}. Do not repeat it as is; take their reason into account or choose another way.`,
+            output: reason
+              ? fillSection(APPROVAL_TEXTS, 'denied-with-reason', { reason })
+              : fillSection(APPROVAL_TEXTS, 'denied'),
             display: reason ? `denied: ${reason}` : 'denied',
           };
         }

@@ -1,3 +1,4 @@
+import { fillSection } from '../../prompts/template.js';
 import type { ApprovalMode, ChangeKind } from '../../tools/approval.js';
 import { codeRunningOption } from './code-running-options.js';
 import { type CommandLine, denyMatch, entryWords, startsWithWords } from './command-line.js';
@@ -32,6 +33,9 @@ export interface ApprovalQuestion {
   remembered: SessionApprovals;
 }
 
+/** The template of what the model reads when a call is not run (src/prompts/approval.md). */
+export const APPROVAL_TEXTS = 'approval';
+
 /**
  * Decides whether a call runs, is asked, or is refused. The deny list wins over everything,
  * `plan-only` refuses every change; a command line that cannot be read, or that may run a
@@ -47,14 +51,13 @@ export function decideApproval(question: ApprovalQuestion): ApprovalVerdict {
   if (denied?.match === 'yes') {
     return {
       kind: 'refuse',
-      message: `Refused: \`${denied.entry}\` is on the deny list of the taskweave config, so this call is never run. Do not try to get around it; tell the user if the task needs it.`,
+      message: fillSection(APPROVAL_TEXTS, 'deny-list', { entry: denied.entry }),
     };
   }
   if (mode === 'plan-only') {
     return {
       kind: 'refuse',
-      message:
-        'Refused: taskweave runs in plan-only mode (--approval plan-only), where only read-only tools run and nothing is changed. Describe the change you would make instead.',
+      message: fillSection(APPROVAL_TEXTS, 'plan-only'),
     };
   }
   if (changes === 'command' && line && !line.shell.parsed) {

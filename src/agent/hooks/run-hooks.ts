@@ -6,6 +6,7 @@ import {
   hookMatches,
 } from '../../config/hooks-config.js';
 import type { EventPayload } from '../../events/registry.js';
+import type { HookedCall, HookOrigin, HookRunner } from '../state/hook-runner.js';
 import { type HookOutcome, runHook } from './run-hook.js';
 
 /** The most of a tool's output an afterTool hook is given on stdin. */
@@ -13,25 +14,12 @@ const HOOK_OUTPUT_LIMIT = 20_000;
 /** The most of a failed hook's stderr the hook_ran event carries. */
 const EVENT_MESSAGE_LIMIT = 300;
 
-/** Where a hook's event happened: the step and plan task, for its hook_ran event. */
-export interface HookOrigin {
-  step: number;
-  taskId?: string;
-}
-
-/** A tool call as the tool hooks see it. */
-export interface HookedCall {
-  id: string;
-  name: string;
-  args: unknown;
-}
-
 /**
  * The hooks of the user's config, for one run: each runs as a child process in the workspace
  * with the event as JSON on stdin (see runHook), and each run is announced as a `hook_ran`
  * event. Only a `beforeTool` hook decides anything: its non-zero exit refuses the call.
  */
-export class RunHooks {
+export class RunHooks implements HookRunner {
   constructor(
     private readonly options: {
       config: HooksConfig | undefined;

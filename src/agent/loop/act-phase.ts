@@ -1,6 +1,8 @@
 import type { ModelReply, ModelToolCall } from '../../model/call-model.js';
+import { fillSection } from '../../prompts/template.js';
+import type { ExecutedCall } from '../state/executed-call.js';
 import { addNote } from '../state/notes.js';
-import { type ExecutedCall, executeTools } from './execute-tools.js';
+import { executeTools } from './execute-tools.js';
 import { type LoopContext, queueConversationSave, saveConversation } from './loop-context.js';
 import {
   continueRequest,
@@ -10,7 +12,7 @@ import {
   nonAnswerOf,
 } from './non-answer.js';
 import { REPETITION_FAIL_LIMIT } from './recovery.js';
-import { limitReplyCalls } from './reply-limits.js';
+import { limitReplyCalls, REPLY_LIMITS } from './reply-limits.js';
 import type { Interruption } from './step.js';
 import { callModelForStep } from './step-model-call.js';
 import { toolContextFor } from './tool-context.js';
@@ -116,7 +118,7 @@ export async function runActPhase(
 
 /** The repeated call of a reply, reported as not run (the repetition rule then ends the loop). */
 function notRunRepeated(ctx: LoopContext, step: number, call: ModelToolCall): ExecutedCall {
-  const output = `Not run: the same call ${REPETITION_FAIL_LIMIT} times in a row in one reply.`;
+  const output = fillSection(REPLY_LIMITS, 'repeated-not-run', { limit: String(REPETITION_FAIL_LIMIT) });
   const common = { call_id: call.id, name: call.name, task_id: ctx.taskId };
   ctx.run.emit({ type: 'tool_start', ...common, args: call.args, step });
   ctx.run.emit({ type: 'tool_error', ...common, error: output, duration_ms: 0 });

@@ -1,10 +1,13 @@
+import { fillSection } from '../../prompts/template.js';
+import type { ExecutedCall } from '../state/executed-call.js';
 import { addNote } from '../state/notes.js';
 import type { Conversation, RunContext } from '../state/run-state.js';
-import type { ExecutedCall } from './execute-tools.js';
 import { REPETITION_FAIL_LIMIT, type RecoveryTracker, SAME_FAILURE_LIMIT } from './recovery.js';
 import type { Interruption } from './step.js';
 
 const MAX_ERROR_IN_QUESTION = 600;
+/** The template of the recovery rules' notes for the model (src/prompts/recovery.md). */
+const NOTES = 'recovery';
 
 export interface ApplyRecoveryOptions {
   run: RunContext;
@@ -36,10 +39,7 @@ export async function applyRecovery(options: ApplyRecoveryOptions): Promise<Inte
       case 'ok':
         break;
       case 'warn_repetition':
-        notes.push(
-          `You are repeating yourself: ${call.name} was called with the same arguments ${verdict.count} times in a row. ` +
-            'Its result will not change. Do something different, or finish if the goal is met.',
-        );
+        notes.push(fillSection(NOTES, 'repeating', { tool: call.name, count: String(verdict.count) }));
         break;
       case 'fail_repetition': {
         const reason = `The agent repeated the same call ${verdict.count} times in a row (${call.name}); the run was stopped (limit ${REPETITION_FAIL_LIMIT}).`;
@@ -57,10 +57,11 @@ export async function applyRecovery(options: ApplyRecoveryOptions): Promise<Inte
         if (reply.status === 'stopped')
           return { kind: 'interruption', status: 'stopped', reason: 'Stopped by the user.' };
         recovery.resetAction(verdict.action);
+        const failed = { action: verdict.action, limit: String(SAME_FAILURE_LIMIT) };
         notes.push(
           reply.status === 'answered'
-            ? `${verdict.action} failed ${SAME_FAILURE_LIMIT} times, so the user was asked for guidance. The user said: ${reply.answer}`
-            : `${verdict.action} failed ${SAME_FAILURE_LIMIT} times and the user did not answer in time. Try a clearly different approach.`,
+            ? fillSection(NOTES, 'user-said', { ...failed, answer: reply.answer })
+            : fillSection(NOTES, 'no-answer', failed),
         );
         break;
       }

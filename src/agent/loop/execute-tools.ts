@@ -1,18 +1,13 @@
 import path from 'node:path';
 import type { ModelToolCall } from '../../model/call-model.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { Tool, ToolContext, ToolResult } from '../../tools/types.js';
+import type { Tool, ToolContext } from '../../tools/types.js';
 import type { ChangeRecorder } from '../../work/change-recorder.js';
-import type { ApprovalGate } from '../approval/approval-gate.js';
-import type { RunHooks } from '../hooks/run-hooks.js';
 import type { Emit } from '../state/emit.js';
+import type { ExecutedCall } from '../state/executed-call.js';
+import type { HookRunner } from '../state/hook-runner.js';
 import type { PathLocks } from '../state/path-locks.js';
-
-/** A tool call together with what it returned. */
-export interface ExecutedCall {
-  call: ModelToolCall;
-  result: ToolResult & { durationMs: number };
-}
+import type { ToolCallGate } from '../state/tool-call-gate.js';
 
 export interface ExecuteToolsOptions {
   calls: ModelToolCall[];
@@ -23,14 +18,14 @@ export interface ExecuteToolsOptions {
   taskId?: string;
   signal: AbortSignal;
   /** Decides, before each call, whether it runs, is asked or is refused. */
-  approval: ApprovalGate;
+  approval: ToolCallGate;
   /** Per-path locks for writes (parallel tasks); none in a single loop. */
   locks?: PathLocks;
   workspaceRoot?: string;
   /** Leaves a change record (a checkpoint) of each call that changes files; none when left out. */
   changes?: ChangeRecorder;
   /** The user's beforeTool and afterTool hooks; none when left out. */
-  hooks?: RunHooks;
+  hooks?: HookRunner;
 }
 
 /**

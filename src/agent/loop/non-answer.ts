@@ -1,5 +1,6 @@
 import type { ModelReply } from '../../model/call-model.js';
-import type { ReadReply } from '../protocol/wire-protocol.js';
+import { fillSection } from '../../prompts/template.js';
+import type { ReadReply } from '../state/wire-protocol.js';
 
 /**
  * Replies in a row that are not an answer (empty, cut off, filtered, reasoning only) after which
@@ -28,17 +29,16 @@ export function nonAnswerOf(raw: ModelReply, read: ReadReply): NonAnswerKind | u
 
 /** What the model is told after such a reply, so that it continues. */
 export function continueRequest(kind: NonAnswerKind): string {
-  switch (kind) {
-    case 'empty':
-      return 'Your last reply was empty: no text and no tool call. Continue the work: call the tools you need, or give your answer.';
-    case 'cut_off':
-      return 'Your last reply was cut off at the output token limit (finish reason: length), so it was not used. Continue in smaller pieces: make the tool calls you need (write a large file in parts), or give a shorter answer.';
-    case 'filtered':
-      return "Your last reply was stopped by the provider's content filter, so it was not used. Continue the work, worded differently.";
-    case 'reasoning_only':
-      return 'Your last reply had only "reasoning": no "tool_calls" and no "final_answer" (or "task_completed" in a task), so it did nothing. Continue: put the tools you need in "tool_calls", or your answer in "final_answer".';
-  }
+  return fillSection('non-answer', CONTINUE_SECTIONS[kind]);
 }
+
+/** The section of src/prompts/non-answer.md for each kind of reply. */
+const CONTINUE_SECTIONS: Record<NonAnswerKind, string> = {
+  empty: 'empty',
+  cut_off: 'cut-off',
+  filtered: 'filtered',
+  reasoning_only: 'reasoning-only',
+};
 
 /** The reason a loop fails with after NON_ANSWER_LIMIT such replies in a row. */
 export function nonAnswerFailure(kind: NonAnswerKind): string {

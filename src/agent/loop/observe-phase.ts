@@ -1,7 +1,9 @@
 import { buildObservePrompt } from '../../prompts/observe-prompt.js';
+import { fillSection } from '../../prompts/template.js';
 import { formatArgs } from '../../util/format-args.js';
 import { extractJsonBlock, textField } from './json-block.js';
 import { type LoopContext, saveConversation } from './loop-context.js';
+import { ROA_NOTES } from './reason-phase.js';
 import type { ObservePhase, Step } from './step.js';
 import { callModelForStep, plainCallTools } from './step-model-call.js';
 import type { PhaseResult } from './strategy.js';
@@ -46,7 +48,10 @@ export async function runObservePhase(ctx: LoopContext, step: Step): Promise<Pha
     // The next step's Reason starts from what this step observed.
     conversation.messages.push({
       role: 'user',
-      content: `[taskweave] Your observation of step ${step.index}:\n${observe.content}`,
+      content: fillSection(ROA_NOTES, 'observation', {
+        step: String(step.index),
+        observation: observe.content,
+      }),
     });
     await saveConversation(ctx);
   }

@@ -1,9 +1,13 @@
 import { buildReasonPrompt } from '../../prompts/reason-prompt.js';
+import { fillSection } from '../../prompts/template.js';
 import { extractJsonBlock, textField } from './json-block.js';
 import { type LoopContext, saveConversation } from './loop-context.js';
 import type { ReasonPhase } from './step.js';
 import { callModelForStep, plainCallTools } from './step-model-call.js';
 import type { PhaseResult } from './strategy.js';
+
+/** The template of the notes between a `roa` step's phases (src/prompts/roa-notes.md). */
+export const ROA_NOTES = 'roa-notes';
 
 /**
  * Reason, the first phase of a `roa` step: a plain call (no tool may be called) that asks the
@@ -58,14 +62,11 @@ export function readReason(text: string): ReasonPhase {
 }
 
 function reasoningNote(step: number, reason: ReasonPhase): string {
-  const lines = [`[taskweave] Your reasoning for step ${step} (before acting):`, reason.content];
-  if (reason.plan !== undefined && reason.plan !== reason.content) lines.push(`Plan: ${reason.plan}`);
+  const lines = [fillSection(ROA_NOTES, 'reasoning-heading', { step: String(step) }), reason.content];
+  if (reason.plan !== undefined && reason.plan !== reason.content)
+    lines.push(fillSection(ROA_NOTES, 'reasoning-plan', { plan: reason.plan }));
   if (reason.toolsToConsider.length > 0)
-    lines.push(`Tools to consider: ${reason.toolsToConsider.join(', ')}`);
-  lines.push(
-    reason.finish
-      ? 'You judged the work done: finish now as your instructions say.'
-      : 'Now act on it: make the tool calls this step needs.',
-  );
+    lines.push(fillSection(ROA_NOTES, 'reasoning-tools', { tools: reason.toolsToConsider.join(', ') }));
+  lines.push(fillSection(ROA_NOTES, reason.finish ? 'reasoning-finish' : 'reasoning-act'));
   return lines.filter((line) => line !== '').join('\n');
 }

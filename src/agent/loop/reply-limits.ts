@@ -1,5 +1,9 @@
 import type { ModelToolCall } from '../../model/call-model.js';
+import { fillSection } from '../../prompts/template.js';
 import { REPETITION_FAIL_LIMIT, stableStringify } from './recovery.js';
+
+/** The template of what the model reads when calls of a reply are not run (src/prompts/reply-limits.md). */
+export const REPLY_LIMITS = 'reply-limits';
 
 /** The most tool calls of one reply that run; the rest are dropped and the model is told. */
 export const MAX_TOOL_CALLS_PER_REPLY = 20;
@@ -39,7 +43,12 @@ export function limitReplyCalls(calls: ModelToolCall[]): LimitedCalls {
         run: capped.slice(0, index),
         repeated: call,
         dropped,
-        note: `Your reply made the same ${call.name} call ${REPETITION_FAIL_LIMIT} or more times in a row; it ran ${REPETITION_FAIL_LIMIT - 1} times and the rest of the reply (${dropped + 1} calls) was not run.`,
+        note: fillSection(REPLY_LIMITS, 'repeated-note', {
+          tool: call.name,
+          limit: String(REPETITION_FAIL_LIMIT),
+          ran: String(REPETITION_FAIL_LIMIT - 1),
+          not_run: String(dropped + 1),
+        }),
       };
     }
   }
@@ -48,6 +57,10 @@ export function limitReplyCalls(calls: ModelToolCall[]): LimitedCalls {
   return {
     run: capped,
     dropped,
-    note: `Your reply made ${calls.length} tool calls; at most ${MAX_TOOL_CALLS_PER_REPLY} run per reply, so the first ${MAX_TOOL_CALLS_PER_REPLY} ran and the other ${dropped} were dropped (not run). Make the calls that are still needed in your next reply.`,
+    note: fillSection(REPLY_LIMITS, 'too-many', {
+      calls: String(calls.length),
+      limit: String(MAX_TOOL_CALLS_PER_REPLY),
+      dropped: String(dropped),
+    }),
   };
 }

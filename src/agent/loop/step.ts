@@ -1,7 +1,7 @@
 import type { RunStatus } from '../../events/registry.js';
 import type { ModelReply } from '../../model/call-model.js';
 import type { TaskGraph } from '../../plan/task-graph.js';
-import type { ExecutedCall } from './execute-tools.js';
+import type { ExecutedCall } from '../state/executed-call.js';
 
 /** What the Reason phase of a `roa` step produced: the model's thinking before it acts. */
 export interface ReasonPhase {

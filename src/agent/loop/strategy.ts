@@ -1,5 +1,5 @@
+import type { LoopName } from '../state/loop-name.js';
 import type { LoopContext } from './loop-context.js';
-import type { LoopName } from './loop-name.js';
 import type { Interruption, ObservePhase, ReasonPhase, Step } from './step.js';
 
 /** What a phase around the tool step produced, or the interruption that ends the loop. */

@@ -1,7 +1,12 @@
 import { z } from 'zod';
+import { fillSection } from '../../prompts/template.js';
+import { toolTexts } from '../../prompts/tool-texts.js';
 import { builtSchema } from '../../tools/built-schemas.js';
 import { defineTool } from '../../tools/define-tool.js';
 import type { Tool } from '../../tools/types.js';
+
+/** The template of the control tools' model-facing texts (src/prompts/control-tools.md). */
+const TEXTS = 'control-tools';
 
 // Module-level schemas: each task gets its own control tools, but their model-facing
 // definitions are built once.
@@ -46,9 +51,7 @@ export interface TaskCompletedScope {
 export function taskCompletedTool(scope: TaskCompletedScope): Tool {
   return defineTool({
     name: 'task_completed',
-    description: 'Closes the current task with a summary of what was done and verified.',
-    whenToUse: 'Its objective is met and verified; other calls of the same reply run first.',
-    whenNotToUse: 'Before the work is checked, for another task, or to end the request (final_answer).',
+    ...toolTexts(TEXTS, 'task-completed'),
     readOnly: true,
     parameters: TASK_COMPLETED_PARAMETERS,
     async execute({ summary, ...extra }) {
@@ -59,8 +62,7 @@ export function taskCompletedTool(scope: TaskCompletedScope): Tool {
           : undefined;
       if (refusal) return { output: refusal, isError: true };
       return {
-        output:
-          'Noted: the task will close once the other calls of this reply (and its check, if any) have run.',
+        output: fillSection(TEXTS, 'task-completed-noted'),
         isError: false,
         effect: { kind: 'task_completed', summary },
       };
@@ -72,14 +74,12 @@ export function taskCompletedTool(scope: TaskCompletedScope): Tool {
 export function failTaskTool(): Tool {
   return defineTool({
     name: 'fail_task',
-    description: 'Gives up on the current task; the user then chooses retry, skip, revise or abort.',
-    whenToUse: 'The task cannot be done (something needed is missing or impossible) and other ways failed.',
-    whenNotToUse: 'An error you can still fix (fix it), or a task that is merely long.',
+    ...toolTexts(TEXTS, 'fail-task'),
     readOnly: true,
     parameters: FAIL_TASK_PARAMETERS,
     async execute({ reason }) {
       return {
-        output: 'Noted: the task is marked failed.',
+        output: fillSection(TEXTS, 'fail-task-noted'),
         isError: false,
         effect: { kind: 'task_failed', reason },
       };
@@ -96,9 +96,7 @@ export function finalAnswerTool(
 ): Tool {
   return defineTool({
     name: 'final_answer',
-    description: 'Ends the whole request with the answer for the user.',
-    whenToUse: 'Only when ALL tasks of the plan are done, to summarise them.',
-    whenNotToUse: 'While tasks remain: it is refused (close a task with task_completed).',
+    ...toolTexts(TEXTS, 'final-answer'),
     readOnly: true,
     parameters: FINAL_ANSWER_PARAMETERS,
     async execute({ answer }, ctx) {
@@ -120,11 +118,12 @@ function wrongTaskRefusal(scope: TaskCompletedScope, taskId: string): string | u
   const named =
     planTaskIds.includes(taskId) ||
     (/^\d+$/.test(taskId) && Number(taskId) >= 1 && Number(taskId) <= planTaskIds.length);
-  const what = named
-    ? `Task "${taskId}" is another task of the plan: it gets its own turn.`
-    : `There is no task "${taskId}" in the plan (its tasks: ${planTaskIds.join(', ')}).`;
-  return (
-    `Refused: task_completed closes only the current task, ${current.id} ("${current.title}"). ${what} ` +
-    `Finish ${current.id}, then call task_completed without task_id (or with task_id "${current.id}").`
-  );
+  const why = named
+    ? fillSection(TEXTS, 'task-completed-other-task', { task: taskId })
+    : fillSection(TEXTS, 'task-completed-unknown-task', { task: taskId, tasks: planTaskIds.join(', ') });
+  return fillSection(TEXTS, 'task-completed-wrong-task', {
+    current_id: current.id,
+    current_title: current.title,
+    why,
+  });
 }

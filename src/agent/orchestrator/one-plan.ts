@@ -1,3 +1,5 @@
+import { fillSection } from '../../prompts/template.js';
+
 /**
  * One plan at a time per plan_actions tool: a reply with two plan_actions calls (they run
  * together, being read-only) would otherwise have two plans approved, one run and the other
@@ -12,10 +14,10 @@ export class OnePlanAtATime {
   /** Takes the turn for a call, or says why it is refused. */
   enter(callId: string): string | undefined {
     if (this.done) {
-      return 'Refused: a plan was already approved in this run and taskweave is running it; plan_actions is not called again. Work on the current task.';
+      return fillSection('plan-tool', 'already-approved');
     }
     if (this.inFlight !== undefined) {
-      return `Refused: only one plan_actions call per reply. The plan of call ${this.inFlight} is the one proposed; this call was not used. Put every task in one plan; if that plan is rejected, call plan_actions again with a revised plan.`;
+      return fillSection('plan-tool', 'one-per-reply', { call: this.inFlight });
     }
     this.inFlight = callId;
     return undefined;

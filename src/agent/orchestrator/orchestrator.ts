@@ -2,6 +2,7 @@ import type { EventPayload } from '../../events/registry.js';
 import { PlanScheduler, type SchedulerResult } from '../../plan/scheduler.js';
 import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
+import { fillSection } from '../../prompts/template.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { runStepLoop } from '../loop/driver.js';
 import { findEffect } from '../loop/effects.js';
@@ -12,6 +13,9 @@ import { openGoalWorktrees } from './goal-isolation.js';
 import { PlanRun } from './plan-run.js';
 import { planActionsTool } from './plan-tool.js';
 import { runPlanTask } from './task-runner.js';
+
+/** The template of the orchestrator's requests around a plan (src/prompts/plan-turns.md). */
+const PLAN_TURNS = 'plan-turns';
 
 /** How one plan ended: all done, the user chose to revise, or the run must end. */
 export type PlanResult =
@@ -123,7 +127,7 @@ export async function finalAnswer(
   completed: CompletedTask[],
 ): Promise<LoopOutcome> {
   const registry = new ToolRegistry([
-    finalAnswerTool(() => ({ accepted: true, message: 'Accepted: the run ends with this answer.' })),
+    finalAnswerTool(() => ({ accepted: true, message: fillSection(PLAN_TURNS, 'final-answer-accepted') })),
   ]);
   const summaries = completed.map((task) => `- Task ${task.id} (${task.title}): ${task.summary}`).join('\n');
   const conversation: Conversation = {
@@ -131,7 +135,11 @@ export async function finalAnswer(
     messages: [
       {
         role: 'user',
-        content: `=== USER REQUEST ===\n${goal}\n\n=== COMPLETED TASKS ===\n${summaries}\n\n=== INSTRUCTIONS ===\nAll ${completed.length} tasks are done. Call final_answer with the answer for the user: what was done and how it was verified.`,
+        content: fillSection(PLAN_TURNS, 'final-answer', {
+          goal,
+          summaries,
+          count: String(completed.length),
+        }),
       },
     ],
   };
@@ -170,12 +178,15 @@ export async function revisePlan(
     return `- ${task.id} [${state}] ${task.title} — ${task.description}${why}`;
   });
   const done = previous.completed.map((task) => `- ${task.id}: ${task.summary}`).join('\n') || '(none)';
+  const state = { goal, plan: lines.join('\n'), done };
   const conversation: Conversation = {
     system: run.systemPrompt('planning'),
     messages: [
       {
         role: 'user',
-        content: `=== USER REQUEST ===\n${goal}\n\n=== PLAN SO FAR ===\n${lines.join('\n')}\n\n=== COMPLETED TASKS ===\n${done}\n\n=== INSTRUCTIONS ===\nA task failed and the user chose to revise the plan.${result.feedback ? ` The user said: ${result.feedback}` : ''} Call plan_actions with a plan for the work that is left (do not repeat completed tasks).`,
+        content: result.feedback
+          ? fillSection(PLAN_TURNS, 'revise-plan-with-feedback', { ...state, feedback: result.feedback })
+          : fillSection(PLAN_TURNS, 'revise-plan', state),
       },
     ],
   };

@@ -2,13 +2,18 @@ import type { ModelMessage } from 'ai';
 import type { ModelToolCall } from '../../model/call-model.js';
 import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
+import { fillSection } from '../../prompts/template.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolContext } from '../../tools/types.js';
 import type { Workspace } from '../../tools/workspace/index.js';
 import type { GoalWorktrees } from '../../work/goal-worktrees.js';
+import { loadConversation } from '../conversation/stored-conversation.js';
 import type { LoopOutcome, NextStep } from '../loop/step.js';
 import { toolContextFor } from '../loop/tool-context.js';
 import type { RunContext } from '../state/run-state.js';
+
+/** The template of what the model reads when its final answer is refused (src/prompts/final-answer-refusal.md). */
+const REFUSALS = 'final-answer-refusal';
 
 /** final_answer refusals in one run before the user is asked. */
 export const FINAL_ANSWER_REFUSAL_LIMIT = 3;
@@ -65,7 +70,8 @@ export class PlanRun {
    */
   async takeSavedConversation(taskId: string): Promise<ModelMessage[]> {
     if (!this.interruptedTasks.delete(taskId)) return [];
-    return this.run.records.taskMessages(this.planId, taskId);
+    const saved = this.run.records.taskConversation(this.planId, taskId);
+    return loadConversation(saved.sessions, saved.sessionId, saved.taskId);
   }
 
   private combinedSignal: AbortSignal | undefined;
@@ -110,18 +116,18 @@ export class PlanRun {
       // does not count towards asking the user.
       return {
         accepted: false,
-        message:
-          `Not yet: the current task "${current?.title ?? taskId}" is still open. Close it with task_completed; ` +
-          'taskweave then asks for the final answer.',
+        message: fillSection(REFUSALS, 'current-task-open', { task: current?.title ?? taskId }),
       };
     }
     this.run.finalAnswerRefusals += 1;
     if (this.run.finalAnswerRefusals === FINAL_ANSWER_REFUSAL_LIMIT) this.escalationPending = true;
     return {
       accepted: false,
-      message:
-        `Refused: ${remaining} of ${this.graph.tasks.length} tasks are not done yet, the current task "${current?.title ?? taskId}" among them. ` +
-        'Keep working on the current task and call task_completed when it is done; taskweave asks for the final answer after the last task.',
+      message: fillSection(REFUSALS, 'tasks-remain', {
+        remaining: String(remaining),
+        total: String(this.graph.tasks.length),
+        task: current?.title ?? taskId,
+      }),
     };
   }
 
@@ -145,8 +151,8 @@ export class PlanRun {
     return {
       note:
         reply.status === 'answered'
-          ? `The user was asked because you kept trying to finish early. The user said: ${reply.answer}`
-          : 'You kept trying to finish while tasks remain. Finish the current task and call task_completed.',
+          ? fillSection(REFUSALS, 'user-said', { answer: reply.answer })
+          : fillSection(REFUSALS, 'no-answer'),
     };
   }
 

@@ -1,7 +1,18 @@
-import { type TaskState, validatePlan } from '../../plan/task-graph.js';
+import { type TaskGraph, type TaskState, validatePlan } from '../../plan/task-graph.js';
+import type { CompletedTask } from '../../prompts/task-prompt.js';
 import type { Store } from '../../store/ports.js';
 import type { TaskStatus } from '../../store/sqlite/schema.js';
-import type { StoredPlan } from '../run/run-agent.js';
+
+/** A plan read back from the store to continue it. */
+export interface StoredPlan {
+  planId: string;
+  goal: string;
+  graph: TaskGraph;
+  states: Map<string, TaskState>;
+  completed: CompletedTask[];
+  /** The plan's task keys → the store's task ids. */
+  taskIds: Map<string, string>;
+}
 
 const RESUMED_STATES: Record<TaskStatus, TaskState> = {
   pending: 'pending',

@@ -3,6 +3,7 @@ import type { TaskOutcome, TaskRunMode } from '../../plan/scheduler.js';
 import type { PlanTask } from '../../plan/task-graph.js';
 import { systemPrompts } from '../../prompts/system-prompt.js';
 import { buildTaskPrompt, type TaskToolResult } from '../../prompts/task-prompt.js';
+import { fillSection } from '../../prompts/template.js';
 import { FileTracker } from '../../tools/file-tracker.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { Workspace } from '../../tools/workspace/index.js';
@@ -13,7 +14,13 @@ import type { Conversation } from '../state/run-state.js';
 import { failTaskTool, finalAnswerTool, taskCompletedTool } from './control-tools.js';
 import type { PlanRun } from './plan-run.js';
 import { taskStepDecider } from './task-step-decider.js';
-import { beginResolve, commitTaskStep, enterWorktree, mergeCompletedTask } from './task-worktree.js';
+import {
+  beginResolve,
+  commitTaskStep,
+  enterWorktree,
+  MERGE_CONFLICT,
+  mergeCompletedTask,
+} from './task-worktree.js';
 
 /**
  * Works one task of a plan with the step loop, in its own conversation built from the
@@ -84,8 +91,7 @@ export async function runPlanTask(
       ? async () => {
           if (!goal.isResolving(task.id)) return undefined;
           const left = await goal.unresolvedFiles(task.id);
-          if (left.length > 0)
-            return `The task was not closed: conflict markers (<<<<<<< or >>>>>>> lines) are still in ${left.join(', ')}. Resolve them, then call task_completed again.`;
+          if (left.length > 0) return fillSection(MERGE_CONFLICT, 'markers-left', { files: left.join(', ') });
           await goal.commitStep(task.id, `taskweave: ${task.id} resolves the conflict`);
           return undefined;
         }

@@ -1,5 +1,6 @@
 import type { PlanTask } from '../../plan/task-graph.js';
 import type { TaskToolResult } from '../../prompts/task-prompt.js';
+import { fillSection } from '../../prompts/template.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { Workspace } from '../../tools/workspace/index.js';
@@ -10,6 +11,9 @@ import type { NextStep, Step } from '../loop/step.js';
 import { addNote } from '../state/notes.js';
 import type { Conversation } from '../state/run-state.js';
 import type { PlanRun } from './plan-run.js';
+
+/** The template of the notes that keep the model on its task (src/prompts/task-notes.md). */
+const TASK_NOTES = 'task-notes';
 
 const CONTROL_TOOLS = new Set(['task_completed', 'fail_task', 'final_answer']);
 
@@ -116,17 +120,13 @@ export function taskStepDecider(context: TaskStepContext): (step: Step) => Promi
           reason: `The model replied ${IDLE_REPLY_LIMIT} times without working on the task or closing it.`,
         };
       }
-      note(
-        'You replied without calling a tool. Go on with the current task using the tools, or call task_completed with a summary if it is done.',
-      );
+      note(fillSection(TASK_NOTES, 'no-tool-call'));
       return { kind: 'run_again' };
     }
     idleReplies = 0;
     // In a plan the orchestrator's rules end a task, not the model's verdict: it only nudges.
     if (step.phases.observe?.shouldContinue === false) {
-      note(
-        'Your observation says the current task is done, but it is still open: call task_completed with a summary (or fail_task) in the next step.',
-      );
+      note(fillSection(TASK_NOTES, 'observed-done'));
     }
     return { kind: 'run_again' };
   };

@@ -1,5 +1,6 @@
 import type { TaskOutcome } from '../../plan/scheduler.js';
 import type { PlanTask } from '../../plan/task-graph.js';
+import { fillSection } from '../../prompts/template.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { Workspace } from '../../tools/workspace/index.js';
@@ -9,6 +10,9 @@ import type { Step } from '../loop/step.js';
 import { addNote } from '../state/notes.js';
 import type { Conversation } from '../state/run-state.js';
 import type { PlanRun } from './plan-run.js';
+
+/** The template of what the model reads while it resolves a merge conflict (src/prompts/merge-conflict.md). */
+export const MERGE_CONFLICT = 'merge-conflict';
 
 /** Where a task in a worktree works, or why it could not start there. */
 export type TaskWorktree = { workspace: Workspace } | { failed: string };
@@ -137,10 +141,15 @@ export async function beginResolve(
 ): Promise<void> {
   const { files, description } = await goal.startResolve(task.id);
   const branch = goal.taskBranchOf(task.id);
+  const branches = { branch, goal_branch: goal.branch };
   const content =
     files.length === 0
-      ? `Resolving the merge conflict: ${goal.branch} as it is now merged into this task's branch ${branch} without a conflict (it moved on since). Check that the task's work is still right, then call task_completed; its check runs again before it is merged.`
-      : `Resolve the merge conflict of this task. Its work is on its branch ${branch} in this worktree; ${goal.branch} has been merged into it and ${files.length === 1 ? 'this file holds' : 'these files hold'} conflict markers (between <<<<<<< and ======= this task's side, between ======= and >>>>>>> the goal branch's side): ${files.join(', ')}.\n${description}\nEdit each file so it keeps what both sides meant and no marker is left (read it first), then call task_completed; the task's check runs again before it is merged.`;
+      ? fillSection(MERGE_CONFLICT, 'resolve-no-conflict', branches)
+      : fillSection(MERGE_CONFLICT, files.length === 1 ? 'resolve-one-file' : 'resolve-files', {
+          ...branches,
+          files: files.join(', '),
+          description,
+        });
   addNote(plan.run, conversation, {
     step: plan.run.steps,
     taskId: task.id,

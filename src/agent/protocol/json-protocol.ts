@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fillSection } from '../../prompts/template.js';
 import { describeIssues } from '../../util/describe-issues.js';
 import { errorMessage } from '../../util/error-message.js';
 
@@ -22,20 +23,18 @@ const CONTROL_FIELDS: ControlField[] = ['task_completed', 'final_answer'];
 
 type ResponseField = 'reasoning' | 'tool_calls' | ControlField;
 
-/** What the model reads about each field: in the schema and in the instructions, one text. */
+/** The template of the protocol's model-facing texts (src/prompts/json-protocol.md). */
+const TEXTS = 'json-protocol';
+
+/**
+ * What the model reads about each field: in the schema and in the instructions, one text. Read
+ * when the module loads, since the reply's schema (a module constant) carries them.
+ */
 const FIELD_DESCRIPTIONS = {
-  reasoning:
-    'Optional. Your thinking for this step in a few sentences: what you learned, what you do next ' +
-    'and why. It is shown to the user.',
-  tool_calls:
-    'The tools to run now, in order, each as {"name": <tool name>, "args": <arguments matching that ' +
-    "tool's parameters>}. Their results come back in the next message. Use [] when no tool is needed now.",
-  task_completed:
-    'Optional. Fill it only when the objective of the current task is met: a short summary of what was ' +
-    'done and its result. Tool calls in the same reply run first. Leave it out while the task needs more work.',
-  final_answer:
-    'Optional. Fill it only when the whole request is done (when there is a plan: only when ALL its tasks ' +
-    'are done): your answer to the user. Leave it out while any work remains.',
+  reasoning: fillSection(TEXTS, 'field-reasoning'),
+  tool_calls: fillSection(TEXTS, 'field-tool-calls'),
+  task_completed: fillSection(TEXTS, 'field-task-completed'),
+  final_answer: fillSection(TEXTS, 'field-final-answer'),
 } satisfies Record<ResponseField, string>;
 
 // Models often write `null` or "" for a field they mean to leave out; both count as absent.
@@ -107,33 +106,30 @@ const FULL_REPLY_SHAPE = replyShape(CONTROL_FIELDS);
 export function buildJsonProtocolInstructions(options: JsonProtocolInstructionsOptions): string {
   const controlFields = CONTROL_FIELDS.filter((field) => options.controlFields.includes(field));
   const fields: ResponseField[] = ['reasoning', 'tool_calls', ...controlFields];
-  const rules = [
-    'Reply with exactly one JSON object and nothing else: no text before or after it, no Markdown code fence.',
-    'Use double quotes around keys and strings; write newlines inside strings as \\n.',
-  ];
+  const rules = [fillSection(TEXTS, 'rule-one-object'), fillSection(TEXTS, 'rule-quotes')];
   if (controlFields.length > 0) {
-    rules.push(`When no tool is needed, fill ${controlFields.map((field) => `"${field}"`).join(' or ')}.`);
+    rules.push(
+      fillSection(TEXTS, 'rule-no-tool', { fields: controlFields.map((field) => `"${field}"`).join(' or ') }),
+    );
   }
-  const sections = [
-    '# Reply format',
-    'You call tools by replying with JSON. Every reply is one JSON object of this form (? marks a field you may leave out):',
-    replyShape(controlFields),
-    'Fields:',
-    fields.map((field) => `- "${field}": ${FIELD_DESCRIPTIONS[field]}`).join('\n'),
-    'Rules:',
-    rules.map((rule) => `- ${rule}`).join('\n'),
-    'Example replies:',
-    exampleReplies(options.tools, controlFields).join('\n'),
-    '# Tools',
-    options.tools.length > 0
-      ? options.tools.map(describeTool).join('\n\n')
-      : 'There are no tools in this step: always reply with "tool_calls": [].',
-  ];
-  return sections.join('\n\n');
+  return fillSection(TEXTS, 'instructions', {
+    shape: replyShape(controlFields),
+    fields: fields.map((field) => `- "${field}": ${FIELD_DESCRIPTIONS[field]}`).join('\n'),
+    rules: rules.map((rule) => `- ${rule}`).join('\n'),
+    examples: exampleReplies(options.tools, controlFields).join('\n'),
+    tools:
+      options.tools.length > 0
+        ? options.tools.map(describeTool).join('\n\n')
+        : fillSection(TEXTS, 'no-tools'),
+  });
 }
 
 function describeTool(tool: ProtocolTool): string {
-  return `## ${tool.name}\n${tool.description}\nParameters (JSON Schema): ${JSON.stringify(parametersSchema(tool), compactSchema)}`;
+  return fillSection(TEXTS, 'tool', {
+    name: tool.name,
+    description: tool.description,
+    schema: JSON.stringify(parametersSchema(tool), compactSchema),
+  });
 }
 
 function parametersSchema(tool: ProtocolTool): z.core.JSONSchema.JSONSchema {
@@ -155,21 +151,22 @@ function exampleReplies(tools: ProtocolTool[], controlFields: ControlField[]): s
   const firstTool = tools[0];
   if (firstTool) {
     examples.push({
-      reasoning: 'I need to look before I change anything.',
+      reasoning: fillSection(TEXTS, 'example-look'),
       tool_calls: [{ name: firstTool.name, args: exampleArgs(parametersSchema(firstTool)) }],
     });
   }
   if (controlFields.includes('task_completed')) {
     examples.push({
-      reasoning: 'The file is written and the check passes.',
+      reasoning: fillSection(TEXTS, 'example-completed-reasoning'),
       tool_calls: [],
-      task_completed: 'Wrote src/index.ts with a main function; it compiles.',
+      task_completed: fillSection(TEXTS, 'example-completed'),
     });
   }
   if (controlFields.includes('final_answer')) {
-    examples.push({ tool_calls: [], final_answer: 'Done: the project builds and its tests pass.' });
+    examples.push({ tool_calls: [], final_answer: fillSection(TEXTS, 'example-final-answer') });
   }
-  if (examples.length === 0) examples.push({ reasoning: 'Nothing to run in this step.', tool_calls: [] });
+  if (examples.length === 0)
+    examples.push({ reasoning: fillSection(TEXTS, 'example-nothing'), tool_calls: [] });
   return examples.map((example) => JSON.stringify(example));
 }
 
@@ -200,22 +197,28 @@ export type ParseAgentResponseResult =
  */
 export function parseAgentResponse(text: string): ParseAgentResponseResult {
   const trimmed = text.trim();
-  if (trimmed === '') return { ok: false, error: `The reply is empty. ${expectedShape()}` };
+  if (trimmed === '') return { ok: false, error: fillSection(TEXTS, 'empty', { expected: expectedShape() }) };
   const strict = parseJson(trimmed);
   if (strict.ok) return validate(strict.value, false);
 
   const candidate = repairJsonText(trimmed);
   if (candidate === undefined) {
-    return { ok: false, error: `The reply contains no JSON object (${strict.error}). ${expectedShape()}` };
+    return {
+      ok: false,
+      error: fillSection(TEXTS, 'no-object', { error: strict.error, expected: expectedShape() }),
+    };
   }
   const repaired = parseJson(candidate);
   if (!repaired.ok)
-    return { ok: false, error: `The reply is not valid JSON: ${repaired.error}. ${expectedShape()}` };
+    return {
+      ok: false,
+      error: fillSection(TEXTS, 'invalid-json', { error: repaired.error, expected: expectedShape() }),
+    };
   return validate(repaired.value, true);
 }
 
 function expectedShape(): string {
-  return `Expected exactly one JSON object of the form ${FULL_REPLY_SHAPE}`;
+  return fillSection(TEXTS, 'expected-shape', { shape: FULL_REPLY_SHAPE });
 }
 
 function validate(value: unknown, repaired: boolean): ParseAgentResponseResult {
@@ -223,7 +226,10 @@ function validate(value: unknown, repaired: boolean): ParseAgentResponseResult {
   if (parsed.success) return { ok: true, response: parsed.data, repaired };
   return {
     ok: false,
-    error: `The JSON object does not have the expected fields: ${describeIssues(parsed.error)}. ${expectedShape()}`,
+    error: fillSection(TEXTS, 'wrong-fields', {
+      issues: describeIssues(parsed.error),
+      expected: expectedShape(),
+    }),
   };
 }
 
@@ -320,13 +326,13 @@ export interface ProtocolToolResult {
  * the tool's name, its arguments (compact, shortened when long), OK or ERROR, and its output.
  */
 export function formatToolResultsForModel(results: ProtocolToolResult[]): string {
-  if (results.length === 0) return 'No tools were run. Reply with your next JSON object.';
+  if (results.length === 0) return fillSection(TEXTS, 'no-results');
   const blocks = results.map((result, index) => {
     const status = result.isError ? 'ERROR' : 'OK';
     const output = result.output === '' ? '(no output)' : result.output;
     return `${index + 1}. ${result.name} ${argsPreview(result.args)} → ${status}\n${output}`;
   });
-  return `Results of your tool calls:\n\n${blocks.join('\n\n')}\n\nReply with your next JSON object.`;
+  return fillSection(TEXTS, 'results', { results: blocks.join('\n\n') });
 }
 
 function argsPreview(args: unknown): string {
@@ -337,9 +343,5 @@ function argsPreview(args: unknown): string {
 
 /** The user message sent back when a reply could not be read, carrying `parseAgentResponse`'s error. */
 export function parseErrorMessageForModel(error: string): string {
-  return (
-    `Your last reply was not a valid JSON object: ${error}\n` +
-    'Reply again with exactly one JSON object of that form and nothing else: no text before or after it, ' +
-    'no code fence.'
-  );
+  return fillSection(TEXTS, 'parse-error', { error });
 }

@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ModelMessage, Tool as SdkTool } from 'ai';
-import type { ModelReply } from '../../model/call-model.js';
-import type { ToolRegistry } from '../../tools/registry.js';
-import type { ToolOfferState } from '../../tools/types.js';
-import type { ExecutedCall } from '../loop/execute-tools.js';
+import type { WireProtocol } from '../state/wire-protocol.js';
 import {
   buildJsonProtocolInstructions,
   type ControlField,
@@ -16,29 +12,11 @@ import { modelToolsFor } from './model-tools.js';
 /** Which wire protocol the model speaks: native tool calling, or JSON replies. */
 export type ProtocolName = 'native' | 'json';
 
-/** A reply read into the one internal shape (AgentResponse): text, tool calls, reasoning. */
-export type ReadReply = { ok: true; reply: ModelReply; reasoning?: string } | { ok: false; error: string };
-
-/**
- * Both wire protocols produce the same internal reply; the loop does not care which one the
- * model speaks. Native: tools go to the provider and results come back as tool messages. JSON:
- * the tools are described in the system prompt, the reply is a JSON object, results come back
- * as a user message.
+/*
+ * The two implementations of the run's WireProtocol (declared in state/). Native: tools go to
+ * the provider and results come back as tool messages. JSON: the tools are described in the
+ * system prompt, the reply is a JSON object, results come back as a user message.
  */
-export interface WireProtocol {
-  /** Whether the model's streamed text is for people (native) or a JSON document (json). */
-  streamsText: boolean;
-  /** The tools the registry offers in this state (the run's, each step), as the provider takes them. */
-  modelTools(registry: ToolRegistry, state: ToolOfferState): Record<string, SdkTool> | undefined;
-  /** The system prompt; the JSON protocol describes there the tools offered in this state. */
-  system(base: string, registry: ToolRegistry, state: ToolOfferState): string;
-  read(reply: ModelReply, registry: ToolRegistry): ReadReply;
-  assistantMessage(raw: ModelReply, read: ReadReply): ModelMessage;
-  resultsMessage(executed: ExecutedCall[]): ModelMessage | undefined;
-  /** The message that sends an unreadable reply back to the model. */
-  errorMessage(error: string): ModelMessage;
-}
-
 const nativeProtocol: WireProtocol = {
   streamsText: true,
   modelTools: (registry, state) => modelToolsFor(registry, state),

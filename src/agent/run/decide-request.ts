@@ -1,7 +1,11 @@
+import { fillSection } from '../../prompts/template.js';
 import { findEffect } from '../loop/effects.js';
 import type { NextStep, Step } from '../loop/step.js';
 import { addNote } from '../state/notes.js';
 import type { Conversation, RunContext } from '../state/run-state.js';
+
+/** The template of the notes that send the model back to work (src/prompts/answer-notes.md). */
+const ANSWER_NOTES = 'answer-notes';
 
 /**
  * Simple mode's rules for the top-level loop of a request: an approved plan hands over to the
@@ -21,7 +25,7 @@ export function decideRequestStep(
   if (context.planRequired) {
     addNote(context.run, context.conversation, {
       step: step.index,
-      content: 'A plan is required for this run (--plan always): call plan_actions with the tasks.',
+      content: fillSection(ANSWER_NOTES, 'plan-required'),
     });
     return { kind: 'run_again' };
   }
@@ -30,7 +34,7 @@ export function decideRequestStep(
     // An Observe that ends the request with nothing to say is no answer; bounded by the step limit.
     addNote(context.run, context.conversation, {
       step: step.index,
-      content: 'You ended the request without an answer. Give your answer for the user (or go on working).',
+      content: fillSection(ANSWER_NOTES, 'no-answer'),
     });
     return { kind: 'run_again' };
   }

@@ -4,7 +4,6 @@ import { formatDollars } from '../../events/usage-text.js';
 import type { TokenUsage } from '../../model/call-model.js';
 import type { ResolvedModel } from '../../model/types.js';
 import { DEFAULT_PLAN_CONCURRENCY } from '../../plan/scheduler.js';
-import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
 import { systemPrompts } from '../../prompts/system-prompt.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
 import type { Store } from '../../store/ports.js';
@@ -20,15 +19,16 @@ import { ApprovalGate } from '../approval/approval-gate.js';
 import type { RunSafety } from '../approval/run-safety.js';
 import { RunHooks } from '../hooks/run-hooks.js';
 import { runStepLoop } from '../loop/driver.js';
-import { DEFAULT_LOOP, type LoopName } from '../loop/loop-name.js';
 import type { LoopOutcome } from '../loop/step.js';
 import { applyAtEnd } from '../orchestrator/goal-isolation.js';
 import { finalAnswer, revisePlan, runPlan } from '../orchestrator/orchestrator.js';
 import { planActionsTool } from '../orchestrator/plan-tool.js';
+import type { StoredPlan } from '../orchestrator/stored-plan.js';
 import { type ProtocolName, wireProtocol } from '../protocol/wire-protocol.js';
 import type { RunControl } from '../state/control.js';
 import { DEFAULT_MAX_STEPS } from '../state/defaults.js';
 import type { Journal } from '../state/journal.js';
+import { DEFAULT_LOOP, type LoopName } from '../state/loop-name.js';
 import { PathLocks } from '../state/path-locks.js';
 import { planEventTasks, RunRecords } from '../state/run-records.js';
 import type { Conversation, RunContext } from '../state/run-state.js';
@@ -155,17 +155,6 @@ async function failedWhenStoreFails(run: RunContext, work: () => Promise<LoopOut
     if (storeFailure === undefined) throw error;
     return { kind: 'interruption', status: 'failed', reason: storeFailure.message };
   }
-}
-
-/** A plan read back from the store to continue it. */
-export interface StoredPlan {
-  planId: string;
-  goal: string;
-  graph: TaskGraph;
-  states: Map<string, TaskState>;
-  completed: CompletedTask[];
-  /** The plan's task keys → the store's task ids. */
-  taskIds: Map<string, string>;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FailureDecision, FailureInfo } from '../../plan/scheduler.js';
 import type { InputReply } from '../../tools/types.js';
+import { DEFAULT_INPUT_TIMEOUT_MS } from './defaults.js';
 import type { Emit } from './emit.js';
 import {
   type AnswerResult,
@@ -18,9 +19,6 @@ export interface WaitingRequest {
   question?: string;
   task_id?: string;
 }
-
-/** How long a question waits for an answer by default before the agent goes on alone. */
-export const DEFAULT_INPUT_TIMEOUT_MS = 10 * 60_000;
 
 /** The user's verdict on a proposed plan. */
 export type PlanDecision = { decision: 'approve' } | { decision: 'reject'; feedback: string };

@@ -1,14 +1,12 @@
-import type { ModelMessage } from 'ai';
 import type { EventPayload, RunStatus } from '../../events/registry.js';
 import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
-import type { Store } from '../../store/ports.js';
+import type { SessionLog, Store } from '../../store/ports.js';
 import type { RunMode } from '../../store/sqlite/schema.js';
 import { TaskStoreError } from '../../store/store-errors.js';
 import type { CommandRecorder } from '../../tools/types.js';
 import { errorMessage } from '../../util/error-message.js';
-import type { Conversation } from '../conversation/conversation.js';
-import { loadConversation } from '../conversation/stored-conversation.js';
 import { commandRecorder } from './command-records.js';
+import type { Conversation } from './conversation.js';
 import type { Journal } from './journal.js';
 
 /** A plan's tasks as the events show them. */
@@ -20,6 +18,13 @@ export function planEventTasks(graph: TaskGraph) {
     depends_on,
     ...(check === undefined ? {} : { check }),
   }));
+}
+
+/** Where one conversation is saved: the session log, the session and the store's task id. */
+export interface SavedConversation {
+  sessions: SessionLog;
+  sessionId: string;
+  taskId: string;
 }
 
 /**
@@ -229,9 +234,13 @@ export class RunRecords {
     );
   }
 
-  /** The saved conversation of a task (a resumed task continues from it), repaired if needed. */
-  taskMessages(planId: string, key: string): Promise<ModelMessage[]> {
-    return loadConversation(this.store.sessions, this.sessionId, this.storeTaskId(planId, key));
+  /** Where a task's conversation is saved (a resumed task continues from it). */
+  taskConversation(planId: string, key: string): SavedConversation {
+    return {
+      sessions: this.store.sessions,
+      sessionId: this.sessionId,
+      taskId: this.storeTaskId(planId, key),
+    };
   }
 
   private storeTaskId(planId: string | undefined, key: string): string {

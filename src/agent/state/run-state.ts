@@ -9,15 +9,15 @@ import type { Tool } from '../../tools/types.js';
 import type { Workspace } from '../../tools/workspace/index.js';
 import type { ChangeRecorder } from '../../work/change-recorder.js';
 import type { IsolationSettings } from '../../work/isolation.js';
-import type { ApprovalGate } from '../approval/approval-gate.js';
-import type { RunHooks } from '../hooks/run-hooks.js';
-import type { LoopName } from '../loop/loop-name.js';
-import type { WireProtocol } from '../protocol/wire-protocol.js';
 import type { RunControl } from './control.js';
 import type { Emit } from './emit.js';
+import type { HookRunner } from './hook-runner.js';
+import type { LoopName } from './loop-name.js';
 import type { PathLocks } from './path-locks.js';
 import type { RunRecords } from './run-records.js';
 import type { TaskTracking } from './task-tracking.js';
+import type { ToolCallGate } from './tool-call-gate.js';
+import type { WireProtocol } from './wire-protocol.js';
 
 /** What every part of one run shares: who to call, where to work, what has been spent. */
 export interface RunContext {
@@ -47,11 +47,11 @@ export interface RunContext {
   files: FileTracker;
   control: RunControl;
   /** Stands before every tool call: runs, asks or refuses it by the approval rules. */
-  approval: ApprovalGate;
+  approval: ToolCallGate;
   /** How run_command confines commands. */
   sandbox: CommandSandbox;
   /** The user's hooks: run around tool calls, at the run's start and end, and while it waits. */
-  hooks: RunHooks;
+  hooks: HookRunner;
   /** The session's background commands (they outlive the run); absent where none may run. */
   background?: BackgroundCommands;
   emit: Emit;
@@ -78,4 +78,4 @@ export interface RunBudget {
   exceeded?: boolean;
 }
 
-export type { Conversation } from '../conversation/conversation.js';
+export type { Conversation } from './conversation.js';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { fillSection } from '../../prompts/template.js';
+import { type ToolTexts, toolTexts } from '../../prompts/tool-texts.js';
 import type { TaskQueue } from '../../store/ports.js';
 import type { Task } from '../../store/sqlite/schema.js';
 import { DEFAULT_QUEUE } from '../../store/sqlite/schema.js';
@@ -7,6 +9,8 @@ import { defineTool } from '../../tools/define-tool.js';
 import type { Tool } from '../../tools/types.js';
 import { titleOf } from '../../util/title.js';
 
+/** The template of the to-do tools' model-facing texts (src/prompts/todo-tools.md). */
+const TEXTS = 'todo-tools';
 const MIN_ID_PREFIX = 4;
 /** The most tasks one run may add to the to-do list; further todo_add calls are refused. */
 export const MAX_TODO_ADDITIONS_PER_RUN = 20;
@@ -61,18 +65,13 @@ export function todoTools(context: TodoContext): Tool[] {
   return [
     defineTool({
       name: 'todo_add',
-      description:
-        "Adds a task to this workspace's persistent to-do list (it outlives this run); tasks are worked later, in order.",
-      whenToUse:
-        'The user asks for something to be done later, or you find follow-up work outside the current request that must not be lost.',
-      whenNotToUse:
-        'Steps of the current request (do them, or plan them), or work already on the list (check todo_list).',
+      ...toolTexts(TEXTS, 'todo-add'),
       readOnly: false,
       parameters: TODO_ADD_PARAMETERS,
       async execute({ description }) {
         if (added >= MAX_TODO_ADDITIONS_PER_RUN) {
           return {
-            output: `Refused: this run already added ${MAX_TODO_ADDITIONS_PER_RUN} tasks to the to-do list, the most one run may add. Do not add more; go on with the current request.`,
+            output: fillSection(TEXTS, 'todo-add-refused', { limit: String(MAX_TODO_ADDITIONS_PER_RUN) }),
             isError: true,
           };
         }
@@ -87,7 +86,7 @@ export function todoTools(context: TodoContext): Tool[] {
         const position =
           (await tasks.listActive(DEFAULT_QUEUE)).findIndex((candidate) => candidate.id === task.id) + 1;
         return {
-          output: `Added task ${task.id} as #${position} on the to-do list: "${title}". It runs after the work ahead of it.`,
+          output: fillSection(TEXTS, 'todo-add-added', { id: task.id, position: String(position), title }),
           display: `#${position}`,
           isError: false,
         };
@@ -95,9 +94,7 @@ export function todoTools(context: TodoContext): Tool[] {
     }),
     defineTool({
       name: 'todo_list',
-      description: 'Lists the open tasks of the to-do list (pending, in progress) in the order they run.',
-      whenToUse: 'Before todo_add (no duplicates), and to see what is left.',
-      whenNotToUse: 'The tasks of an approved plan: taskweave tracks and shows those.',
+      ...toolTexts(TEXTS, 'todo-list'),
       readOnly: true,
       parameters: TODO_LIST_PARAMETERS,
       async execute() {
@@ -114,18 +111,14 @@ export function todoTools(context: TodoContext): Tool[] {
     settleTool(context, {
       name: 'todo_complete',
       change: 'complete',
-      description: 'Marks a to-do task done, with a summary of the result.',
-      whenToUse: "Only when that task's objective is met and verified in this run.",
-      whenNotToUse: 'An unfinished task, or the request you are working on now (it closes when you finish).',
+      ...toolTexts(TEXTS, 'todo-complete'),
       textField: 'result_summary',
       parameters: TODO_COMPLETE_PARAMETERS,
     }),
     settleTool(context, {
       name: 'todo_fail',
       change: 'fail',
-      description: 'Marks a to-do task failed, with the reason.',
-      whenToUse: 'A task on the list cannot be done: something it needs is missing or impossible.',
-      whenNotToUse: 'A task you can still do, or the request you are working on now.',
+      ...toolTexts(TEXTS, 'todo-fail'),
       textField: 'reason',
       parameters: TODO_FAIL_PARAMETERS,
     }),
@@ -135,12 +128,9 @@ export function todoTools(context: TodoContext): Tool[] {
 /** todo_complete and todo_fail: the same tool, finishing a task one way or the other. */
 function settleTool(
   context: TodoContext,
-  spec: {
+  spec: ToolTexts & {
     name: string;
     change: 'complete' | 'fail';
-    description: string;
-    whenToUse: string;
-    whenNotToUse: string;
     textField: 'result_summary' | 'reason';
     parameters: ReturnType<typeof settleParameters>;
   },

@@ -1,4 +1,4 @@
-import type { RunControl } from '../../agent/state/control.js';
+import type { RunControl } from '../../agent/index.js';
 import type { Store, Unsubscribe } from '../../store/ports.js';
 import { decodeAnswer } from './stored-answer.js';
 

@@ -1,5 +1,4 @@
-import type { RunControl } from '../../agent/state/control.js';
-import type { RequestAnswer } from '../../agent/state/requests.js';
+import type { RequestAnswer, RunControl } from '../../agent/index.js';
 import type { Store } from '../../store/ports.js';
 import type { StoredRequest } from '../../store/sqlite/schema.js';
 import type { RuntimeInputErrorCode } from '../setup/errors.js';

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { answerMismatch, type RequestAnswer } from '../../agent/state/requests.js';
+import { answerMismatch, type RequestAnswer } from '../../agent/index.js';
 import type { StoredRequest } from '../../store/sqlite/schema.js';
 
 /** An answer as the store keeps it (JSON text). */

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, RequestAnswer } from '../../agent/state/requests.js';
+import type { ApprovalDecision, RequestAnswer } from '../../agent/index.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/ports.js';
 import { RuntimeInputError } from '../setup/errors.js';

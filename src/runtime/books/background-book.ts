@@ -1,4 +1,4 @@
-import { Journal } from '../../agent/state/journal.js';
+import { Journal } from '../../agent/index.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/ports.js';
 import { BackgroundCommands, DEFAULT_BACKGROUND_MAX } from '../../tools/background/index.js';

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { compactionRecordOf } from '../../agent/conversation/compaction-record.js';
+import { compactionRecordOf } from '../../agent/compaction.js';
 import type { StoredMessage } from '../../store/sqlite/session-store.js';
 
 /** One line of a session's history as front ends show it. */

@@ -1,8 +1,4 @@
-import type { LoopName } from '../../agent/loop/loop-name.js';
-import type { ProtocolName } from '../../agent/protocol/wire-protocol.js';
-import type { PlanMode } from '../../agent/run/run-agent.js';
-import type { RequestPolicy } from '../../agent/state/control.js';
-import type { TaskTracking } from '../../agent/state/task-tracking.js';
+import type { LoopName, PlanMode, ProtocolName, RequestPolicy, TaskTracking } from '../../agent/index.js';
 import type { ApprovalMode } from '../../tools/approval.js';
 import type { SandboxMode } from '../../tools/sandbox-modes.js';
 import type { IsolationMode } from '../../work/isolation.js';

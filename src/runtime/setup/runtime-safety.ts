@@ -1,6 +1,4 @@
-import type { ApprovalSettings } from '../../agent/approval/approval-gate.js';
-import type { RunSafety } from '../../agent/approval/run-safety.js';
-import { SessionApprovals } from '../../agent/approval/session-approvals.js';
+import { type ApprovalSettings, type RunSafety, SessionApprovals } from '../../agent/index.js';
 import type { TaskweaveConfig } from '../../config/config-file.js';
 import type { HooksConfig } from '../../config/hooks-config.js';
 import { type ApprovalMode, DEFAULT_APPROVAL_MODE, stricterApproval } from '../../tools/approval.js';

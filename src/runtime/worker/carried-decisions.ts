@@ -1,4 +1,4 @@
-import type { RunControl } from '../../agent/state/control.js';
+import type { RunControl } from '../../agent/index.js';
 import type { Store } from '../../store/ports.js';
 import { decodeAnswer } from '../answers/stored-answer.js';
 

@@ -1,4 +1,4 @@
-import type { RequestAnswer } from '../../agent/state/requests.js';
+import type { RequestAnswer } from '../../agent/index.js';
 import { reopenIfAnswered } from '../answers/reopen-answered.js';
 import { alreadyAnswered, answererId, encodeAnswer } from '../answers/stored-answer.js';
 import {

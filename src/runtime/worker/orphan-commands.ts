@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { Journal } from '../../agent/state/journal.js';
+import { Journal } from '../../agent/index.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/ports.js';
 import type { RunningCommand } from '../../store/sqlite/schema.js';

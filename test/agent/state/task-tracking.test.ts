@@ -1,7 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MODEL_TRACKED_APPROVAL } from '../../../src/agent/orchestrator/plan-tool.js';
+import { modelTrackedApproval } from '../../../src/agent/orchestrator/plan-tool.js';
 import type { ServerEvent } from '../../../src/events/registry.js';
 import { ScriptModel } from '../../../src/model/script-model.js';
 import type { ModelScriptInput } from '../../../src/model/script-schema.js';
@@ -55,7 +55,7 @@ describe('task tracking', () => {
     const approval = events.find(
       (event) => event.type === 'tool_complete' && event.name === 'plan_actions',
     ) as Extract<ServerEvent, { type: 'tool_complete' }>;
-    expect(approval.result).toBe(MODEL_TRACKED_APPROVAL);
+    expect(approval.result).toBe(modelTrackedApproval());
     expect(await readFile(path.join(workspace.root, 'a.txt'), 'utf8')).toBe('a.txt');
     await expect(access(path.join(workspace.root, 'b.txt'))).rejects.toThrow();
     // Nothing will run the plan's tasks, so nothing may resume them.

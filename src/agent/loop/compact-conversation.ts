@@ -1,13 +1,17 @@
 import type { ModelMessage } from 'ai';
 import { contextLimitsFor } from '../../model/context-limits.js';
 import { buildCompactedSummary, buildCompactRequest } from '../../prompts/compact-prompt.js';
-import { type LoopContext, saveConversation } from '../loop/loop-context.js';
-import type { Interruption } from '../loop/step.js';
-import { callModelForStep, plainCallTools } from '../loop/step-model-call.js';
-import { toolContextFor } from '../loop/tool-context.js';
-import { collectRecord, compactionMessage } from './compaction-record.js';
-import { estimateContextTokens, estimateMessageTokens } from './context-size.js';
-import { maskOldToolOutputs } from './mask-outputs.js';
+import { fillSection } from '../../prompts/template.js';
+import { collectRecord, compactionMessage } from '../conversation/compaction-record.js';
+import { estimateContextTokens, estimateMessageTokens } from '../conversation/context-size.js';
+import { maskOldToolOutputs } from '../conversation/mask-outputs.js';
+import { type LoopContext, saveConversation } from './loop-context.js';
+import type { Interruption } from './step.js';
+import { callModelForStep, plainCallTools } from './step-model-call.js';
+import { toolContextFor } from './tool-context.js';
+
+/** The template of the summary's task list when it is not the to-do list (src/prompts/compacted-task-list.md). */
+const TASK_LIST_TEXTS = 'compacted-task-list';
 
 /** The most recent steps (a model reply and its results) that a compaction leaves whole. */
 export const KEEP_RECENT_STEPS = 4;
@@ -139,14 +143,15 @@ function recentStart(messages: readonly ModelMessage[], options: { pinned: numbe
 
 /** The task list as it is now: a task's plan is in its prompt; otherwise the to-do list, read from the store. */
 async function taskList(ctx: LoopContext, step: number): Promise<string> {
-  if (ctx.taskId !== undefined)
-    return "The plan's tasks and their states are in the first message; taskweave keeps it current.";
+  if (ctx.taskId !== undefined) return fillSection(TASK_LIST_TEXTS, 'in-task');
   const list = ctx.registry.get('todo_list');
-  if (list === undefined) return '(no to-do list in this run)';
+  if (list === undefined) return fillSection(TASK_LIST_TEXTS, 'no-list');
   const call = { id: `compact-${step}`, name: list.name, args: {} };
   const result = await list.run(
     {},
     toolContextFor(ctx.run, { call, step, taskId: undefined, signal: ctx.signal }),
   );
-  return result.isError ? `(the to-do list could not be read: ${result.output})` : result.output;
+  return result.isError
+    ? fillSection(TASK_LIST_TEXTS, 'unreadable', { error: result.output })
+    : result.output;
 }
