@@ -4,5 +4,5 @@
  * workspace. Light: the CLI loads it only once an error happened, without the SDK or a database.
  */
 export { ModelConfigError } from '../model/types.js';
-export { WorkspaceError } from '../tools/workspace/workspace.js';
+export { WorkspaceError } from '../tools/workspace/index.js';
 export { RuntimeInputError, type RuntimeInputErrorCode } from './setup/errors.js';

@@ -4,10 +4,13 @@ import { COMPARISON_COLUMNS, compareResults, comparisonCells } from '../../eval/
 import { DEFAULT_RESULTS_DIR } from '../../eval/defaults.js';
 import { evaluate, writeEvaluation } from '../../eval/evaluate.js';
 import { scriptKind } from '../../eval/oracle-script.js';
-import { evaluatePolyglot } from '../../eval/polyglot/evaluate-polyglot.js';
-import { polyglotScriptKind } from '../../eval/polyglot/exercise-script.js';
-import { POLYGLOT_COLUMNS, polyglotCells } from '../../eval/polyglot/polyglot-cells.js';
-import { polyglotSummary } from '../../eval/polyglot/polyglot-summary.js';
+import {
+  evaluatePolyglot,
+  POLYGLOT_COLUMNS,
+  polyglotCells,
+  polyglotScriptKind,
+  polyglotSummary,
+} from '../../eval/polyglot/index.js';
 import { readResultsFile } from '../../eval/results-file.js';
 import type { ScenarioRunResult } from '../../eval/run-scenario.js';
 import { loadScenarios } from '../../eval/scenario.js';

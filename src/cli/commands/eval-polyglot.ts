@@ -1,8 +1,11 @@
 import path from 'node:path';
-import { benchmarkLanguages, discoverExercises } from '../../eval/polyglot/exercise.js';
-import { polyglotLanguage } from '../../eval/polyglot/languages.js';
-import type { SkippedExercise } from '../../eval/polyglot/run-facts.js';
-import { toolchainStatus } from '../../eval/polyglot/toolchain.js';
+import type { SkippedExercise } from '../../eval/polyglot/index.js';
+import {
+  benchmarkLanguages,
+  discoverExercises,
+  polyglotLanguage,
+  toolchainStatus,
+} from '../../eval/polyglot/index.js';
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
 import type { EvalCliOptions } from '../options.js';

@@ -1,6 +1,11 @@
-import { loadConversation } from '../../agent/conversation/stored-conversation.js';
-import { loadStoredPlan } from '../../agent/orchestrator/stored-plan.js';
-import { type RunAgentOptions, type RunResult, resumePlan, runAgent } from '../../agent/run/run-agent.js';
+import {
+  loadConversation,
+  loadStoredPlan,
+  type RunAgentOptions,
+  type RunResult,
+  resumePlan,
+  runAgent,
+} from '../../agent/index.js';
 import type { Store } from '../../store/ports.js';
 import type { RunSettings } from '../setup/run-settings.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';

@@ -1,5 +1,4 @@
-import type { RunControl } from '../../agent/state/control.js';
-import type { PendingRequest } from '../../agent/state/requests.js';
+import type { PendingRequest, RunControl } from '../../agent/index.js';
 import type { AnswerWatch } from '../answers/answer-watch.js';
 
 /**

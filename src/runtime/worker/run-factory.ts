@@ -1,14 +1,12 @@
-import type { RunSafety } from '../../agent/approval/run-safety.js';
-import type { RunAgentOptions } from '../../agent/run/run-agent.js';
-import { RunControl } from '../../agent/state/control.js';
-import { Journal } from '../../agent/state/journal.js';
+import type { RunAgentOptions, RunSafety } from '../../agent/index.js';
+import { Journal, RunControl } from '../../agent/index.js';
 import type { EventBus } from '../../events/bus.js';
 import type { ResolvedModel } from '../../model/types.js';
 import type { Store } from '../../store/ports.js';
 import type { Task } from '../../store/sqlite/schema.js';
-import type { McpServerConfig } from '../../tools/mcp/mcp-config.js';
+import type { McpServerConfig } from '../../tools/mcp/index.js';
 import { coreTools } from '../../tools/registry.js';
-import type { Workspace } from '../../tools/workspace/workspace.js';
+import type { Workspace } from '../../tools/workspace/index.js';
 import { DEFAULT_ISOLATION } from '../../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../../work/worktree-setup.js';
 import type { WorktreesAhead } from '../../work/worktrees-ahead.js';
@@ -136,7 +134,7 @@ export class RunFactory {
       Object.keys(mcpServers).length === 0 || settings.chat
         ? undefined
         : // The MCP SDK is loaded only when a server is configured.
-          await (await import('../../tools/mcp/mcp-servers.js')).startMcpServers({
+          await (await import('../../tools/mcp/index.js')).startMcpServers({
             servers: mcpServers,
             workspaceRoot: workspace.root,
           });

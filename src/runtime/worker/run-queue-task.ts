@@ -1,6 +1,5 @@
-import { loadConversation } from '../../agent/conversation/stored-conversation.js';
-import { type RunResult, runAgent } from '../../agent/run/run-agent.js';
-import type { RunControl } from '../../agent/state/control.js';
+import type { RunControl } from '../../agent/index.js';
+import { loadConversation, type RunResult, runAgent } from '../../agent/index.js';
 import type { Task } from '../../store/sqlite/schema.js';
 import { errorMessage } from '../../util/error-message.js';
 import { carryFailureDecisions } from './carried-decisions.js';
