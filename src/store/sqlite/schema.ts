@@ -140,6 +140,19 @@ export const events = sqliteTable(
   (table) => [primaryKey({ columns: [table.sessionId, table.seq] })],
 );
 
+/**
+ * The last seq each session's event log gave: the one counter of event seqs. Each append bumps
+ * it in the statement (or transaction) that inserts its events, so writers in several processes
+ * or on several machines get the next seqs in turn, with no gap; a rolled-back append takes its
+ * bump back with it. A session gets its row with its first event.
+ */
+export const sessionSeqs = sqliteTable('session_seqs', {
+  sessionId: text('session_id')
+    .primaryKey()
+    .references(() => sessions.id),
+  lastSeq: integer('last_seq').notNull(),
+});
+
 export const runs = sqliteTable(
   'runs',
   {

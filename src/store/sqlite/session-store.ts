@@ -2,6 +2,14 @@ import type { Statement, Transaction } from 'better-sqlite3';
 import { and, asc, desc, eq, exists, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { ServerEvent } from '../../events/registry.js';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
+import {
+  batchSession,
+  type EventRecord,
+  eventRecord,
+  stampedEvent,
+  stampedPayload,
+  type UnsequencedEvent,
+} from '../event-log.js';
 import { newId } from '../ids.js';
 import { SessionStoreError, unknownSession } from '../store-errors.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
@@ -20,16 +28,7 @@ import {
 } from './schema.js';
 import { unfinishedPlan } from './task-queries.js';
 
-/**
- * An event ready to be logged: everything but its seq, which the store assigns. A seq given
- * anyway (a journal that announced the event before writing it) must be the next one.
- */
-export type UnsequencedEvent = ServerEvent extends infer E
-  ? E extends ServerEvent
-    ? Omit<E, 'seq'> & { seq?: number }
-    : never
-  : never;
-
+export type { UnsequencedEvent };
 export { SessionStoreError };
 
 export interface CreateSessionInput {
@@ -104,10 +103,7 @@ export class SessionStore {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly hot: ReturnType<typeof prepareHotStatements>;
   private readonly sqlite: TaskweaveDb['sqlite'];
-  private readonly appendInTransaction: Transaction<(event: UnsequencedEvent) => ServerEvent>;
-  private readonly appendAllInTransaction: Transaction<
-    (events: readonly UnsequencedEvent[]) => ServerEvent[]
-  >;
+  private readonly appendInTransaction: Transaction<(records: readonly EventRecord[]) => ServerEvent[]>;
 
   constructor(db: TaskweaveDb, options: SessionStoreOptions = {}) {
     this.orm = db.drizzle;
@@ -115,33 +111,34 @@ export class SessionStore {
     this.now = options.now ?? Date.now;
     this.statements = prepareStatements(this.orm);
     this.hot = prepareHotStatements(db.sqlite);
-    this.appendInTransaction = db.sqlite.transaction((event: UnsequencedEvent) => this.appendNow(event));
-    this.appendAllInTransaction = db.sqlite.transaction((events: readonly UnsequencedEvent[]) =>
-      events.map((event) => this.appendNow(event)),
+    this.appendInTransaction = db.sqlite.transaction((records: readonly EventRecord[]) =>
+      this.appendNow(records),
     );
   }
 
-  /** Logs an event under the session's next seq; the caller holds the write lock. */
-  private appendNow(event: UnsequencedEvent): ServerEvent {
-    const last = this.hot.lastSeq.get(event.session_id) as { last: number | null } | undefined;
-    const seq = (last?.last ?? 0) + 1;
-    if (event.seq !== undefined && event.seq !== seq) {
-      throw new SessionStoreError(
-        `The event was announced as seq ${event.seq} of session ${event.session_id}, but the next seq is ${seq}: another writer logged events to the session meanwhile.`,
+  /**
+   * Logs a session's events under its next seqs: the session's counter is bumped by their number
+   * and the rows inserted under the seqs it gave, in the caller's transaction (the bump and the
+   * rows commit, or roll back, together).
+   */
+  private appendNow(records: readonly EventRecord[]): ServerEvent[] {
+    const sessionId = batchSession(records);
+    if (sessionId === undefined) return [];
+    const counted = this.hot.bumpSeq.get(sessionId, records.length) as { last: number };
+    const first = counted.last - records.length + 1;
+    return records.map((record, index) => {
+      const seq = first + index;
+      this.hot.insertEvent.run(
+        sessionId,
+        seq,
+        record.runId,
+        record.type,
+        record.updateType,
+        stampedPayload(record, seq),
+        record.ts,
       );
-    }
-    // The envelope's fields come last in the JSON, as the bus used to stamp them.
-    const stamped = { ...event, seq } as ServerEvent;
-    this.hot.insertEvent.run(
-      event.session_id,
-      seq,
-      event.run_id,
-      event.type,
-      event.type === 'agent_update' ? event.update_type : null,
-      JSON.stringify(stamped),
-      event.ts,
-    );
-    return stamped;
+      return stampedEvent(record, seq);
+    });
   }
 
   /** Creates an idle session. */
@@ -275,36 +272,39 @@ export class SessionStore {
   }
 
   /**
-   * Logs one event and returns it stamped with its seq: the next of its session, assigned inside
-   * the same IMMEDIATE transaction as the insert, so that several processes appending to one
-   * session get increasing seqs with no gap and no duplicate. The session must exist. An event
-   * that carries a seq is logged only if that is the next one.
+   * Logs one event and returns it stamped with its seq: the next of its session, given by the
+   * session's counter in the same IMMEDIATE transaction as the insert, so that several processes
+   * appending to one session get increasing seqs with no gap and no duplicate. The session must
+   * exist.
    */
   appendEvent(event: UnsequencedEvent): ServerEvent {
+    const records = [eventRecord(event)];
     try {
-      // Inside a write transaction already (a journal's group) the seq cannot change under it:
-      // no savepoint is needed. On its own the append takes the write lock first.
-      return this.sqlite.inTransaction ? this.appendNow(event) : this.appendInTransaction.immediate(event);
+      // Inside a write transaction already (a journal's group) nobody else can bump the counter
+      // meanwhile: no savepoint is needed. On its own the append takes the write lock first.
+      const [logged] = this.sqlite.inTransaction
+        ? this.appendNow(records)
+        : this.appendInTransaction.immediate(records);
+      return logged!;
     } catch (error) {
-      const code = sqliteCode(error);
-      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(event.session_id);
+      if (sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(event.session_id);
       throw error;
     }
   }
 
   /**
    * Logs events of one session in order under its next seqs, all or none (a savepoint inside
-   * the caller's transaction, else an IMMEDIATE transaction of its own); an event that carries
-   * a seq is logged only if that is the one it gets. Returns them stamped.
+   * the caller's transaction, else an IMMEDIATE transaction of its own). Returns them stamped.
    */
   appendEvents(events: readonly UnsequencedEvent[]): ServerEvent[] {
+    const records = events.map(eventRecord);
     try {
-      if (!this.sqlite.inTransaction) return this.appendAllInTransaction.immediate(events);
-      // In a transaction a nested one is a savepoint: a refused event takes those before it back.
-      return this.appendAllInTransaction(events);
+      if (!this.sqlite.inTransaction) return this.appendInTransaction.immediate(records);
+      // In a transaction a nested one is a savepoint: a failed batch takes its bump back.
+      return this.appendInTransaction(records);
     } catch (error) {
-      const code = sqliteCode(error);
-      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(events[0]?.session_id ?? '');
+      if (sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+        throw unknownSession(events[0]?.session_id ?? '');
       throw error;
     }
   }
@@ -318,7 +318,7 @@ export class SessionStore {
     });
   }
 
-  /** The highest logged seq of a session, 0 when none: the bus starts after it. */
+  /** The last seq the session's log gave, 0 when none: the bus starts after it. */
   lastSeq(sessionId: string): number {
     return (this.hot.lastSeq.get(sessionId) as { last: number | null } | undefined)?.last ?? 0;
   }
@@ -409,7 +409,9 @@ function prepareStatements(orm: StoreDrizzle) {
 }
 
 const HOT_STATEMENTS = {
-  lastSeq: 'SELECT max(seq) AS last FROM events WHERE session_id = ?',
+  lastSeq: 'SELECT last_seq AS last FROM session_seqs WHERE session_id = ?',
+  bumpSeq:
+    'INSERT INTO session_seqs (session_id, last_seq) VALUES (?, ?) ON CONFLICT (session_id) DO UPDATE SET last_seq = last_seq + excluded.last_seq RETURNING last_seq AS last',
   insertEvent:
     'INSERT INTO events (session_id, seq, run_id, type, update_type, payload, ts) VALUES (?, ?, ?, ?, ?, ?, ?)',
   touch: 'UPDATE sessions SET updated_at = ? WHERE id = ?',
