@@ -13,6 +13,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { DEFAULT_QUEUE } from '../defaults.js';
+import type { MatchesStoreRows } from '../rows.js';
 import {
   BLOB_STORES,
   MESSAGE_ROLES,
@@ -321,3 +322,16 @@ export const restores = pgTable(
     check('restores_status_check', oneOf(table.status, RESTORE_STATUSES)),
   ],
 );
+
+/** This schema's rows are the store face's (rows.ts), column for column: checked when compiled. */
+export const ROWS_MATCH_THE_FACE: MatchesStoreRows<{
+  sessions: typeof sessions.$inferSelect;
+  runs: typeof runs.$inferSelect;
+  plans: typeof plans.$inferSelect;
+  tasks: typeof tasks.$inferSelect;
+  databaseOrigin: typeof databaseOrigin.$inferSelect;
+  requests: typeof requests.$inferSelect;
+  commands: typeof commands.$inferSelect;
+  fileChanges: typeof fileChanges.$inferSelect;
+  restores: typeof restores.$inferSelect;
+}> = true;

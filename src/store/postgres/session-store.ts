@@ -9,17 +9,20 @@ import {
   type UnsequencedEvent,
 } from '../event-log.js';
 import { newId } from '../ids.js';
-import type { SessionLog } from '../ports.js';
-import type { MessageRole, Run, Session } from '../sqlite/schema.js';
-import type {
-  AppendMessageOptions,
-  CreateRunInput,
-  CreateSessionInput,
-  FinishRunInput,
-  MessageFilter,
-  StoredMessage,
-} from '../sqlite/session-store.js';
+import type { Run, Session } from '../rows.js';
+import {
+  type AppendMessageOptions,
+  type CreateRunInput,
+  type CreateSessionInput,
+  type FinishRunInput,
+  finishedRun,
+  type MessageFilter,
+  SESSION_STATUS_OF_RUN,
+  type SessionLog,
+  type StoredMessage,
+} from '../session-log.js';
 import { SessionStoreError, unknownSession } from '../store-errors.js';
+import type { MessageRole } from '../vocabulary.js';
 import { CHANNELS } from './channels.js';
 import { type PgDb, queryRows } from './connection.js';
 import type { PgContext } from './context.js';
@@ -249,7 +252,7 @@ export class PgSessionStore implements SessionLog {
   async createRun(input: CreateRunInput): Promise<Run> {
     const now = this.now();
     return this.ctx.transaction(async (db) => {
-      await this.touch(input.sessionId, now, 'running');
+      await this.touch(input.sessionId, now, SESSION_STATUS_OF_RUN.started);
       const [run] = await db
         .insert(runs)
         .values({
@@ -272,20 +275,11 @@ export class PgSessionStore implements SessionLog {
     return this.ctx.transaction(async (db) => {
       const [run] = await db
         .update(runs)
-        .set({
-          status: input.status,
-          finalAnswer: input.finalAnswer ?? null,
-          steps: input.steps,
-          inputTokens: input.inputTokens,
-          outputTokens: input.outputTokens,
-          cost: input.cost ?? null,
-          endedAt: now,
-          ...(input.mode === undefined ? {} : { mode: input.mode }),
-        })
+        .set(finishedRun(input, now))
         .where(eq(runs.id, input.id))
         .returning();
       if (run === undefined) throw new SessionStoreError(`There is no run with the id ${input.id}.`);
-      await this.touch(run.sessionId, now, 'idle');
+      await this.touch(run.sessionId, now, SESSION_STATUS_OF_RUN.finished);
       return run;
     });
   }

@@ -20,19 +20,17 @@ import {
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { DEFAULT_QUEUE, planQueue } from '../defaults.js';
 import { newId } from '../ids.js';
+import {
+  type CreatePlanInput,
+  checkPlan,
+  dependencyKeys,
+  newPlanRow,
+  PLAN_STATUS_FROM,
+  type PlanTask,
+  planStatusRefusal,
+} from '../plan-store.js';
 import type { PlanStore, TaskQueue } from '../ports.js';
-import type { Plan, PlanStatus, Task, TaskStatus } from '../sqlite/schema.js';
-import type {
-  AddTaskInput,
-  ClaimOptions,
-  CompleteAndClaimInput,
-  CreatePlanInput,
-  FailAndClaimInput,
-  HandOffOptions,
-  PlanTask,
-  StartOptions,
-  TaskFilter,
-} from '../sqlite/task-store.js';
+import type { Plan, Task } from '../rows.js';
 import { TaskStoreError, unknownTask } from '../store-errors.js';
 import {
   changeRefusal,
@@ -41,20 +39,22 @@ import {
   TASK_CHANGE_FROM,
   type TaskChange,
 } from '../task-changes.js';
+import type {
+  AddTaskInput,
+  ClaimOptions,
+  CompleteAndClaimInput,
+  FailAndClaimInput,
+  HandOffOptions,
+  StartOptions,
+  TaskFilter,
+} from '../task-queue.js';
+import type { PlanStatus, TaskStatus } from '../vocabulary.js';
 import { queueNotice } from './channels.js';
 import type { PgDb } from './connection.js';
 import type { PgContext } from './context.js';
 import { resolvePgIdPrefix } from './id-lookup.js';
 import { lockQueue } from './locks.js';
 import { plans, taskDependencies, tasks } from './schema.js';
-
-const PLAN_ALLOWED_FROM: Record<PlanStatus, readonly PlanStatus[]> = {
-  proposed: [],
-  approved: ['proposed'],
-  rejected: ['proposed'],
-  completed: ['approved'],
-  aborted: ['proposed', 'approved'],
-};
 
 const RELEASED = { leaseOwner: null, leaseExpiresAt: null } as const;
 
@@ -389,34 +389,9 @@ export class PgTaskStore implements TaskQueue, PlanStore {
   }
 
   async createPlan(input: CreatePlanInput): Promise<{ plan: Plan; tasks: PlanTask[] }> {
-    const keys = new Set<string>();
-    for (const task of input.tasks) {
-      if (keys.has(task.key))
-        throw new TaskStoreError(`The plan has two tasks with the key ${task.key}.`, { id: task.key });
-      keys.add(task.key);
-    }
-    for (const task of input.tasks) {
-      for (const key of task.dependsOn) {
-        if (!keys.has(key)) {
-          throw new TaskStoreError(
-            `Task ${task.key} of the plan depends on ${key}, which is not in the plan.`,
-            {
-              id: task.key,
-            },
-          );
-        }
-      }
-    }
+    checkPlan(input.tasks);
     const now = this.now();
-    const plan: Plan = {
-      id: newId('plan'),
-      sessionId: input.sessionId,
-      runId: input.runId,
-      status: 'proposed',
-      feedback: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const plan = newPlanRow(input, now);
     const rows = (first: number, queue: string) =>
       input.tasks.map((task, index) => ({
         id: newId('task'),
@@ -437,7 +412,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
     const edgesOf = (added: readonly { id: string; key: string | null }[]) => {
       const idsByKey = new Map(added.map((row) => [row.key, row.id]));
       return input.tasks.flatMap((task) =>
-        [...new Set(task.dependsOn)].map((key) => ({
+        dependencyKeys(task).map((key) => ({
           taskId: idsByKey.get(task.key) ?? task.key,
           dependsOnId: idsByKey.get(key) ?? key,
         })),
@@ -448,7 +423,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       return input.tasks.map((task) => {
         const row = byKey.get(task.key);
         if (row === undefined) throw new Error(`The plan's task ${task.key} was not stored.`);
-        return { ...row, dependsOn: [...new Set(task.dependsOn)] };
+        return { ...row, dependsOn: dependencyKeys(task) };
       });
     };
     if (input.queue === undefined) {
@@ -520,7 +495,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       const [plan] = await db
         .update(plans)
         .set({ status, updatedAt: now, ...(feedback === undefined ? {} : { feedback }) })
-        .where(and(eq(plans.id, planId), inArray(plans.status, [...PLAN_ALLOWED_FROM[status]])))
+        .where(and(eq(plans.id, planId), inArray(plans.status, [...PLAN_STATUS_FROM[status]])))
         .returning();
       if (plan !== undefined && status === 'rejected')
         await db
@@ -531,12 +506,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
     });
     if (updated !== undefined) return updated;
     const current = await this.getPlan(planId);
-    if (current === undefined)
-      throw new TaskStoreError(`There is no plan with the id ${planId}.`, { id: planId });
-    throw new TaskStoreError(`Cannot mark plan ${planId} ${status}: it is ${current.status}.`, {
-      id: planId,
-      status: current.status,
-    });
+    throw planStatusRefusal(current, planId, status);
   }
 
   async unfinishedPlans(sessionId?: string): Promise<Plan[]> {

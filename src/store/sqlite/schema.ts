@@ -12,6 +12,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import { DEFAULT_QUEUE } from '../defaults.js';
+import type { MatchesStoreRows } from '../rows.js';
 import {
   BLOB_STORES,
   MESSAGE_ROLES,
@@ -443,3 +444,16 @@ export type RunningCommand = typeof commands.$inferSelect;
 export type FileChange = typeof fileChanges.$inferSelect;
 /** A restore row. */
 export type Restore = typeof restores.$inferSelect;
+
+/** This schema's rows are the store face's (rows.ts), column for column: checked when compiled. */
+export const ROWS_MATCH_THE_FACE: MatchesStoreRows<{
+  sessions: typeof sessions.$inferSelect;
+  runs: typeof runs.$inferSelect;
+  plans: typeof plans.$inferSelect;
+  tasks: typeof tasks.$inferSelect;
+  databaseOrigin: typeof databaseOrigin.$inferSelect;
+  requests: typeof requests.$inferSelect;
+  commands: typeof commands.$inferSelect;
+  fileChanges: typeof fileChanges.$inferSelect;
+  restores: typeof restores.$inferSelect;
+}> = true;

@@ -11,6 +11,18 @@ import {
   type UnsequencedEvent,
 } from '../event-log.js';
 import { newId } from '../ids.js';
+import type { Synchronous } from '../ports.js';
+import {
+  type AppendMessageOptions,
+  type CreateRunInput,
+  type CreateSessionInput,
+  type FinishRunInput,
+  finishedRun,
+  type MessageFilter,
+  SESSION_STATUS_OF_RUN,
+  type SessionLog,
+  type StoredMessage,
+} from '../session-log.js';
 import { SessionStoreError, unknownSession } from '../store-errors.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { resolveIdPrefix } from './id-lookup.js';
@@ -26,68 +38,24 @@ import {
   type Session,
   sessions,
 } from './schema.js';
+import type { SqliteSignals } from './sqlite-signals.js';
 import { unfinishedPlan } from './task-queries.js';
 
-export type { UnsequencedEvent };
+export type {
+  AppendMessageOptions,
+  CreateRunInput,
+  CreateSessionInput,
+  FinishRunInput,
+  MessageFilter,
+  StoredMessage,
+  UnsequencedEvent,
+};
 export { SessionStoreError };
-
-export interface CreateSessionInput {
-  title: string;
-  goal: string;
-  /** The workspace root the session works in. */
-  workspace: string;
-  /** The model, as `provider:model`. */
-  model: string;
-}
-
-export interface CreateRunInput {
-  sessionId: string;
-  goal: string;
-  mode: RunMode;
-  /** The queue task the run works on, when it came through the queue. */
-  taskId?: string;
-}
-
-export interface FinishRunInput {
-  id: string;
-  status: Exclude<RunState, 'running'>;
-  finalAnswer?: string;
-  steps: number;
-  inputTokens: number;
-  outputTokens: number;
-  /** What the run cost in US dollars; null or left out when its model has no price. */
-  cost?: number | null;
-  /** The mode the run ended in, when it changed (a simple run that made a plan is complex). */
-  mode?: RunMode;
-}
-
-/** One message of a session's conversation; `content` is the JSON value it was stored with. */
-export interface StoredMessage {
-  id: number;
-  sessionId: string;
-  runId: string;
-  role: MessageRole;
-  content: unknown;
-  createdAt: number;
-  /** The task whose conversation it belongs to; null for the session's top-level conversation. */
-  taskId: string | null;
-}
-
-export interface AppendMessageOptions {
-  /** The task the message belongs to (its own conversation); leave out for the top level. */
-  taskId?: string;
-}
-
-export interface MessageFilter {
-  runId?: string;
-  /** A task's conversation; null for the top-level one (messages of no task); leave out for all. */
-  taskId?: string | null;
-  /** Include the messages a rewind took out of the conversation (left out by default). */
-  rewound?: boolean;
-}
 
 export interface SessionStoreOptions {
   now?: () => number;
+  /** Told of every event logged (a batch by its last one: a reader reads every seq up to it). */
+  signals?: Pick<SqliteSignals, 'eventLogged'>;
 }
 
 export { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
@@ -97,9 +65,10 @@ export { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
  * replays after reconnecting (`subscribe` with `after_seq`); appendEvent is on the hot path of
  * every run and uses one prepared statement.
  */
-export class SessionStore {
+export class SessionStore implements Synchronous<SessionLog> {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
+  private readonly signals: SessionStoreOptions['signals'];
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly hot: ReturnType<typeof prepareHotStatements>;
   private readonly sqlite: TaskweaveDb['sqlite'];
@@ -109,6 +78,7 @@ export class SessionStore {
     this.orm = db.drizzle;
     this.sqlite = db.sqlite;
     this.now = options.now ?? Date.now;
+    this.signals = options.signals;
     this.statements = prepareStatements(this.orm);
     this.hot = prepareHotStatements(db.sqlite);
     this.appendInTransaction = db.sqlite.transaction((records: readonly EventRecord[]) =>
@@ -285,7 +255,7 @@ export class SessionStore {
       const [logged] = this.sqlite.inTransaction
         ? this.appendNow(records)
         : this.appendInTransaction.immediate(records);
-      return logged!;
+      return this.announced([logged!])[0]!;
     } catch (error) {
       if (sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(event.session_id);
       throw error;
@@ -299,14 +269,21 @@ export class SessionStore {
   appendEvents(events: readonly UnsequencedEvent[]): ServerEvent[] {
     const records = events.map(eventRecord);
     try {
-      if (!this.sqlite.inTransaction) return this.appendInTransaction.immediate(records);
+      if (!this.sqlite.inTransaction) return this.announced(this.appendInTransaction.immediate(records));
       // In a transaction a nested one is a savepoint: a failed batch takes its bump back.
-      return this.appendInTransaction(records);
+      return this.announced(this.appendInTransaction(records));
     } catch (error) {
       if (sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY')
         throw unknownSession(events[0]?.session_id ?? '');
       throw error;
     }
+  }
+
+  /** The events, once the last of them is announced. */
+  private announced(logged: ServerEvent[]): ServerEvent[] {
+    const last = logged.at(-1);
+    if (last !== undefined) this.signals?.eventLogged(last.session_id, last.seq);
+    return logged;
   }
 
   /** The logged events of a session in seq order, those after `afterSeq` when given. */
@@ -327,7 +304,7 @@ export class SessionStore {
   createRun(input: CreateRunInput): Run {
     const now = this.now();
     return this.orm.transaction(() => {
-      this.touch(input.sessionId, now, 'running');
+      this.touch(input.sessionId, now, SESSION_STATUS_OF_RUN.started);
       return this.orm
         .insert(runs)
         .values({
@@ -350,21 +327,12 @@ export class SessionStore {
     return this.orm.transaction(() => {
       const run = this.orm
         .update(runs)
-        .set({
-          status: input.status,
-          finalAnswer: input.finalAnswer ?? null,
-          steps: input.steps,
-          inputTokens: input.inputTokens,
-          outputTokens: input.outputTokens,
-          cost: input.cost ?? null,
-          endedAt: now,
-          ...(input.mode === undefined ? {} : { mode: input.mode }),
-        })
+        .set(finishedRun(input, now))
         .where(eq(runs.id, input.id))
         .returning()
         .get();
       if (run === undefined) throw new SessionStoreError(`There is no run with the id ${input.id}.`);
-      this.touch(run.sessionId, now, 'idle');
+      this.touch(run.sessionId, now, SESSION_STATUS_OF_RUN.finished);
       return run;
     });
   }

@@ -245,6 +245,19 @@ export function storeContract(backend: ContractBackend): void {
           tasks: [{ key: 'a', title: 'a', description: '', dependsOn: ['zz'] }],
         }),
       ).rejects.toThrow(/not in the plan/);
+      // A graph with a cycle (plan/'s validation, the same on every backend) is refused whole.
+      const plansBefore = (await store.tasks.listAll()).length;
+      await expect(
+        store.plans.createPlan({
+          sessionId,
+          runId: 'r',
+          tasks: [
+            { key: 'a', title: 'a', description: '', dependsOn: ['b'] },
+            { key: 'b', title: 'b', description: '', dependsOn: ['a'] },
+          ],
+        }),
+      ).rejects.toThrow(/Dependency cycle: a → b → a/);
+      expect(await store.tasks.listAll()).toHaveLength(plansBefore);
       // What createPlan answered is what was stored.
       expect(await store.plans.getPlan(plan.id)).toEqual(plan);
       // A plan of a session that does not exist: refused whole, nothing of it left.
