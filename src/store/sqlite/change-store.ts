@@ -13,16 +13,7 @@ import {
 } from '../change-log.js';
 import type { Synchronous } from '../ports.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
-import {
-  type FileChange,
-  fileChanges,
-  messages,
-  type Restore,
-  type RestoreKind,
-  type RestoreMode,
-  restores,
-  sessions,
-} from './schema.js';
+import { type FileChange, fileChanges, messages, type Restore, restores, sessions } from './schema.js';
 
 export type { NewFileChange, NewRestore, SessionChangeSummary };
 

@@ -32,8 +32,6 @@ import {
   messages,
   plans,
   type Run,
-  type RunMode,
-  type RunState,
   runs,
   type Session,
   sessions,
