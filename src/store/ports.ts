@@ -21,7 +21,7 @@ export type { ChangeLog, CommandLog, OriginLog, PlanStore, RequestLog, SessionLo
  * A port as a synchronous implementation provides it (better-sqlite3 answers at once): every
  * method returns what the port's promise resolves to. The SQLite store wraps it into the port.
  */
-export type Synchronous<T> = {
+export type SyncPort<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
 };
 

@@ -1,5 +1,6 @@
-import type { Task, TaskStatus } from './sqlite/schema.js';
+import type { Task } from './rows.js';
 import { TaskStoreError, unknownTask } from './store-errors.js';
+import type { TaskStatus } from './vocabulary.js';
 
 /*
  * The status changes of a task as every implementation of the queue defines them: where each may

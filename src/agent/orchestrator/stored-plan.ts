@@ -1,6 +1,6 @@
 import { type TaskState, validatePlan } from '../../plan/task-graph.js';
 import type { Store } from '../../store/ports.js';
-import type { TaskStatus } from '../../store/sqlite/schema.js';
+import type { TaskStatus } from '../../store/vocabulary.js';
 import type { StoredPlan } from '../run/run-agent.js';
 
 const RESUMED_STATES: Record<TaskStatus, TaskState> = {

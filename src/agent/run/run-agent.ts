@@ -8,7 +8,7 @@ import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
 import { systemPrompts } from '../../prompts/system-prompt.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
 import type { Store } from '../../store/ports.js';
-import type { RunMode } from '../../store/sqlite/schema.js';
+import type { RunMode } from '../../store/vocabulary.js';
 import type { BackgroundCommands } from '../../tools/background/background-commands.js';
 import { FileTracker } from '../../tools/file-tracker.js';
 import { coreTools, ToolRegistry } from '../../tools/registry.js';

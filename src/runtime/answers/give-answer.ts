@@ -1,7 +1,7 @@
 import type { RunControl } from '../../agent/state/control.js';
 import type { RequestAnswer } from '../../agent/state/requests.js';
 import type { Store } from '../../store/ports.js';
-import type { StoredRequest } from '../../store/sqlite/schema.js';
+import type { StoredRequest } from '../../store/rows.js';
 import type { RuntimeInputErrorCode } from '../setup/errors.js';
 import { reopenIfAnswered } from './reopen-answered.js';
 import { alreadyAnswered, answererId, encodeAnswer, storedAnswerMismatch } from './stored-answer.js';

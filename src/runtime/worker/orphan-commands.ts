@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { Journal } from '../../agent/state/journal.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/ports.js';
-import type { RunningCommand } from '../../store/sqlite/schema.js';
+import type { RunningCommand } from '../../store/rows.js';
 import { markedProcesses, signalMarked } from '../../tools/process/process-tree.js';
 import { KILL_GRACE_MS } from '../../tools/process/run-shell-command.js';
 import { isProcessGone } from '../../util/process-gone.js';

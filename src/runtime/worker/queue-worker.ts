@@ -8,7 +8,7 @@ import type { EventBus } from '../../events/bus.js';
 import type { RunStatus } from '../../events/registry.js';
 import type { ResolvedModel } from '../../model/types.js';
 import type { Store } from '../../store/ports.js';
-import type { Task } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
 import { TaskStoreError } from '../../store/store-errors.js';
 import type { McpServerConfig } from '../../tools/mcp/mcp-config.js';
 import { coreTools } from '../../tools/registry.js';

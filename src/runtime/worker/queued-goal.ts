@@ -1,6 +1,7 @@
 import type { RunStatus, ServerEvent } from '../../events/registry.js';
 import { sleep } from '../../model/sleep.js';
-import type { Task, TaskStatus } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
+import type { TaskStatus } from '../../store/vocabulary.js';
 import { LEASE_MS, releaseDeadWorkers, type WorkerContext } from './queue-worker.js';
 import { newWorkerId } from './worker-identity.js';
 

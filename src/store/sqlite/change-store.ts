@@ -11,7 +11,7 @@ import {
   type SessionChangeSummary,
   undoneByAfter,
 } from '../change-log.js';
-import type { Synchronous } from '../ports.js';
+import type { SyncPort } from '../ports.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { type FileChange, fileChanges, messages, type Restore, restores, sessions } from './schema.js';
 
@@ -23,7 +23,7 @@ export type { NewFileChange, NewRestore, SessionChangeSummary };
  * object database, or `.taskweave/blobs`); here are their ids only, so a large file is never
  * copied into the database.
  */
-export class ChangeStore implements Synchronous<ChangeLog> {
+export class ChangeStore implements SyncPort<ChangeLog> {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
 

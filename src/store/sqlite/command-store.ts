@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import type { CommandLog, CommandStart } from '../command-log.js';
-import type { Synchronous } from '../ports.js';
+import type { SyncPort } from '../ports.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { commands, type RunningCommand } from './schema.js';
 
@@ -11,7 +11,7 @@ export type { CommandStart };
  * The commands running now, one row each from start to end. A row still here when its owner
  * process is gone belongs to a command a `kill -9` left behind (possibly still running).
  */
-export class CommandStore implements Synchronous<CommandLog> {
+export class CommandStore implements SyncPort<CommandLog> {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
 

@@ -1,5 +1,5 @@
 import { type OriginInput, type OriginLog, originRow } from '../origin-log.js';
-import type { Synchronous } from '../ports.js';
+import type { SyncPort } from '../ports.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { type DatabaseOrigin, databaseOrigin } from './schema.js';
 
@@ -9,7 +9,7 @@ export type { OriginInput };
  * The database's one origin row: the workspace it was created for, on which host, by which
  * user. A database found in another folder than the one it names was copied or cloned there.
  */
-export class OriginStore implements Synchronous<OriginLog> {
+export class OriginStore implements SyncPort<OriginLog> {
   private readonly orm: StoreDrizzle;
 
   constructor(db: TaskweaveDb) {

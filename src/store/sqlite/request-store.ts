@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import type { Synchronous } from '../ports.js';
+import type { SyncPort } from '../ports.js';
 import type { AnswerOutcome, GivenAnswer, RequestInput, RequestLog, TakenAnswer } from '../requests.js';
 import { requestRow } from '../requests.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
@@ -18,7 +18,7 @@ export interface RequestStoreOptions {
  * The requests runs made of the user and their answers: an answer given in any process (or on
  * any machine sharing the store) is stored here, once, and the run that waits for it takes it.
  */
-export class RequestStore implements Synchronous<RequestLog> {
+export class RequestStore implements SyncPort<RequestLog> {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
   private readonly signals: RequestStoreOptions['signals'];

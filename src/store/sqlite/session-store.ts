@@ -11,7 +11,7 @@ import {
   type UnsequencedEvent,
 } from '../event-log.js';
 import { newId } from '../ids.js';
-import type { Synchronous } from '../ports.js';
+import type { SyncPort } from '../ports.js';
 import {
   type AppendMessageOptions,
   type CreateRunInput,
@@ -63,7 +63,7 @@ export { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
  * replays after reconnecting (`subscribe` with `after_seq`); appendEvent is on the hot path of
  * every run and uses one prepared statement.
  */
-export class SessionStore implements Synchronous<SessionLog> {
+export class SessionStore implements SyncPort<SessionLog> {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
   private readonly signals: SessionStoreOptions['signals'];

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Async, Store } from '../ports.js';
+import { StoreBusyError, StoreGoneError } from '../store-errors.js';
 import { ChangeStore } from './change-store.js';
 import { CommandStore } from './command-store.js';
 import { BUSY_TIMEOUT_MS, openDatabase, type Synchronous } from './database.js';
@@ -8,7 +9,7 @@ import { RequestStore } from './request-store.js';
 import { SessionStore } from './session-store.js';
 import { SqliteSignals } from './sqlite-signals.js';
 import { sqliteTransactionRunner } from './sqlite-transaction.js';
-import { StoreFileGuard, StoreGoneError } from './store-file-guard.js';
+import { StoreFileGuard } from './store-file-guard.js';
 import { TaskStore } from './task-store.js';
 import { UsageStore } from './usage-store.js';
 
@@ -132,9 +133,4 @@ function storeError(error: unknown, guard: FileCheck | undefined): unknown {
   return error;
 }
 
-/** The database stayed locked by another process for longer than the busy timeout. */
-export class StoreBusyError extends Error {
-  override name = 'StoreBusyError';
-}
-
-export { StoreGoneError };
+export { StoreBusyError, StoreGoneError };

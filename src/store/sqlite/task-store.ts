@@ -13,7 +13,7 @@ import {
   type PlanTaskInput,
   planStatusRefusal,
 } from '../plan-store.js';
-import type { Synchronous } from '../ports.js';
+import type { SyncPort } from '../ports.js';
 import { TaskStoreError, unknownTask } from '../store-errors.js';
 import { changeRefusal } from '../task-changes.js';
 import type {
@@ -77,7 +77,7 @@ export { planQueue };
  * worker renews; a lease that expires puts the task back in line, so work interrupted by a
  * crash is resumed. Every change is one SQLite transaction, safe across processes.
  */
-export class TaskStore implements Synchronous<TaskQueue & PlanStore> {
+export class TaskStore implements SyncPort<TaskQueue & PlanStore> {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
   private readonly signals: TaskStoreOptions['signals'];

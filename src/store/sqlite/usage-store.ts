@@ -1,5 +1,5 @@
 import { and, gte, inArray, isNotNull, sql } from 'drizzle-orm';
-import type { Synchronous } from '../ports.js';
+import type { SyncPort } from '../ports.js';
 import { type DayUsage, type UsageLog, type UsageTotal, usageTotalOf } from '../usage-log.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { runs } from './schema.js';
@@ -7,7 +7,7 @@ import { runs } from './schema.js';
 export type { DayUsage, UsageTotal };
 
 /** Tokens and cost of runs, added up per queue task or per day, from the runs table. */
-export class UsageStore implements Synchronous<UsageLog> {
+export class UsageStore implements SyncPort<UsageLog> {
   private readonly orm: StoreDrizzle;
 
   constructor(db: TaskweaveDb) {
