@@ -36,6 +36,8 @@ import {
   changeRefusal,
   FINISHED_TASK_STATUSES,
   type HolderCheck,
+  leaseExpiry,
+  SATISFIED_DEPENDENCY_STATUSES,
   TASK_CHANGE_FROM,
   type TaskChange,
 } from '../task-changes.js';
@@ -247,7 +249,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       id,
       now,
       leaseOwner: options.owner ?? null,
-      leaseExpiresAt: options.leaseMs === undefined ? null : now + options.leaseMs,
+      leaseExpiresAt: leaseExpiry(now, options.leaseMs),
     });
   }
 
@@ -260,7 +262,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       .update(tasks)
       .set({
         leaseOwner: options.owner,
-        leaseExpiresAt: now + options.leaseMs,
+        leaseExpiresAt: leaseExpiry(now, options.leaseMs),
         attempts: sql`${tasks.attempts} + 1`,
         updatedAt: now,
       })
@@ -578,7 +580,10 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       .from(taskDependencies)
       .innerJoin(dependency, eq(dependency.id, taskDependencies.dependsOnId))
       .where(
-        and(eq(taskDependencies.taskId, tasks.id), notInArray(dependency.status, ['completed', 'skipped'])),
+        and(
+          eq(taskDependencies.taskId, tasks.id),
+          notInArray(dependency.status, [...SATISFIED_DEPENDENCY_STATUSES]),
+        ),
       );
     // SKIP LOCKED: a row another transaction is changing right now (a cancel, a delete) is passed
     // over instead of waited for; claimers of one queue are already in line on its lock.
@@ -601,7 +606,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       id: next.id,
       now,
       leaseOwner: options.owner,
-      leaseExpiresAt: now + options.leaseMs,
+      leaseExpiresAt: leaseExpiry(now, options.leaseMs),
     });
   }
 

@@ -15,7 +15,7 @@ import {
 } from '../plan-store.js';
 import type { SyncPort } from '../ports.js';
 import { TaskStoreError, unknownTask } from '../store-errors.js';
-import { changeRefusal } from '../task-changes.js';
+import { changeRefusal, leaseExpiry } from '../task-changes.js';
 import type {
   AddTaskInput,
   ClaimOptions,
@@ -235,7 +235,7 @@ export class TaskStore implements SyncPort<TaskQueue & PlanStore> {
       id,
       now,
       leaseOwner: options.owner ?? null,
-      leaseExpiresAt: options.leaseMs === undefined ? null : now + options.leaseMs,
+      leaseExpiresAt: leaseExpiry(now, options.leaseMs),
     });
   }
 
@@ -250,7 +250,7 @@ export class TaskStore implements SyncPort<TaskQueue & PlanStore> {
       .update(tasks)
       .set({
         leaseOwner: options.owner,
-        leaseExpiresAt: now + options.leaseMs,
+        leaseExpiresAt: leaseExpiry(now, options.leaseMs),
         attempts: sql`${tasks.attempts} + 1`,
         updatedAt: now,
       })
