@@ -70,9 +70,10 @@ export interface Store {
   signals: StoreSignals;
   /**
    * How long a run's journal may hold streamed events (text deltas, tool progress) before it
-   * writes them, which is the lag a viewer in another process sees on them; STREAMED_FLUSH_MS
-   * (50) unless the store says. A PostgreSQL store says less: its workers have no viewer of
-   * their own, every viewer is a server elsewhere reading what is written.
+   * writes them, which is the lag every viewer sees on them (an event is published once the
+   * store gave it its seq); STREAMED_FLUSH_MS (50) unless the store says. A PostgreSQL store says
+   * less: its workers have no viewer of their own, every viewer is a server elsewhere reading
+   * what is written.
    */
   streamedFlushMs?: number;
   /**
