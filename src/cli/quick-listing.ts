@@ -4,11 +4,7 @@
 // missing database, one of another version) answers false and the full CLI runs instead, so
 // both paths print the same (the listing actions are shared; a test compares the rows).
 
-import {
-  DEFAULT_QUEUE,
-  DEFAULT_SESSION_LIST_LIMIT,
-  readQuickListing,
-} from '../runtime/books/quick-listing.js';
+import { DEFAULT_QUEUE, DEFAULT_SESSION_LIST_LIMIT, readQuickListing } from '../runtime/quick-listing.js';
 import { listSessions } from './commands/sessions-list-action.js';
 import { listTasks } from './commands/tasks-list-action.js';
 import { guardClosedOutput } from './render/output-closed.js';

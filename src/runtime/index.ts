@@ -24,9 +24,10 @@ export {
 export { originOf } from '../model/base-url.js';
 export { EndpointTrustError } from '../model/endpoint-trust.js';
 export { findInstructions, type InstructionsFile } from '../prompts/project-instructions.js';
-export { DEFAULT_QUEUE, type Run, type Session, type Task, type TaskStatus } from '../store/sqlite/schema.js';
-export type { StoredMessage } from '../store/sqlite/session-store.js';
-export { DEFAULT_SESSION_LIST_LIMIT } from '../store/sqlite/session-store.js';
+export { DEFAULT_QUEUE, DEFAULT_SESSION_LIST_LIMIT } from '../store/defaults.js';
+export type { Run, Session, Task } from '../store/rows.js';
+export type { StoredMessage } from '../store/session-log.js';
+export type { TaskStatus } from '../store/vocabulary.js';
 export { APPROVAL_MODES, type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../tools/approval.js';
 export { type BackgroundCommandInfo, stateText } from '../tools/background/index.js';
 export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';

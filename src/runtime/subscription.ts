@@ -54,7 +54,10 @@ export function subscribeToSession(options: {
     }
   };
   const unsubscribe = options.bus.subscribe((event) => {
-    if (closed || event.session_id !== sessionId || event.seq <= last) return;
+    if (closed || event.session_id !== sessionId) return;
+    // Not logged (seq 0: the end of a run whose store failed): it is passed on as it comes.
+    if (event.seq === 0) return listener(event);
+    if (event.seq <= last) return;
     if (!reading && event.seq === last + 1) deliver(event);
     else void catchUp();
   });

@@ -1,6 +1,6 @@
 import type { ApiPlan, ApiRun, ApiSession, ApiTask } from '../events/api.js';
-import type { Run, Task } from '../store/sqlite/schema.js';
-import type { UsageTotal } from '../store/sqlite/usage-store.js';
+import type { Run, Task } from '../store/rows.js';
+import type { UsageTotal } from '../store/usage-log.js';
 import type { SessionSummary } from './books/session-book.js';
 import type { TaskTreeNode } from './books/task-board.js';
 

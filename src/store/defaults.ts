@@ -15,3 +15,6 @@ export const DEFAULT_SESSION_LIST_LIMIT = 50;
 export function defaultDatabasePath(workspaceRoot: string): string {
   return path.join(workspaceRoot, '.taskweave', 'taskweave.db');
 }
+
+/** How long a connection waits for another process's write lock before failing with SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;

@@ -1,114 +1,34 @@
-import type { ChangeStore } from './sqlite/change-store.js';
-import type { CommandStore } from './sqlite/command-store.js';
-import type { OriginStore } from './sqlite/origin-store.js';
-import type { RequestStore } from './sqlite/request-store.js';
-import type { SessionStore } from './sqlite/session-store.js';
-import type { TaskStore } from './sqlite/task-store.js';
-import type { UsageStore } from './sqlite/usage-store.js';
+import type { ChangeLog } from './change-log.js';
+import type { CommandLog } from './command-log.js';
+import type { OriginLog } from './origin-log.js';
+import type { PlanStore } from './plan-store.js';
+import type { RequestLog } from './requests.js';
+import type { SessionLog } from './session-log.js';
+import type { TaskQueue } from './task-queue.js';
+import type { UsageLog } from './usage-log.js';
 
 /*
- * The store as the rest of taskweave reaches it: three async ports. SQLite implements them today
- * (better-sqlite3 is synchronous; its answers come back as settled promises); a PostgreSQL
- * implementation, several workers on several machines sharing one queue, is a second
- * implementation of the same ports. Each method keeps the contract (and the transaction) its
- * SQLite method documents: TaskStore and SessionStore are the reference.
+ * The store as the rest of taskweave reaches it: async ports, each an interface with its own
+ * input and row types (task-queue, plan-store, session-log, command-log, change-log, usage-log,
+ * origin-log, requests; rows.ts). SQLite (store/sqlite/, the default) and PostgreSQL
+ * (store/postgres/, several workers on several machines) implement them; the contract suite
+ * (test/store/contract) runs the same tests on both. openStore (open-store.ts) opens one.
  */
 
-/** A synchronous API as an async port: every method returns a promise of what it returned. */
+export type { ChangeLog, CommandLog, OriginLog, PlanStore, RequestLog, SessionLog, TaskQueue, UsageLog };
+
+/**
+ * A port as a synchronous implementation provides it (better-sqlite3 answers at once): every
+ * method returns what the port's promise resolves to. The SQLite store wraps it into the port.
+ */
+export type SyncPort<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
+};
+
+/** A synchronous implementation as an async port: every method returns a promise of what it returned. */
 export type Async<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 };
-
-/** The persistent task queue and to-do list: adding, claiming under leases, hand-off, state changes. */
-export type TaskQueue = Async<
-  Pick<
-    TaskStore,
-    | 'add'
-    | 'addAndStartIfIdle'
-    | 'attachSession'
-    | 'get'
-    | 'resolveId'
-    | 'listActive'
-    | 'listAll'
-    | 'dependencies'
-    | 'claimNext'
-    | 'completeAndClaimNext'
-    | 'failAndClaimNext'
-    | 'start'
-    | 'startIfIdle'
-    | 'takeOver'
-    | 'renewLease'
-    | 'releaseExpiredLeases'
-    | 'complete'
-    | 'fail'
-    | 'block'
-    | 'skip'
-    | 'settle'
-    | 'cancel'
-    | 'resetToPending'
-    | 'reopen'
-    | 'clearRunSettings'
-    | 'delete'
-  >
->;
-
-/** Plans: a proposed graph of tasks, its approval, and its tasks' states. */
-export type PlanStore = Async<
-  Pick<TaskStore, 'createPlan' | 'getPlan' | 'lastPlan' | 'setPlanStatus' | 'unfinishedPlans' | 'planTasks'>
->;
-
-/** The session log: sessions, runs, their conversation and the event log (the store assigns seq). */
-export type SessionLog = Async<
-  Pick<
-    SessionStore,
-    | 'createSession'
-    | 'getSession'
-    | 'resolveId'
-    | 'listSessions'
-    | 'lastSession'
-    | 'latestSessionWithUnfinishedWork'
-    | 'appendMessage'
-    | 'messages'
-    | 'appendEvent'
-    | 'appendEvents'
-    | 'events'
-    | 'lastSeq'
-    | 'createRun'
-    | 'finishRun'
-    | 'getRun'
-    | 'runs'
-  >
->;
-
-/** Commands running now (run_command), for ending those a killed process left behind. */
-export type CommandLog = Async<Pick<CommandStore, 'started' | 'ended' | 'list'>>;
-
-/** Change records (checkpoints) and the restores that undo, rewind and redo them. */
-export type ChangeLog = Async<
-  Pick<
-    ChangeStore,
-    | 'record'
-    | 'list'
-    | 'beginRestore'
-    | 'finishRestore'
-    | 'restores'
-    | 'messageOfCall'
-    | 'rewindMessages'
-    | 'restoreMessages'
-    | 'sessionsWithChanges'
-    | 'prune'
-    | 'contentIds'
-  >
->;
-
-/** Tokens and cost of runs per queue task and per day. */
-export type UsageLog = Async<Pick<UsageStore, 'byTask' | 'byDay'>>;
-
-/** Where and by whom the database was created. */
-export type OriginLog = Async<Pick<OriginStore, 'get' | 'record'>>;
-
-/** The requests runs make of the user and their answers, given once, from any process (see RequestStore). */
-export type RequestLog = Async<Pick<RequestStore, 'ask' | 'get' | 'answer' | 'take' | 'list'>>;
 
 /** Stops a listener of StoreSignals. */
 export type Unsubscribe = () => Promise<void>;
@@ -150,9 +70,10 @@ export interface Store {
   signals: StoreSignals;
   /**
    * How long a run's journal may hold streamed events (text deltas, tool progress) before it
-   * writes them, which is the lag a viewer in another process sees on them; STREAMED_FLUSH_MS
-   * (50) unless the store says. A PostgreSQL store says less: its workers have no viewer of
-   * their own, every viewer is a server elsewhere reading what is written.
+   * writes them, which is the lag every viewer sees on them (an event is published once the
+   * store gave it its seq); STREAMED_FLUSH_MS (50) unless the store says. A PostgreSQL store says
+   * less: its workers have no viewer of their own, every viewer is a server elsewhere reading
+   * what is written.
    */
   streamedFlushMs?: number;
   /**

@@ -2,7 +2,8 @@
  * A request a run makes of the user and its answer, as both stores record them: the shared
  * shapes and the one row rule.
  */
-import type { RequestKind, requests, StoredRequest } from './sqlite/schema.js';
+import type { StoredRequest } from './rows.js';
+import type { RequestKind } from './vocabulary.js';
 
 /** A request a run makes of the user, as it is recorded when its event is logged. */
 export interface RequestInput {
@@ -39,7 +40,10 @@ export type AnswerOutcome =
 export type TakenAnswer = { request: StoredRequest; first: boolean };
 
 /** The row a request is recorded as. */
-export function requestRow(input: RequestInput, askedAt: number): typeof requests.$inferInsert {
+export function requestRow(
+  input: RequestInput,
+  askedAt: number,
+): Pick<StoredRequest, 'id' | 'sessionId' | 'runId' | 'kind' | 'taskId' | 'choices' | 'askedAt'> {
   return {
     id: input.id,
     sessionId: input.sessionId,
@@ -49,4 +53,21 @@ export function requestRow(input: RequestInput, askedAt: number): typeof request
     choices: input.choices ? JSON.stringify(input.choices) : null,
     askedAt,
   };
+}
+
+/** The requests runs make of the user and their answers, given once, from any process. */
+export interface RequestLog {
+  /** Records a request (again: nothing changes; a resumed plan proposes the same plan id). */
+  ask(input: RequestInput): Promise<StoredRequest>;
+  /** The request with this id, answered or not. */
+  get(id: string): Promise<StoredRequest | undefined>;
+  /** Stores the answer to a request, unless it has one: the first answer wins. */
+  answer(id: string, given: GivenAnswer): Promise<AnswerOutcome>;
+  /**
+   * Marks an answered request taken by `by` (the worker going on with it); undefined when it has
+   * no answer. Taken before, it stays as it was and comes back with `first` false.
+   */
+  take(id: string, by: string): Promise<TakenAnswer | undefined>;
+  /** The session's requests, oldest first. */
+  list(sessionId: string): Promise<StoredRequest[]>;
 }

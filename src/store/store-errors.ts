@@ -39,3 +39,18 @@ export function unknownSession(id: string): SessionStoreError {
 export class StoreVersionError extends Error {
   override name = 'StoreVersionError';
 }
+
+/** The database file was deleted, replaced or overwritten while it was open. */
+export class StoreGoneError extends Error {
+  override name = 'StoreGoneError';
+}
+
+/** A read-only database that would have to be changed (upgraded) before it can be read. */
+export class StoreReadOnlyError extends Error {
+  override name = 'StoreReadOnlyError';
+}
+
+/** The database stayed locked by another process for longer than the busy timeout. */
+export class StoreBusyError extends Error {
+  override name = 'StoreBusyError';
+}

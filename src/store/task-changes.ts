@@ -1,5 +1,6 @@
-import type { Task, TaskStatus } from './sqlite/schema.js';
+import type { Task } from './rows.js';
 import { TaskStoreError, unknownTask } from './store-errors.js';
+import type { TaskStatus } from './vocabulary.js';
 
 /*
  * The status changes of a task as every implementation of the queue defines them: where each may
@@ -30,6 +31,14 @@ export const TASK_CHANGE_FROM: Record<TaskChange, readonly TaskStatus[]> = {
   /** What a blocked task waited for came (its session's answer): it goes back in the queue. */
   reopen: ['blocked'],
 };
+
+/** The statuses of a dependency that let the tasks depending on it run: done, or skipped by the user. */
+export const SATISFIED_DEPENDENCY_STATUSES: readonly TaskStatus[] = ['completed', 'skipped'];
+
+/** When a lease taken or renewed `now` for `leaseMs` runs out; null for a task held with no lease. */
+export function leaseExpiry(now: number, leaseMs: number | undefined): number | null {
+  return leaseMs === undefined ? null : now + leaseMs;
+}
 
 /** The statuses a task does not leave by itself: nothing is left to do for it. */
 export const FINISHED_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'skipped', 'cancelled'];

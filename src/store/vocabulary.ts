@@ -46,6 +46,8 @@ export const RESTORE_MODES = ['code', 'conversation', 'both'] as const;
 export type RestoreMode = (typeof RESTORE_MODES)[number];
 
 export const RESTORE_STATUSES = ['pending', 'done'] as const;
+/** Whether a restore is under way (written before any file is touched) or done. */
+export type RestoreStatus = (typeof RESTORE_STATUSES)[number];
 
 export const REQUEST_KINDS = ['input', 'approval', 'plan', 'failure'] as const;
 /** What a run asked the user: a question, a tool call's approval, a plan's approval, a failed task's fate. */

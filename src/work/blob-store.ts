@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { deflate, deflateSync, inflate } from 'node:zlib';
-import type { BlobStoreKind } from '../store/sqlite/schema.js';
+import type { BlobStoreKind } from '../store/vocabulary.js';
 import { git } from './git.js';
 import type { Repository } from './repository.js';
 

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { NewFileChange } from '../store/change-log.js';
 import type { ChangeLog } from '../store/ports.js';
-import type { NewFileChange } from '../store/sqlite/change-store.js';
 import type { ChangeKind } from '../tools/approval.js';
 import { anchorContents } from './anchor.js';
 import { type BlobStore, FolderBlobStore, GitBlobStore } from './blob-store.js';

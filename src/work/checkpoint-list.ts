@@ -1,4 +1,4 @@
-import type { FileChange } from '../store/sqlite/schema.js';
+import type { FileChange } from '../store/rows.js';
 
 /** What a checkpoint did to one file: added, modified or deleted (over all its calls). */
 export type FileAction = 'added' | 'modified' | 'deleted';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileChange } from '../store/sqlite/schema.js';
+import type { FileChange } from '../store/rows.js';
 import type { BlobStore } from './blob-store.js';
 import { type FileState, MODE_EXECUTABLE, MODE_LINK, readFileState } from './file-state.js';
 

@@ -26,6 +26,8 @@ export interface ImportEdge {
   resolved?: string;
   /** True for a relative specifier that names no existing file. */
   unresolved: boolean;
+  /** True for a dynamic `import()`: the module is loaded when the call runs, not with the importer. */
+  dynamic?: boolean;
 }
 
 /** A string or template literal in a file (template substitutions replaced by `${…}`). */
@@ -111,7 +113,7 @@ function templateText(node: ts.TemplateExpression): string {
 export function readSourceFile(file: string): SourceFileFacts {
   const text = readFileSync(file, 'utf8');
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const found: { specifier: string; typeOnly: boolean }[] = [];
+  const found: { specifier: string; typeOnly: boolean; dynamic?: boolean }[] = [];
   const strings: StringLiteralText[] = [];
   const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
 
@@ -141,7 +143,7 @@ export function readSourceFile(file: string): SourceFileFacts {
       const isImportCall = node.expression.kind === ts.SyntaxKind.ImportKeyword;
       const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
       if ((isImportCall || isRequire) && argument !== undefined && ts.isStringLiteralLike(argument)) {
-        found.push({ specifier: argument.text, typeOnly: false });
+        found.push({ specifier: argument.text, typeOnly: false, ...(isImportCall ? { dynamic: true } : {}) });
       }
     }
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
@@ -153,12 +155,13 @@ export function readSourceFile(file: string): SourceFileFacts {
   };
   visit(source);
 
-  const imports = found.map(({ specifier, typeOnly }): ImportEdge => {
-    if (!specifier.startsWith('.')) return { specifier, typeOnly, unresolved: false };
+  const imports = found.map(({ specifier, typeOnly, dynamic }): ImportEdge => {
+    const loaded = dynamic ? { dynamic } : {};
+    if (!specifier.startsWith('.')) return { specifier, typeOnly, unresolved: false, ...loaded };
     const resolved = resolveRelative(file, specifier);
     return resolved === undefined
-      ? { specifier, typeOnly, unresolved: true }
-      : { specifier, typeOnly, resolved, unresolved: false };
+      ? { specifier, typeOnly, unresolved: true, ...loaded }
+      : { specifier, typeOnly, resolved, unresolved: false, ...loaded };
   });
   return { file, imports, strings };
 }

@@ -168,6 +168,42 @@ describe('import rules', () => {
     expect(report).toContain("src/runtime/sessions.ts:2 holds raw SQL ('SELECT id, title FROM')");
   });
 
+  it("keeps the store's face apart from its implementations: the top loads them only lazily, neither imports the other", () => {
+    const store: Record<string, string> = {
+      'store/ports.ts': 'export interface Store { location: string }',
+      'store/open-store.ts': [
+        "import type { Store } from './ports.js';",
+        'export async function openStore(url: string): Promise<Store> {',
+        "  const opened = url.startsWith('postgres') ? await import('./postgres/pg.js') : await import('./sqlite/lite.js');",
+        '  return opened.open();',
+        '}',
+      ].join('\n'),
+      'store/sqlite/lite.ts':
+        "import type { Store } from '../ports.js';\nexport function open(): Store { return { location: 'file' }; }",
+      'store/postgres/pg.ts':
+        "import type { Store } from '../ports.js';\nexport function open(): Store { return { location: 'url' }; }",
+    };
+    const clean = checkImportRules(writeTree({ ...CLEAN_TREE, ...store }));
+    expect(clean, formatViolations(clean)).toEqual([]);
+    const planted = checkImportRules(
+      writeTree({
+        ...CLEAN_TREE,
+        ...store,
+        // The face importing an implementation statically, and PostgreSQL borrowing SQLite's types.
+        'store/rows.ts': "import { open } from './sqlite/lite.js';\nexport const opener = open;",
+        'store/postgres/pg.ts':
+          "import type { Store } from '../sqlite/lite.js';\nexport type Opened = Store;",
+      }),
+    );
+    const report = formatViolations(planted);
+    expect(planted.map(summary), report).toEqual([
+      { rule: 'room', files: ['src/store/postgres/pg.ts', 'src/store/sqlite/lite.ts'] },
+      { rule: 'room', files: ['src/store/rows.ts', 'src/store/sqlite/lite.ts'] },
+    ]);
+    expect(report).toContain('store/ (top) must not import store/sqlite/');
+    expect(report).toContain('store/postgres/ must not import store/sqlite/');
+  });
+
   it('reports a relative import that names no file rather than skipping it', () => {
     const violations = checkImportRules(
       writeTree({ ...CLEAN_TREE, 'agent/broken.ts': "export * from './gone.js';" }),

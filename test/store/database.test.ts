@@ -277,6 +277,44 @@ describe('openDatabase', () => {
     expect(sessions.messages(session.id, { taskId: tasks[0]!.id })).toEqual([added]);
   });
 
+  it("upgrades a database with logged events: each session's counter goes on after its last seq", async () => {
+    const file = path.join(await tempFolder(), 'taskweave.db');
+    const before = knownMigrations.findIndex((migration) =>
+      migration.sql.some((sql) => sql.includes('session_seqs')),
+    );
+    expect(before).toBeGreaterThan(0);
+    const old = openDatabase({ path: file, migrationsFolder: await firstMigrations(before) });
+    expect(tableNames(old.sqlite)).not.toContain('session_seqs');
+    // Events as the versions before the counter wrote them (their seq the log's max plus one).
+    const insertSession = old.sqlite.prepare(
+      "INSERT INTO sessions (id, title, goal, workspace, model, status, created_at, updated_at) VALUES (?, 't', 'g', '/w', 'm', 'idle', 1, 1)",
+    );
+    const insertEvent = old.sqlite.prepare(
+      "INSERT INTO events (session_id, seq, run_id, type, payload, ts) VALUES (?, ?, 'run_old', 'error', '{}', 1)",
+    );
+    for (const id of ['ses_busy', 'ses_quiet', 'ses_empty']) insertSession.run(id);
+    for (let seq = 1; seq <= 7; seq++) insertEvent.run('ses_busy', seq);
+    insertEvent.run('ses_quiet', 1);
+    old.close();
+
+    const sessions = new SessionStore(track(openDatabase({ path: file })));
+    expect([
+      sessions.lastSeq('ses_busy'),
+      sessions.lastSeq('ses_quiet'),
+      sessions.lastSeq('ses_empty'),
+    ]).toEqual([7, 1, 0]);
+    const next = (sessionId: string) =>
+      sessions.appendEvent({
+        type: 'error',
+        code: 'x',
+        message: 'm',
+        session_id: sessionId,
+        run_id: 'r',
+        ts: 2,
+      }).seq;
+    expect([next('ses_busy'), next('ses_quiet'), next('ses_empty')]).toEqual([8, 2, 1]);
+  });
+
   it('lets two processes open the same fresh file at once: both migrate it without error', async () => {
     const file = path.join(await tempFolder(), 'fresh.db');
     const results = await Promise.all([

@@ -1,7 +1,6 @@
 import { type TaskGraph, type TaskState, validatePlan } from '../../plan/task-graph.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
 import type { Store } from '../../store/ports.js';
-import type { TaskStatus } from '../../store/sqlite/schema.js';
 
 /** A plan read back from the store to continue it. */
 export interface StoredPlan {
@@ -13,6 +12,8 @@ export interface StoredPlan {
   /** The plan's task keys → the store's task ids. */
   taskIds: Map<string, string>;
 }
+
+import type { TaskStatus } from '../../store/vocabulary.js';
 
 const RESUMED_STATES: Record<TaskStatus, TaskState> = {
   pending: 'pending',

@@ -7,7 +7,7 @@ import { DEFAULT_PLAN_CONCURRENCY } from '../../plan/scheduler.js';
 import { systemPrompts } from '../../prompts/system-prompt.js';
 import type { CompletedTask } from '../../prompts/task-prompt.js';
 import type { Store } from '../../store/ports.js';
-import type { RunMode } from '../../store/sqlite/schema.js';
+import type { RunMode } from '../../store/vocabulary.js';
 import type { BackgroundCommands } from '../../tools/background/index.js';
 import { FileTracker } from '../../tools/file-tracker.js';
 import { coreTools, ToolRegistry } from '../../tools/registry.js';

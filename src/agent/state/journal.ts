@@ -16,6 +16,9 @@ export interface JournalOptions {
   now?: () => number;
 }
 
+/** The seq of a message that is not logged (protocol.md): the store never gives it. */
+const UNLOGGED_SEQ = 0;
+
 interface QueuedWrite {
   work: () => Promise<unknown>;
   resolve: (value: unknown) => void;
@@ -28,15 +31,13 @@ interface QueuedWrite {
   events?: HeldEvent[];
 }
 
-/** An event as the store logs it: everything but the seq, which the store assigns (or checks). */
+/** An event as the store logs it: everything but the seq, which the store assigns. */
 type LoggedEvent = Parameters<Store['sessions']['appendEvent']>[0];
 
 interface HeldEvent {
   runId: string;
   payload: EventPayload;
   ts: number;
-  /** Set once the event is announced: the seq it was announced with, which its write must get. */
-  seq?: number;
 }
 
 /**
@@ -56,13 +57,11 @@ interface HeldEvent {
  * path is well under a millisecond (bench:server measures the latency a client sees).
  *
  * Streamed events (text deltas, tool progress) are many, small, and not needed by a resumed run.
- * They are written at most STREAMED_FLUSH_MS (or the store's `streamedFlushMs`) later, with the next write or on their own, but
- * announced at once: when nothing else is waiting to be written, the journal gives such an event
- * the session's next seq and publishes it before writing it; the write then logs it with that
- * seq. Otherwise it waits its turn behind the writes queued before it and is announced as soon as
- * they are. A crash may lose streamed events that were announced and not yet written; the
- * process that announced them (and every client it served) goes with it, while other processes
- * only ever read written events.
+ * They are held and written at most STREAMED_FLUSH_MS (or the store's `streamedFlushMs`) later,
+ * with the next write or on their own, and published like every event once the store has given
+ * them their seqs: a front end sees them while the model streams, that much later, and the bus
+ * carries every session's events in seq order. A crash may lose the held events not yet written;
+ * nobody has seen them.
  */
 export class Journal {
   readonly sessionId: string;
@@ -72,13 +71,11 @@ export class Journal {
   private firstFailure: Error | undefined;
   private queued: QueuedWrite[] = [];
   private writing = false;
-  /** Streamed events not yet written, in order: the announced ones (with a seq) first. */
+  /** Streamed events not yet written, in order. */
   private held: HeldEvent[] = [];
   private heldWritten: Promise<undefined> | undefined;
   private releaseHeld: (() => void) | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
-  /** The seq the session's next event gets, once a write has shown it; unknown before. */
-  private nextSeq: number | undefined;
   /** Events of the group being written, published once it commits. */
   private outbox: ServerEvent[] = [];
 
@@ -135,12 +132,14 @@ export class Journal {
   /**
    * Announces an event the store could not log because it failed (its file was deleted under the
    * run, the disk is full): the end of a run still reaches whoever watches it, as failed with the
-   * reason, instead of the stream just stopping. It takes the next seq this journal knows of.
+   * reason, instead of the stream just stopping. It is not logged, so it carries no seq of the
+   * store's: seq 0, as every message that is not logged (protocol.md).
    */
   announceUnkept(runId: string, payload: EventPayload): void {
-    const seq = this.nextSeq ?? 0;
-    this.nextSeq = seq + 1;
-    this.bus.publish(this.envelope({ runId, payload, ts: this.now(), seq }) as ServerEvent);
+    this.bus.publish({
+      ...this.envelope({ runId, payload, ts: this.now() }),
+      seq: UNLOGGED_SEQ,
+    } as ServerEvent);
   }
 
   /** Resolves once every write queued so far (held events included) is done, whether it succeeded or not. */
@@ -172,7 +171,6 @@ export class Journal {
       this.queued = [];
       const outcomes: { ok: boolean; value: unknown }[] = [];
       const outbox: ServerEvent[] = [];
-      const seqBefore = this.nextSeq;
       const writeAll = async () => {
         this.outbox = outbox;
         for (let index = 0; index < group.length; ) {
@@ -212,9 +210,7 @@ export class Journal {
         if (group.every((write) => write.events !== undefined)) await writeAll();
         else await this.store.transaction(writeAll);
       } catch (error) {
-        // Nothing of the group was kept, so none of its events is announced (the seqs its
-        // unannounced events took are free again).
-        this.nextSeq = seqBefore;
+        // Nothing of the group was kept (its seqs with it), so none of its events is announced.
         for (const write of group) write.reject(error);
         continue;
       }
@@ -226,13 +222,10 @@ export class Journal {
       });
     }
     this.writing = false;
-    // Streamed events that waited behind the writes are announced now that those are.
-    this.announceHeld();
   }
 
   private hold(event: HeldEvent): Promise<undefined> {
     this.held.push(event);
-    this.announceHeld();
     if (this.heldWritten === undefined) {
       this.heldWritten = new Promise((resolve) => {
         this.releaseHeld = () => resolve(undefined);
@@ -240,18 +233,6 @@ export class Journal {
       this.flushTimer = setTimeout(() => this.flushHeld(), this.store.streamedFlushMs ?? STREAMED_FLUSH_MS);
     }
     return this.heldWritten;
-  }
-
-  /** Gives held events their seqs and publishes them, if nothing before them waits to be written. */
-  private announceHeld(): void {
-    if (this.writing || this.nextSeq === undefined) return;
-    // The announced ones come first: start after the last of them.
-    let index = this.held.length;
-    while (index > 0 && this.held[index - 1]!.seq === undefined) index -= 1;
-    for (const event of this.held.slice(index)) {
-      event.seq = this.nextSeq++;
-      this.bus.publish(this.envelope(event) as ServerEvent);
-    }
   }
 
   /** Queues the held streamed events as one write, ahead of whatever comes next. */
@@ -263,59 +244,34 @@ export class Journal {
     this.held = [];
     this.heldWritten = undefined;
     this.releaseHeld = undefined;
-    const written = this.enqueue(() => this.appendAll(events), events);
-    written.then(release, (error: unknown) => {
-      // Announced events whose write failed go back to be written with the next write: their
-      // seqs are taken, and nothing else may be logged under them.
-      const announced = events.filter((event) => event.seq !== undefined);
-      if (announced.length > 0) this.rehold(announced);
-      release?.();
-      return error;
-    });
-  }
-
-  /** Puts announced events back, to be written with the next write (not on a timer: the store just failed). */
-  private rehold(events: HeldEvent[]): void {
-    this.held.unshift(...events);
+    // A failed write is the journal's failure (it ends the run); the events are not announced.
+    this.enqueue(() => this.appendAll(events), events).then(release, release);
   }
 
   /** Whether logging the event also records a request (a question, an approval, a plan, a decision). */
   private asksRequest(held: HeldEvent): boolean {
     if (this.store.requests === undefined) return false;
-    return requestOfEvent({ ...this.envelope(held), seq: 0 } as ServerEvent) !== undefined;
+    return requestOfEvent({ ...this.envelope(held), seq: UNLOGGED_SEQ } as ServerEvent) !== undefined;
   }
 
   /** Logs events that ask no request with one statement of the store; announces them at commit. */
   private async appendAll(held: HeldEvent[]): Promise<ServerEvent[]> {
     const logged = await this.store.sessions.appendEvents(held.map((event) => this.envelope(event)));
-    const last = logged.at(-1);
-    if (last !== undefined) this.nextSeq = last.seq + 1;
-    logged.forEach((event, index) => {
-      // An event announced before it was written is not announced again.
-      if (held[index]?.seq === undefined) this.outbox.push(event);
-    });
+    this.outbox.push(...logged);
     return logged;
   }
 
   private async append(held: HeldEvent): Promise<ServerEvent> {
     const event = await this.store.sessions.appendEvent(this.envelope(held));
-    this.nextSeq = event.seq + 1;
     // A request is answerable from any process once its event is out: both commit together.
     const request = this.store.requests && requestOfEvent(event);
     if (request) await this.store.requests?.ask(request);
-    // An event announced before it was written is not announced again.
-    if (held.seq === undefined) this.outbox.push(event);
+    this.outbox.push(event);
     return event;
   }
 
-  /** The event with its envelope: session, run, time, and its seq once it has one. */
-  private envelope({ runId, payload, ts, seq }: HeldEvent): LoggedEvent {
-    return {
-      ...payload,
-      session_id: this.sessionId,
-      run_id: runId,
-      ts,
-      ...(seq === undefined ? {} : { seq }),
-    } as LoggedEvent;
+  /** The event with its envelope (session, run, time), as the store logs it: the store gives its seq. */
+  private envelope({ runId, payload, ts }: HeldEvent): LoggedEvent {
+    return { ...payload, session_id: this.sessionId, run_id: runId, ts } as LoggedEvent;
   }
 }

@@ -1,8 +1,8 @@
 import type { EventPayload, RunStatus } from '../../events/registry.js';
 import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
 import type { SessionLog, Store } from '../../store/ports.js';
-import type { RunMode } from '../../store/sqlite/schema.js';
 import { TaskStoreError } from '../../store/store-errors.js';
+import type { RunMode } from '../../store/vocabulary.js';
 import type { CommandRecorder } from '../../tools/types.js';
 import { errorMessage } from '../../util/error-message.js';
 import { commandRecorder } from './command-records.js';

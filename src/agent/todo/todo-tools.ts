@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { fillSection } from '../../prompts/template.js';
 import { type ToolTexts, toolTexts } from '../../prompts/tool-texts.js';
+import { DEFAULT_QUEUE } from '../../store/defaults.js';
 import type { TaskQueue } from '../../store/ports.js';
-import type { Task } from '../../store/sqlite/schema.js';
-import { DEFAULT_QUEUE } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
 import { builtSchema } from '../../tools/built-schemas.js';
 import { defineTool } from '../../tools/define-tool.js';
 import type { Tool } from '../../tools/types.js';

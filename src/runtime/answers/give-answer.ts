@@ -1,6 +1,6 @@
 import type { RequestAnswer, RunControl } from '../../agent/index.js';
 import type { Store } from '../../store/ports.js';
-import type { StoredRequest } from '../../store/sqlite/schema.js';
+import type { StoredRequest } from '../../store/rows.js';
 import type { RuntimeInputErrorCode } from '../setup/errors.js';
 import { reopenIfAnswered } from './reopen-answered.js';
 import { alreadyAnswered, answererId, encodeAnswer, storedAnswerMismatch } from './stored-answer.js';

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { answerMismatch, type RequestAnswer } from '../../agent/index.js';
-import type { StoredRequest } from '../../store/sqlite/schema.js';
+import type { StoredRequest } from '../../store/rows.js';
 
 /** An answer as the store keeps it (JSON text). */
 export function encodeAnswer(answer: RequestAnswer): string {

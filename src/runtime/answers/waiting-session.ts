@@ -1,6 +1,6 @@
 import type { ServerEvent } from '../../events/registry.js';
 import type { Store } from '../../store/ports.js';
-import type { Session, Task } from '../../store/sqlite/schema.js';
+import type { Session, Task } from '../../store/rows.js';
 
 /** What a run that ended with needs_input waits for. */
 export type WaitingFor =

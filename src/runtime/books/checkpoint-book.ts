@@ -2,7 +2,8 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerEvent } from '../../events/registry.js';
 import type { Store } from '../../store/ports.js';
-import type { FileChange, Restore, RestoreKind, RestoreMode, Session } from '../../store/sqlite/schema.js';
+import type { FileChange, Restore, Session } from '../../store/rows.js';
+import type { RestoreKind, RestoreMode } from '../../store/vocabulary.js';
 import { anchorContents } from '../../work/anchor.js';
 import { type BlobStore, FolderBlobStore, GitBlobStore } from '../../work/blob-store.js';
 import { type Checkpoint, checkpointsOf } from '../../work/checkpoint-list.js';
@@ -20,7 +21,7 @@ import type { SessionBook } from './session-book.js';
 /** How long checkpoint contents are kept by default (config `checkpoints.keepDays`). */
 export const DEFAULT_CHECKPOINT_KEEP_DAYS = 30;
 
-export type { RestoreMode } from '../../store/sqlite/schema.js';
+export type { RestoreMode } from '../../store/vocabulary.js';
 export type { Checkpoint } from '../../work/checkpoint-list.js';
 
 /** What an undo, rewind or redo did. */

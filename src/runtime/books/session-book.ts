@@ -1,8 +1,8 @@
 import type { ServerEvent } from '../../events/registry.js';
 import type { Store } from '../../store/ports.js';
-import type { Run, Session } from '../../store/sqlite/schema.js';
-import type { StoredMessage } from '../../store/sqlite/session-store.js';
-import type { DayUsage } from '../../store/sqlite/usage-store.js';
+import type { Run, Session } from '../../store/rows.js';
+import type { StoredMessage } from '../../store/session-log.js';
+import type { DayUsage } from '../../store/usage-log.js';
 import { RuntimeInputError } from '../setup/errors.js';
 import { asUserError } from '../setup/open-store.js';
 import { type SessionSummary, summarize } from './session-summary.js';

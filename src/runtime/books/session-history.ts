@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { compactionRecordOf } from '../../agent/compaction.js';
-import type { StoredMessage } from '../../store/sqlite/session-store.js';
+import type { StoredMessage } from '../../store/session-log.js';
 
 /** One line of a session's history as front ends show it. */
 export type HistoryEntry =

@@ -1,7 +1,7 @@
 // A session as a list shows it: plain functions over rows, loaded by `sessions list` without the
 // store (see src/cli/quick-listing.ts).
 
-import type { Run, Session } from '../../store/sqlite/schema.js';
+import type { Run, Session } from '../../store/rows.js';
 
 /** A session in a list: with how many runs it had and how the last one ended. */
 export interface SessionSummary {

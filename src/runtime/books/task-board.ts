@@ -1,6 +1,6 @@
 import { DEFAULT_QUEUE } from '../../store/defaults.js';
 import type { Store } from '../../store/ports.js';
-import type { Task } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
 import { RuntimeInputError } from '../setup/errors.js';
 import { asUserError } from '../setup/open-store.js';
 import { MAX_DEFAULT_TITLE_CHARS } from '../setup/task-defaults.js';

@@ -2,7 +2,7 @@
 // functions over rows, loaded by `tasks list` without the store (see src/cli/quick-listing.ts).
 
 import { DEFAULT_QUEUE } from '../../store/defaults.js';
-import type { Task } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
 
 /** The statuses of goals a plain list shows: work not finished. */
 const UNFINISHED = new Set<Task['status']>(['pending', 'in_progress', 'blocked']);

@@ -1,6 +1,6 @@
 import { hostname, userInfo } from 'node:os';
 import type { Store } from '../../store/ports.js';
-import type { DatabaseOrigin } from '../../store/sqlite/schema.js';
+import type { DatabaseOrigin } from '../../store/rows.js';
 
 /**
  * A database that was not created for this workspace: copied or cloned here (a repository that

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { BUSY_TIMEOUT_MS, defaultDatabasePath } from '../../store/defaults.js';
+import { IdLookupError } from '../../store/id-prefix.js';
+import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/ports.js';
 import {
-  BUSY_TIMEOUT_MS,
-  defaultDatabasePath,
+  StoreBusyError,
   StoreReadOnlyError,
   StoreVersionError,
-} from '../../store/sqlite/database.js';
-import { IdLookupError } from '../../store/sqlite/id-lookup.js';
-import { openSqliteStore, StoreBusyError } from '../../store/sqlite/sqlite-store.js';
-import { TaskStoreError } from '../../store/sqlite/task-store.js';
+  TaskStoreError,
+} from '../../store/store-errors.js';
 import { isPostgresUrl, parsePostgresUrl, redactStoreUrl, withoutPassword } from '../../store/store-url.js';
 import { Workspace } from '../../tools/workspace/index.js';
 import { errorMessage } from '../../util/error-message.js';
@@ -73,7 +73,7 @@ export async function openWorkspaceStore(
       : path.resolve(process.cwd(), location.db);
   try {
     const created = options.create === true && !existsSync(databasePath);
-    const store = openSqliteStore({ path: databasePath, create: options.create, readOnly: options.readOnly });
+    const store = await openStore(databasePath, { create: options.create, readOnly: options.readOnly });
     if (options.create && location.db === undefined) await ignoreOwnFolder(path.dirname(databasePath));
     // A new database records the workspace it was created for (see database-origin.ts).
     if (created) await store.origin.record(originHere(workspace.root));
@@ -96,7 +96,7 @@ export async function openWorkspaceStore(
 /**
  * Opens the shared store a URL names (PostgreSQL): a bad URL, a server that cannot be reached,
  * refused credentials or a database of a newer taskweave are RuntimeInputErrors whose messages
- * never hold the password. The driver is loaded only here: the SQLite path never loads it.
+ * never hold the password. The driver is loaded only then (openStore): the SQLite path never loads it.
  */
 async function openSharedStore(choice: StoreChoice): Promise<Omit<OpenedWorkspace, 'workspace'>> {
   const shown = redactStoreUrl(choice.url);
@@ -111,10 +111,9 @@ async function openSharedStore(choice: StoreChoice): Promise<Omit<OpenedWorkspac
   } catch (error) {
     throw new RuntimeInputError(`${errorMessage(error)} (from ${choice.source})`);
   }
-  const { openPostgresStore } = await import('../../store/postgres/postgres-store.js');
   let store: Store;
   try {
-    store = await openPostgresStore({ target: { url } });
+    store = await openStore(url);
   } catch (error) {
     if (error instanceof StoreVersionError) throw new RuntimeInputError(error.message);
     // No `cause`: the driver's error may carry the connection settings, password included.

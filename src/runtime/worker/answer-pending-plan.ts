@@ -1,5 +1,5 @@
 import type { Store } from '../../store/ports.js';
-import type { Run } from '../../store/sqlite/schema.js';
+import type { Run } from '../../store/rows.js';
 
 /** Task statuses that leave nothing to do in a plan. */
 const DONE_STATUSES = new Set(['completed', 'skipped', 'cancelled']);

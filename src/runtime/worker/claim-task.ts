@@ -1,5 +1,5 @@
 import type { Store } from '../../store/ports.js';
-import type { Task } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
 import { errorMessage } from '../../util/error-message.js';
 import { type StoredAnswerContinuation, takeStoredAnswer } from '../answers/stored-answer-continuation.js';
 import type { QueueTaskResult } from './queue-task-result.js';

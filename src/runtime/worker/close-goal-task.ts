@@ -1,6 +1,6 @@
 import type { RunStatus } from '../../events/registry.js';
 import type { Store, TaskQueue } from '../../store/ports.js';
-import type { Task } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
 import { reopenIfAnswered } from '../answers/reopen-answered.js';
 import { NEEDS_INPUT_PREFIX } from '../answers/waiting-session.js';
 

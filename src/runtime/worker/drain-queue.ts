@@ -1,4 +1,4 @@
-import type { Task } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
 import { TaskStoreError } from '../../store/store-errors.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext, type HandOff } from './close-goal-task.js';
 import type { QueueTaskResult } from './queue-task-result.js';

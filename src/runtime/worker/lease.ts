@@ -1,5 +1,5 @@
 import type { TaskQueue } from '../../store/ports.js';
-import type { Task } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
 import type { LeaseTerms } from './lease-terms.js';
 
 /**

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { Journal } from '../../agent/index.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/ports.js';
-import type { RunningCommand } from '../../store/sqlite/schema.js';
+import type { RunningCommand } from '../../store/rows.js';
 import { KILL_GRACE_MS, markedProcesses, signalMarked } from '../../tools/process/index.js';
 import { isProcessGone } from '../../util/process-gone.js';
 

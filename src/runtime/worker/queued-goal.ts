@@ -1,7 +1,8 @@
 import type { RunStatus, ServerEvent } from '../../events/registry.js';
 import { sleep } from '../../model/sleep.js';
 import type { TaskQueue } from '../../store/ports.js';
-import type { Task, TaskStatus } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
+import type { TaskStatus } from '../../store/vocabulary.js';
 import { releaseDeadWorkers } from './release-dead-workers.js';
 import type { WorkerDeps } from './worker-deps.js';
 import { newWorkerId } from './worker-identity.js';

@@ -1,4 +1,4 @@
-import type { Session } from '../../store/sqlite/schema.js';
+import type { Session } from '../../store/rows.js';
 import { LAST_SESSION, type SessionBook } from '../books/session-book.js';
 import { RuntimeInputError } from '../setup/errors.js';
 import { closeGoalTask } from './close-goal-task.js';

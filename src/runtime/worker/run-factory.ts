@@ -3,7 +3,7 @@ import { Journal, RunControl } from '../../agent/index.js';
 import type { EventBus } from '../../events/bus.js';
 import type { ResolvedModel } from '../../model/types.js';
 import type { Store } from '../../store/ports.js';
-import type { Task } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
 import type { McpServerConfig } from '../../tools/mcp/index.js';
 import { coreTools } from '../../tools/registry.js';
 import type { Workspace } from '../../tools/workspace/index.js';

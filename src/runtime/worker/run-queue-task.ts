@@ -1,6 +1,6 @@
 import type { RunControl } from '../../agent/index.js';
 import { loadConversation, type RunResult, runAgent } from '../../agent/index.js';
-import type { Task } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
 import { errorMessage } from '../../util/error-message.js';
 import { carryFailureDecisions } from './carried-decisions.js';
 import { type ClaimedTask, type ClaimOptions, claimTask } from './claim-task.js';

@@ -1,5 +1,5 @@
-import type { Task } from '../../store/sqlite/schema.js';
-import { StoreGoneError } from '../../store/sqlite/store-file-guard.js';
+import type { Task } from '../../store/rows.js';
+import { StoreGoneError } from '../../store/store-errors.js';
 import { closeGoalTask, closeGoalTaskAndClaimNext, type HandOff } from './close-goal-task.js';
 import { type DrainSummary, drainQueue } from './drain-queue.js';
 import type { QueueTaskResult } from './queue-task-result.js';

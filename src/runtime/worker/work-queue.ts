@@ -1,4 +1,5 @@
-import { DEFAULT_QUEUE, type Task } from '../../store/sqlite/schema.js';
+import { DEFAULT_QUEUE } from '../../store/defaults.js';
+import type { Task } from '../../store/rows.js';
 import { describeOrigin, type ForeignDatabase } from '../setup/database-origin.js';
 import { type DrainSummary, drainQueue } from './drain-queue.js';
 import { watchQueue } from './queue-wake.js';

@@ -1,13 +1,20 @@
 import { and, asc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { ChangeLog } from '../ports.js';
-import type { NewFileChange, NewRestore, SessionChangeSummary } from '../sqlite/change-store.js';
-import type { FileChange, Restore } from '../sqlite/schema.js';
+import {
+  CHANGE_ID_BATCH,
+  type ChangeLog,
+  changeRows,
+  contentIdsOf,
+  finishedRestore,
+  type NewFileChange,
+  type NewRestore,
+  newRestoreRow,
+  type SessionChangeSummary,
+  undoneByAfter,
+} from '../change-log.js';
+import type { FileChange, Restore } from '../rows.js';
 import type { PgDb } from './connection.js';
 import type { PgContext } from './context.js';
 import { fileChanges, messages, restores, sessions } from './schema.js';
-
-/** How many ids one `IN (…)` list holds. */
-const BATCH = 500;
 
 /** Change records and restores in PostgreSQL, with the contracts of the SQLite ChangeStore. */
 export class PgChangeStore implements ChangeLog {
@@ -23,7 +30,7 @@ export class PgChangeStore implements ChangeLog {
   async record(changes: NewFileChange[]): Promise<void> {
     if (changes.length === 0) return;
     const createdAt = this.now();
-    await this.db.insert(fileChanges).values(changes.map((change) => ({ ...change, createdAt })));
+    await this.db.insert(fileChanges).values(changeRows(changes, createdAt));
   }
 
   async list(sessionId: string): Promise<FileChange[]> {
@@ -35,17 +42,7 @@ export class PgChangeStore implements ChangeLog {
   }
 
   async beginRestore(input: NewRestore): Promise<Restore> {
-    const [row] = await this.db
-      .insert(restores)
-      .values({
-        sessionId: input.sessionId,
-        kind: input.kind,
-        mode: input.mode,
-        changeIds: JSON.stringify(input.changeIds),
-        redoes: input.redoes ?? null,
-        createdAt: this.now(),
-      })
-      .returning();
+    const [row] = await this.db.insert(restores).values(newRestoreRow(input, this.now())).returning();
     if (row === undefined) throw new Error('The restore was not stored.');
     return row;
   }
@@ -54,15 +51,15 @@ export class PgChangeStore implements ChangeLog {
     return this.ctx.transaction(async (db) => {
       const [restore] = await db.select().from(restores).where(eq(restores.id, id));
       if (!restore) throw new Error(`There is no restore ${id}.`);
-      for (let at = 0; at < ids.length; at += BATCH) {
+      for (let at = 0; at < ids.length; at += CHANGE_ID_BATCH) {
         await db
           .update(fileChanges)
-          .set({ undoneBy: restore.kind === 'redo' ? null : id })
-          .where(inArray(fileChanges.id, ids.slice(at, at + BATCH)));
+          .set({ undoneBy: undoneByAfter(restore) })
+          .where(inArray(fileChanges.id, ids.slice(at, at + CHANGE_ID_BATCH)));
       }
       const [done] = await db
         .update(restores)
-        .set({ status: 'done', result: JSON.stringify(result) })
+        .set(finishedRestore(result))
         .where(eq(restores.id, id))
         .returning();
       if (!done) throw new Error(`There is no restore ${id}.`);
@@ -151,22 +148,20 @@ export class PgChangeStore implements ChangeLog {
           .innerJoin(sessions, eq(sessions.id, fileChanges.sessionId))
           .where(lt(sessions.updatedAt, before))
       ).map((row) => row.id);
-      const ids = { git: new Set<string>(), folder: new Set<string>() };
+      const named: { store: FileChange['blobStore']; before: string | null; after: string | null }[] = [];
       let changes = 0;
-      for (let at = 0; at < old.length; at += BATCH) {
-        const slice = old.slice(at, at + BATCH);
+      for (let at = 0; at < old.length; at += CHANGE_ID_BATCH) {
+        const slice = old.slice(at, at + CHANGE_ID_BATCH);
         const removed = await db.delete(fileChanges).where(inArray(fileChanges.sessionId, slice)).returning({
           store: fileChanges.blobStore,
           before: fileChanges.beforeId,
           after: fileChanges.afterId,
         });
-        for (const row of removed) {
-          if (row.before) ids[row.store].add(row.before);
-          if (row.after) ids[row.store].add(row.after);
-        }
+        named.push(...removed);
         changes += removed.length;
         await db.delete(restores).where(inArray(restores.sessionId, slice));
       }
+      const ids = contentIdsOf(named);
       return { sessions: old, changes, ids: { git: [...ids.git], folder: [...ids.folder] } };
     });
   }
@@ -175,11 +170,6 @@ export class PgChangeStore implements ChangeLog {
     const rows = await this.db
       .select({ store: fileChanges.blobStore, before: fileChanges.beforeId, after: fileChanges.afterId })
       .from(fileChanges);
-    const ids = { git: new Set<string>(), folder: new Set<string>() };
-    for (const row of rows) {
-      if (row.before) ids[row.store].add(row.before);
-      if (row.after) ids[row.store].add(row.after);
-    }
-    return ids;
+    return contentIdsOf(rows);
   }
 }

@@ -1,8 +1,7 @@
 import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
-import type { CommandLog } from '../ports.js';
-import type { CommandStart } from '../sqlite/command-store.js';
-import type { RunningCommand } from '../sqlite/schema.js';
+import type { CommandLog, CommandStart } from '../command-log.js';
+import type { RunningCommand } from '../rows.js';
 import type { PgContext } from './context.js';
 import { commands } from './schema.js';
 

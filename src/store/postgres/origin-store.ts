@@ -1,6 +1,5 @@
-import type { OriginLog } from '../ports.js';
-import type { OriginInput } from '../sqlite/origin-store.js';
-import type { DatabaseOrigin } from '../sqlite/schema.js';
+import { type OriginInput, type OriginLog, originRow } from '../origin-log.js';
+import type { DatabaseOrigin } from '../rows.js';
 import type { PgContext } from './context.js';
 import { databaseOrigin } from './schema.js';
 
@@ -16,7 +15,7 @@ export class PgOriginStore implements OriginLog {
   async record(origin: OriginInput): Promise<DatabaseOrigin> {
     const [row] = await this.ctx.db
       .insert(databaseOrigin)
-      .values({ id: 1, ...origin })
+      .values(originRow(origin))
       .onConflictDoUpdate({ target: databaseOrigin.id, set: origin })
       .returning();
     if (row === undefined) throw new Error('The origin was not stored.');

@@ -1,13 +1,13 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import type { RequestLog } from '../ports.js';
 import {
   type AnswerOutcome,
   type GivenAnswer,
   type RequestInput,
+  type RequestLog,
   requestRow,
   type TakenAnswer,
 } from '../requests.js';
-import type { StoredRequest } from '../sqlite/schema.js';
+import type { StoredRequest } from '../rows.js';
 import { notifyAnswer } from './channels.js';
 import type { PgContext } from './context.js';
 import { requests } from './schema.js';

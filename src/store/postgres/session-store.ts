@@ -1,93 +1,77 @@
-import { and, asc, desc, eq, exists, gt, inArray, isNull, max, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { ServerEvent } from '../../events/registry.js';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
+import {
+  batchSession,
+  type EventRecord,
+  eventRecord,
+  stampedEvent,
+  type UnsequencedEvent,
+} from '../event-log.js';
 import { newId } from '../ids.js';
-import type { SessionLog } from '../ports.js';
-import type { MessageRole, Run, Session } from '../sqlite/schema.js';
-import type {
-  AppendMessageOptions,
-  CreateRunInput,
-  CreateSessionInput,
-  FinishRunInput,
-  MessageFilter,
-  StoredMessage,
-  UnsequencedEvent,
-} from '../sqlite/session-store.js';
+import type { Run, Session } from '../rows.js';
+import {
+  type AppendMessageOptions,
+  type CreateRunInput,
+  type CreateSessionInput,
+  type FinishRunInput,
+  finishedRun,
+  type MessageFilter,
+  SESSION_STATUS_OF_RUN,
+  type SessionLog,
+  type StoredMessage,
+} from '../session-log.js';
 import { SessionStoreError, unknownSession } from '../store-errors.js';
+import type { MessageRole } from '../vocabulary.js';
 import { CHANNELS } from './channels.js';
 import { type PgDb, queryRows } from './connection.js';
 import type { PgContext } from './context.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from './errors.js';
 import { resolvePgIdPrefix } from './id-lookup.js';
-import { events, messages, plans, runs, sessions, tasks } from './schema.js';
+import { events, messages, plans, runs, sessionSeqs, sessions, tasks } from './schema.js';
 import { unfinishedPlan } from './task-store.js';
-
-/** How many times an event's write is tried under a newer seq before it fails (writers racing for a session). */
-const MAX_APPEND_ATTEMPTS = 20;
 
 function noTask(taskId: string): SessionStoreError {
   return new SessionStoreError(`There is no task with the id ${taskId}.`);
 }
 
 /**
- * The one statement that logs an event under its seq and announces it (at commit): it writes
- * nothing when the session does not exist, when the seq before is missing, or when the seq is
- * taken (`on conflict do nothing` waits for a writer holding it, then yields).
+ * The one statement that logs a session's events under its next seqs and announces the last (at
+ * commit): it bumps the session's counter by their number (the row lock makes a writer racing
+ * for the session wait for this one's transaction) and inserts the rows under the seqs it gave.
+ * A missing session fails it on the counter's foreign key; nothing is written then.
  */
-function appendStatement(event: ServerEvent): SQL {
-  const { session_id: sessionId, seq } = event;
-  const updateType = event.type === 'agent_update' ? event.update_type : null;
-  return sql`with added as (
-    insert into ${events} (session_id, seq, run_id, type, update_type, payload, ts)
-    select ${sessionId}, ${seq}, ${event.run_id}, ${event.type}, ${updateType}, ${JSON.stringify(event)}, ${event.ts}
-    where exists (select 1 from ${sessions} where id = ${sessionId})
-      and (${seq}::integer = 1 or exists (select 1 from ${events} where session_id = ${sessionId} and seq = ${seq}::integer - 1))
-    on conflict do nothing
-    returning seq
-  )
-  select pg_notify(${CHANNELS.events}, ${`${sessionId} ${seq}`}) from added`;
-}
-
-/**
- * The one statement that logs a session's events under consecutive seqs from the first one's,
- * and announces the last (at commit): it writes nothing when the session does not exist or the
- * seq before the first is missing. A seq taken meanwhile is skipped (`on conflict do nothing`),
- * so fewer rows than events come back when another writer raced it: the caller takes back the
- * rows it did write.
- */
-function appendAllStatement(stamped: readonly ServerEvent[]): SQL {
-  const first = stamped[0]!;
-  const sessionId = first.session_id;
-  const last = stamped.at(-1)!.seq;
+function appendStatement(sessionId: string, records: readonly EventRecord[]): SQL {
+  const count = records.length;
   const rows = sql.join(
-    stamped.map(
-      (event) =>
-        sql`(${event.seq}::integer, ${event.run_id}, ${event.type}, ${event.type === 'agent_update' ? event.update_type : null}, ${JSON.stringify(event)}, ${event.ts}::bigint)`,
+    records.map(
+      (record, index) =>
+        sql`(${index + 1}::integer, ${record.runId}, ${record.type}, ${record.updateType}::text, ${record.payloadHead}, ${record.ts}::bigint)`,
     ),
     sql`, `,
   );
-  return sql`with given (seq, run_id, type, update_type, payload, ts) as (values ${rows}),
+  return sql`with counted as (
+    insert into ${sessionSeqs} (session_id, last_seq) values (${sessionId}::text, ${count}::integer)
+    on conflict (session_id) do update set last_seq = ${sessionSeqs.lastSeq} + excluded.last_seq
+    returning last_seq
+  ),
+  given (ordinal, run_id, type, update_type, payload_head, ts) as (values ${rows}),
   added as (
     insert into ${events} (session_id, seq, run_id, type, update_type, payload, ts)
-    select ${sessionId}, seq, run_id, type, update_type, payload, ts from given
-    where exists (select 1 from ${sessions} where id = ${sessionId})
-      and (${first.seq}::integer = 1 or exists (select 1 from ${events} where session_id = ${sessionId} and seq = ${first.seq}::integer - 1))
-    on conflict do nothing
+    select ${sessionId}::text, seq, run_id, type, update_type, payload_head || ',"seq":' || seq || '}', ts
+    from (select counted.last_seq - ${count}::integer + given.ordinal as seq, given.* from counted, given) numbered
     returning seq
   )
-  select seq, case when seq = ${last}::integer then pg_notify(${CHANNELS.events}, ${`${sessionId} ${last}`}) end from added`;
+  select min(seq) as first, pg_notify(${CHANNELS.events}, ${sessionId}::text || ' ' || max(seq)) from added`;
 }
 
 /**
  * Sessions, their conversation, runs and event log in PostgreSQL, with the contracts of the
- * SQLite SessionStore. An event goes in only under the session's next seq (the one before it
- * exists, the key refuses a second), so writers on several machines get increasing seqs with no
- * gap; each new seq is announced with NOTIFY.
+ * SQLite SessionStore. An event's seq comes from its session's counter, bumped by the statement
+ * that inserts it, so writers on several machines get increasing seqs with no gap; each new seq
+ * is announced with NOTIFY.
  */
 export class PgSessionStore implements SessionLog {
-  /** The seq this process expects each session's next event to get: its last write's, plus one. */
-  private readonly nextSeqs = new Map<string, number>();
-
   constructor(
     private readonly ctx: PgContext,
     private readonly now: () => number = Date.now,
@@ -215,78 +199,33 @@ export class PgSessionStore implements SessionLog {
   /**
    * Logs an event under the session's next seq in one statement (one round trip: the events of
    * a run are written while other workers' commits and git compete for the CPU, and each round
-   * trip waits its turn). The seq is guessed (the one announced, else the one after this
-   * process's last write to the session) and the row goes in only if it is the next: the one
-   * before it exists, and none has it yet (the key decides between writers racing for it). A
-   * wrong guess (another writer went first, a rolled-back write) writes nothing; the log's last
-   * seq is read and the write tried again, unless the seq was announced: that is an error.
+   * trip waits its turn): the session's counter gives the seq, in the statement that inserts
+   * the row.
    */
   async appendEvent(event: UnsequencedEvent): Promise<ServerEvent> {
-    const [logged] = await this.appendInOrder([event]);
+    const [logged] = await this.append([eventRecord(event)]);
     return logged!;
   }
 
-  /**
-   * Logs events of one session in order under its next seqs with one statement, all or none,
-   * as appendEvent logs one; when another writer took one of the seqs, the rows written are
-   * taken back and the batch is tried again after the log's last seq.
-   */
+  /** Logs events of one session in order under its next seqs with one statement, all or none. */
   async appendEvents(batch: readonly UnsequencedEvent[]): Promise<ServerEvent[]> {
-    if (batch.length === 0) return [];
-    // A part written and taken back must never be seen: outside a transaction it gets its own.
-    if (batch.length > 1 && !this.ctx.inTransaction)
-      return this.ctx.transaction(() => this.appendInOrder(batch));
-    return this.appendInOrder(batch);
+    return this.append(batch.map(eventRecord));
   }
 
-  /** appendEvent and appendEvents: one statement a try, under the guessed seqs. */
-  private async appendInOrder(batch: readonly UnsequencedEvent[]): Promise<ServerEvent[]> {
-    const first = batch[0]!;
-    const sessionId = first.session_id;
-    const one = batch.length === 1;
-    const given = batch.map((event) => event.seq);
-    let seq = first.seq ?? this.nextSeqs.get(sessionId) ?? (await this.lastSeq(sessionId)) + 1;
-    for (let attempt = 1; ; attempt++) {
-      const stamped = batch.map((event, index) => ({ ...event, seq: seq + index }) as ServerEvent);
-      const wrong = stamped.findIndex(
-        (event, index) => given[index] !== undefined && given[index] !== event.seq,
-      );
-      if (wrong >= 0) {
-        throw new SessionStoreError(
-          `The events given to log to session ${sessionId} are not numbered one after another (seq ${stamped[wrong]?.seq} was announced as ${given[wrong]}).`,
-        );
-      }
-      let written: { seq: number }[];
-      try {
-        written = await queryRows(this.db, one ? appendStatement(stamped[0]!) : appendAllStatement(stamped));
-      } catch (error) {
-        if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw unknownSession(sessionId);
-        throw error;
-      }
-      if (written.length === stamped.length) {
-        this.nextSeqs.set(sessionId, seq + stamped.length);
-        return stamped;
-      }
-      this.nextSeqs.delete(sessionId);
-      if (written.length > 0) {
-        // Part of the batch went in between another writer's events: it is taken back whole.
-        const taken = written.map((row) => Number(row.seq));
-        await this.db.delete(events).where(and(eq(events.sessionId, sessionId), inArray(events.seq, taken)));
-      }
-      const last = await this.lastSeq(sessionId);
-      if (last === 0 && (await this.getSession(sessionId)) === undefined) throw unknownSession(sessionId);
-      if (first.seq !== undefined) {
-        throw new SessionStoreError(
-          `The ${one ? 'event was announced as' : 'events were announced from'} seq ${first.seq} of session ${sessionId}, but the next seq is ${last + 1}: another writer logged events to the session meanwhile.`,
-        );
-      }
-      if (attempt >= MAX_APPEND_ATTEMPTS) {
-        throw new SessionStoreError(
-          `Could not log ${one ? 'an event' : 'events'} to session ${sessionId}: other writers took its next seq ${attempt} times in a row.`,
-        );
-      }
-      seq = last + 1;
+  private async append(records: readonly EventRecord[]): Promise<ServerEvent[]> {
+    const sessionId = batchSession(records);
+    if (sessionId === undefined) return [];
+    let first: number | undefined;
+    try {
+      const [row] = await queryRows<{ first: number | null }>(this.db, appendStatement(sessionId, records));
+      first = row?.first ?? undefined;
+    } catch (error) {
+      if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw unknownSession(sessionId);
+      throw error;
     }
+    if (first === undefined) throw unknownSession(sessionId);
+    const from = Number(first);
+    return records.map((record, index) => stampedEvent(record, from + index));
   }
 
   async events(sessionId: string, options: { afterSeq?: number } = {}): Promise<ServerEvent[]> {
@@ -304,16 +243,16 @@ export class PgSessionStore implements SessionLog {
 
   async lastSeq(sessionId: string): Promise<number> {
     const [row] = await this.db
-      .select({ last: max(events.seq) })
-      .from(events)
-      .where(eq(events.sessionId, sessionId));
+      .select({ last: sessionSeqs.lastSeq })
+      .from(sessionSeqs)
+      .where(eq(sessionSeqs.sessionId, sessionId));
     return row?.last ?? 0;
   }
 
   async createRun(input: CreateRunInput): Promise<Run> {
     const now = this.now();
     return this.ctx.transaction(async (db) => {
-      await this.touch(input.sessionId, now, 'running');
+      await this.touch(input.sessionId, now, SESSION_STATUS_OF_RUN.started);
       const [run] = await db
         .insert(runs)
         .values({
@@ -336,20 +275,11 @@ export class PgSessionStore implements SessionLog {
     return this.ctx.transaction(async (db) => {
       const [run] = await db
         .update(runs)
-        .set({
-          status: input.status,
-          finalAnswer: input.finalAnswer ?? null,
-          steps: input.steps,
-          inputTokens: input.inputTokens,
-          outputTokens: input.outputTokens,
-          cost: input.cost ?? null,
-          endedAt: now,
-          ...(input.mode === undefined ? {} : { mode: input.mode }),
-        })
+        .set(finishedRun(input, now))
         .where(eq(runs.id, input.id))
         .returning();
       if (run === undefined) throw new SessionStoreError(`There is no run with the id ${input.id}.`);
-      await this.touch(run.sessionId, now, 'idle');
+      await this.touch(run.sessionId, now, SESSION_STATUS_OF_RUN.finished);
       return run;
     });
   }

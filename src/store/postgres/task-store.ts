@@ -20,41 +20,43 @@ import {
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { DEFAULT_QUEUE, planQueue } from '../defaults.js';
 import { newId } from '../ids.js';
+import {
+  type CreatePlanInput,
+  checkPlan,
+  dependencyKeys,
+  newPlanRow,
+  PLAN_STATUS_FROM,
+  type PlanTask,
+  planStatusRefusal,
+} from '../plan-store.js';
 import type { PlanStore, TaskQueue } from '../ports.js';
-import type { Plan, PlanStatus, Task, TaskStatus } from '../sqlite/schema.js';
-import type {
-  AddTaskInput,
-  ClaimOptions,
-  CompleteAndClaimInput,
-  CreatePlanInput,
-  FailAndClaimInput,
-  HandOffOptions,
-  PlanTask,
-  StartOptions,
-  TaskFilter,
-} from '../sqlite/task-store.js';
+import type { Plan, Task } from '../rows.js';
 import { TaskStoreError, unknownTask } from '../store-errors.js';
 import {
   changeRefusal,
   FINISHED_TASK_STATUSES,
   type HolderCheck,
+  leaseExpiry,
+  SATISFIED_DEPENDENCY_STATUSES,
   TASK_CHANGE_FROM,
   type TaskChange,
 } from '../task-changes.js';
+import type {
+  AddTaskInput,
+  ClaimOptions,
+  CompleteAndClaimInput,
+  FailAndClaimInput,
+  HandOffOptions,
+  StartOptions,
+  TaskFilter,
+} from '../task-queue.js';
+import type { PlanStatus, TaskStatus } from '../vocabulary.js';
 import { queueNotice } from './channels.js';
 import type { PgDb } from './connection.js';
 import type { PgContext } from './context.js';
 import { resolvePgIdPrefix } from './id-lookup.js';
 import { lockQueue } from './locks.js';
 import { plans, taskDependencies, tasks } from './schema.js';
-
-const PLAN_ALLOWED_FROM: Record<PlanStatus, readonly PlanStatus[]> = {
-  proposed: [],
-  approved: ['proposed'],
-  rejected: ['proposed'],
-  completed: ['approved'],
-  aborted: ['proposed', 'approved'],
-};
 
 const RELEASED = { leaseOwner: null, leaseExpiresAt: null } as const;
 
@@ -247,7 +249,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       id,
       now,
       leaseOwner: options.owner ?? null,
-      leaseExpiresAt: options.leaseMs === undefined ? null : now + options.leaseMs,
+      leaseExpiresAt: leaseExpiry(now, options.leaseMs),
     });
   }
 
@@ -260,7 +262,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       .update(tasks)
       .set({
         leaseOwner: options.owner,
-        leaseExpiresAt: now + options.leaseMs,
+        leaseExpiresAt: leaseExpiry(now, options.leaseMs),
         attempts: sql`${tasks.attempts} + 1`,
         updatedAt: now,
       })
@@ -389,34 +391,9 @@ export class PgTaskStore implements TaskQueue, PlanStore {
   }
 
   async createPlan(input: CreatePlanInput): Promise<{ plan: Plan; tasks: PlanTask[] }> {
-    const keys = new Set<string>();
-    for (const task of input.tasks) {
-      if (keys.has(task.key))
-        throw new TaskStoreError(`The plan has two tasks with the key ${task.key}.`, { id: task.key });
-      keys.add(task.key);
-    }
-    for (const task of input.tasks) {
-      for (const key of task.dependsOn) {
-        if (!keys.has(key)) {
-          throw new TaskStoreError(
-            `Task ${task.key} of the plan depends on ${key}, which is not in the plan.`,
-            {
-              id: task.key,
-            },
-          );
-        }
-      }
-    }
+    checkPlan(input.tasks);
     const now = this.now();
-    const plan: Plan = {
-      id: newId('plan'),
-      sessionId: input.sessionId,
-      runId: input.runId,
-      status: 'proposed',
-      feedback: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const plan = newPlanRow(input, now);
     const rows = (first: number, queue: string) =>
       input.tasks.map((task, index) => ({
         id: newId('task'),
@@ -437,7 +414,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
     const edgesOf = (added: readonly { id: string; key: string | null }[]) => {
       const idsByKey = new Map(added.map((row) => [row.key, row.id]));
       return input.tasks.flatMap((task) =>
-        [...new Set(task.dependsOn)].map((key) => ({
+        dependencyKeys(task).map((key) => ({
           taskId: idsByKey.get(task.key) ?? task.key,
           dependsOnId: idsByKey.get(key) ?? key,
         })),
@@ -448,7 +425,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       return input.tasks.map((task) => {
         const row = byKey.get(task.key);
         if (row === undefined) throw new Error(`The plan's task ${task.key} was not stored.`);
-        return { ...row, dependsOn: [...new Set(task.dependsOn)] };
+        return { ...row, dependsOn: dependencyKeys(task) };
       });
     };
     if (input.queue === undefined) {
@@ -520,7 +497,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       const [plan] = await db
         .update(plans)
         .set({ status, updatedAt: now, ...(feedback === undefined ? {} : { feedback }) })
-        .where(and(eq(plans.id, planId), inArray(plans.status, [...PLAN_ALLOWED_FROM[status]])))
+        .where(and(eq(plans.id, planId), inArray(plans.status, [...PLAN_STATUS_FROM[status]])))
         .returning();
       if (plan !== undefined && status === 'rejected')
         await db
@@ -531,12 +508,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
     });
     if (updated !== undefined) return updated;
     const current = await this.getPlan(planId);
-    if (current === undefined)
-      throw new TaskStoreError(`There is no plan with the id ${planId}.`, { id: planId });
-    throw new TaskStoreError(`Cannot mark plan ${planId} ${status}: it is ${current.status}.`, {
-      id: planId,
-      status: current.status,
-    });
+    throw planStatusRefusal(current, planId, status);
   }
 
   async unfinishedPlans(sessionId?: string): Promise<Plan[]> {
@@ -608,7 +580,10 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       .from(taskDependencies)
       .innerJoin(dependency, eq(dependency.id, taskDependencies.dependsOnId))
       .where(
-        and(eq(taskDependencies.taskId, tasks.id), notInArray(dependency.status, ['completed', 'skipped'])),
+        and(
+          eq(taskDependencies.taskId, tasks.id),
+          notInArray(dependency.status, [...SATISFIED_DEPENDENCY_STATUSES]),
+        ),
       );
     // SKIP LOCKED: a row another transaction is changing right now (a cancel, a delete) is passed
     // over instead of waited for; claimers of one queue are already in line on its lock.
@@ -631,7 +606,7 @@ export class PgTaskStore implements TaskQueue, PlanStore {
       id: next.id,
       now,
       leaseOwner: options.owner,
-      leaseExpiresAt: now + options.leaseMs,
+      leaseExpiresAt: leaseExpiry(now, options.leaseMs),
     });
   }
 

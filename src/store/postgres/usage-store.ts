@@ -1,6 +1,5 @@
 import { and, gte, inArray, isNotNull, sql } from 'drizzle-orm';
-import type { UsageLog } from '../ports.js';
-import type { DayUsage, UsageTotal } from '../sqlite/usage-store.js';
+import { type DayUsage, type UsageLog, type UsageTotal, usageTotalOf } from '../usage-log.js';
 import type { PgContext } from './context.js';
 import { runs } from './schema.js';
 
@@ -22,18 +21,7 @@ export class PgUsageStore implements UsageLog {
       .from(runs)
       .where(and(isNotNull(runs.taskId), inArray(runs.taskId, taskIds)))
       .groupBy(runs.taskId);
-    return new Map(
-      rows.map((row) => [
-        row.taskId ?? '',
-        {
-          runs: Number(row.runs),
-          inputTokens: Number(row.inputTokens),
-          outputTokens: Number(row.outputTokens),
-          cost: row.cost === null ? null : Number(row.cost),
-          unpricedRuns: Number(row.unpricedRuns ?? 0),
-        },
-      ]),
-    );
+    return new Map(rows.map(({ taskId, ...total }) => [taskId ?? '', usageTotalOf(total)]));
   }
 
   /**

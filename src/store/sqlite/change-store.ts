@@ -1,37 +1,21 @@
 import { and, asc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import {
-  type FileChange,
-  fileChanges,
-  messages,
-  type Restore,
-  type RestoreKind,
-  type RestoreMode,
-  restores,
-  sessions,
-} from './schema.js';
+  CHANGE_ID_BATCH,
+  type ChangeLog,
+  changeRows,
+  contentIdsOf,
+  finishedRestore,
+  type NewFileChange,
+  type NewRestore,
+  newRestoreRow,
+  type SessionChangeSummary,
+  undoneByAfter,
+} from '../change-log.js';
+import type { SyncPort } from '../ports.js';
+import type { StoreDrizzle, TaskweaveDb } from './database.js';
+import { type FileChange, fileChanges, messages, type Restore, restores, sessions } from './schema.js';
 
-/** A change record as a tool call leaves it (the store adds its id, time and undo state). */
-export type NewFileChange = Omit<FileChange, 'id' | 'createdAt' | 'undoneBy'>;
-
-/** What a restore is about to do: written before any file is touched. */
-export interface NewRestore {
-  sessionId: string;
-  kind: RestoreKind;
-  mode: RestoreMode;
-  /** The change records it takes back (undo, rewind) or puts again (redo). */
-  changeIds: number[];
-  /** The restore a redo takes back. */
-  redoes?: number;
-}
-
-/** A session's change records and restores, with how old the session is. */
-export interface SessionChangeSummary {
-  sessionId: string;
-  /** When the session was last active. */
-  updatedAt: number;
-  changes: number;
-}
+export type { NewFileChange, NewRestore, SessionChangeSummary };
 
 /**
  * Change records (one file one tool call changed, by content id) and the restores that undo,
@@ -39,7 +23,7 @@ export interface SessionChangeSummary {
  * object database, or `.taskweave/blobs`); here are their ids only, so a large file is never
  * copied into the database.
  */
-export class ChangeStore {
+export class ChangeStore implements SyncPort<ChangeLog> {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
 
@@ -55,10 +39,7 @@ export class ChangeStore {
   record(changes: NewFileChange[]): void {
     if (changes.length === 0) return;
     const createdAt = this.now();
-    this.orm
-      .insert(fileChanges)
-      .values(changes.map((change) => ({ ...change, createdAt })))
-      .run();
+    this.orm.insert(fileChanges).values(changeRows(changes, createdAt)).run();
   }
 
   /** A session's change records, oldest first (undone ones included). */
@@ -73,18 +54,7 @@ export class ChangeStore {
 
   /** Writes a restore as pending, before any file is touched. */
   beginRestore(input: NewRestore): Restore {
-    return this.orm
-      .insert(restores)
-      .values({
-        sessionId: input.sessionId,
-        kind: input.kind,
-        mode: input.mode,
-        changeIds: JSON.stringify(input.changeIds),
-        redoes: input.redoes ?? null,
-        createdAt: this.now(),
-      })
-      .returning()
-      .get();
+    return this.orm.insert(restores).values(newRestoreRow(input, this.now())).returning().get();
   }
 
   /**
@@ -96,17 +66,17 @@ export class ChangeStore {
     return this.db.sqlite.transaction(() => {
       const restore = this.orm.select().from(restores).where(eq(restores.id, id)).get();
       if (!restore) throw new Error(`There is no restore ${id}.`);
-      for (let at = 0; at < ids.length; at += 500) {
-        const slice = ids.slice(at, at + 500);
+      for (let at = 0; at < ids.length; at += CHANGE_ID_BATCH) {
+        const slice = ids.slice(at, at + CHANGE_ID_BATCH);
         this.orm
           .update(fileChanges)
-          .set({ undoneBy: restore.kind === 'redo' ? null : id })
+          .set({ undoneBy: undoneByAfter(restore) })
           .where(inArray(fileChanges.id, slice))
           .run();
       }
       return this.orm
         .update(restores)
-        .set({ status: 'done', result: JSON.stringify(result) })
+        .set(finishedRestore(result))
         .where(eq(restores.id, id))
         .returning()
         .get();
@@ -200,22 +170,20 @@ export class ChangeStore {
         .where(lt(sessions.updatedAt, before))
         .all()
         .map((row) => row.id);
-      const ids = { git: new Set<string>(), folder: new Set<string>() };
+      const named: { store: FileChange['blobStore']; before: string | null; after: string | null }[] = [];
       let changes = 0;
-      for (let at = 0; at < old.length; at += 500) {
-        const slice = old.slice(at, at + 500);
+      for (let at = 0; at < old.length; at += CHANGE_ID_BATCH) {
+        const slice = old.slice(at, at + CHANGE_ID_BATCH);
         const rows = this.orm
           .select({ store: fileChanges.blobStore, before: fileChanges.beforeId, after: fileChanges.afterId })
           .from(fileChanges)
           .where(inArray(fileChanges.sessionId, slice))
           .all();
-        for (const row of rows) {
-          if (row.before) ids[row.store].add(row.before);
-          if (row.after) ids[row.store].add(row.after);
-        }
+        named.push(...rows);
         changes += this.orm.delete(fileChanges).where(inArray(fileChanges.sessionId, slice)).run().changes;
         this.orm.delete(restores).where(inArray(restores.sessionId, slice)).run();
       }
+      const ids = contentIdsOf(named);
       return { sessions: old, changes, ids: { git: [...ids.git], folder: [...ids.folder] } };
     })();
   }
@@ -226,11 +194,6 @@ export class ChangeStore {
       .select({ store: fileChanges.blobStore, before: fileChanges.beforeId, after: fileChanges.afterId })
       .from(fileChanges)
       .all();
-    const ids = { git: new Set<string>(), folder: new Set<string>() };
-    for (const row of rows) {
-      if (row.before) ids[row.store].add(row.before);
-      if (row.after) ids[row.store].add(row.after);
-    }
-    return ids;
+    return contentIdsOf(rows);
   }
 }

@@ -1,20 +1,17 @@
 import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
+import type { CommandLog, CommandStart } from '../command-log.js';
+import type { SyncPort } from '../ports.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { commands, type RunningCommand } from './schema.js';
 
-/** A command that has just started, as run_command reports it. */
-export type CommandStart = Omit<RunningCommand, 'startedAt' | 'backgroundId' | 'host'> & {
-  backgroundId?: string | null;
-  /** The machine it runs on; this one when not given. */
-  host?: string | null;
-};
+export type { CommandStart };
 
 /**
  * The commands running now, one row each from start to end. A row still here when its owner
  * process is gone belongs to a command a `kill -9` left behind (possibly still running).
  */
-export class CommandStore {
+export class CommandStore implements SyncPort<CommandLog> {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
 

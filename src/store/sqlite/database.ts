@@ -4,11 +4,11 @@ import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { type MigrationMeta, readMigrationFiles } from 'drizzle-orm/migrator';
 import { packageRoot } from '../../util/package-root.js';
-import { StoreVersionError } from '../store-errors.js';
+import { BUSY_TIMEOUT_MS } from '../defaults.js';
+import { StoreReadOnlyError, StoreVersionError } from '../store-errors.js';
 import { withNativeBinding } from './sqlite-binding.js';
 
-/** How long a connection waits for another process's write lock before failing with SQLITE_BUSY. */
-export const BUSY_TIMEOUT_MS = 5000;
+export { BUSY_TIMEOUT_MS };
 
 /**
  * FULL by default: in WAL mode it costs one fsync of the WAL per commit, and it is what makes a
@@ -56,7 +56,7 @@ export interface TaskweaveDb {
 }
 
 export { defaultDatabasePath } from '../defaults.js';
-export { StoreVersionError };
+export { StoreReadOnlyError, StoreVersionError };
 
 /**
  * Opens (creating if needed) a taskweave database: WAL, foreign keys on, a busy timeout, and
@@ -213,11 +213,6 @@ function checkMigrated(sqlite: Database.Database, migrations: MigrationMeta[]): 
       'This database was written by an older taskweave and must be upgraded, which needs write access: run a taskweave command that changes it (tasks add, run) where the file can be written.',
     );
   }
-}
-
-/** A read-only database that would have to be changed (upgraded) before it can be read. */
-export class StoreReadOnlyError extends Error {
-  override name = 'StoreReadOnlyError';
 }
 
 /**

@@ -1,14 +1,15 @@
+import { type OriginInput, type OriginLog, originRow } from '../origin-log.js';
+import type { SyncPort } from '../ports.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { type DatabaseOrigin, databaseOrigin } from './schema.js';
 
-/** Where and by whom a database was created, as recorded in it. */
-export type OriginInput = Omit<DatabaseOrigin, 'id'>;
+export type { OriginInput };
 
 /**
  * The database's one origin row: the workspace it was created for, on which host, by which
  * user. A database found in another folder than the one it names was copied or cloned there.
  */
-export class OriginStore {
+export class OriginStore implements SyncPort<OriginLog> {
   private readonly orm: StoreDrizzle;
 
   constructor(db: TaskweaveDb) {
@@ -22,10 +23,9 @@ export class OriginStore {
 
   /** Records the origin, replacing the one there (the user made a database from elsewhere their own). */
   record(origin: OriginInput): DatabaseOrigin {
-    const row = { id: 1, ...origin };
     return this.orm
       .insert(databaseOrigin)
-      .values(row)
+      .values(originRow(origin))
       .onConflictDoUpdate({ target: databaseOrigin.id, set: origin })
       .returning()
       .get();

@@ -1,22 +1,32 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import type { AnswerOutcome, GivenAnswer, RequestInput, TakenAnswer } from '../requests.js';
+import type { SyncPort } from '../ports.js';
+import type { AnswerOutcome, GivenAnswer, RequestInput, RequestLog, TakenAnswer } from '../requests.js';
 import { requestRow } from '../requests.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { requests, type StoredRequest } from './schema.js';
+import type { SqliteSignals } from './sqlite-signals.js';
 
 export type { AnswerOutcome, GivenAnswer, RequestInput, TakenAnswer };
+
+export interface RequestStoreOptions {
+  now?: () => number;
+  /** Told of every answer stored (the run waiting for it looks). */
+  signals?: Pick<SqliteSignals, 'answerGiven'>;
+}
 
 /**
  * The requests runs made of the user and their answers: an answer given in any process (or on
  * any machine sharing the store) is stored here, once, and the run that waits for it takes it.
  */
-export class RequestStore {
+export class RequestStore implements SyncPort<RequestLog> {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
+  private readonly signals: RequestStoreOptions['signals'];
 
-  constructor(db: TaskweaveDb, options: { now?: () => number } = {}) {
+  constructor(db: TaskweaveDb, options: RequestStoreOptions = {}) {
     this.orm = db.drizzle;
     this.now = options.now ?? Date.now;
+    this.signals = options.signals;
   }
 
   /** Records a request (again: nothing changes; a resumed plan proposes the same plan id). */
@@ -42,7 +52,10 @@ export class RequestStore {
       .where(and(eq(requests.id, id), isNull(requests.answer)))
       .returning()
       .get();
-    if (row) return { ok: true, request: row };
+    if (row) {
+      this.signals?.answerGiven(row.id);
+      return { ok: true, request: row };
+    }
     const request = this.get(id);
     return request ? { ok: false, reason: 'answered', request } : { ok: false, reason: 'unknown' };
   }

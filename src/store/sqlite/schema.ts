@@ -12,6 +12,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import { DEFAULT_QUEUE } from '../defaults.js';
+import type { MatchesStoreRows } from '../rows.js';
 import {
   BLOB_STORES,
   MESSAGE_ROLES,
@@ -139,6 +140,19 @@ export const events = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.sessionId, table.seq] })],
 );
+
+/**
+ * The last seq each session's event log gave: the one counter of event seqs. Each append bumps
+ * it in the statement (or transaction) that inserts its events, so writers in several processes
+ * or on several machines get the next seqs in turn, with no gap; a rolled-back append takes its
+ * bump back with it. A session gets its row with its first event.
+ */
+export const sessionSeqs = sqliteTable('session_seqs', {
+  sessionId: text('session_id')
+    .primaryKey()
+    .references(() => sessions.id),
+  lastSeq: integer('last_seq').notNull(),
+});
 
 export const runs = sqliteTable(
   'runs',
@@ -430,3 +444,16 @@ export type RunningCommand = typeof commands.$inferSelect;
 export type FileChange = typeof fileChanges.$inferSelect;
 /** A restore row. */
 export type Restore = typeof restores.$inferSelect;
+
+/** This schema's rows are the store face's (rows.ts), column for column: checked when compiled. */
+export const ROWS_MATCH_THE_FACE: MatchesStoreRows<{
+  sessions: typeof sessions.$inferSelect;
+  runs: typeof runs.$inferSelect;
+  plans: typeof plans.$inferSelect;
+  tasks: typeof tasks.$inferSelect;
+  databaseOrigin: typeof databaseOrigin.$inferSelect;
+  requests: typeof requests.$inferSelect;
+  commands: typeof commands.$inferSelect;
+  fileChanges: typeof fileChanges.$inferSelect;
+  restores: typeof restores.$inferSelect;
+}> = true;

@@ -2,7 +2,27 @@ import type { Statement, Transaction } from 'better-sqlite3';
 import { and, asc, desc, eq, exists, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { ServerEvent } from '../../events/registry.js';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
+import {
+  batchSession,
+  type EventRecord,
+  eventRecord,
+  stampedEvent,
+  stampedPayload,
+  type UnsequencedEvent,
+} from '../event-log.js';
 import { newId } from '../ids.js';
+import type { SyncPort } from '../ports.js';
+import {
+  type AppendMessageOptions,
+  type CreateRunInput,
+  type CreateSessionInput,
+  type FinishRunInput,
+  finishedRun,
+  type MessageFilter,
+  SESSION_STATUS_OF_RUN,
+  type SessionLog,
+  type StoredMessage,
+} from '../session-log.js';
 import { SessionStoreError, unknownSession } from '../store-errors.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { resolveIdPrefix } from './id-lookup.js';
@@ -12,83 +32,28 @@ import {
   messages,
   plans,
   type Run,
-  type RunMode,
-  type RunState,
   runs,
   type Session,
   sessions,
 } from './schema.js';
+import type { SqliteSignals } from './sqlite-signals.js';
 import { unfinishedPlan } from './task-queries.js';
 
-/**
- * An event ready to be logged: everything but its seq, which the store assigns. A seq given
- * anyway (a journal that announced the event before writing it) must be the next one.
- */
-export type UnsequencedEvent = ServerEvent extends infer E
-  ? E extends ServerEvent
-    ? Omit<E, 'seq'> & { seq?: number }
-    : never
-  : never;
-
+export type {
+  AppendMessageOptions,
+  CreateRunInput,
+  CreateSessionInput,
+  FinishRunInput,
+  MessageFilter,
+  StoredMessage,
+  UnsequencedEvent,
+};
 export { SessionStoreError };
-
-export interface CreateSessionInput {
-  title: string;
-  goal: string;
-  /** The workspace root the session works in. */
-  workspace: string;
-  /** The model, as `provider:model`. */
-  model: string;
-}
-
-export interface CreateRunInput {
-  sessionId: string;
-  goal: string;
-  mode: RunMode;
-  /** The queue task the run works on, when it came through the queue. */
-  taskId?: string;
-}
-
-export interface FinishRunInput {
-  id: string;
-  status: Exclude<RunState, 'running'>;
-  finalAnswer?: string;
-  steps: number;
-  inputTokens: number;
-  outputTokens: number;
-  /** What the run cost in US dollars; null or left out when its model has no price. */
-  cost?: number | null;
-  /** The mode the run ended in, when it changed (a simple run that made a plan is complex). */
-  mode?: RunMode;
-}
-
-/** One message of a session's conversation; `content` is the JSON value it was stored with. */
-export interface StoredMessage {
-  id: number;
-  sessionId: string;
-  runId: string;
-  role: MessageRole;
-  content: unknown;
-  createdAt: number;
-  /** The task whose conversation it belongs to; null for the session's top-level conversation. */
-  taskId: string | null;
-}
-
-export interface AppendMessageOptions {
-  /** The task the message belongs to (its own conversation); leave out for the top level. */
-  taskId?: string;
-}
-
-export interface MessageFilter {
-  runId?: string;
-  /** A task's conversation; null for the top-level one (messages of no task); leave out for all. */
-  taskId?: string | null;
-  /** Include the messages a rewind took out of the conversation (left out by default). */
-  rewound?: boolean;
-}
 
 export interface SessionStoreOptions {
   now?: () => number;
+  /** Told of every event logged (a batch by its last one: a reader reads every seq up to it). */
+  signals?: Pick<SqliteSignals, 'eventLogged'>;
 }
 
 export { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
@@ -98,50 +63,50 @@ export { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
  * replays after reconnecting (`subscribe` with `after_seq`); appendEvent is on the hot path of
  * every run and uses one prepared statement.
  */
-export class SessionStore {
+export class SessionStore implements SyncPort<SessionLog> {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
+  private readonly signals: SessionStoreOptions['signals'];
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly hot: ReturnType<typeof prepareHotStatements>;
   private readonly sqlite: TaskweaveDb['sqlite'];
-  private readonly appendInTransaction: Transaction<(event: UnsequencedEvent) => ServerEvent>;
-  private readonly appendAllInTransaction: Transaction<
-    (events: readonly UnsequencedEvent[]) => ServerEvent[]
-  >;
+  private readonly appendInTransaction: Transaction<(records: readonly EventRecord[]) => ServerEvent[]>;
 
   constructor(db: TaskweaveDb, options: SessionStoreOptions = {}) {
     this.orm = db.drizzle;
     this.sqlite = db.sqlite;
     this.now = options.now ?? Date.now;
+    this.signals = options.signals;
     this.statements = prepareStatements(this.orm);
     this.hot = prepareHotStatements(db.sqlite);
-    this.appendInTransaction = db.sqlite.transaction((event: UnsequencedEvent) => this.appendNow(event));
-    this.appendAllInTransaction = db.sqlite.transaction((events: readonly UnsequencedEvent[]) =>
-      events.map((event) => this.appendNow(event)),
+    this.appendInTransaction = db.sqlite.transaction((records: readonly EventRecord[]) =>
+      this.appendNow(records),
     );
   }
 
-  /** Logs an event under the session's next seq; the caller holds the write lock. */
-  private appendNow(event: UnsequencedEvent): ServerEvent {
-    const last = this.hot.lastSeq.get(event.session_id) as { last: number | null } | undefined;
-    const seq = (last?.last ?? 0) + 1;
-    if (event.seq !== undefined && event.seq !== seq) {
-      throw new SessionStoreError(
-        `The event was announced as seq ${event.seq} of session ${event.session_id}, but the next seq is ${seq}: another writer logged events to the session meanwhile.`,
+  /**
+   * Logs a session's events under its next seqs: the session's counter is bumped by their number
+   * and the rows inserted under the seqs it gave, in the caller's transaction (the bump and the
+   * rows commit, or roll back, together).
+   */
+  private appendNow(records: readonly EventRecord[]): ServerEvent[] {
+    const sessionId = batchSession(records);
+    if (sessionId === undefined) return [];
+    const counted = this.hot.bumpSeq.get(sessionId, records.length) as { last: number };
+    const first = counted.last - records.length + 1;
+    return records.map((record, index) => {
+      const seq = first + index;
+      this.hot.insertEvent.run(
+        sessionId,
+        seq,
+        record.runId,
+        record.type,
+        record.updateType,
+        stampedPayload(record, seq),
+        record.ts,
       );
-    }
-    // The envelope's fields come last in the JSON, as the bus used to stamp them.
-    const stamped = { ...event, seq } as ServerEvent;
-    this.hot.insertEvent.run(
-      event.session_id,
-      seq,
-      event.run_id,
-      event.type,
-      event.type === 'agent_update' ? event.update_type : null,
-      JSON.stringify(stamped),
-      event.ts,
-    );
-    return stamped;
+      return stampedEvent(record, seq);
+    });
   }
 
   /** Creates an idle session. */
@@ -275,38 +240,48 @@ export class SessionStore {
   }
 
   /**
-   * Logs one event and returns it stamped with its seq: the next of its session, assigned inside
-   * the same IMMEDIATE transaction as the insert, so that several processes appending to one
-   * session get increasing seqs with no gap and no duplicate. The session must exist. An event
-   * that carries a seq is logged only if that is the next one.
+   * Logs one event and returns it stamped with its seq: the next of its session, given by the
+   * session's counter in the same IMMEDIATE transaction as the insert, so that several processes
+   * appending to one session get increasing seqs with no gap and no duplicate. The session must
+   * exist.
    */
   appendEvent(event: UnsequencedEvent): ServerEvent {
+    const records = [eventRecord(event)];
     try {
-      // Inside a write transaction already (a journal's group) the seq cannot change under it:
-      // no savepoint is needed. On its own the append takes the write lock first.
-      return this.sqlite.inTransaction ? this.appendNow(event) : this.appendInTransaction.immediate(event);
+      // Inside a write transaction already (a journal's group) nobody else can bump the counter
+      // meanwhile: no savepoint is needed. On its own the append takes the write lock first.
+      const [logged] = this.sqlite.inTransaction
+        ? this.appendNow(records)
+        : this.appendInTransaction.immediate(records);
+      return this.announced([logged!])[0]!;
     } catch (error) {
-      const code = sqliteCode(error);
-      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(event.session_id);
+      if (sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(event.session_id);
       throw error;
     }
   }
 
   /**
    * Logs events of one session in order under its next seqs, all or none (a savepoint inside
-   * the caller's transaction, else an IMMEDIATE transaction of its own); an event that carries
-   * a seq is logged only if that is the one it gets. Returns them stamped.
+   * the caller's transaction, else an IMMEDIATE transaction of its own). Returns them stamped.
    */
   appendEvents(events: readonly UnsequencedEvent[]): ServerEvent[] {
+    const records = events.map(eventRecord);
     try {
-      if (!this.sqlite.inTransaction) return this.appendAllInTransaction.immediate(events);
-      // In a transaction a nested one is a savepoint: a refused event takes those before it back.
-      return this.appendAllInTransaction(events);
+      if (!this.sqlite.inTransaction) return this.announced(this.appendInTransaction.immediate(records));
+      // In a transaction a nested one is a savepoint: a failed batch takes its bump back.
+      return this.announced(this.appendInTransaction(records));
     } catch (error) {
-      const code = sqliteCode(error);
-      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw unknownSession(events[0]?.session_id ?? '');
+      if (sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+        throw unknownSession(events[0]?.session_id ?? '');
       throw error;
     }
+  }
+
+  /** The events, once the last of them is announced. */
+  private announced(logged: ServerEvent[]): ServerEvent[] {
+    const last = logged.at(-1);
+    if (last !== undefined) this.signals?.eventLogged(last.session_id, last.seq);
+    return logged;
   }
 
   /** The logged events of a session in seq order, those after `afterSeq` when given. */
@@ -318,7 +293,7 @@ export class SessionStore {
     });
   }
 
-  /** The highest logged seq of a session, 0 when none: the bus starts after it. */
+  /** The last seq the session's log gave, 0 when none: the bus starts after it. */
   lastSeq(sessionId: string): number {
     return (this.hot.lastSeq.get(sessionId) as { last: number | null } | undefined)?.last ?? 0;
   }
@@ -327,7 +302,7 @@ export class SessionStore {
   createRun(input: CreateRunInput): Run {
     const now = this.now();
     return this.orm.transaction(() => {
-      this.touch(input.sessionId, now, 'running');
+      this.touch(input.sessionId, now, SESSION_STATUS_OF_RUN.started);
       return this.orm
         .insert(runs)
         .values({
@@ -350,21 +325,12 @@ export class SessionStore {
     return this.orm.transaction(() => {
       const run = this.orm
         .update(runs)
-        .set({
-          status: input.status,
-          finalAnswer: input.finalAnswer ?? null,
-          steps: input.steps,
-          inputTokens: input.inputTokens,
-          outputTokens: input.outputTokens,
-          cost: input.cost ?? null,
-          endedAt: now,
-          ...(input.mode === undefined ? {} : { mode: input.mode }),
-        })
+        .set(finishedRun(input, now))
         .where(eq(runs.id, input.id))
         .returning()
         .get();
       if (run === undefined) throw new SessionStoreError(`There is no run with the id ${input.id}.`);
-      this.touch(run.sessionId, now, 'idle');
+      this.touch(run.sessionId, now, SESSION_STATUS_OF_RUN.finished);
       return run;
     });
   }
@@ -409,7 +375,9 @@ function prepareStatements(orm: StoreDrizzle) {
 }
 
 const HOT_STATEMENTS = {
-  lastSeq: 'SELECT max(seq) AS last FROM events WHERE session_id = ?',
+  lastSeq: 'SELECT last_seq AS last FROM session_seqs WHERE session_id = ?',
+  bumpSeq:
+    'INSERT INTO session_seqs (session_id, last_seq) VALUES (?, ?) ON CONFLICT (session_id) DO UPDATE SET last_seq = last_seq + excluded.last_seq RETURNING last_seq AS last',
   insertEvent:
     'INSERT INTO events (session_id, seq, run_id, type, update_type, payload, ts) VALUES (?, ?, ?, ?, ?, ?, ?)',
   touch: 'UPDATE sessions SET updated_at = ? WHERE id = ?',

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Async, Store } from '../ports.js';
+import { StoreBusyError, StoreGoneError } from '../store-errors.js';
 import { ChangeStore } from './change-store.js';
 import { CommandStore } from './command-store.js';
 import { BUSY_TIMEOUT_MS, openDatabase, type Synchronous } from './database.js';
@@ -8,7 +9,7 @@ import { RequestStore } from './request-store.js';
 import { SessionStore } from './session-store.js';
 import { SqliteSignals } from './sqlite-signals.js';
 import { sqliteTransactionRunner } from './sqlite-transaction.js';
-import { StoreFileGuard, StoreGoneError } from './store-file-guard.js';
+import { StoreFileGuard } from './store-file-guard.js';
 import { TaskStore } from './task-store.js';
 import { UsageStore } from './usage-store.js';
 
@@ -36,8 +37,6 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     synchronous: options.synchronous,
     readOnly: options.readOnly === true && file !== ':memory:',
   });
-  const tasks = new TaskStore(db, { now: options.now });
-  const sessions = new SessionStore(db, { now: options.now });
   const fileGuard = file === ':memory:' || options.readOnly ? undefined : new StoreFileGuard(file);
   // Inside a write transaction the file was checked when it began (guardedTransactions): the
   // writes of a journal's group skip the stat and read each would cost.
@@ -47,33 +46,19 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
       if (!db.sqlite.inTransaction) fileGuard.check();
     },
   };
+  // Each store tells the signals of its own writes: task changes, logged events, answers.
   const signals = new SqliteSignals(db.sqlite);
-  const announceTasks = (name: string, result: unknown) => {
-    if (!TASK_WRITES.has(name)) return;
-    for (const queue of queuesOf(result)) signals.taskChanged(queue);
-  };
-  const announceEvent = (name: string, result: unknown) => {
-    if (name !== 'appendEvent' && name !== 'appendEvents') return;
-    // A batch is announced by its last event: a reader reads every seq up to it.
-    const event = (Array.isArray(result) ? result.at(-1) : result) as
-      | { session_id: string; seq: number }
-      | undefined;
-    if (event !== undefined) signals.eventLogged(event.session_id, event.seq);
-  };
-  const announceAnswer = (name: string, result: unknown) => {
-    if (name !== 'answer') return;
-    const outcome = result as { ok: boolean; request?: { id: string } };
-    if (outcome.ok && outcome.request) signals.answerGiven(outcome.request.id);
-  };
+  const tasks = new TaskStore(db, { now: options.now, signals });
+  const sessions = new SessionStore(db, { now: options.now, signals });
   return {
-    tasks: asyncPort(tasks, guard, announceTasks),
-    plans: asyncPort(tasks, guard, announceTasks),
-    sessions: asyncPort(sessions, guard, announceEvent),
+    tasks: asyncPort(tasks, guard),
+    plans: asyncPort(tasks, guard),
+    sessions: asyncPort(sessions, guard),
     commands: asyncPort(new CommandStore(db, { now: options.now }), guard),
     changes: asyncPort(new ChangeStore(db, { now: options.now }), guard),
     origin: asyncPort(new OriginStore(db), guard),
     usage: asyncPort(new UsageStore(db), guard),
-    requests: asyncPort(new RequestStore(db, { now: options.now }), guard, announceAnswer),
+    requests: asyncPort(new RequestStore(db, { now: options.now, signals }), guard),
     location: options.path,
     signals,
     transaction: guardedTransactions(sqliteTransactionRunner(db.sqlite), fileGuard),
@@ -85,34 +70,6 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
   };
 }
 
-/** The task methods after which a waiting worker may find something to claim. */
-const TASK_WRITES = new Set([
-  'add',
-  'addAndStartIfIdle',
-  'completeAndClaimNext',
-  'failAndClaimNext',
-  'complete',
-  'fail',
-  'block',
-  'skip',
-  'settle',
-  'cancel',
-  'resetToPending',
-  'reopen',
-  'delete',
-  'releaseExpiredLeases',
-  'createPlan',
-]);
-
-/** The queues of the tasks a task method returned (a task, a list, or an object holding them). */
-function queuesOf(result: unknown, depth = 0): string[] {
-  if (Array.isArray(result)) return result.flatMap((item) => queuesOf(item, depth + 1));
-  if (typeof result !== 'object' || result === null || depth > 2) return [];
-  const queue: unknown = Reflect.get(result, 'queue');
-  if (typeof queue === 'string') return [queue];
-  return Object.values(result).flatMap((value) => queuesOf(value, depth + 1));
-}
-
 /** What the ports need of the file guard. */
 type FileCheck = Pick<StoreFileGuard, 'path' | 'check'>;
 
@@ -120,25 +77,18 @@ type FileCheck = Pick<StoreFileGuard, 'path' | 'check'>;
  * The synchronous store as an async port: each method's result (or thrown error) comes back as
  * a settled promise. The SQLite work itself still happens inside the call, in its transaction.
  */
-function asyncPort<T extends object>(
-  target: T,
-  guard: FileCheck | undefined,
-  after?: (name: string, result: unknown) => void,
-): Async<T> {
+function asyncPort<T extends object>(target: T, guard: FileCheck | undefined): Async<T> {
   const port: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(target))) {
     const method: unknown = Reflect.get(target, name);
     if (name === 'constructor' || typeof method !== 'function') continue;
     port[name] = async (...args) => {
       guard?.check();
-      let result: unknown;
       try {
-        result = method.apply(target, args);
+        return method.apply(target, args);
       } catch (error) {
         throw storeError(error, guard);
       }
-      after?.(name, result);
-      return result;
     };
   }
   return port as Async<T>;
@@ -183,9 +133,4 @@ function storeError(error: unknown, guard: FileCheck | undefined): unknown {
   return error;
 }
 
-/** The database stayed locked by another process for longer than the busy timeout. */
-export class StoreBusyError extends Error {
-  override name = 'StoreBusyError';
-}
-
-export { StoreGoneError };
+export { StoreBusyError, StoreGoneError };

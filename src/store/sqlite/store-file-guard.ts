@@ -1,12 +1,10 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { StoreGoneError } from '../store-errors.js';
 
 /** The first 16 bytes of every SQLite database file. */
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
-/** The database file was deleted, replaced or overwritten while it was open. */
-export class StoreGoneError extends Error {
-  override name = 'StoreGoneError';
-}
+export { StoreGoneError };
 
 /**
  * Notices that the database file under an open connection went away: deleted (`rm -rf

@@ -14,7 +14,12 @@ import {
   sql,
 } from 'drizzle-orm';
 import { alias, type SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
-import { FINISHED_TASK_STATUSES, TASK_CHANGE_FROM, type TaskChange } from '../task-changes.js';
+import {
+  FINISHED_TASK_STATUSES,
+  SATISFIED_DEPENDENCY_STATUSES,
+  TASK_CHANGE_FROM,
+  type TaskChange,
+} from '../task-changes.js';
 import type { StoreDrizzle } from './database.js';
 import { lazyStatements } from './lazy-statements.js';
 import { plans, type TaskStatus, taskDependencies, tasks } from './schema.js';
@@ -157,7 +162,10 @@ export function prepareTaskQueries(orm: StoreDrizzle) {
     .innerJoin(dependency, eq(dependency.id, taskDependencies.dependsOnId))
     // `tasks.id` here is the outer query's row.
     .where(
-      and(eq(taskDependencies.taskId, tasks.id), notInArray(dependency.status, ['completed', 'skipped'])),
+      and(
+        eq(taskDependencies.taskId, tasks.id),
+        notInArray(dependency.status, [...SATISFIED_DEPENDENCY_STATUSES]),
+      ),
     );
   const changes = new Map<string, ReturnType<typeof prepareChange>>();
   const statements = lazyStatements({

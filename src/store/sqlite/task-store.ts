@@ -2,8 +2,31 @@ import type { Transaction } from 'better-sqlite3';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, type SQL, sql } from 'drizzle-orm';
 import { planQueue } from '../defaults.js';
 import { newId } from '../ids.js';
+import {
+  type CreatePlanInput,
+  checkPlan,
+  dependencyKeys,
+  newPlanRow,
+  PLAN_STATUS_FROM,
+  type PlanStore,
+  type PlanTask,
+  type PlanTaskInput,
+  planStatusRefusal,
+} from '../plan-store.js';
+import type { SyncPort } from '../ports.js';
 import { TaskStoreError, unknownTask } from '../store-errors.js';
-import { changeRefusal, type HolderCheck } from '../task-changes.js';
+import { changeRefusal, leaseExpiry } from '../task-changes.js';
+import type {
+  AddTaskInput,
+  ClaimOptions,
+  CompleteAndClaimInput,
+  FailAndClaimInput,
+  HandOffOptions,
+  OwnerCheck,
+  StartOptions,
+  TaskFilter,
+  TaskQueue,
+} from '../task-queue.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { resolveIdPrefix } from './id-lookup.js';
 import {
@@ -16,6 +39,7 @@ import {
   taskDependencies,
   tasks,
 } from './schema.js';
+import type { SqliteSignals } from './sqlite-signals.js';
 import {
   type ChangeValues,
   dependency,
@@ -24,110 +48,28 @@ import {
   unfinishedPlan,
 } from './task-queries.js';
 
+export type {
+  AddTaskInput,
+  ClaimOptions,
+  CompleteAndClaimInput,
+  CreatePlanInput,
+  FailAndClaimInput,
+  HandOffOptions,
+  OwnerCheck,
+  PlanTask,
+  PlanTaskInput,
+  StartOptions,
+  TaskFilter,
+};
 export { TaskStoreError };
-
-export interface AddTaskInput {
-  title: string;
-  description?: string;
-  sessionId?: string;
-  planId?: string;
-  parentId?: string;
-  /** The plan's own id for the task, unique within the plan. */
-  key?: string;
-  queue?: string;
-  checkCommand?: string;
-  /** Ids of tasks that must be completed before claimNext hands this one out. */
-  dependsOn?: readonly string[];
-  /** The settings the goal was submitted with, as JSON (the runtime reads them back). */
-  runSettings?: string;
-}
-
-export interface ClaimOptions {
-  queue?: string;
-  /** Who holds the lease: a worker id unique per process. */
-  owner: string;
-  leaseMs: number;
-  /** Only tasks queued after this position are handed out (the work a foreign database came with is left). */
-  afterSequence?: number;
-}
-
-/** The worker's current task, and how to take the next one once it has ended. */
-export interface HandOffOptions {
-  /** The task the worker holds. */
-  id: string;
-  /** The worker: it must still hold a live lease on the task, and gets the lease on the next. */
-  owner: string;
-  /** The task's own queue; when given and different, nothing changes and an error says so. */
-  queue?: string;
-  /** The next task's lease. */
-  leaseMs: number;
-  /** The next task only from those queued after this position (see ClaimOptions). */
-  afterSequence?: number;
-  /** The attempt the worker claimed (its fencing token); the change is refused once another claim or takeover counted one more. */
-  attempt?: number;
-}
-
-export interface CompleteAndClaimInput extends HandOffOptions {
-  resultSummary: string;
-}
-
-export interface FailAndClaimInput extends HandOffOptions {
-  reason: string;
-}
-
-export interface StartOptions {
-  owner?: string;
-  /** Without it the task is held until it changes status: no lease, nothing expires. */
-  leaseMs?: number;
-}
-
-/**
- * When given, the change is refused unless the task is in progress under this owner and, with
- * `attempt` (the fencing token), unless no other claim or takeover has happened since.
- */
-export type OwnerCheck = HolderCheck;
-
-export interface TaskFilter {
-  queue?: string;
-  status?: TaskStatus | readonly TaskStatus[];
-  sessionId?: string;
-  planId?: string;
-}
-
-export interface PlanTaskInput {
-  /** The plan's own id for the task (`t1`), used by the other tasks' `dependsOn`. */
-  key: string;
-  title: string;
-  description: string;
-  dependsOn: readonly string[];
-  /** A shell command whose success shows the task is done. */
-  check?: string;
-}
-
-export interface CreatePlanInput {
-  sessionId: string;
-  runId: string;
-  tasks: readonly PlanTaskInput[];
-  /** Defaults to the plan's own queue (planQueue), so `taskweave work` never picks plan tasks up. */
-  queue?: string;
-}
-
-/** A task of a plan with the keys of the tasks it depends on. */
-export type PlanTask = Task & { dependsOn: string[] };
 
 export interface TaskStoreOptions {
   now?: () => number;
+  /** Told of every task change after which a waiting worker may find something to claim. */
+  signals?: Pick<SqliteSignals, 'taskChanged'>;
 }
 
 export { planQueue };
-
-const PLAN_ALLOWED_FROM: Record<PlanStatus, readonly PlanStatus[]> = {
-  proposed: [],
-  approved: ['proposed'],
-  rejected: ['proposed'],
-  completed: ['approved'],
-  aborted: ['proposed', 'approved'],
-};
 
 /**
  * The persistent to-do list and work queue. Each queue runs one task at a time: claimNext hands
@@ -135,9 +77,10 @@ const PLAN_ALLOWED_FROM: Record<PlanStatus, readonly PlanStatus[]> = {
  * worker renews; a lease that expires puts the task back in line, so work interrupted by a
  * crash is resumed. Every change is one SQLite transaction, safe across processes.
  */
-export class TaskStore {
+export class TaskStore implements SyncPort<TaskQueue & PlanStore> {
   private readonly orm: StoreDrizzle;
   private readonly now: () => number;
+  private readonly signals: TaskStoreOptions['signals'];
   private readonly queries: ReturnType<typeof prepareTaskQueries>;
   private readonly inTransaction: Transaction<(work: () => void) => void>;
 
@@ -146,11 +89,23 @@ export class TaskStore {
     this.inTransaction = db.sqlite.transaction((work: () => void) => work());
     this.now = options.now ?? Date.now;
     this.queries = prepareTaskQueries(this.orm);
+    this.signals = options.signals;
+  }
+
+  /** Tells the signals of each changed task's queue (a worker waiting on it may claim now). */
+  private announce(...changed: readonly (Task | undefined)[]): void {
+    for (const task of changed) if (task !== undefined) this.signals?.taskChanged(task.queue);
+  }
+
+  /** The task, once its change is announced. */
+  private announced(task: Task): Task {
+    this.announce(task);
+    return task;
   }
 
   /** Adds a task at the end of its queue. */
   add(input: AddTaskInput): Task {
-    return this.immediate(() => this.insertTask(input, this.now()));
+    return this.announced(this.immediate(() => this.insertTask(input, this.now())));
   }
 
   /**
@@ -161,12 +116,14 @@ export class TaskStore {
     input: AddTaskInput,
     options: { owner: string; leaseMs: number },
   ): { task: Task; started: boolean } {
-    return this.immediate(() => {
+    const added = this.immediate(() => {
       const task = this.insertTask(input, this.now());
       const busy = this.queries.inProgress.all({ queue: task.queue }).length > 0;
       if (busy) return { task, started: false };
       return { task: this.start(task.id, options), started: true };
     });
+    this.announce(added.task);
+    return added;
   }
 
   /** The full id of the task a user means by an id or a unique prefix of it (IdLookupError otherwise). */
@@ -232,7 +189,7 @@ export class TaskStore {
    * run now. No other process ever sees the task completed and the next one not yet taken.
    */
   completeAndClaimNext(input: CompleteAndClaimInput): { completed: Task; next: Task | undefined } {
-    return this.immediate(() => {
+    const handedOff = this.immediate(() => {
       const now = this.now();
       const completed = this.change('complete', {
         id: input.id,
@@ -243,6 +200,8 @@ export class TaskStore {
       });
       return { completed, next: this.claimAfter(completed, input, now) };
     });
+    this.announce(handedOff.completed, handedOff.next);
+    return handedOff;
   }
 
   /**
@@ -251,7 +210,7 @@ export class TaskStore {
    * failed one stay pending and are not handed out.
    */
   failAndClaimNext(input: FailAndClaimInput): { failed: Task; next: Task | undefined } {
-    return this.immediate(() => {
+    const handedOff = this.immediate(() => {
       const now = this.now();
       const failed = this.change('fail', {
         id: input.id,
@@ -262,6 +221,8 @@ export class TaskStore {
       });
       return { failed, next: this.claimAfter(failed, input, now) };
     });
+    this.announce(handedOff.failed, handedOff.next);
+    return handedOff;
   }
 
   /**
@@ -274,7 +235,7 @@ export class TaskStore {
       id,
       now,
       leaseOwner: options.owner ?? null,
-      leaseExpiresAt: options.leaseMs === undefined ? null : now + options.leaseMs,
+      leaseExpiresAt: leaseExpiry(now, options.leaseMs),
     });
   }
 
@@ -289,7 +250,7 @@ export class TaskStore {
       .update(tasks)
       .set({
         leaseOwner: options.owner,
-        leaseExpiresAt: now + options.leaseMs,
+        leaseExpiresAt: leaseExpiry(now, options.leaseMs),
         attempts: sql`${tasks.attempts} + 1`,
         updatedAt: now,
       })
@@ -317,22 +278,24 @@ export class TaskStore {
 
   /** Puts every in-progress task whose lease has expired back to pending; returns them. */
   releaseExpiredLeases(now: number = this.now()): Task[] {
-    return this.orm
+    const released = this.orm
       .update(tasks)
       .set({ status: 'pending', leaseOwner: null, leaseExpiresAt: null, updatedAt: now })
       .where(and(eq(tasks.status, 'in_progress'), lte(tasks.leaseExpiresAt, now)))
       .returning()
       .all();
+    this.announce(...released);
+    return released;
   }
 
   /** In progress → completed. */
   complete(id: string, resultSummary: string, check: OwnerCheck = {}): Task {
-    return this.change('complete', { id, now: this.now(), text: resultSummary, ...check });
+    return this.announced(this.change('complete', { id, now: this.now(), text: resultSummary, ...check }));
   }
 
   /** In progress → failed. */
   fail(id: string, reason: string, check: OwnerCheck = {}): Task {
-    return this.change('fail', { id, now: this.now(), text: reason, ...check });
+    return this.announced(this.change('fail', { id, now: this.now(), text: reason, ...check }));
   }
 
   /**
@@ -340,7 +303,7 @@ export class TaskStore {
    * failReason. With a holder check, only the in-progress task its worker still holds.
    */
   block(id: string, reason: string, check: OwnerCheck = {}): Task {
-    return this.change('block', { id, now: this.now(), text: reason, ...check });
+    return this.announced(this.change('block', { id, now: this.now(), text: reason, ...check }));
   }
 
   /**
@@ -349,13 +312,15 @@ export class TaskStore {
    * transaction (it counts one attempt). Other statuses are refused with a TaskStoreError.
    */
   settle(id: string, change: 'complete' | 'fail', text: string): Task {
-    return this.immediate(() => {
-      const now = this.now();
-      const task = this.get(id);
-      if (task?.status === 'pending')
-        this.change('start', { id, now, leaseOwner: null, leaseExpiresAt: null });
-      return this.change(change, { id, now, text });
-    });
+    return this.announced(
+      this.immediate(() => {
+        const now = this.now();
+        const task = this.get(id);
+        if (task?.status === 'pending')
+          this.change('start', { id, now, leaseOwner: null, leaseExpiresAt: null });
+        return this.change(change, { id, now, text });
+      }),
+    );
   }
 
   /**
@@ -395,7 +360,7 @@ export class TaskStore {
 
   /** A plan task the user chose to skip → skipped; tasks that depend on it may run. */
   skip(id: string): Task {
-    return this.change('skip', { id, now: this.now() });
+    return this.announced(this.change('skip', { id, now: this.now() }));
   }
 
   /**
@@ -418,7 +383,7 @@ export class TaskStore {
 
   /** Anything not completed or already cancelled → cancelled. */
   cancel(id: string): Task {
-    return this.change('cancel', { id, now: this.now() });
+    return this.announced(this.change('cancel', { id, now: this.now() }));
   }
 
   /**
@@ -427,7 +392,7 @@ export class TaskStore {
    * it at once one does, and a task claimed meanwhile is left to its worker.
    */
   reopen(id: string): Task {
-    return this.change('reopen', { id, now: this.now() });
+    return this.announced(this.change('reopen', { id, now: this.now() }));
   }
 
   /**
@@ -435,7 +400,7 @@ export class TaskStore {
    * With a holder check, only the in-progress task its worker still holds (a worker giving it back).
    */
   resetToPending(id: string, check: OwnerCheck = {}): Task {
-    return this.change('reset to pending', { id, now: this.now(), ...check });
+    return this.announced(this.change('reset to pending', { id, now: this.now(), ...check }));
   }
 
   /** Removes a task that is not in progress, with its dependency rows both ways. */
@@ -445,7 +410,7 @@ export class TaskStore {
       .where(and(eq(tasks.id, id), ne(tasks.status, 'in_progress')))
       .returning()
       .get();
-    if (deleted !== undefined) return deleted;
+    if (deleted !== undefined) return this.announced(deleted);
     const current = this.get(id);
     if (current === undefined) throw unknownTask(id);
     throw new TaskStoreError(`Cannot delete task ${id}: it is in_progress; cancel it first.`, {
@@ -460,38 +425,10 @@ export class TaskStore {
    * checking for cycles is the plan module's job.
    */
   createPlan(input: CreatePlanInput): { plan: Plan; tasks: PlanTask[] } {
-    const keys = new Set<string>();
-    for (const task of input.tasks) {
-      if (keys.has(task.key))
-        throw new TaskStoreError(`The plan has two tasks with the key ${task.key}.`, { id: task.key });
-      keys.add(task.key);
-    }
-    for (const task of input.tasks) {
-      for (const key of task.dependsOn) {
-        if (!keys.has(key)) {
-          throw new TaskStoreError(
-            `Task ${task.key} of the plan depends on ${key}, which is not in the plan.`,
-            {
-              id: task.key,
-            },
-          );
-        }
-      }
-    }
-    return this.immediate(() => {
+    checkPlan(input.tasks);
+    const stored = this.immediate(() => {
       const now = this.now();
-      const plan = this.orm
-        .insert(plans)
-        .values({
-          id: newId('plan'),
-          sessionId: input.sessionId,
-          runId: input.runId,
-          status: 'proposed',
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning()
-        .get();
+      const plan = this.orm.insert(plans).values(newPlanRow(input, now)).returning().get();
       const queue = input.queue ?? planQueue(plan.id);
       const idsByKey = new Map<string, string>();
       const created = input.tasks.map((task) => {
@@ -508,7 +445,7 @@ export class TaskStore {
           now,
         );
         idsByKey.set(task.key, row.id);
-        return { ...row, dependsOn: [...new Set(task.dependsOn)] };
+        return { ...row, dependsOn: dependencyKeys(task) };
       });
       // Written after every task exists: a task may depend on one listed after it.
       const edges = created.flatMap((task) =>
@@ -517,6 +454,9 @@ export class TaskStore {
       if (edges.length > 0) this.orm.insert(taskDependencies).values(edges).run();
       return { plan, tasks: created };
     });
+    // The plan's tasks share one queue: one wake-up says it.
+    this.announce(stored.tasks[0]);
+    return stored;
   }
 
   /** The plan, or undefined for an unknown id. */
@@ -546,7 +486,7 @@ export class TaskStore {
       const plan = this.orm
         .update(plans)
         .set({ status, updatedAt: now, ...(feedback === undefined ? {} : { feedback }) })
-        .where(and(eq(plans.id, planId), inArray(plans.status, [...PLAN_ALLOWED_FROM[status]])))
+        .where(and(eq(plans.id, planId), inArray(plans.status, [...PLAN_STATUS_FROM[status]])))
         .returning()
         .get();
       if (plan !== undefined && status === 'rejected')
@@ -559,12 +499,7 @@ export class TaskStore {
     });
     if (updated !== undefined) return updated;
     const current = this.getPlan(planId);
-    if (current === undefined)
-      throw new TaskStoreError(`There is no plan with the id ${planId}.`, { id: planId });
-    throw new TaskStoreError(`Cannot mark plan ${planId} ${status}: it is ${current.status}.`, {
-      id: planId,
-      status: current.status,
-    });
+    throw planStatusRefusal(current, planId, status);
   }
 
   /**

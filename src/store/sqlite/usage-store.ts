@@ -1,25 +1,13 @@
 import { and, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { SyncPort } from '../ports.js';
+import { type DayUsage, type UsageLog, type UsageTotal, usageTotalOf } from '../usage-log.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { runs } from './schema.js';
 
-/** Tokens and money of a group of runs. */
-export interface UsageTotal {
-  runs: number;
-  inputTokens: number;
-  outputTokens: number;
-  /** US dollars of the runs whose model had a price; null when none had one. */
-  cost: number | null;
-  /** Runs that used tokens with a model that had no price (their cost is not in `cost`). */
-  unpricedRuns: number;
-}
-
-/** The usage of one day (local time, `YYYY-MM-DD`). */
-export interface DayUsage extends UsageTotal {
-  day: string;
-}
+export type { DayUsage, UsageTotal };
 
 /** Tokens and cost of runs, added up per queue task or per day, from the runs table. */
-export class UsageStore {
+export class UsageStore implements SyncPort<UsageLog> {
   private readonly orm: StoreDrizzle;
 
   constructor(db: TaskweaveDb) {
@@ -35,7 +23,7 @@ export class UsageStore {
       .where(and(isNotNull(runs.taskId), inArray(runs.taskId, taskIds)))
       .groupBy(runs.taskId)
       .all();
-    return new Map(rows.map(({ taskId, ...total }) => [taskId ?? '', totalOf(total)]));
+    return new Map(rows.map(({ taskId, ...total }) => [taskId ?? '', usageTotalOf(total)]));
   }
 
   /** The runs started since `since` (ms), added up per local day, the latest day first. */
@@ -48,7 +36,7 @@ export class UsageStore {
       .groupBy(day)
       .orderBy(sql`1 desc`)
       .all()
-      .map(({ day, ...total }) => ({ day, ...totalOf(total) }));
+      .map(({ day, ...total }) => ({ day, ...usageTotalOf(total) }));
   }
 }
 
@@ -59,19 +47,3 @@ const TOTALS = {
   cost: sql<number | null>`sum(${runs.cost})`,
   unpricedRuns: sql<number>`sum(case when ${runs.cost} is null and ${runs.inputTokens} + ${runs.outputTokens} > 0 then 1 else 0 end)`,
 };
-
-function totalOf(row: {
-  runs: number;
-  inputTokens: number;
-  outputTokens: number;
-  cost: number | null;
-  unpricedRuns: number;
-}): UsageTotal {
-  return {
-    runs: Number(row.runs),
-    inputTokens: Number(row.inputTokens),
-    outputTokens: Number(row.outputTokens),
-    cost: row.cost === null ? null : Number(row.cost),
-    unpricedRuns: Number(row.unpricedRuns ?? 0),
-  };
-}

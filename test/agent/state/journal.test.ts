@@ -226,22 +226,22 @@ describe('Journal', () => {
     expect(published).toEqual(logged);
   });
 
-  it('announces a streamed event at once when nothing waits to be written, and writes it later under the same seq', async () => {
+  it('publishes streamed events once the store gave them their seqs, on their own while nothing else is written', async () => {
     const { store, sessionId, journal, published, commits } = await setup();
     await journal.emit(RUN, note('first'));
     const written = journal.emit(RUN, delta('live '));
     journal.emit(RUN, delta('text'));
-    // Published before any write: the seqs follow the last logged event.
+    // Held, not yet logged: nothing claims a seq the store has not given.
+    expect(published.map(label)).toEqual(['first']);
+    await written;
+    // Written on their own (no step written meanwhile) and published with the store's seqs.
     expect(published.map((event) => [event.seq, label(event)])).toEqual([
       [1, 'first'],
       [2, 'live '],
       [3, 'text'],
     ]);
-    expect((await store.sessions.events(sessionId)).map(label)).toEqual(['first']);
-    // Written, the lone first event with one statement (no transaction); the deltas not yet.
     expect(commits.count).toBe(0);
     await journal.emit(RUN, note('after'));
-    await written;
     const logged = await store.sessions.events(sessionId);
     expect(logged.map((event) => [event.seq, label(event)])).toEqual([
       [1, 'first'],
@@ -249,43 +249,52 @@ describe('Journal', () => {
       [3, 'text'],
       [4, 'after'],
     ]);
-    // Announced once each, and exactly as logged.
+    // Published once each, exactly as logged.
     expect(published).toEqual(logged);
   });
 
-  it('announces a streamed event emitted while a write is queued only after that write, in emit order', async () => {
+  it('publishes a streamed event emitted while a write is queued after that write, in emit order', async () => {
     const { store, sessionId, journal, published } = await setup();
     await journal.emit(RUN, note('first'));
     journal.emit(RUN, note('queued'));
     journal.emit(RUN, delta('behind it'));
+    journal.emit(RUN, note('last'));
     expect(published.map(label)).toEqual(['first']);
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    await journal.settled();
     expect(published.map((event) => [event.seq, label(event)])).toEqual([
       [1, 'first'],
       [2, 'queued'],
       [3, 'behind it'],
+      [4, 'last'],
     ]);
-    await journal.settled();
     expect(await store.sessions.events(sessionId)).toEqual(published);
   });
 
-  it('writes announced events whose write failed with the next write, under their seqs, so no seq is reused', async () => {
+  it('publishes nothing of a write that failed and gives its seqs to the next write: no gap', async () => {
     const { store, sessionId, journal, published } = await setup();
     await journal.emit(RUN, note('first'));
-    journal.emit(RUN, delta('announced'));
-    const transaction = store.transaction;
-    store.transaction = () => Promise.reject(new Error('disk I/O error'));
+    journal.emit(RUN, delta('lost'));
+    const appendEvents = store.sessions.appendEvents;
+    store.sessions.appendEvents = () => Promise.reject(new Error('disk I/O error'));
     await journal.settled();
     expect(journal.failure?.message).toBe('The store failed: disk I/O error');
-    store.transaction = transaction;
+    store.sessions.appendEvents = appendEvents;
     await journal.emit(RUN, note('next'));
     const logged = await store.sessions.events(sessionId);
     expect(logged.map((event) => [event.seq, label(event)])).toEqual([
       [1, 'first'],
-      [2, 'announced'],
-      [3, 'next'],
+      [2, 'next'],
     ]);
     expect(published).toEqual(logged);
+  });
+
+  it('announces an event the store could not keep as not logged (seq 0), taking no seq of the store', async () => {
+    const { store, sessionId, journal, published } = await setup();
+    await journal.emit(RUN, note('first'));
+    journal.announceUnkept(RUN, { type: 'response_complete', status: 'failed' });
+    expect(published.at(-1)).toMatchObject({ type: 'response_complete', status: 'failed', seq: 0 });
+    await journal.emit(RUN, note('next'));
+    expect((await store.sessions.events(sessionId)).map((event) => event.seq)).toEqual([1, 2]);
+    expect(published.at(-1)).toMatchObject({ seq: 2 });
   });
 });

@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../../src/events/registry.js';
+import type { UnsequencedEvent } from '../../../src/store/event-log.js';
 import type { Store } from '../../../src/store/ports.js';
-import type { UnsequencedEvent } from '../../../src/store/sqlite/session-store.js';
 import { SessionStoreError, TaskStoreError } from '../../../src/store/store-errors.js';
 import type { ContractBackend, ContractDatabase } from './backends.js';
 
@@ -245,6 +245,19 @@ export function storeContract(backend: ContractBackend): void {
           tasks: [{ key: 'a', title: 'a', description: '', dependsOn: ['zz'] }],
         }),
       ).rejects.toThrow(/not in the plan/);
+      // A graph with a cycle (plan/'s validation, the same on every backend) is refused whole.
+      const plansBefore = (await store.tasks.listAll()).length;
+      await expect(
+        store.plans.createPlan({
+          sessionId,
+          runId: 'r',
+          tasks: [
+            { key: 'a', title: 'a', description: '', dependsOn: ['b'] },
+            { key: 'b', title: 'b', description: '', dependsOn: ['a'] },
+          ],
+        }),
+      ).rejects.toThrow(/Dependency cycle: a → b → a/);
+      expect(await store.tasks.listAll()).toHaveLength(plansBefore);
       // What createPlan answered is what was stored.
       expect(await store.plans.getPlan(plan.id)).toEqual(plan);
       // A plan of a session that does not exist: refused whole, nothing of it left.
@@ -447,9 +460,6 @@ export function storeContract(backend: ContractBackend): void {
       expect(events.map((event) => event.seq)).toEqual([8, 9, 10]);
       expect(events[0]).toMatchObject({ type: 'agent_update', session_id: sessionId, seq: 8 });
       expect(await first.sessions.lastSeq(sessionId)).toBe(10);
-      await expect(first.sessions.appendEvent({ ...reason(sessionId, 11), seq: 5 })).rejects.toThrow(
-        /next seq is 11/,
-      );
       await expect(first.sessions.appendEvent(reason('ses_missing', 1))).rejects.toThrow(SessionStoreError);
     });
 
@@ -509,17 +519,63 @@ export function storeContract(backend: ContractBackend): void {
         );
         expect(seqs.map((seq) => seq - seqs[0]!)).toEqual([0, 1, 2]);
       }
-      // A batch announced under a seq that is gone is refused whole; one of a missing session too.
-      await expect(
-        first.transaction(() =>
-          first.sessions.appendEvents(batch(200, 2).map((event, index) => ({ ...event, seq: 20 + index }))),
-        ),
-      ).rejects.toThrow(/next seq is 24/);
+      // A batch of a missing session is refused whole, and of two sessions.
       await expect(
         first.sessions.appendEvents([reason('ses_missing', 1), reason('ses_missing', 2)]),
       ).rejects.toThrow(SessionStoreError);
+      const other = await newSession(first, 'other');
+      await expect(first.sessions.appendEvents([reason(sessionId, 300), reason(other, 301)])).rejects.toThrow(
+        /one session/,
+      );
       expect(await first.sessions.lastSeq(sessionId)).toBe(23);
+      expect(await first.sessions.lastSeq(other)).toBe(0);
       expect(await first.sessions.appendEvents([])).toEqual([]);
+    });
+
+    it('gives racing writers (two stores, batches and single events, two sessions) the seqs of the database: in order, no gap', async () => {
+      const first = await open();
+      const second = await open();
+      const sessions = [await newSession(first, 'a'), await newSession(second, 'b')];
+      // Each writer logs to both sessions, one call after another: single events, batches of
+      // two and three, some in a transaction of their own; the two writers run at the same time.
+      // (Two SQLite connections of one process cannot interleave a transaction held across an
+      // await: the other's write would wait for the lock on the one thread. There each batch
+      // takes its own transaction inside appendEvents.)
+      const ownTransactions = backend.name !== 'sqlite';
+      const write = async (store: Store, writer: number) => {
+        const returned: ServerEvent[] = [];
+        for (let round = 0; round < 12; round++) {
+          const sessionId = sessions[round % 2]!;
+          const size = [1, 2, 3][round % 3]!;
+          const events = Array.from({ length: size }, (_, index) =>
+            reason(sessionId, writer * 1_000 + round * 10 + index, `run_${writer}`),
+          );
+          if (size === 1) returned.push(await store.sessions.appendEvent(events[0]!));
+          else if (ownTransactions && round % 4 === 1)
+            returned.push(...(await store.transaction(() => store.sessions.appendEvents(events))));
+          else returned.push(...(await store.sessions.appendEvents(events)));
+        }
+        return returned;
+      };
+      const returned = (await Promise.all([write(first, 1), write(second, 2)])).flat();
+      for (const sessionId of sessions) {
+        const logged = await first.sessions.events(sessionId);
+        // 2 writers × 6 rounds × 2 events on average per session.
+        expect(logged.map((event) => event.seq)).toEqual(Array.from({ length: 24 }, (_, index) => index + 1));
+        expect(await second.sessions.lastSeq(sessionId)).toBe(24);
+        // What each append returned is what was logged, seq for seq.
+        const byKey = new Map(logged.map((event) => [event.seq, event]));
+        for (const event of returned.filter((event) => event.session_id === sessionId)) {
+          expect(byKey.get(event.seq)).toEqual(event);
+        }
+        // Each writer's events lie in the order it wrote them, a batch's one after another.
+        for (const runId of ['run_1', 'run_2']) {
+          const steps = logged.flatMap((event) =>
+            event.run_id === runId && 'step' in event ? [event.step] : [],
+          );
+          expect(steps).toEqual([...steps].sort((a, b) => a - b));
+        }
+      }
     });
 
     it('keeps sessions, runs and the conversation of a session and of its tasks', async () => {

@@ -1,15 +1,16 @@
-// The rows `tasks list` and `sessions list` show, read without the ORM (store/sqlite/quick-read.ts), for
-// the CLI's quick path (src/cli/quick-listing.ts). Undefined whenever the full path should answer.
+// The rows `tasks list` and `sessions list` show, read without the ORM (store/sqlite/quick-read.ts,
+// through the room's index.ts), for the CLI's quick path (src/cli/quick-listing.ts). Undefined
+// whenever the full path should answer.
 
 import path from 'node:path';
-import { defaultDatabasePath } from '../../store/defaults.js';
-import { openQuickRead } from '../../store/sqlite/quick-read.js';
-import { Workspace } from '../../tools/workspace/index.js';
-import { chosenStore } from '../setup/store-choice.js';
-import { type SessionSummary, summarize } from './session-summary.js';
-import { listedTasks, type TaskTreeNode } from './task-tree.js';
+import { defaultDatabasePath } from '../store/defaults.js';
+import { openQuickRead } from '../store/sqlite/index.js';
+import { Workspace } from '../tools/workspace/index.js';
+import { type SessionSummary, summarize } from './books/session-summary.js';
+import { listedTasks, type TaskTreeNode } from './books/task-tree.js';
+import { chosenStore } from './setup/store-choice.js';
 
-export { DEFAULT_QUEUE, DEFAULT_SESSION_LIST_LIMIT } from '../../store/defaults.js';
+export { DEFAULT_QUEUE, DEFAULT_SESSION_LIST_LIMIT } from '../store/defaults.js';
 
 /** What a listing shows, read once. */
 export interface QuickListing {
