@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +37,12 @@ const CLEAN_TREE: Record<string, string> = {
   'runtime/runtime.ts': [
     "import { runAgent } from '../agent/run-agent.js';",
     "import { openStore } from '../store/database.js';",
-    'export function openRuntime() { return runAgent(openStore()); }',
+    "import { sandboxed } from '../tools/sandbox/index.js';",
+    'export function openRuntime() { return runAgent(openStore(), sandboxed); }',
   ].join('\n'),
+  // A room's face: other layers import its index.ts, the room's own files import each other.
+  'tools/sandbox/index.ts': "export { sandboxed } from './bwrap.js';",
+  'tools/sandbox/bwrap.ts': "export const sandboxed = 'bwrap';",
   'agent/run-agent.ts': [
     "import type { Store } from '../store/database.js';",
     "import { readFileTool } from '../tools/read-file.js';",
@@ -89,6 +101,14 @@ const PLANTED_TREE: Record<string, string> = {
     '  return `SELECT id, title FROM sessions WHERE id = ${id}`;',
     '}',
   ].join('\n'),
+  // The runtime reaches past the sandbox room's face to one of its files.
+  'runtime/probe.ts':
+    "import { sandboxed } from '../tools/sandbox/bwrap.js';\nexport const probe = sandboxed;",
+  // A front end drives git itself instead of asking the runtime.
+  'server/diff.ts': "import { diff } from '../work/diff.js';\nexport const shown = diff;",
+  'work/diff.ts': "export const diff = 'diff';",
+  // eval reads the store instead of running the agent through the runtime.
+  'eval/score.ts': "import type { Store } from '../store/database.js';\nexport type Scored = Store;",
   // export/ reads the session itself instead of being given its events.
   'export/session.ts':
     "import { openRuntime } from '../runtime/runtime.js';\nexport const session = openRuntime;",
@@ -138,9 +158,12 @@ describe('import rules', () => {
         { rule: 'database-import', files: ['src/agent/query.ts'] },
         { rule: 'raw-sql', files: ['src/runtime/sessions.ts'] },
         { rule: 'layer', files: ['src/export/session.ts', 'src/runtime/runtime.ts'] },
+        { rule: 'deep', files: ['src/runtime/probe.ts', 'src/tools/sandbox/bwrap.ts'] },
+        { rule: 'layer', files: ['src/server/diff.ts', 'src/work/diff.ts'] },
+        { rule: 'layer', files: ['src/eval/score.ts', 'src/store/database.ts'] },
       ]),
     );
-    expect(violations, report).toHaveLength(9);
+    expect(violations, report).toHaveLength(12);
 
     // The messages name the whole cycle, which import is type-only, and why a rule exists.
     expect(report).toContain(
@@ -163,6 +186,15 @@ describe('import rules', () => {
     );
     expect(report).toContain(
       'src/export/session.ts → src/runtime/runtime.ts (import): export must not import runtime',
+    );
+    expect(report).toContain(
+      'src/runtime/probe.ts → src/tools/sandbox/bwrap.ts: imports a file inside tools/sandbox/',
+    );
+    expect(report).toContain(
+      "src/server/diff.ts → src/work/diff.ts (import): server must not import work (front ends import only the runtime's face",
+    );
+    expect(report).toContain(
+      'src/eval/score.ts → src/store/database.ts (type import): eval must not import store',
     );
     expect(report).toContain("src/agent/query.ts imports 'drizzle-orm'");
     expect(report).toContain("src/runtime/sessions.ts:2 holds raw SQL ('SELECT id, title FROM')");
@@ -228,6 +260,15 @@ describe('import rules', () => {
     expect(formatViolations(violations)).toContain(
       'src/agent/state/run-state.ts → src/agent/loop/loop-name.ts (type import): agent/state/ must not import agent/loop/',
     );
+  });
+
+  it('finds a README.md that says what it may import at the top of every layer of src/', () => {
+    const layers = readdirSync(REAL_SRC, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(layers.length).toBeGreaterThan(10);
+    const missing = layers
+      .map((entry) => path.join(REAL_SRC, entry.name, 'README.md'))
+      .filter((readme) => !existsSync(readme) || !/may import/i.test(readFileSync(readme, 'utf8')));
+    expect(missing.map((readme) => path.relative(REAL_SRC, readme))).toEqual([]);
   });
 
   it('finds every ruled room in src/, opening with a README.md that says what it may import', () => {

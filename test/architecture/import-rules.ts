@@ -1,12 +1,15 @@
 /**
  * The layer rules of design.md ("Layers") checked on the import graph of a source folder:
- * no import cycles (type imports included); nothing below the front ends imports `cli` or
- * `server`; the front ends import neither `agent` nor `store`; `tools` imports neither `agent`
- * nor `store`; `tools` and `model` never import `config`; database packages and raw SQL only in
- * `store`.
+ * no import cycles (type imports included); nothing below the front ends imports `cli`,
+ * `server`, `acp` or `eval`; the front ends import only the runtime's face, `events`, `plan`,
+ * `export`, `eval` and `util`; `eval` goes through the runtime too (the sandbox of `tools` aside);
+ * `tools` imports neither `agent` nor `store`; `tools` and `model` never import `config`; no
+ * layer imports a file inside another layer's rooms (its face is its top-level files and its
+ * rooms' `index.ts`); database packages and raw SQL only in `store`.
  *
- * A file's layer is the first folder under the root (`src/agent/loop/x.ts` → `agent`); a file
- * directly in the root has no layer and only the cycle and SQL rules apply to it.
+ * A file's layer is the first folder under the root (`src/agent/loop/x.ts` → `agent`), its room
+ * the second (`loop`); a file directly in the root has no layer and only the cycle and SQL rules
+ * apply to it.
  */
 import path from 'node:path';
 import {
@@ -19,32 +22,46 @@ import {
 
 /** One broken rule, with the files involved (relative to the root's parent, e.g. `src/agent/x.ts`). */
 export interface ImportViolation {
-  rule: 'cycle' | 'layer' | 'room' | 'database-import' | 'raw-sql' | 'unresolved';
+  rule: 'cycle' | 'layer' | 'room' | 'deep' | 'database-import' | 'raw-sql' | 'unresolved';
   files: string[];
   message: string;
 }
 
-// `eval` runs the agent the way a front end does: through the runtime.
-const FRONT_ENDS = ['cli', 'server', 'eval'];
+/** The front ends: they parse input, call the runtime and render its events. */
+const FRONT_ENDS = ['cli', 'server', 'acp'];
+/** What nothing below the front ends imports: the front ends, and `eval` (the eval command's engine). */
+const TOP_LAYERS = [...FRONT_ENDS, 'eval'];
+/** All a front end may import of the other layers (`cli` starts the server for `serve`). */
+const FRONT_END_MAY_IMPORT = ['runtime', 'events', 'plan', 'export', 'eval', 'util', 'server'];
 const STORE = 'store';
 
 interface LayerRule {
   /** The importing layers the rule applies to. */
   applies: (layer: string) => boolean;
-  forbidden: readonly string[];
+  /** The layers it may not import: a list, or a test of the imported layer. */
+  forbidden: readonly string[] | ((target: string) => boolean);
   why: string;
+}
+
+function forbids(rule: LayerRule, target: string): boolean {
+  return typeof rule.forbidden === 'function' ? rule.forbidden(target) : rule.forbidden.includes(target);
 }
 
 const LAYER_RULES: readonly LayerRule[] = [
   {
-    applies: (layer) => !FRONT_ENDS.includes(layer),
-    forbidden: FRONT_ENDS,
-    why: 'nothing below the front ends imports cli or server',
+    applies: (layer) => !TOP_LAYERS.includes(layer),
+    forbidden: TOP_LAYERS,
+    why: 'nothing below the front ends imports cli, server, acp or eval',
   },
   {
     applies: (layer) => FRONT_ENDS.includes(layer),
-    forbidden: ['agent', STORE],
-    why: 'front ends go through runtime, not agent or store',
+    forbidden: (target) => !FRONT_END_MAY_IMPORT.includes(target),
+    why: "front ends import only the runtime's face, events, plan, export, eval and util",
+  },
+  {
+    applies: (layer) => layer === 'eval',
+    forbidden: ['agent', STORE, 'work', 'model', 'config', 'prompts'],
+    why: 'eval runs the agent through the runtime (the sandbox of tools aside)',
   },
   {
     applies: (layer) => layer === 'tools',
@@ -351,8 +368,17 @@ function fileViolations(
       }
       continue;
     }
+    const deep = deepImport(path.relative(path.dirname(facts.file), edge.resolved), roomOf(edge.resolved));
+    if (deep) {
+      const target = display(edge.resolved);
+      violations.push({
+        rule: 'deep',
+        files: [source, target],
+        message: `${source} → ${target}: imports a file inside ${targetLayer}/${roomOf(edge.resolved)}/ (import ${targetLayer}'s face: its top-level files or ${targetLayer}/${roomOf(edge.resolved)}/index.ts)`,
+      });
+    }
     for (const rule of LAYER_RULES) {
-      if (!rule.applies(layer) || !rule.forbidden.includes(targetLayer)) continue;
+      if (!rule.applies(layer) || !forbids(rule, targetLayer)) continue;
       const target = display(edge.resolved);
       const kind = edge.typeOnly ? 'type import' : 'import';
       violations.push({
@@ -374,6 +400,15 @@ function fileViolations(
     }
   }
   return violations;
+}
+
+/**
+ * Whether an import from another layer names a file inside one of the target layer's rooms
+ * other than the room's face (`index.ts`).
+ */
+function deepImport(relativeTarget: string, targetRoom: string): boolean {
+  if (targetRoom === '') return false;
+  return !/^index\.tsx?$/.test(path.basename(relativeTarget));
 }
 
 /** Why an import from one room of a layer to another breaks a room rule, or undefined. */
