@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { withoutTaskweaveSecrets } from '../../util/command-environment.js';
 import { findOnPath } from './find-on-path.js';
 import { HeadTailCapture } from './head-tail-capture.js';
 import { COMMAND_MARK_ENV, newCommandMark, signalMarked } from './process-tree.js';
@@ -29,6 +30,7 @@ export interface CommandOutcome {
 export interface RunShellCommandOptions {
   command: string;
   cwd: string;
+  /** The command's environment, less taskweave's own secrets (util/command-environment.ts). */
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   /** Aborting ends the command like a timeout does, reported as stopped. */
@@ -99,7 +101,8 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
     const mark = newCommandMark();
     const spawnOptions = {
       cwd: options.cwd,
-      env: { ...options.env, [COMMAND_MARK_ENV]: mark },
+      // Whoever built the environment, taskweave's own secrets never reach a command (nor its wrapper).
+      env: { ...withoutTaskweaveSecrets(options.env), [COMMAND_MARK_ENV]: mark },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
     };
