@@ -112,7 +112,8 @@ export const runCommandTool = defineTool({
       command: args.command,
       cwd,
       env: launch?.env ?? commandEnvironment(),
-      wrapper: launch && confined ? { program: sandbox.bwrap, args: launch.args } : undefined,
+      wrapper:
+        launch && confined ? { program: sandbox.bwrap, args: launch.args, input: launch.input } : undefined,
       timeoutMs,
       signal: ctx.signal,
       maxOutputCharsPerStream: MAX_STREAM_OUTPUT_CHARS,
@@ -176,7 +177,10 @@ async function startInBackground(args: z.infer<typeof parameters>, ctx: ToolCont
     command: args.command,
     cwd,
     env: launch?.env ?? commandEnvironment(),
-    wrapper: launch && sandbox.kind === 'bwrap' ? { program: sandbox.bwrap, args: launch.args } : undefined,
+    wrapper:
+      launch && sandbox.kind === 'bwrap'
+        ? { program: sandbox.bwrap, args: launch.args, input: launch.input }
+        : undefined,
     runId: ctx.runId ?? '',
     callId: ctx.callId,
     taskId: ctx.taskId,

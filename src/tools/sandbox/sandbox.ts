@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { packageRoot } from '../../util/package-root.js';
+import { WRAPPER_INPUT_FD } from '../process/run-shell-command.js';
 import type { SandboxMode } from '../sandbox-modes.js';
 import { CONFINEMENT_FLAGS, identityFlags } from './sandbox-confinement.js';
 import {
@@ -8,6 +9,7 @@ import {
   withoutSocketVariables,
 } from './sandbox-hidden-paths.js';
 import { protectedWorkspaceArguments } from './sandbox-workspace-mounts.js';
+import { setuidFilter } from './setuid-filter.js';
 
 export { READ_ONLY_IN_WORKSPACE } from './sandbox-workspace-mounts.js';
 
@@ -21,10 +23,14 @@ export type CommandSandbox =
 
 /** taskweave's own installation (`src/tools/` or `dist/tools/` is two folders down). */
 
-/** How one command is started in the sandbox: bwrap's arguments (before `--`) and the environment. */
+/**
+ * How one command is started in the sandbox: bwrap's arguments (before `--`), the environment,
+ * and what bwrap reads on WRAPPER_INPUT_FD (the seccomp filter, as root).
+ */
 export interface SandboxLaunch {
   args: string[];
   env: NodeJS.ProcessEnv;
+  input?: Buffer;
 }
 
 /**
@@ -33,7 +39,8 @@ export interface SandboxLaunch {
  * hooks and pointers (sandbox-workspace-mounts); no network unless allowed, and then also no
  * /run, /var/run or $XDG_RUNTIME_DIR (local daemons' sockets) and none of the variables pointing
  * at them; no capabilities, a non-root user when taskweave is root, its own PID namespace and
- * session, and it dies with taskweave (sandbox-confinement). `env` is the environment the command
+ * session, and it dies with taskweave (sandbox-confinement); as root, no set-user-ID or
+ * set-group-ID bit on any file (setuid-filter). `env` is the environment the command
  * would have had; the launch's is what it gets.
  * bwrap is started in a process group of its own: a stop or timeout signals that group, bwrap
  * dies, and with it (`--die-with-parent`, the PID namespace) every process of the command.
@@ -58,11 +65,14 @@ export function sandboxLaunch(options: {
   if (sandbox.mode === 'workspace-write') args.push(...protectedWorkspaceArguments(workspaceRoot));
   if (!sandbox.network) args.push('--unshare-net');
   args.push(...CONFINEMENT_FLAGS, ...identityFlags(), '--chdir', options.cwd);
+  // As root the command's files are root's outside: it may not make them set-user-ID programs.
+  const filter = process.getuid?.() === 0 ? setuidFilter() : undefined;
+  if (filter !== undefined) args.push('--seccomp', String(WRAPPER_INPUT_FD));
   const env = {
     ...withoutSocketVariables(options.env, sandbox.network ? [] : hidden, !sandbox.network),
     ...SANDBOX_ENV,
   };
-  return { args, env };
+  return { args, env, ...(filter === undefined ? {} : { input: filter }) };
 }
 
 function isUnder(child: string, parent: string): boolean {
