@@ -1,15 +1,13 @@
 import path from 'node:path';
 import { packageRoot } from '../../util/package-root.js';
-import { WRAPPER_INPUT_FD } from '../process/run-shell-command.js';
 import type { SandboxMode } from '../sandbox-modes.js';
-import { CONFINEMENT_FLAGS, identityFlags } from './sandbox-confinement.js';
+import { CONFINEMENT_FLAGS, identityFlags, setuidConfinement } from './sandbox-confinement.js';
 import {
   hiddenFolderArguments,
   hiddenRuntimeFolders,
   withoutSocketVariables,
 } from './sandbox-hidden-paths.js';
 import { protectedWorkspaceArguments } from './sandbox-workspace-mounts.js';
-import { setuidFilter } from './setuid-filter.js';
 
 export { READ_ONLY_IN_WORKSPACE } from './sandbox-workspace-mounts.js';
 
@@ -64,15 +62,14 @@ export function sandboxLaunch(options: {
   args.push(sandbox.mode === 'workspace-write' ? '--bind' : '--ro-bind', workspaceRoot, workspaceRoot);
   if (sandbox.mode === 'workspace-write') args.push(...protectedWorkspaceArguments(workspaceRoot));
   if (!sandbox.network) args.push('--unshare-net');
-  args.push(...CONFINEMENT_FLAGS, ...identityFlags(), '--chdir', options.cwd);
   // As root the command's files are root's outside: it may not make them set-user-ID programs.
-  const filter = process.getuid?.() === 0 ? setuidFilter() : undefined;
-  if (filter !== undefined) args.push('--seccomp', String(WRAPPER_INPUT_FD));
+  const setuid = setuidConfinement();
+  args.push(...CONFINEMENT_FLAGS, ...identityFlags(), ...setuid.flags, '--chdir', options.cwd);
   const env = {
     ...withoutSocketVariables(options.env, sandbox.network ? [] : hidden, !sandbox.network),
     ...SANDBOX_ENV,
   };
-  return { args, env, ...(filter === undefined ? {} : { input: filter }) };
+  return { args, env, ...(setuid.input === undefined ? {} : { input: setuid.input }) };
 }
 
 function isUnder(child: string, parent: string): boolean {
