@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import { describeIssues } from '../util/describe-issues.js';
-import { redactProviderKeys } from '../util/provider-keys.js';
+import { redactSecrets } from '../util/redact-secrets.js';
 import { truncateMiddle } from './text/truncate.js';
 import type { Tool, ToolContext, ToolResult, ToolSpec } from './types.js';
 
 /**
- * Builds a tool from its spec. Validation, error-to-result conversion, timing and output
- * truncation live here, once: an invalid call or a thrown error becomes an error result the
+ * Builds a tool from its spec. Validation, error-to-result conversion, timing, the redaction of
+ * secrets (provider keys, passwords in URLs) and output truncation live here, once: an invalid call or a thrown error becomes an error result the
  * model can act on, never a crash.
  */
 export function defineTool<Params extends z.ZodType>(spec: ToolSpec<Params>): Tool {
@@ -23,7 +23,7 @@ export function defineTool<Params extends z.ZodType>(spec: ToolSpec<Params>): To
       if (!parsed.success) return undefined;
       if (!spec.preview) return JSON.stringify(parsed.data, null, 2);
       try {
-        return truncateMiddle(redactProviderKeys(await spec.preview(parsed.data, ctx)));
+        return truncateMiddle(redactSecrets(await spec.preview(parsed.data, ctx)));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         return `(no preview: ${message})`;
@@ -31,16 +31,16 @@ export function defineTool<Params extends z.ZodType>(spec: ToolSpec<Params>): To
     },
     async run(rawArgs: unknown, ctx: ToolContext) {
       const started = performance.now();
-      // A key a command printed or a file held is neither stored, shown nor sent to the model.
+      // A key or a URL's password a command printed or a file held is neither stored, shown nor sent to the model.
       const redactingCtx: ToolContext = {
         ...ctx,
-        progress: (message) => ctx.progress(redactProviderKeys(message)),
+        progress: (message) => ctx.progress(redactSecrets(message)),
       };
       const { effect, ...result } = await execute(spec, rawArgs, redactingCtx);
       return {
         ...result,
-        output: truncateMiddle(redactProviderKeys(result.output)),
-        ...(result.display === undefined ? {} : { display: redactProviderKeys(result.display) }),
+        output: truncateMiddle(redactSecrets(result.output)),
+        ...(result.display === undefined ? {} : { display: redactSecrets(result.display) }),
         durationMs: Math.round(performance.now() - started),
         // A control effect counts only when the call succeeded.
         ...(effect && !result.isError ? { effect } : {}),

@@ -1,3 +1,4 @@
+import { filesInTheWay } from './files-in-the-way.js';
 import { git, gitOutcome } from './git.js';
 import { BRANCH_PREFIX, commitIdentity, commitOf, goalBranch } from './goal-branch.js';
 import { withoutRemoteCredentials } from './repo-clone.js';
@@ -135,14 +136,15 @@ export type ApplyOutcome =
   | { kind: 'already-applied'; branch: string }
   /** The user's branch and the goal changed the same lines: nothing was changed. */
   | { kind: 'conflict'; files: string[] }
-  /** git refused (the user's uncommitted changes are in the way): nothing was changed. */
+  /** A file of the user's tree that differs from HEAD is in the way (named), or git refused: nothing was changed. */
   | { kind: 'refused'; message: string };
 
 /**
  * Merges the goal branch into the user's current branch, in the user's checkout. The merge is
  * tried first in the object database (`merge-tree`): a conflict is reported and nothing in the
- * checkout changes; a clean one is then made by `git merge --no-ff` (one commit to revert),
- * which itself refuses rather than overwrite the user's uncommitted changes.
+ * checkout changes; a clean one is refused when it would overwrite a file of the user's tree that
+ * differs from HEAD (changed, untracked or ignored: filesInTheWay), and is then made by
+ * `git merge --no-ff` (one commit to revert).
  */
 export async function applyGoal(workspaceRoot: string, goal: string | undefined): Promise<ApplyOutcome> {
   const top = await topOf(workspaceRoot);
@@ -172,6 +174,10 @@ export async function applyGoal(workspaceRoot: string, goal: string | undefined)
       ],
     };
   }
+  // git overwrites an ignored file the merge brings without asking: every file in the way is named first.
+  const tree = tried.stdout.split('\n')[0]?.trim() ?? '';
+  const inTheWay = await filesInTheWay({ top, head, tree });
+  if (inTheWay.length > 0) return { kind: 'refused', message: inTheWayMessage(inTheWay, where) };
   const merged = await gitOutcome(
     [
       'merge',
@@ -189,6 +195,14 @@ export async function applyGoal(workspaceRoot: string, goal: string | undefined)
     return { kind: 'refused', message: merged.stderr.trim() || merged.stdout.trim() };
   }
   return { kind: 'applied', branch: where, commit: (await commitOf(top, 'HEAD')) ?? '' };
+}
+
+function inTheWayMessage(files: string[], where: string): string {
+  return (
+    `The goal would overwrite ${files.join(', ')} in your checkout, which ${files.length === 1 ? 'differs' : 'differ'} ` +
+    `from the last commit of ${where} (changed, untracked or ignored). Move ${files.length === 1 ? 'it' : 'them'} ` +
+    'away or commit, then apply again.'
+  );
 }
 
 /** A task worktree left behind (a goal that ended in a crash, a failed task kept to look at). */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { withoutTaskweaveSecrets } from '../../util/command-environment.js';
 
 /** The most of a hook's stderr kept (its end): what a refusal tells the model. */
 const STDERR_LIMIT = 4_000;
@@ -35,7 +36,7 @@ export function runHook(options: {
     let settled = false;
     const child = spawn('/bin/sh', ['-c', options.command], {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: withoutTaskweaveSecrets(options.env ?? process.env),
       detached: true,
       stdio: ['pipe', 'ignore', 'pipe'],
     });

@@ -45,6 +45,9 @@ export async function enterWorktree(
     commit: commit || (await goal.tipOf(task.id)),
     created: place.created,
   });
+  // A worktree.copy or share name refused (a link on its path) is said, not silently missing.
+  for (const content of place.setup?.refused ?? [])
+    run.emit({ type: 'agent_update', update_type: 'agent_note', step: run.steps, content, task_id: task.id });
   const setup = goal.setupCommand;
   if (!place.needsSetup || !setup) return { workspace };
   const [ran] = await executeTools({

@@ -53,7 +53,9 @@ export async function runExerciseCommand(options: {
     timeoutMs,
     signal: options.signal ?? new AbortController().signal,
     maxOutputCharsPerStream: MAX_OUTPUT_CHARS,
-    ...(launch && sandbox.available ? { wrapper: { program: sandbox.bwrap, args: launch.args } } : {}),
+    ...(launch && sandbox.available
+      ? { wrapper: { program: sandbox.bwrap, args: launch.args, input: launch.input } }
+      : {}),
   });
   const output = `${outcome.stdout}${outcome.stderr ? `\n${outcome.stderr}` : ''}`
     .replaceAll(`${options.workspace}/`, '')

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../../util/redact-secrets.js';
 import { HeadTailCapture } from '../process/head-tail-capture.js';
 import type { CommandEnd, CommandOutcome } from '../process/run-shell-command.js';
 
@@ -98,8 +99,10 @@ export class BackgroundCommand {
   }
 
   info(): BackgroundCommandInfo {
-    const lastLines =
-      this.partial === '' ? this.lines : [...this.lines, this.partial].slice(-BACKGROUND_LAST_LINES);
+    // Listings and events store and send these lines: without secrets, as a tool's output.
+    const lastLines = (
+      this.partial === '' ? this.lines : [...this.lines, this.partial].slice(-BACKGROUND_LAST_LINES)
+    ).map(redactSecrets);
     const state = stateOf(this.end);
     return {
       id: this.id,

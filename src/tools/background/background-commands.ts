@@ -25,7 +25,7 @@ export interface BackgroundStart {
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** The sandbox (`bwrap …`), as for a foreground command. */
-  wrapper?: { program: string; args: string[] };
+  wrapper?: { program: string; args: string[]; input?: Buffer };
   /** The run and call that started it (its events carry the run; the call gets its id). */
   runId: string;
   callId: string;

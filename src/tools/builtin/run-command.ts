@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { PROVIDER_KEY_VARIABLES } from '../../util/provider-keys.js';
+import { withoutTaskweaveSecrets } from '../../util/command-environment.js';
 import { builtSchema } from '../built-schemas.js';
 import { defineTool } from '../define-tool.js';
 import { LineProgress } from '../process/line-progress.js';
@@ -112,7 +112,8 @@ export const runCommandTool = defineTool({
       command: args.command,
       cwd,
       env: launch?.env ?? commandEnvironment(),
-      wrapper: launch && confined ? { program: sandbox.bwrap, args: launch.args } : undefined,
+      wrapper:
+        launch && confined ? { program: sandbox.bwrap, args: launch.args, input: launch.input } : undefined,
       timeoutMs,
       signal: ctx.signal,
       maxOutputCharsPerStream: MAX_STREAM_OUTPUT_CHARS,
@@ -176,7 +177,10 @@ async function startInBackground(args: z.infer<typeof parameters>, ctx: ToolCont
     command: args.command,
     cwd,
     env: launch?.env ?? commandEnvironment(),
-    wrapper: launch && sandbox.kind === 'bwrap' ? { program: sandbox.bwrap, args: launch.args } : undefined,
+    wrapper:
+      launch && sandbox.kind === 'bwrap'
+        ? { program: sandbox.bwrap, args: launch.args, input: launch.input }
+        : undefined,
     runId: ctx.runId ?? '',
     callId: ctx.callId,
     taskId: ctx.taskId,
@@ -200,16 +204,22 @@ async function startInBackground(args: z.infer<typeof parameters>, ctx: ToolCont
 export const COMMAND_NOTES_HEADER = '--- taskweave ---\n';
 
 /**
- * The model providers' keys are not passed to commands: their output goes to the model and the
- * event log, and a command the model was talked into must not be able to send them anywhere.
+ * Variables dropped for the output's sake. taskweave's own secrets (provider keys, the store) are
+ * dropped for every command: util/command-environment.ts.
  */
 export const WITHHELD_ENV = new Set([
   'FORCE_COLOR', // would override NO_COLOR in most tools (and Node warns when both are set)
-  ...PROVIDER_KEY_VARIABLES,
 ]);
 
+/**
+ * The environment a command starts from: taskweave's, less its secrets (their output goes to the
+ * model and the event log, and a command the model was talked into must not be able to send them
+ * anywhere), less FORCE_COLOR, plus the non-interactive settings.
+ */
 function commandEnvironment(): NodeJS.ProcessEnv {
-  const inherited = Object.entries(process.env).filter(([name]) => !WITHHELD_ENV.has(name));
+  const inherited = Object.entries(withoutTaskweaveSecrets(process.env)).filter(
+    ([name]) => !WITHHELD_ENV.has(name),
+  );
   return { ...Object.fromEntries(inherited), ...NON_INTERACTIVE_ENV };
 }
 

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { withoutTaskweaveSecrets } from '../../util/command-environment.js';
 import { findOnPath } from './find-on-path.js';
 import { HeadTailCapture } from './head-tail-capture.js';
 import { COMMAND_MARK_ENV, newCommandMark, signalMarked } from './process-tree.js';
@@ -10,6 +11,9 @@ export const KILL_GRACE_MS = 2_000;
  * started (`server &`) may hold them open for ever; its later output is not waited for.
  */
 export const STDIO_DRAIN_MS = 300;
+
+/** The descriptor a wrapper reads its `input` from (a sandbox's seccomp filter). */
+export const WRAPPER_INPUT_FD = 3;
 
 /** How a command ended. */
 export type CommandEnd =
@@ -29,6 +33,7 @@ export interface CommandOutcome {
 export interface RunShellCommandOptions {
   command: string;
   cwd: string;
+  /** The command's environment, less taskweave's own secrets (util/command-environment.ts). */
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   /** Aborting ends the command like a timeout does, reported as stopped. */
@@ -37,8 +42,11 @@ export interface RunShellCommandOptions {
   maxOutputCharsPerStream: number;
   onStdout?: (chunk: string) => void;
   onStderr?: (chunk: string) => void;
-  /** A program the shell runs under, with its arguments (the sandbox: `bwrap …`); `--` follows them. */
-  wrapper?: { program: string; args: string[] };
+  /**
+   * A program the shell runs under, with its arguments (the sandbox: `bwrap …`); `--` follows
+   * them. `input` is given to it on descriptor WRAPPER_INPUT_FD, closed after.
+   */
+  wrapper?: { program: string; args: string[]; input?: Buffer };
   /** Told the command's process group and mark once it started (to record them for a later process). */
   onStart?: (started: { pid: number; mark: string }) => void;
 }
@@ -97,27 +105,40 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
     const shellArgs = ['-c', options.command];
     // Processes that leave the group (setsid) still carry the mark: they are killed with it.
     const mark = newCommandMark();
-    const spawnOptions = {
+    const spawnOptions: SpawnOptions = {
       cwd: options.cwd,
-      env: { ...options.env, [COMMAND_MARK_ENV]: mark },
+      // Whoever built the environment, taskweave's own secrets never reach a command (nor its wrapper).
+      env: { ...withoutTaskweaveSecrets(options.env), [COMMAND_MARK_ENV]: mark },
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
+      // Descriptor WRAPPER_INPUT_FD is a pipe only when the wrapper has input to read there.
+      stdio:
+        options.wrapper?.input === undefined
+          ? ['ignore', 'pipe', 'pipe']
+          : ['ignore', 'pipe', 'pipe', 'pipe'],
     };
-    const child = options.wrapper
+    const child: ChildProcess = options.wrapper
       ? spawn(options.wrapper.program, [...options.wrapper.args, '--', shell, ...shellArgs], spawnOptions)
       : spawn(shell, shellArgs, spawnOptions);
+    const { stdout: out, stderr: err } = child;
+    if (out === null || err === null) throw new Error('the command was started without output pipes');
+    const inputPipe = child.stdio[WRAPPER_INPUT_FD];
+    if (options.wrapper?.input !== undefined && inputPipe && 'end' in inputPipe) {
+      // A wrapper that died before reading it closes the pipe: its exit says why, not this.
+      inputPipe.on('error', () => {});
+      inputPipe.end(options.wrapper.input);
+    }
     const group = child.pid;
     if (group !== undefined) {
       trackGroup(group, mark);
       options.onStart?.({ pid: group, mark });
     }
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
+    out.setEncoding('utf8');
+    err.setEncoding('utf8');
+    out.on('data', (chunk: string) => {
       stdout.push(chunk);
       options.onStdout?.(chunk);
     });
-    child.stderr.on('data', (chunk: string) => {
+    err.on('data', (chunk: string) => {
       stderr.push(chunk);
       options.onStderr?.(chunk);
     });
@@ -175,8 +196,8 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
     });
     child.on('exit', (code, signal) => {
       drainTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        out.destroy();
+        err.destroy();
         finish(endOf(code, signal));
       }, STDIO_DRAIN_MS);
     });

@@ -1,3 +1,6 @@
+import { WRAPPER_INPUT_FD } from '../process/run-shell-command.js';
+import { setuidFilter } from './setuid-filter.js';
+
 /**
  * The bwrap flags that take a command's privileges away, for every sandboxed command and for the
  * probe that decides whether the sandbox can be had here at all:
@@ -31,4 +34,19 @@ export const SANDBOX_UID_FOR_ROOT = 1000;
 export function identityFlags(uid: number = process.getuid?.() ?? -1): string[] {
   if (uid !== 0) return [];
   return ['--uid', String(SANDBOX_UID_FOR_ROOT), '--gid', String(SANDBOX_UID_FOR_ROOT)];
+}
+
+/**
+ * As root, the seccomp filter that keeps set-ID bits off every file (setuid-filter.ts) and the
+ * flags that load it from WRAPPER_INPUT_FD; nothing for another user (the files a command makes
+ * are that user's own) or on an architecture without a filter.
+ */
+export function setuidConfinement(uid: number = process.getuid?.() ?? -1): {
+  flags: string[];
+  input?: Buffer;
+} {
+  const filter = uid === 0 ? setuidFilter() : undefined;
+  return filter === undefined
+    ? { flags: [] }
+    : { flags: ['--seccomp', String(WRAPPER_INPUT_FD)], input: filter };
 }

@@ -1,6 +1,7 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { findOnPath } from '../process/find-on-path.js';
-import { CONFINEMENT_FLAGS, identityFlags } from './sandbox-confinement.js';
+import { WRAPPER_INPUT_FD } from '../process/run-shell-command.js';
+import { CONFINEMENT_FLAGS, identityFlags, setuidConfinement } from './sandbox-confinement.js';
 
 /** How long the probe of bubblewrap may take before it counts as unusable. */
 export const SANDBOX_PROBE_TIMEOUT_MS = 5_000;
@@ -34,18 +35,33 @@ async function runProbe(searchPath: string): Promise<SandboxAvailability> {
     };
   }
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  const setuid = setuidConfinement();
   return new Promise((resolve) => {
-    execFile(
+    const child = spawn(
       bwrap,
-      [...args, '--unshare-net', ...CONFINEMENT_FLAGS, ...identityFlags(), '--', 'true'],
-      { timeout: SANDBOX_PROBE_TIMEOUT_MS },
-      (error, _stdout, stderr) => {
-        if (!error) resolve({ available: true, bwrap });
-        else {
-          const detail = stderr.trim() || error.message;
-          resolve({ available: false, reason: `bubblewrap cannot create its namespaces here (${detail})` });
-        }
+      [...args, '--unshare-net', ...CONFINEMENT_FLAGS, ...identityFlags(), ...setuid.flags, '--', 'true'],
+      {
+        timeout: SANDBOX_PROBE_TIMEOUT_MS,
+        stdio:
+          setuid.input === undefined ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'ignore', 'pipe', 'pipe'],
       },
     );
+    let stderr = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const input = child.stdio[WRAPPER_INPUT_FD];
+    if (setuid.input !== undefined && input && 'end' in input) {
+      input.on('error', () => {});
+      input.end(setuid.input);
+    }
+    const unusable = (detail: string) =>
+      resolve({ available: false, reason: `bubblewrap cannot create its namespaces here (${detail})` });
+    child.on('error', (error) => unusable(error.message));
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve({ available: true, bwrap });
+      else unusable(stderr.trim() || `it ended with ${code ?? signal}`);
+    });
   });
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { packageRoot } from '../../util/package-root.js';
 import type { SandboxMode } from '../sandbox-modes.js';
-import { CONFINEMENT_FLAGS, identityFlags } from './sandbox-confinement.js';
+import { CONFINEMENT_FLAGS, identityFlags, setuidConfinement } from './sandbox-confinement.js';
 import {
   hiddenFolderArguments,
   hiddenRuntimeFolders,
@@ -21,10 +21,14 @@ export type CommandSandbox =
 
 /** taskweave's own installation (`src/tools/` or `dist/tools/` is two folders down). */
 
-/** How one command is started in the sandbox: bwrap's arguments (before `--`) and the environment. */
+/**
+ * How one command is started in the sandbox: bwrap's arguments (before `--`), the environment,
+ * and what bwrap reads on WRAPPER_INPUT_FD (the seccomp filter, as root).
+ */
 export interface SandboxLaunch {
   args: string[];
   env: NodeJS.ProcessEnv;
+  input?: Buffer;
 }
 
 /**
@@ -33,7 +37,8 @@ export interface SandboxLaunch {
  * hooks and pointers (sandbox-workspace-mounts); no network unless allowed, and then also no
  * /run, /var/run or $XDG_RUNTIME_DIR (local daemons' sockets) and none of the variables pointing
  * at them; no capabilities, a non-root user when taskweave is root, its own PID namespace and
- * session, and it dies with taskweave (sandbox-confinement). `env` is the environment the command
+ * session, and it dies with taskweave (sandbox-confinement); as root, no set-user-ID or
+ * set-group-ID bit on any file (setuid-filter). `env` is the environment the command
  * would have had; the launch's is what it gets.
  * bwrap is started in a process group of its own: a stop or timeout signals that group, bwrap
  * dies, and with it (`--die-with-parent`, the PID namespace) every process of the command.
@@ -57,12 +62,14 @@ export function sandboxLaunch(options: {
   args.push(sandbox.mode === 'workspace-write' ? '--bind' : '--ro-bind', workspaceRoot, workspaceRoot);
   if (sandbox.mode === 'workspace-write') args.push(...protectedWorkspaceArguments(workspaceRoot));
   if (!sandbox.network) args.push('--unshare-net');
-  args.push(...CONFINEMENT_FLAGS, ...identityFlags(), '--chdir', options.cwd);
+  // As root the command's files are root's outside: it may not make them set-user-ID programs.
+  const setuid = setuidConfinement();
+  args.push(...CONFINEMENT_FLAGS, ...identityFlags(), ...setuid.flags, '--chdir', options.cwd);
   const env = {
     ...withoutSocketVariables(options.env, sandbox.network ? [] : hidden, !sandbox.network),
     ...SANDBOX_ENV,
   };
-  return { args, env };
+  return { args, env, ...(setuid.input === undefined ? {} : { input: setuid.input }) };
 }
 
 function isUnder(child: string, parent: string): boolean {
