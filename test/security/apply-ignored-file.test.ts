@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyGoal } from '../../src/work/apply-goal.js';
 import { GoalWorktrees } from '../../src/work/goal-worktrees.js';
+import { WorktreesAhead } from '../../src/work/worktrees-ahead.js';
 import { git, userGitState, workspaceFolder } from '../work/work-fixture.js';
 
 /*
@@ -25,6 +26,7 @@ describe('apply and the files of the user tree git does not track (issue 39, ite
       workspaceRoot: root,
       goalId: 'g39',
       setup: { share: [], copy: [] },
+      ahead: new WorktreesAhead(),
     });
     if (!goal) throw new Error('no goal');
     const place = await goal.placeFor('a', { fresh: true });
@@ -58,6 +60,7 @@ describe('apply and the files of the user tree git does not track (issue 39, ite
       workspaceRoot: root,
       goalId: 'g40',
       setup: { share: [], copy: [] },
+      ahead: new WorktreesAhead(),
     });
     if (!goal) throw new Error('no goal');
     const place = await goal.placeFor('a', { fresh: true });

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GoalWorktrees } from '../../src/work/goal-worktrees.js';
 import { setUpWorktree } from '../../src/work/worktree-setup.js';
+import { WorktreesAhead } from '../../src/work/worktrees-ahead.js';
 import { git, workspaceFolder } from '../work/work-fixture.js';
 
 /*
@@ -48,7 +49,12 @@ describe('worktree.copy and worktree.share never write through a link (issue 39,
     const root = repository();
     const outside = outsideFolder();
     const setup = { share: [], copy: ['conf/x.env'] };
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'g1', setup });
+    const goal = await GoalWorktrees.open({
+      workspaceRoot: root,
+      goalId: 'g1',
+      setup,
+      ahead: new WorktreesAhead(),
+    });
     if (!goal) throw new Error('no goal');
     const a = await goal.placeFor('a', { fresh: true });
     expect(a.setup?.copied).toEqual(['conf/x.env']);
