@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedText } from './stored-text.js';
 
 /**
  * The REST shapes of `taskweave serve` (README, "Server"): request bodies as zod schemas the server
@@ -7,13 +8,15 @@ import { z } from 'zod';
 
 /** `POST /api/tasks`: a task at the end of the workspace's queue. */
 export const addTaskBodySchema = z.strictObject({
-  description: z.string().trim().min(1, 'description is empty: say what the task is'),
-  title: z.string().trim().min(1, 'title is empty').optional(),
+  description: storedText('the description').trim().min(1, 'description is empty: say what the task is'),
+  title: storedText('the title').trim().min(1, 'title is empty').optional(),
 });
 export type AddTaskBody = z.infer<typeof addTaskBodySchema>;
 
 /** `POST /api/tasks/:id/complete`: an optional summary of what was done. */
-export const completeTaskBodySchema = z.strictObject({ summary: z.string().optional() }).default({});
+export const completeTaskBodySchema = z
+  .strictObject({ summary: storedText('the summary').optional() })
+  .default({});
 
 /** Every 4xx/5xx answer. */
 export interface ApiError {

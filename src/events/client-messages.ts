@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedText } from './stored-text.js';
 
 /**
  * What a client sends the server over the WebSocket (protocol.md, "Client → server"). The server
@@ -18,7 +19,7 @@ export type ApprovalModeChoice = z.infer<typeof approvalModeSchema>;
 /** Starts a goal in a new session, or continues `session_id`; it goes through the queue like `taskweave run`. */
 export const chatMessageSchema = z.strictObject({
   type: z.literal('chat'),
-  content: z.string().min(1, 'content is empty: say what taskweave should do'),
+  content: storedText('the goal').min(1, 'content is empty: say what taskweave should do'),
   session_id: sessionId.optional(),
   /**
    * `auto`, `simple` (plan never), `complex` (plan always), or the seed's boolean: `true` is
@@ -40,26 +41,26 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({
     type: z.literal('agent_user_input'),
-    content: z.string(),
+    content: storedText('the answer'),
     request_id: z.string().min(1).optional(),
   }),
   z.strictObject({
     type: z.literal('plan_decision'),
     plan_id: z.string().min(1),
     decision: z.enum(['approve', 'reject']),
-    feedback: z.string().optional(),
+    feedback: storedText('the feedback').optional(),
   }),
   z.strictObject({
     type: z.literal('failure_decision'),
     request_id: z.string().min(1),
     decision: z.enum(['retry', 'resolve', 'skip', 'revise', 'abort']),
-    feedback: z.string().optional(),
+    feedback: storedText('the feedback').optional(),
   }),
   z.strictObject({
     type: z.literal('approval_decision'),
     request_id: z.string().min(1),
     decision: z.enum(['allow', 'deny', 'always']),
-    reason: z.string().optional(),
+    reason: storedText('the reason').optional(),
   }),
   /** Switches the server's approval mode for every run (from its next tool call); answered with `approval_mode`. */
   z.strictObject({

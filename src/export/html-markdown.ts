@@ -3,9 +3,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { escapeAttribute, escapeHtml } from './html-text.js';
-
-/** Link addresses an export keeps as links; any other (`javascript:`, `data:`…) stays text. */
-const SAFE_LINK = /^(https?:|mailto:)/i;
+import { isSafeLink } from './safe-link.js';
 
 /**
  * Markdown (CommonMark with GitHub's tables, task lists and strikethrough, parsed by micromark
@@ -70,7 +68,7 @@ function node(current: Nodes): string {
     case 'break':
       return '<br>';
     case 'link':
-      return SAFE_LINK.test(current.url)
+      return isSafeLink(current.url)
         ? `<a href="${escapeAttribute(current.url)}" rel="noopener noreferrer">${children(current)}</a>`
         : `${children(current)} (${escapeHtml(current.url)})`;
     case 'image':

@@ -1,3 +1,5 @@
+import { taskRefName } from './task-ref-name.js';
+
 /** The most tasks one plan may hold; a longer plan is refused with a request to merge steps. */
 export const MAX_PLAN_TASKS = 50;
 
@@ -65,8 +67,8 @@ export type PlanValidation = { ok: true; graph: TaskGraph } | { ok: false; error
 
 /**
  * Checks a plan and builds its graph. All problems are collected (not just the first) so that
- * the model can fix them in one go: an empty or oversized plan, duplicate ids, self-dependencies,
- * unknown dependencies and cycles.
+ * the model can fix them in one go: an empty or oversized plan, duplicate ids (or ids that would
+ * name one branch), self-dependencies, unknown dependencies and cycles.
  */
 export function validatePlan(tasks: readonly PlanTask[]): PlanValidation {
   if (tasks.length === 0) {
@@ -89,6 +91,15 @@ export function validatePlan(tasks: readonly PlanTask[]): PlanValidation {
         `The id "${id}" is used by ${at.length} tasks (positions ${at.join(', ')}); every task needs its own id.`,
       );
     }
+  }
+
+  // Each task works on a branch named after its id: two ids must never name one branch.
+  const byRefName = new Map<string, string>();
+  for (const id of positions.keys()) {
+    const other = byRefName.get(taskRefName(id));
+    if (other !== undefined)
+      errors.push(`The ids "${other}" and "${id}" would share a branch; give one of them another id.`);
+    else byRefName.set(taskRefName(id), id);
   }
 
   const validIds = [...positions.keys()].join(', ');

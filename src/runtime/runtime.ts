@@ -30,6 +30,7 @@ import { RuntimeInputError } from './setup/errors.js';
 import { openWorkspaceStore, type StoreLocation } from './setup/open-store.js';
 import type { RunSettings } from './setup/run-settings.js';
 import { RuntimeSafety } from './setup/runtime-safety.js';
+import { refuseNul } from './setup/stored-input.js';
 import { subscribeToSession } from './subscription.js';
 import { continueWaiting, type WaitingReply } from './worker/continue-waiting.js';
 import { type LeaseTerms, leaseFrom, leaseTerms } from './worker/lease-terms.js';
@@ -354,6 +355,7 @@ export class Runtime {
   ): Promise<Submission> {
     const text = goal.trim();
     if (text === '') throw new RuntimeInputError('The goal is empty: say what taskweave should do.');
+    refuseNul(text, 'the goal');
     const { tasks } = this.store;
     const sessionId = await this.sessionFor(text, options.sessionId);
     const owner = newWorkerId();

@@ -46,12 +46,17 @@ export function parsePostgresUrl(value: string): string {
 
 /**
  * The URL as it may be shown: its password (in the user part, or a `password` parameter) as
- * `***`. Something that is not a URL is shown as its scheme alone, since it may hold one anyway.
+ * `***`. Something that is not a URL, or whose user part the parser did not find (one slash after
+ * the scheme), is shown as its scheme alone, since it may hold one anyway.
  */
 export function redactStoreUrl(value: string): string {
-  const url = tryUrl(value.trim());
-  if (url === undefined) {
-    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value.trim())?.[1];
+  const trimmed = value.trim();
+  const url = tryUrl(trimmed);
+  // Read without a user part, a password lands in the path or the query: `postgres:/u:pw@h/db`
+  // (one slash), `postgres://u:1?pw@h/db`. Such a URL is shown as its scheme alone.
+  const userPartUnread = url !== undefined && url.username === '' && trimmed.includes('@');
+  if (url === undefined || !/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || userPartUnread) {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1];
     return scheme === undefined ? '(an unreadable URL)' : `${scheme}://(unreadable)`;
   }
   if (url.password !== '') url.password = HIDDEN;

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { taskRefName } from '../plan/task-ref-name.js';
 import { git, gitOutcome } from './git.js';
 
 /** Where taskweave's branches live: `refs/heads/taskweave/…`. */
@@ -28,10 +29,11 @@ export function goalBranch(goalId: string): string {
 /**
  * The branch of one task of a goal: `taskweave/<goal>.<task>`. Not `taskweave/<goal>/<task>`:
  * git keeps a branch as a file, so `taskweave/<goal>` and `taskweave/<goal>/…` cannot both
- * exist (a ref cannot be a file and a folder at once).
+ * exist (a ref cannot be a file and a folder at once). The task part is injective
+ * (plan/task-ref-name.ts): two tasks of a goal never share a branch, so never a worktree.
  */
 export function taskBranch(goalId: string, taskId: string): string {
-  return `${goalBranch(goalId)}.${refPart(taskId)}`;
+  return `${goalBranch(goalId)}.${taskRefName(taskId)}`;
 }
 
 /** Who taskweave's own commits are by when the repository names no one (a fresh CI box). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileChange } from '../store/rows.js';
 import type { BlobStore } from './blob-store.js';
@@ -136,8 +136,7 @@ async function putState(
     await removeEmptyFolders(root, folder);
     return;
   }
-  await mkdir(folder, { recursive: true });
-  await confine(rootReal, folder);
+  await makeFolderConfined(rootReal, folder);
   const content = await blobs.get(wanted.id);
   const temporary = path.join(folder, `${RESTORE_TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
   try {
@@ -154,12 +153,43 @@ async function putState(
   }
 }
 
-/** Refuses a folder that is not inside the workspace (a folder swapped for a link to elsewhere). */
-async function confine(rootReal: string, folder: string): Promise<void> {
+/**
+ * Refuses a folder that is not inside the workspace (a folder swapped for a link to elsewhere).
+ * With `mustExist`, a folder that cannot be resolved (a link leading nowhere) is refused too.
+ */
+async function confine(
+  rootReal: string,
+  folder: string,
+  options: { mustExist?: boolean } = {},
+): Promise<void> {
   const real = await realpath(folder).catch(() => null);
-  if (real === null) return;
+  if (real === null) {
+    if (!options.mustExist) return;
+    throw new Error(`${folder} leads nowhere (a link to a missing folder?); nothing is restored there.`);
+  }
   if (real !== rootReal && !real.startsWith(rootReal + path.sep)) {
     throw new Error(`${folder} leads outside the workspace (${real}); nothing is restored there.`);
+  }
+}
+
+/**
+ * Makes a file's folder and the missing ones above it, each only inside a folder just found to be
+ * inside the workspace: a folder on the way swapped for a link to elsewhere is refused before
+ * anything is created there (`mkdir -p` would create the rest wherever the link leads).
+ */
+async function makeFolderConfined(rootReal: string, folder: string): Promise<void> {
+  const missing: string[] = [];
+  let existing = folder;
+  while ((await lstat(existing).catch(() => null)) === null) {
+    missing.unshift(existing);
+    existing = path.dirname(existing);
+  }
+  await confine(rootReal, existing, { mustExist: true });
+  for (const next of missing) {
+    await mkdir(next).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    await confine(rootReal, next, { mustExist: true });
   }
 }
 

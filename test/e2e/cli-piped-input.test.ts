@@ -79,4 +79,21 @@ describe('piped input', () => {
     expect(run.stderr).toContain('run it with </dev/null when nothing is piped');
     expect(run.stdout).toContain('Got it.');
   });
+
+  it('piped text with a NUL character is refused with a clear error; nothing is stored', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-stdin-');
+    const script = await writeScript(await tempWorkspaceRoot('taskweave-script-'), {
+      turns: [{ text: 'Read it.' }],
+    });
+    const run = await runWithStdin(
+      ['run', '--model', `script:${script}`, '--cwd', workspace, 'explain this'],
+      'binary\u0000data\n',
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('The goal contains a NUL character');
+    expect(run.stdout).not.toContain('Read it.');
+    const listed = await runCli(['sessions', 'list', '--json', '--cwd', workspace]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+  });
 });

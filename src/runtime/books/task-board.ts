@@ -3,6 +3,7 @@ import type { Store } from '../../store/ports.js';
 import type { Task } from '../../store/rows.js';
 import { RuntimeInputError } from '../setup/errors.js';
 import { asUserError } from '../setup/open-store.js';
+import { refuseNul } from '../setup/stored-input.js';
 import { MAX_DEFAULT_TITLE_CHARS } from '../setup/task-defaults.js';
 import { listedTasks, type TaskTreeNode, taskTree } from './task-tree.js';
 
@@ -67,6 +68,8 @@ export class TaskBoard {
       throw new RuntimeInputError('The description is empty: say what the task is.');
     const title = input.title === undefined ? defaultTitle(description) : input.title.trim();
     if (title === '') throw new RuntimeInputError('The title is empty: give a title with some words in it.');
+    refuseNul(description, 'the description');
+    refuseNul(title, 'the title');
     const queue = input.queue ?? DEFAULT_QUEUE;
     const task = await this.store.tasks.add({ title, description, queue });
     const position =

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type CommandFrontMatter, parseCommandFile } from './front-matter.js';
@@ -38,8 +38,11 @@ export function commandFolders(options: { workspaceRoot: string; env: NodeJS.Pro
 /**
  * Reads every `*.md` file of the command folders. A file that cannot be used (broken front
  * matter, an unknown key, a bad name) is a problem naming the file; the others still load. A
+ * project command file that leads outside the workspace (a link, or a link on its folders) is
+ * refused: the repository's words must not become whatever file of the machine it points at. A
  * name the front end already uses (`reserved`, its built-in commands) is left to the built-in,
- * and a project command hides a user command of the same name; both are said.
+ * and the user's own command wins over a project command of the same name (a cloned repository
+ * cannot take over the user's `/name`); both files are named.
  */
 export async function loadCustomCommands(options: {
   workspaceRoot: string;
@@ -49,6 +52,7 @@ export async function loadCustomCommands(options: {
   const reserved = new Set(options.reserved ?? []);
   const found = new Map<string, CustomCommand>();
   const problems: string[] = [];
+  const workspaceReal = await realpath(options.workspaceRoot);
   for (const { source, folder } of commandFolders(options)) {
     for (const entry of await markdownFiles(folder, problems)) {
       const file = path.join(folder, entry);
@@ -59,7 +63,13 @@ export async function loadCustomCommands(options: {
       }
       let parsed: ReturnType<typeof parseCommandFile>;
       try {
-        parsed = parseCommandFile(await readFile(file, 'utf8'));
+        // The file read is the one checked: its resolved path, not the link's name again.
+        const real = await realpath(file);
+        if (source === 'project' && !isInside(workspaceReal, real)) {
+          problems.push(`${file}: leads outside the workspace (to ${real}), so it is not used`);
+          continue;
+        }
+        parsed = parseCommandFile(await readFile(real, 'utf8'));
       } catch (error) {
         problems.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
         continue;
@@ -72,12 +82,18 @@ export async function loadCustomCommands(options: {
         problems.push(`${file}: /${name} is a built-in command, which wins; rename the file to use it`);
         continue;
       }
+      const command: CustomCommand = { name, source, file, body: parsed.body, ...parsed.frontMatter };
       const earlier = found.get(name);
+      if (earlier?.source === 'project' && source === 'user') {
+        problems.push(`${earlier.file}: /${name} is also your own ${file}, which wins`);
+        found.set(name, command);
+        continue;
+      }
       if (earlier) {
         problems.push(`${file}: /${name} is also ${earlier.file}, which wins`);
         continue;
       }
-      found.set(name, { name, source, file, body: parsed.body, ...parsed.frontMatter });
+      found.set(name, command);
     }
   }
   const commands = [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -97,4 +113,14 @@ async function markdownFiles(folder: string, problems: string[]): Promise<string
       problems.push(`${folder}: cannot be read: ${error instanceof Error ? error.message : String(error)}`);
     return [];
   }
+}
+
+function isInside(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return (
+    relative !== '' &&
+    !relative.startsWith(`..${path.sep}`) &&
+    relative !== '..' &&
+    !path.isAbsolute(relative)
+  );
 }

@@ -33,6 +33,7 @@ export type LeaseStore = Pick<TaskQueue, 'get' | 'renewLease'>;
  */
 export class TaskLease implements Lease {
   private renewedAt = Date.now();
+  private seen: Task | undefined;
 
   private constructor(
     private readonly tasks: LeaseStore,
@@ -63,6 +64,7 @@ export class TaskLease implements Lease {
   /** Looks at the task and renews the lease when a renewal is due; says what the worker found. */
   async check(): Promise<LeaseState> {
     const current = await this.tasks.get(this.taskId);
+    this.seen = current;
     let held = this.holds(current);
     if (held && Date.now() - this.renewedAt >= this.terms.renewEveryMs) {
       held = await this.tasks.renewLease(this.taskId, this.owner, this.terms.leaseMs, this.token);
@@ -70,6 +72,11 @@ export class TaskLease implements Lease {
     }
     if (held) return 'held';
     return current === undefined || current.status === 'cancelled' ? 'cancelled' : 'taken';
+  }
+
+  /** The task as the last check found it: who holds it now, when the lease was lost. */
+  get lastSeen(): Task | undefined {
+    return this.seen;
   }
 
   private holds(current: Task | undefined): boolean {

@@ -6,6 +6,7 @@ import { carryFailureDecisions } from './carried-decisions.js';
 import { type ClaimedTask, type ClaimOptions, claimTask } from './claim-task.js';
 import { continueSession } from './continue-session.js';
 import { TaskLease, watchLease } from './lease.js';
+import { leaseLostNotice } from './lease-lost-notice.js';
 import type { QueueTaskResult } from './queue-task-result.js';
 import type { OpenedRun } from './run-factory.js';
 import type { WorkerDeps } from './worker-deps.js';
@@ -82,10 +83,14 @@ function watchTask(
         return;
       }
       verdict.leaseLost = true;
-      deps.notices.notice(
-        `■ another worker took over the task "${task.title}" (this process was paused for longer than its ${deps.leases.leaseMs / 1000}-s lease); stopping it here so that it does not run twice`,
-      );
-      control.stop('another worker took the task over');
+      const lost = leaseLostNotice({
+        title: task.title,
+        owner: lease.owner,
+        now: lease.lastSeen,
+        leaseMs: deps.leases.leaseMs,
+      });
+      deps.notices.notice(lost.notice);
+      control.stop(lost.stopReason);
     },
   });
   return { verdict: () => ({ ...verdict }), stop };

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandCommandText } from '../../../src/runtime/custom-commands/expand-command.js';
@@ -66,17 +66,46 @@ describe('loading command files', () => {
     await writeFile(path.join(user, 'review.md'), 'the user one');
     await writeFile(path.join(user, 'help.md'), 'not mine');
     const { commands, problems } = await loadCustomCommands({ workspaceRoot: root, env, reserved: ['help'] });
+    // The user's own /review wins over the project's; the listing names both files.
     expect(commands.map((command) => [command.name, command.source, command.description])).toEqual([
-      ['review', 'project', 'Review a file'],
+      ['review', 'user', undefined],
       ['standup', 'user', undefined],
     ]);
     expect(problems).toEqual([
       expect.stringMatching(/broken\.md: line 2: unknown key "colour"/),
       expect.stringMatching(/help\.md: \/help is a built-in command, which wins/),
       expect.stringMatching(
-        /commands\/review\.md: \/review is also .*\.taskweave\/commands\/review\.md, which wins/,
+        /\.taskweave\/commands\/review\.md: \/review is also your own .*taskweave\/commands\/review\.md, which wins/,
       ),
     ]);
+  });
+
+  it('refuses a project command that leads outside the workspace; a link inside it is used', async () => {
+    const { root, project, env } = await folders();
+    const outside = await tempWorkspaceRoot('taskweave-cmd-outside-');
+    await writeFile(path.join(outside, 'secret.md'), 'the contents of a file outside the workspace');
+    await symlink(path.join(outside, 'secret.md'), path.join(project, 'leak.md'));
+    await writeFile(path.join(root, 'docs.md'), 'Summarise the docs');
+    await symlink(path.join(root, 'docs.md'), path.join(project, 'docs.md'));
+    const { commands, problems } = await loadCustomCommands({ workspaceRoot: root, env });
+    expect(commands.map((command) => [command.name, command.body])).toEqual([['docs', 'Summarise the docs']]);
+    expect(problems).toEqual([expect.stringMatching(/commands\/leak\.md: leads outside the workspace/)]);
+    // Typed, it is refused with the reason; its text never becomes a goal.
+    const runtime = await openRuntime([{ text: 'never asked' }], { cwd: root, env });
+    await expect(runtime.customCommandGoal('/leak')).rejects.toThrow(
+      /The command \/leak cannot be used: .*leads outside the workspace/,
+    );
+  });
+
+  it('refuses every project command when the commands folder itself is a link outside the workspace', async () => {
+    const { root, project, env } = await folders();
+    const outside = await tempWorkspaceRoot('taskweave-cmd-outside-');
+    await writeFile(path.join(outside, 'notes.md'), 'private notes');
+    await rm(project, { recursive: true });
+    await symlink(outside, project);
+    const { commands, problems } = await loadCustomCommands({ workspaceRoot: root, env });
+    expect(commands).toEqual([]);
+    expect(problems).toEqual([expect.stringMatching(/commands\/notes\.md: leads outside the workspace/)]);
   });
 });
 
