@@ -1,4 +1,4 @@
-import type { Task } from '../../store/sqlite/schema.js';
+import type { Task } from '../../store/rows.js';
 
 /** What a worker says, and the reason its run stops with, when its task's lease was lost. */
 export interface LeaseLostNotice {
