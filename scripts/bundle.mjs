@@ -126,5 +126,5 @@ const modelTools = await fromDist('agent/protocol/model-tools.js');
 writeFileSync(`${OUT}/${modelTools.BUILT_SCHEMAS_FILE}`, JSON.stringify(modelTools.builtToolSchemas()));
 // The prompt templates are read from next to the code that reads them.
 for (const name of readdirSync('src/prompts')) {
-  if (name.endsWith('.md')) cpSync(`src/prompts/${name}`, `${OUT}/${name}`);
+  if (name.endsWith('.md') && name !== 'README.md') cpSync(`src/prompts/${name}`, `${OUT}/${name}`);
 }

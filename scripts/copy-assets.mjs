@@ -3,5 +3,6 @@ import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 
 mkdirSync('dist/prompts', { recursive: true });
 for (const name of readdirSync('src/prompts')) {
-  if (name.endsWith('.md')) cpSync(`src/prompts/${name}`, `dist/prompts/${name}`);
+  // The folder's README.md is for people, not a template.
+  if (name.endsWith('.md') && name !== 'README.md') cpSync(`src/prompts/${name}`, `dist/prompts/${name}`);
 }

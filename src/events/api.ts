@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storedText } from './stored-text.js';
+import { storedText } from './stored-text-schema.js';
 
 /**
  * The REST shapes of `taskweave serve` (README, "Server"): request bodies as zod schemas the server

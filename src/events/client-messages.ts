@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storedText } from './stored-text.js';
+import { storedText } from './stored-text-schema.js';
 
 /**
  * What a client sends the server over the WebSocket (protocol.md, "Client → server"). The server
