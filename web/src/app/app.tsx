@@ -4,6 +4,7 @@ import { SessionList } from '../sessions/session-list.js';
 import { TaskBoard } from '../task-board/task-board.js';
 import { SessionPage } from './session-page.js';
 import { useStore } from './store-context.js';
+import { useLatestSessionOnOpen } from './use-latest-session.js';
 import { sessionHref, useRoute } from './use-route.js';
 
 /** The page: a top bar (pages, connection, notifications) and the current page. */
@@ -11,6 +12,7 @@ export function App({ model }: { model: string | undefined }) {
   const route = useRoute();
   const [state, store] = useStore();
   const lastSession = useLastSession(route.page === 'session' ? route.sessionId : undefined);
+  useLatestSessionOnOpen();
   // Reload the board and the session list when a run or a task moves (not on every streamed word).
   const activity = useMemo(
     () =>

@@ -100,6 +100,7 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
   }, [sessionId, view, store]);
 
   const send = (content: string) => {
+    toBottom();
     if (sessionId) {
       store.chat({ content, sessionId, controls: shownControls });
       return;

@@ -2,10 +2,23 @@ import { useEffect, useState } from 'react';
 import type { ApiCommands } from '../../../src/events/api.js';
 import { api } from '../connection/api.js';
 
-/** The custom commands of the server's workspace and user, read once per composer. */
-export function useCustomCommands(): ApiCommands {
+/** What is typed while the list is open: a `/name` alone (no arguments yet). */
+const LISTING = /^\/([a-z0-9_-]*)$/i;
+
+/** Whether the `/` list is open for what is typed. */
+export function listsCommands(typed: string): boolean {
+  return LISTING.test(typed);
+}
+
+/**
+ * The custom commands of the server's workspace and user, read again each time the list opens:
+ * a command file added meanwhile is offered without a reload (what was read before shows while
+ * the new answer comes).
+ */
+export function useCustomCommands(open: boolean): ApiCommands {
   const [loaded, setLoaded] = useState<ApiCommands>({ commands: [], problems: [] });
   useEffect(() => {
+    if (!open) return;
     let live = true;
     api.commands().then(
       (answer) => live && setLoaded(answer),
@@ -14,7 +27,7 @@ export function useCustomCommands(): ApiCommands {
     return () => {
       live = false;
     };
-  }, []);
+  }, [open]);
   return loaded;
 }
 
@@ -32,7 +45,7 @@ export function CommandSuggestions({
   loaded: ApiCommands;
   onPick: (text: string) => void;
 }) {
-  const match = /^\/([a-z0-9_-]*)$/i.exec(typed);
+  const match = LISTING.exec(typed);
   if (!match) return null;
   const prefix = (match[1] ?? '').toLowerCase();
   const shown = loaded.commands.filter((command) => command.name.startsWith(prefix));

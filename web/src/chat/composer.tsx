@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import type { RunControls } from '../connection/session-store.js';
 import { RunControlsBar } from '../controls/run-controls.js';
-import { CommandSuggestions, useCustomCommands } from './command-suggestions.js';
+import { CommandSuggestions, listsCommands, useCustomCommands } from './command-suggestions.js';
 
 /**
  * The message field with the run controls, Start, and Stop while a run goes on. Enter sends
- * (Shift+Enter: a new line). `/` lists the custom commands; `/name args` runs one (the server
- * expands it).
+ * (Shift+Enter: a new line). `/` lists the custom commands (read again each time it opens);
+ * `/name args` runs one (the server expands it).
  */
 export function Composer({
   running,
@@ -24,7 +24,7 @@ export function Composer({
   continuing: boolean;
 }) {
   const [content, setContent] = useState('');
-  const commands = useCustomCommands();
+  const commands = useCustomCommands(listsCommands(content));
   const send = (event?: FormEvent) => {
     event?.preventDefault();
     const text = content.trim();

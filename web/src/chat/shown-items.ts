@@ -12,17 +12,25 @@ export const SIGNAL_TOOLS = new Set(['task_completed', 'fail_task', 'request_inp
  * What the conversation shows of a session's items, so that each thing is said once: the final
  * answer in the result (not again in the step that streamed it, nor in a final_answer row), an
  * open question in its banner (in the conversation once answered), a failed task's reason in its
- * task line and the decision banner (no third card).
+ * task line and the decision banner (no third card), a stop in the run's result (not again as
+ * "Stopped at step N." above it).
  */
 export function shownItems(view: SessionView, items: readonly TimelineItem[]): TimelineItem[] {
   const open = openQuestion(view);
   const answers = new Map<string, string>();
   for (const item of view.items)
     if (item.kind === 'completion' && item.finalAnswer) answers.set(item.runId, item.finalAnswer.trim());
+  const stopped = new Set(
+    view.items.flatMap((item) =>
+      item.kind === 'completion' && item.status === 'stopped' ? [item.runId] : [],
+    ),
+  );
   const lastSteps = new Map<string, StepItem>();
   for (const item of view.items) if (item.kind === 'step') lastSteps.set(item.runId, item);
   return items.flatMap((item): TimelineItem[] => {
     if (item.kind === 'failure') return [];
+    if (item.kind === 'notice' && item.id.startsWith(`${item.runId}:stopped:`) && stopped.has(item.runId))
+      return [];
     if (item.kind === 'question' && item === open) return [];
     if (item.kind !== 'step') return [item];
     const answer = answers.get(item.runId);

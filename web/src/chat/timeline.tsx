@@ -1,6 +1,7 @@
-import type { ApprovalItem, SessionView, TimelineItem } from '../../../src/events/session-view.js';
+import type { SessionView, TimelineItem } from '../../../src/events/session-view.js';
 import { RestoreCard } from '../checkpoints/restore-card.js';
 import { GoalDiff } from '../goal-diff/goal-diff.js';
+import { approvalText } from './approval-text.js';
 import { formatUsage } from './format.js';
 import { Markdown } from './markdown.js';
 import { shownItems } from './shown-items.js';
@@ -108,29 +109,24 @@ function Item({
       return <div className={`notice ${item.tone}`}>{item.text}</div>;
     case 'restore':
       return <RestoreCard item={item} redoable={latest} />;
-    case 'completion':
+    case 'completion': {
+      // A reason that names the status ("Stopped by the user.") is the title: the stop told once.
+      const status = STATUS_TEXT[item.status] ?? item.status;
+      const titled = item.reason?.startsWith(status) && !item.finalAnswer;
       return (
         <section className={`card completion status-${item.status}`} aria-label="Run result">
           <header className="card-header">
-            <strong>{STATUS_TEXT[item.status] ?? item.status}</strong>
+            <strong>{titled ? item.reason!.replace(/\.$/, '') : status}</strong>
             <span className="muted small">
-              {item.steps} steps · {formatUsage(item.usage)}
+              {item.steps} {item.steps === 1 ? 'step' : 'steps'} · {formatUsage(item.usage)}
             </span>
           </header>
           {item.finalAnswer && <Markdown text={item.finalAnswer} />}
-          {item.reason && !item.finalAnswer && <p>{item.reason}</p>}
+          {item.reason && !item.finalAnswer && !titled && <p>{item.reason}</p>}
         </section>
       );
+    }
   }
-}
-
-/** What became of a call asked for approval: waiting, allowed (and how it went), denied, or left. */
-function approvalText(item: ApprovalItem): string {
-  const what = item.name === 'run_command' ? 'Command' : item.name;
-  if (!item.settled) return `${what} waits for your approval.`;
-  if (item.outcome === undefined) return `${what} was not decided: the run ended first.`;
-  if (/^denied\b/.test(item.outcome)) return `${what} ${item.outcome}`;
-  return `${what} allowed · ${item.outcome}`;
 }
 
 function taskVerb(state: string): string {

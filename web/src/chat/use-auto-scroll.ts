@@ -5,7 +5,8 @@ const STICK_THRESHOLD_PX = 80;
 
 /**
  * Keeps a scrolling element at its bottom while new content arrives, until the user scrolls up;
- * scrolling back down (or `toBottom`) sticks again.
+ * scrolling back down (or `toBottom`) sticks again. Sending a message calls `toBottom`: what the
+ * user just asked for, and the run it starts, happen in sight (as Claude, ChatGPT and Cline do).
  */
 export function useAutoScroll(ref: RefObject<HTMLElement | null>, content: unknown) {
   const stuck = useRef(true);

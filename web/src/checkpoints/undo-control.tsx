@@ -43,8 +43,9 @@ export function UndoControl({
   return (
     <fieldset className="undo-confirm" aria-label={`${label}: confirm`}>
       <p className="small">
-        {files.length === 1 ? 'This file goes back' : `These ${files.length} files go back`} to how they were
-        before:
+        {files.length === 1
+          ? 'This file goes back to how it was before:'
+          : `These ${files.length} files go back to how they were before:`}
       </p>
       <ul className="undo-files">
         {files.map((file) => (

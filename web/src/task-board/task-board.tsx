@@ -107,7 +107,7 @@ function TaskRow({ task, act }: { task: ApiTask; act: (action: () => Promise<unk
             {task.status !== 'in_progress' && (
               <button
                 type="button"
-                className="danger"
+                className="quiet-danger"
                 aria-label={`Delete ${task.title}`}
                 onClick={() => act(() => api.deleteTask(task.id))}
               >
