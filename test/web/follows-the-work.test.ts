@@ -52,13 +52,16 @@ function inConversation(page: Page, selector: string, text: string): Promise<boo
 }
 
 /**
- * How the page is laid out: which elements scroll (more content than room, and an overflow that
- * lets them scroll; the page itself always can), and the conversation's visible height.
+ * How the page is laid out: which elements scroll besides the conversation (more content than
+ * room, and an overflow that lets them scroll; the page itself always can; what is inside the
+ * conversation, a wide code block say, scrolls with it), and the conversation's visible height.
  */
 function layout(page: Page): Promise<{ scrolling: string[]; conversation: number; window: number }> {
   return page.evaluate(`(() => {
     const scrolling = [];
+    const conversation = document.querySelector('.scroller');
     for (const element of [document.scrollingElement, ...document.querySelectorAll('body *')]) {
+      if (conversation.contains(element)) continue;
       const style = getComputedStyle(element);
       const scrolls =
         element === document.scrollingElement ||
@@ -71,7 +74,7 @@ function layout(page: Page): Promise<{ scrolling: string[]; conversation: number
     }
     return {
       scrolling,
-      conversation: document.querySelector('.scroller').clientHeight,
+      conversation: conversation.clientHeight,
       window: window.innerHeight,
     };
   })()`);
@@ -162,7 +165,9 @@ describe('the web UI follows the work (issue 46, chromium against taskweave serv
     await screenshot(page, 'web-ui-approval-1280');
 
     await page.setViewportSize(PHONE);
-    await expect.poll(async () => (await layout(page)).scrolling).toEqual([]);
+    // Nothing but the conversation scrolls; a preview longer than its few lines scrolls down in
+    // its own box (never sideways), so that the conversation keeps its half.
+    await expect.poll(async () => (await layout(page)).scrolling).toEqual(['approval-preview']);
     const preview = banner.locator('.approval-preview');
     // The long line wraps: no sideways scrolling in the preview.
     expect(
@@ -233,10 +238,11 @@ describe('the web UI follows the work (issue 46, chromium against taskweave serv
     expect(await placeholderFits(page, 'What to change (for Revise)')).toBe(true);
     const { conversation, window } = await layout(page);
     expect(conversation, 'the conversation keeps half the height').toBeGreaterThanOrEqual(window / 2);
-    // The plan is a tap away, and its graph shows when opened.
-    await page.getByRole('button', { name: /Plan/ }).first().click();
+    // The graph folded away while the decision waits is a tap away.
+    expect(await page.locator('.task-node').count()).toBe(0);
+    await page.getByRole('button', { name: 'Show the plan' }).click();
     await page.locator('.task-node').first().waitFor();
-    await page.getByRole('button', { name: /Plan/ }).first().click();
+    await page.getByRole('button', { name: 'Hide the plan' }).click();
     await screenshot(page, 'web-ui-failure-390');
     await decision.getByRole('button', { name: 'Abort' }).click();
     await page.getByRole('region', { name: 'Run result' }).waitFor({ timeout: 20_000 });

@@ -103,7 +103,7 @@ function NotificationToggle() {
   return (
     <button
       type="button"
-      className="link-button small"
+      className="link-button small notify-toggle"
       onClick={async () => setPermission(await Notification.requestPermission())}
     >
       Notify me

@@ -133,7 +133,7 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
   return (
     <CheckpointsContext.Provider value={checkpointsState}>
       <div className={`session-page${plan ? ' with-plan' : ''}`}>
-        <section className="chat" aria-label="Session">
+        <section className={`chat${question || approval || failure ? ' waits' : ''}`} aria-label="Session">
           <header className="session-header">
             {sessionId && view && view.runs.length > 0 && <ExportMenu sessionId={sessionId} />}
             <h1>{(view && sessionHeading(view)) ?? (sessionId ? 'Session' : 'New session')}</h1>
@@ -204,6 +204,7 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
             key={plan.planId}
             plan={plan}
             awaitingDecision={awaiting !== undefined}
+            conversationWaits={Boolean(question || approval || failure)}
             selectedTask={taskFilter}
             onSelectTask={setTaskFilter}
             onDecide={(decision, feedback) => store.decidePlan(plan.planId, decision, feedback)}

@@ -80,7 +80,7 @@ export function ApprovalRequest({
       <textarea
         aria-label="Why not (for Deny)"
         placeholder="Why not (for Deny, optional: the model reads it)"
-        rows={1}
+        rows={2}
         value={reason}
         onChange={(event) => setReason(event.target.value)}
       />

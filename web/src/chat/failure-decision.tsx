@@ -41,7 +41,7 @@ export function FailureDecision({
       <textarea
         aria-label="What to change (for Revise)"
         placeholder="What to change (for Revise, optional)"
-        rows={1}
+        rows={2}
         value={feedback}
         onChange={(event) => setFeedback(event.target.value)}
       />

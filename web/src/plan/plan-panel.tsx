@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import type { PlanView } from '../../../src/events/session-view.js';
+import { useNarrow } from '../app/use-narrow.js';
 import { filesOf, useCheckpointsState } from '../checkpoints/checkpoints-context.js';
 import { UndoControl } from '../checkpoints/undo-control.js';
 
@@ -14,16 +15,23 @@ const STATUS_TEXT: Record<PlanView['status'], string> = {
   ended: 'ended',
 };
 
-/** The latest plan: its graph, and Approve / Reject with feedback while it waits for a decision. */
+/**
+ * The latest plan: its graph, and Approve / Reject with feedback while it waits for a decision.
+ * On a phone the graph folds away (a tap shows it) while something in the conversation waits for
+ * the user, so that the conversation and the decision keep the screen.
+ */
 export function PlanPanel({
   plan,
   awaitingDecision,
   selectedTask,
   onSelectTask,
   onDecide,
+  conversationWaits,
 }: {
   plan: PlanView;
   awaitingDecision: boolean;
+  /** A question, an approval or a failure decision waits in the conversation. */
+  conversationWaits: boolean;
   selectedTask: string | undefined;
   onSelectTask: (taskId: string | undefined) => void;
   onDecide: (decision: 'approve' | 'reject', feedback?: string) => void;
@@ -31,9 +39,22 @@ export function PlanPanel({
   const [feedback, setFeedback] = useState('');
   const [sent, setSent] = useState<string | undefined>();
   const counts = countStates(plan);
+  const narrow = useNarrow();
+  const [chosen, setChosen] = useState<boolean>();
+  const graphShown = !narrow || awaitingDecision || (chosen ?? !conversationWaits);
   return (
-    <section className="plan-panel" aria-label="Plan">
+    <section className={`plan-panel${graphShown ? '' : ' folded'}`} aria-label="Plan">
       <header className="plan-header">
+        {narrow && !awaitingDecision && (
+          <button
+            type="button"
+            className="plan-toggle"
+            aria-expanded={graphShown}
+            onClick={() => setChosen(!graphShown)}
+          >
+            {graphShown ? 'Hide the plan' : 'Show the plan'}
+          </button>
+        )}
         <h2>
           Plan{' '}
           <span className="muted small">
@@ -51,15 +72,17 @@ export function PlanPanel({
         )}
         {selectedTask && <TaskUndo taskId={selectedTask} />}
       </header>
-      <div className="graph">
-        <Suspense fallback={<div className="graph-placeholder muted">Loading the graph…</div>}>
-          <PlanGraph
-            plan={plan}
-            selectedTask={selectedTask}
-            onSelectTask={(id) => onSelectTask(id === selectedTask ? undefined : id)}
-          />
-        </Suspense>
-      </div>
+      {graphShown && (
+        <div className="graph">
+          <Suspense fallback={<div className="graph-placeholder muted">Loading the graph…</div>}>
+            <PlanGraph
+              plan={plan}
+              selectedTask={selectedTask}
+              onSelectTask={(id) => onSelectTask(id === selectedTask ? undefined : id)}
+            />
+          </Suspense>
+        </div>
+      )}
       {awaitingDecision && (
         <form
           className="plan-decision"
