@@ -192,6 +192,7 @@ describe('the web UI follows the work (issue 46, chromium against taskweave serv
     expect(await stopped.textContent()).toMatch(/^Stopped by the user1 step · /);
     const text = (await page.locator('main').textContent()) ?? '';
     expect(text.match(/Stopped/g), text).toHaveLength(1);
+    await screenshot(page, 'web-ui-approval-stopped-1280');
     await context.close();
   });
 
