@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { report } from './metrics.js';
 import {
   launchBrowser,
   openApp,
@@ -177,6 +178,7 @@ describe('the web UI follows the work (issue 46, chromium against taskweave serv
     expect(await preview.textContent()).toContain('end');
     expect(await placeholderFits(page, 'Why not (for Deny)'), 'the "Why not" placeholder fits').toBe(true);
     const { conversation, window } = await layout(page);
+    await report('web-ui-approval-390', { conversation, window });
     expect(conversation, 'the conversation keeps half the height').toBeGreaterThanOrEqual(window / 2);
     await screenshot(page, 'web-ui-approval-390');
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -238,6 +240,7 @@ describe('the web UI follows the work (issue 46, chromium against taskweave serv
     await expect.poll(async () => (await layout(page)).scrolling).toEqual([]);
     expect(await placeholderFits(page, 'What to change (for Revise)')).toBe(true);
     const { conversation, window } = await layout(page);
+    await report('web-ui-failure-390', { conversation, window });
     expect(conversation, 'the conversation keeps half the height').toBeGreaterThanOrEqual(window / 2);
     // The graph folded away while the decision waits is a tap away.
     expect(await page.locator('.task-node').count()).toBe(0);
