@@ -11,7 +11,7 @@ export function useLatestSessionOnOpen(): void {
   useEffect(() => {
     if (window.location.hash !== '') return;
     let live = true;
-    api.sessions().then(
+    api.sessions(1).then(
       ({ sessions }) => {
         const latest = sessions[0];
         // Replaced, not pushed: Back does not return to an empty page.

@@ -52,7 +52,12 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 export const api = {
   health: () => request<ApiHealth>('GET', '/api/health'),
   commands: () => request<ApiCommands>('GET', '/api/commands'),
-  sessions: () => request<{ sessions: ApiSession[] }>('GET', '/api/sessions'),
+  /** Most recently active first; `limit` of them when given. */
+  sessions: (limit?: number) =>
+    request<{ sessions: ApiSession[] }>(
+      'GET',
+      `/api/sessions${limit === undefined ? '' : `?limit=${limit}`}`,
+    ),
   session: (id: string) => request<ApiSessionDetail>('GET', `/api/sessions/${encodeURIComponent(id)}`),
   checkpoints: (id: string) =>
     request<{ checkpoints: ApiCheckpoint[] }>('GET', `/api/sessions/${encodeURIComponent(id)}/checkpoints`),
