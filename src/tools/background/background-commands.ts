@@ -12,6 +12,12 @@ interface CommandRecorder {
 export const DEFAULT_BACKGROUND_MAX = 4;
 /** A background command's output event goes out at most this often (its last lines, not every chunk). */
 export const BACKGROUND_OUTPUT_EVENT_MS = 1_000;
+/**
+ * The most characters of output lines one command's background_output events carry in all: the
+ * event log keeps them, so a command that chatters for days cannot fill the store. Later output
+ * is read with read_background_output (and its end event carries its last lines).
+ */
+export const BACKGROUND_OUTPUT_EVENTS_MAX_CHARS = 256_000;
 /** The longest timer Node keeps (about 24.8 days): a background command has no time limit of its own. */
 const NO_TIME_LIMIT_MS = 2_147_483_647;
 /** Who stopped a command when its session ended. */
@@ -202,16 +208,28 @@ export class BackgroundCommands {
   }
 
   private readonly outputTimers = new Map<BackgroundCommand, NodeJS.Timeout>();
+  /** Per command: the characters its output events carried so far, and the lines of the last one. */
+  private readonly outputSent = new Map<BackgroundCommand, { chars: number; last: string }>();
 
   private outputSoon(command: BackgroundCommand, runId: string): void {
     if (this.outputTimers.has(command)) return;
+    const sent = this.outputSent.get(command) ?? { chars: 0, last: '' };
+    if (sent.chars >= BACKGROUND_OUTPUT_EVENTS_MAX_CHARS) return;
     const timer = setTimeout(() => {
       this.outputTimers.delete(command);
       if (!command.running) return;
+      const lines = command.info().lastLines;
+      // Lines that did not change (a long line past its cut) are not sent again.
+      const joined = lines.join('\n');
+      if (joined === sent.last) return;
+      sent.last = joined;
+      sent.chars += joined.length;
+      this.outputSent.set(command, sent);
+      const full = sent.chars >= BACKGROUND_OUTPUT_EVENTS_MAX_CHARS;
       this.options.emit(runId, {
         type: 'background_output',
         command_id: command.id,
-        lines: command.info().lastLines,
+        lines: full ? [...lines, outputEventsEndNote(command.id)] : lines,
       });
     }, BACKGROUND_OUTPUT_EVENT_MS);
     timer.unref();
@@ -221,5 +239,11 @@ export class BackgroundCommands {
   private clearOutputTimer(command: BackgroundCommand): void {
     clearTimeout(this.outputTimers.get(command));
     this.outputTimers.delete(command);
+    this.outputSent.delete(command);
   }
+}
+
+/** The last line of a command's last output event: why no more follow. */
+function outputEventsEndNote(id: string): string {
+  return `… [${id} printed more than ${BACKGROUND_OUTPUT_EVENTS_MAX_CHARS} characters of output events: later lines show when it ends; read_background_output reads them]`;
 }
