@@ -61,6 +61,8 @@ export class BackgroundCommands {
     private readonly options: {
       max: number;
       emit: (runId: string, payload: EventPayload) => void;
+      /** Characters of output lines each command's output events may carry in all (default BACKGROUND_OUTPUT_EVENTS_MAX_CHARS). */
+      outputEventsMaxChars?: number;
     },
   ) {}
 
@@ -213,8 +215,9 @@ export class BackgroundCommands {
 
   private outputSoon(command: BackgroundCommand, runId: string): void {
     if (this.outputTimers.has(command)) return;
+    const cap = this.options.outputEventsMaxChars ?? BACKGROUND_OUTPUT_EVENTS_MAX_CHARS;
     const sent = this.outputSent.get(command) ?? { chars: 0, last: '' };
-    if (sent.chars >= BACKGROUND_OUTPUT_EVENTS_MAX_CHARS) return;
+    if (sent.chars >= cap) return;
     const timer = setTimeout(() => {
       this.outputTimers.delete(command);
       if (!command.running) return;
@@ -225,11 +228,11 @@ export class BackgroundCommands {
       sent.last = joined;
       sent.chars += joined.length;
       this.outputSent.set(command, sent);
-      const full = sent.chars >= BACKGROUND_OUTPUT_EVENTS_MAX_CHARS;
+      const full = sent.chars >= cap;
       this.options.emit(runId, {
         type: 'background_output',
         command_id: command.id,
-        lines: full ? [...lines, outputEventsEndNote(command.id)] : lines,
+        lines: full ? [...lines, outputEventsEndNote(command.id, cap)] : lines,
       });
     }, BACKGROUND_OUTPUT_EVENT_MS);
     timer.unref();
@@ -244,6 +247,6 @@ export class BackgroundCommands {
 }
 
 /** The last line of a command's last output event: why no more follow. */
-function outputEventsEndNote(id: string): string {
-  return `… [${id} printed more than ${BACKGROUND_OUTPUT_EVENTS_MAX_CHARS} characters of output events: later lines show when it ends; read_background_output reads them]`;
+function outputEventsEndNote(id: string, cap: number): string {
+  return `… [${id} printed more than ${cap} characters of output events: later lines show when it ends; read_background_output reads them]`;
 }
