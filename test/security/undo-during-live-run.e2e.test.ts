@@ -37,7 +37,10 @@ describe('no restore under a live run, forced or not (issue 39, item 12)', () =>
         },
         { when: 'first goal', text: 'Wrote it.' },
         { when: 'second goal', toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'a\n' } }] },
-        { when: 'second goal', toolCalls: [{ name: 'run_command', args: { command: 'sleep 20' } }] },
+        {
+          when: 'second goal',
+          toolCalls: [{ name: 'run_command', args: { command: 'echo $$ > sleeper.pid; exec sleep 300' } }],
+        },
         { when: 'second goal', text: 'Done.' },
       ],
     });
@@ -76,6 +79,8 @@ describe('no restore under a live run, forced or not (issue 39, item 12)', () =>
     ];
     for (const args of restores) {
       const result = await runCli([...args, '--cwd', workspace]);
+      // The run was live all along (its command sleeps until the test ends it).
+      expect(live.child.exitCode).toBeNull();
       expect([args.join(' '), result.code === 0]).toEqual([args.join(' '), false]);
       expect(result.stderr, args.join(' ')).toMatch(REFUSED);
     }
@@ -85,6 +90,7 @@ describe('no restore under a live run, forced or not (issue 39, item 12)', () =>
     // Killed, the run's session still says running: a plain undo asks for --force, which goes ahead.
     live.child.kill('SIGKILL');
     await live.ended;
+    process.kill(Number(await readFile(path.join(workspace, 'sleeper.pid'), 'utf8')), 'SIGKILL');
     const plain = await runCli(['undo', 'last', '--cwd', workspace]);
     expect(plain.code).not.toBe(0);
     expect(plain.stderr).toContain('is running: stop it first');
