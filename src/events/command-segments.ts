@@ -1,12 +1,23 @@
-/** A piece of a command shown for approval: plain text, an operator, or a long run of blanks. */
+/**
+ * A piece of a command shown for approval: plain text, an operator, a long run of blanks, or a
+ * run of blank lines.
+ */
 export type CommandSegment =
   | { kind: 'text'; text: string }
   | { kind: 'operator'; text: string }
   /** Blanks inside a line long enough to push what follows out of sight: shown as their count. */
-  | { kind: 'gap'; text: string; length: number };
+  | { kind: 'gap'; text: string; length: number }
+  /**
+   * Line breaks with nothing but blanks between them, enough to push what follows below the
+   * fold: shown as their count (`↵×60`). `text` is the run itself, from the break that ends the
+   * line before it to the break that starts the line after it.
+   */
+  | { kind: 'blank-lines'; text: string; breaks: number };
 
 /** Blanks inside a line from this many on are shown as a marked gap (`␣×400`), not as space. */
 export const GAP_MIN_LENGTH = 8;
+/** Line breaks in a row (blank lines between them) from this many on are shown as their count. */
+export const BLANK_LINES_MIN_BREAKS = 3;
 
 /**
  * A command's preview cut into what approval cards and prompts mark: the operators the core
@@ -17,7 +28,7 @@ export function commandSegments(
   preview: string,
   operators: readonly [number, number][] = [],
 ): CommandSegment[] {
-  const marks: { start: number; end: number; kind: 'operator' | 'gap' }[] = [];
+  const marks: { start: number; end: number; kind: 'operator' | 'gap' | 'blank-lines' }[] = [];
   for (const [start, end] of operators) {
     if (start >= 0 && end <= preview.length && start < end) marks.push({ start, end, kind: 'operator' });
   }
@@ -27,6 +38,9 @@ export function commandSegments(
     if (before !== undefined && before !== '\n' && before !== '\r')
       marks.push({ start: match.index, end: match.index + match[0].length, kind: 'gap' });
   }
+  const blankLines = new RegExp(`\\r?\\n(?:[ \\t]*\\r?\\n){${BLANK_LINES_MIN_BREAKS - 1},}`, 'g');
+  for (const match of preview.matchAll(blankLines))
+    marks.push({ start: match.index, end: match.index + match[0].length, kind: 'blank-lines' });
   marks.sort((a, b) => a.start - b.start);
   const segments: CommandSegment[] = [];
   let at = 0;
@@ -35,7 +49,11 @@ export function commandSegments(
     if (mark.start > at) segments.push({ kind: 'text', text: preview.slice(at, mark.start) });
     const text = preview.slice(mark.start, mark.end);
     segments.push(
-      mark.kind === 'gap' ? { kind: 'gap', text, length: text.length } : { kind: 'operator', text },
+      mark.kind === 'gap'
+        ? { kind: 'gap', text, length: text.length }
+        : mark.kind === 'blank-lines'
+          ? { kind: 'blank-lines', text, breaks: text.split('\n').length - 1 }
+          : { kind: 'operator', text },
     );
     at = mark.end;
   }
@@ -46,4 +64,9 @@ export function commandSegments(
 /** How a gap is shown: `␣×400`. */
 export function gapLabel(length: number): string {
   return `␣×${length}`;
+}
+
+/** How a run of blank lines is shown: `↵×60`. */
+export function blankLinesLabel(breaks: number): string {
+  return `↵×${breaks}`;
 }

@@ -31,6 +31,7 @@ import { openWorkspaceStore, type StoreLocation } from './setup/open-store.js';
 import type { RunSettings } from './setup/run-settings.js';
 import { RuntimeSafety } from './setup/runtime-safety.js';
 import { refuseNul } from './setup/stored-input.js';
+import { newWorkerId } from './setup/worker-identity.js';
 import { subscribeToSession } from './subscription.js';
 import { continueWaiting, type WaitingReply } from './worker/continue-waiting.js';
 import { type LeaseTerms, leaseFrom, leaseTerms } from './worker/lease-terms.js';
@@ -58,7 +59,6 @@ import { StopRequest } from './worker/stop-request.js';
 import { runSubmittedGoal, type SubmitOutcome } from './worker/submitted-goal.js';
 import { type WorkOptions, type WorkOutcome, workQueue } from './worker/work-queue.js';
 import type { WorkerDeps } from './worker/worker-deps.js';
-import { newWorkerId } from './worker/worker-identity.js';
 
 export type { GoalSettings } from './worker/queued-settings.js';
 export type { SubmitOutcome } from './worker/submitted-goal.js';

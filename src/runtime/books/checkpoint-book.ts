@@ -16,6 +16,7 @@ import {
 } from '../../work/restore-files.js';
 import { changesFolder } from '../../work/work-paths.js';
 import { RuntimeInputError } from '../setup/errors.js';
+import { liveWorkIn } from '../setup/live-work.js';
 import type { SessionBook } from './session-book.js';
 
 /** How long checkpoint contents are kept by default (config `checkpoints.keepDays`). */
@@ -200,6 +201,15 @@ export class CheckpointBook {
    */
   private async prepare(reference: string, choices: RestoreChoices) {
     const session = await this.sessions.find(reference);
+    // --force is for a session a killed process left marked running, never for a live run.
+    const live = await liveWorkIn(this.store, this.root);
+    if (live) {
+      throw new RuntimeInputError(
+        `A run of this workspace is going on (session ${live.sessionId}, "${live.title}"): files are never restored under a live run, with --force or not. ` +
+          'Stop it first (Ctrl-C, or Stop in the web UI), then undo.',
+        { code: 'conflict' },
+      );
+    }
     if (session.status === 'running' && !choices.force) {
       throw new RuntimeInputError(
         `Session ${session.id} is running: stop it first (Ctrl-C, or Stop in the web UI), then undo. ` +

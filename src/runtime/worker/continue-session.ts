@@ -9,6 +9,7 @@ import {
 import type { Store } from '../../store/ports.js';
 import type { RunSettings } from '../setup/run-settings.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
+import { loggedUsage } from './spending.js';
 
 /** The message that continues a simple run the process left unfinished. */
 export const CONTINUE_INTERRUPTED =
@@ -36,14 +37,19 @@ export async function continueSession(
     interrupted.length > 0
       ? await planAwaitingAnswer(store, { sessionId: options.sessionId, runs })
       : undefined;
-  // The processes of these runs are gone; their records say so before the new run starts.
+  // The processes of these runs are gone; their records say so before the new run starts, with
+  // the tokens and cost their calls logged (the session's budget counts them).
+  const logged =
+    interrupted.length > 0 ? await loggedUsage(store, options.sessionId, interrupted) : undefined;
   for (const run of interrupted) {
+    const usage = logged?.get(run.id);
     await sessions.finishRun({
       id: run.id,
       status: 'stopped',
       steps: run.steps,
-      inputTokens: run.inputTokens,
-      outputTokens: run.outputTokens,
+      inputTokens: Math.max(run.inputTokens, usage?.inputTokens ?? 0),
+      outputTokens: Math.max(run.outputTokens, usage?.outputTokens ?? 0),
+      cost: run.cost ?? usage?.cost ?? null,
     });
   }
   const [plan] = await plans.unfinishedPlans(options.sessionId);

@@ -9,12 +9,12 @@ import {
 } from '../answers/waiting-reply.js';
 import { type WaitingSession, waitingRequestId } from '../answers/waiting-session.js';
 import { RuntimeInputError } from '../setup/errors.js';
+import { newWorkerId } from '../setup/worker-identity.js';
 import { closeGoalTask } from './close-goal-task.js';
 import { continueSession } from './continue-session.js';
 import type { QueueTaskResult } from './queue-task-result.js';
 import { runQueueTask } from './run-queue-task.js';
 import type { WorkerDeps } from './worker-deps.js';
-import { newWorkerId } from './worker-identity.js';
 
 export type { WaitingReply } from '../answers/waiting-reply.js';
 

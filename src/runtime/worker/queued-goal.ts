@@ -3,9 +3,9 @@ import { sleep } from '../../model/sleep.js';
 import type { TaskQueue } from '../../store/ports.js';
 import type { Task } from '../../store/rows.js';
 import type { TaskStatus } from '../../store/vocabulary.js';
+import { newWorkerId } from '../setup/worker-identity.js';
 import { releaseDeadWorkers } from './release-dead-workers.js';
 import type { WorkerDeps } from './worker-deps.js';
-import { newWorkerId } from './worker-identity.js';
 
 /** How often a process waiting for its queued goal looks at the goal's task. */
 export const QUEUED_GOAL_POLL_MS = 250;

@@ -1,5 +1,5 @@
 import type { TaskQueue } from '../../store/ports.js';
-import { isDeadLocalWorker } from './worker-identity.js';
+import { isDeadLocalWorker } from '../setup/worker-identity.js';
 
 /**
  * Puts back in the queue the in-progress tasks of workers of this machine whose process is gone

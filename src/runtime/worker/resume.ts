@@ -1,12 +1,12 @@
 import type { Session } from '../../store/rows.js';
 import { LAST_SESSION, type SessionBook } from '../books/session-book.js';
 import { RuntimeInputError } from '../setup/errors.js';
+import { isDeadLocalWorker, newWorkerId } from '../setup/worker-identity.js';
 import { closeGoalTask } from './close-goal-task.js';
 import { continueSession } from './continue-session.js';
 import type { QueueTaskResult } from './queue-task-result.js';
 import { runQueueTask } from './run-queue-task.js';
 import type { WorkerDeps } from './worker-deps.js';
-import { isDeadLocalWorker, newWorkerId } from './worker-identity.js';
 
 /** What `resume` found to do. */
 export type ResumeOutcome =

@@ -1,11 +1,11 @@
 import { DEFAULT_QUEUE } from '../../store/defaults.js';
 import type { Task } from '../../store/rows.js';
 import { describeOrigin, type ForeignDatabase } from '../setup/database-origin.js';
+import { newWorkerId } from '../setup/worker-identity.js';
 import { type DrainSummary, drainQueue } from './drain-queue.js';
 import { watchQueue } from './queue-wake.js';
 import { releaseDeadWorkers } from './release-dead-workers.js';
 import type { WorkerDeps } from './worker-deps.js';
-import { newWorkerId } from './worker-identity.js';
 
 /** How often a waiting worker looks again when the store did not wake it (expired leases, a stop). */
 const WAIT_POLL_MS = 500;

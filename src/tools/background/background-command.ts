@@ -6,6 +6,11 @@ import type { CommandEnd, CommandOutcome } from '../process/run-shell-command.js
 export const MAX_BACKGROUND_READ_CHARS = 12_000;
 /** How many of the last output lines a listing (`/shells`, the web panel, events) shows. */
 export const BACKGROUND_LAST_LINES = 5;
+/**
+ * The most characters of one output line a listing or an event carries: a longer line (a command
+ * printing megabytes without a newline) is cut, the rest counted, never held.
+ */
+export const BACKGROUND_LINE_CHARS = 500;
 
 /** Where a background command is: still running, or how it ended. */
 export type BackgroundState = 'running' | 'exited' | 'killed' | 'stopped';
@@ -38,7 +43,9 @@ export class BackgroundCommand {
   readonly startedAt = Date.now();
   private unread = new HeadTailCapture(MAX_BACKGROUND_READ_CHARS);
   private lines: string[] = [];
+  /** The start of the line being printed (at most BACKGROUND_LINE_CHARS), and how much more it had. */
   private partial = '';
+  private partialCut = 0;
   private end: CommandEnd | undefined;
   private stopper: string | undefined;
   private keptFlag = false;
@@ -59,16 +66,42 @@ export class BackgroundCommand {
     });
   }
 
-  /** Takes in a piece of output (stdout or stderr). */
+  /**
+   * Takes in a piece of output (stdout or stderr). What is kept is bounded whatever the output's
+   * line structure: the unread output's head and tail, the last lines, each cut to
+   * BACKGROUND_LINE_CHARS.
+   */
   push(chunk: string): void {
     this.unread.push(chunk);
-    const text = this.partial + chunk;
-    const parts = text.split('\n');
-    this.partial = parts.pop() ?? '';
-    if (parts.length > 0) this.lines = [...this.lines, ...parts].slice(-BACKGROUND_LAST_LINES);
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); end !== -1; end = chunk.indexOf('\n', start)) {
+      this.extendLine(chunk, start, end);
+      this.lines.push(this.cutLine());
+      if (this.lines.length > BACKGROUND_LAST_LINES) this.lines.shift();
+      this.partial = '';
+      this.partialCut = 0;
+      start = end + 1;
+    }
+    this.extendLine(chunk, start, chunk.length);
   }
 
-  /** The output since the last read, and where the command is now. */
+  /** Adds `chunk[start, end)` to the line being printed, keeping only its start. */
+  private extendLine(chunk: string, start: number, end: number): void {
+    const room = Math.max(0, BACKGROUND_LINE_CHARS - this.partial.length);
+    const kept = Math.min(room, end - start);
+    if (kept > 0) this.partial += chunk.slice(start, start + kept);
+    this.partialCut += end - start - kept;
+  }
+
+  /** The line being printed as listings show it: cut, with how much was left out. */
+  private cutLine(): string {
+    return this.partialCut === 0 ? this.partial : `${this.partial}… [${this.partialCut} more characters]`;
+  }
+
+  /**
+   * The output since the last read, and where the command is now. Past MAX_BACKGROUND_READ_CHARS
+   * the middle is dropped, and the text says how much.
+   */
   read(): BackgroundRead {
     const output = this.unread.text();
     this.unread = new HeadTailCapture(MAX_BACKGROUND_READ_CHARS);
@@ -100,9 +133,8 @@ export class BackgroundCommand {
 
   info(): BackgroundCommandInfo {
     // Listings and events store and send these lines: without secrets, as a tool's output.
-    const lastLines = (
-      this.partial === '' ? this.lines : [...this.lines, this.partial].slice(-BACKGROUND_LAST_LINES)
-    ).map(redactSecrets);
+    const unfinished = this.partial === '' && this.partialCut === 0 ? [] : [this.cutLine()];
+    const lastLines = [...this.lines, ...unfinished].slice(-BACKGROUND_LAST_LINES).map(redactSecrets);
     const state = stateOf(this.end);
     return {
       id: this.id,

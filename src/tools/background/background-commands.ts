@@ -12,6 +12,12 @@ interface CommandRecorder {
 export const DEFAULT_BACKGROUND_MAX = 4;
 /** A background command's output event goes out at most this often (its last lines, not every chunk). */
 export const BACKGROUND_OUTPUT_EVENT_MS = 1_000;
+/**
+ * The most characters of output lines one command's background_output events carry in all: the
+ * event log keeps them, so a command that chatters for days cannot fill the store. Later output
+ * is read with read_background_output (and its end event carries its last lines).
+ */
+export const BACKGROUND_OUTPUT_EVENTS_MAX_CHARS = 256_000;
 /** The longest timer Node keeps (about 24.8 days): a background command has no time limit of its own. */
 const NO_TIME_LIMIT_MS = 2_147_483_647;
 /** Who stopped a command when its session ended. */
@@ -55,6 +61,8 @@ export class BackgroundCommands {
     private readonly options: {
       max: number;
       emit: (runId: string, payload: EventPayload) => void;
+      /** Characters of output lines each command's output events may carry in all (default BACKGROUND_OUTPUT_EVENTS_MAX_CHARS). */
+      outputEventsMaxChars?: number;
     },
   ) {}
 
@@ -202,16 +210,29 @@ export class BackgroundCommands {
   }
 
   private readonly outputTimers = new Map<BackgroundCommand, NodeJS.Timeout>();
+  /** Per command: the characters its output events carried so far, and the lines of the last one. */
+  private readonly outputSent = new Map<BackgroundCommand, { chars: number; last: string }>();
 
   private outputSoon(command: BackgroundCommand, runId: string): void {
     if (this.outputTimers.has(command)) return;
+    const cap = this.options.outputEventsMaxChars ?? BACKGROUND_OUTPUT_EVENTS_MAX_CHARS;
+    const sent = this.outputSent.get(command) ?? { chars: 0, last: '' };
+    if (sent.chars >= cap) return;
     const timer = setTimeout(() => {
       this.outputTimers.delete(command);
       if (!command.running) return;
+      const lines = command.info().lastLines;
+      // Lines that did not change (a long line past its cut) are not sent again.
+      const joined = lines.join('\n');
+      if (joined === sent.last) return;
+      sent.last = joined;
+      sent.chars += joined.length;
+      this.outputSent.set(command, sent);
+      const full = sent.chars >= cap;
       this.options.emit(runId, {
         type: 'background_output',
         command_id: command.id,
-        lines: command.info().lastLines,
+        lines: full ? [...lines, outputEventsEndNote(command.id, cap)] : lines,
       });
     }, BACKGROUND_OUTPUT_EVENT_MS);
     timer.unref();
@@ -221,5 +242,11 @@ export class BackgroundCommands {
   private clearOutputTimer(command: BackgroundCommand): void {
     clearTimeout(this.outputTimers.get(command));
     this.outputTimers.delete(command);
+    this.outputSent.delete(command);
   }
+}
+
+/** The last line of a command's last output event: why no more follow. */
+function outputEventsEndNote(id: string, cap: number): string {
+  return `… [${id} printed more than ${cap} characters of output events: later lines show when it ends; read_background_output reads them]`;
 }

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { commandSegments, gapLabel } from '../../../src/events/command-segments.js';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { blankLinesLabel, commandSegments, gapLabel } from '../../../src/events/command-segments.js';
 import type { ApprovalItem } from '../../../src/events/session-view.js';
 
 type Decision = 'allow' | 'deny' | 'always';
@@ -13,30 +13,67 @@ function previewLineClass(line: string): string | undefined {
 }
 
 /**
- * A command shown whole, wrapped: its operators marked, and a long run of blanks inside a line
- * shown as its count, so nothing after it can sit out of sight.
+ * A command shown whole, wrapped: its operators marked, and a long run of blanks inside a line or
+ * of blank lines shown as its count, so nothing after it can sit out of sight. When it is still
+ * taller than its box, the card says so plainly, above the buttons.
  */
 function CommandPreview({ preview, operators }: { preview: string; operators?: [number, number][] }) {
+  const box = useRef<HTMLPreElement>(null);
+  const overflowing = useOverflow(box);
   return (
-    <pre className="approval-preview approval-command" title="the command">
-      {commandSegments(preview, operators).map((segment, index) =>
-        segment.kind === 'operator' ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: pieces of a fixed text
-          <mark key={index} className="approval-operator">
-            {segment.text}
-          </mark>
-        ) : segment.kind === 'gap' ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: pieces of a fixed text
-          <span key={index} className="approval-gap" title={`${segment.length} blanks`}>
-            {gapLabel(segment.length)}
-          </span>
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: pieces of a fixed text
-          <span key={index}>{segment.text}</span>
-        ),
+    <>
+      <pre ref={box} className="approval-preview approval-command" title="the command">
+        {commandSegments(preview, operators).map((segment, index) =>
+          segment.kind === 'operator' ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: pieces of a fixed text
+            <mark key={index} className="approval-operator">
+              {segment.text}
+            </mark>
+          ) : segment.kind === 'gap' ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: pieces of a fixed text
+            <span key={index} className="approval-gap" title={`${segment.length} blanks`}>
+              {gapLabel(segment.length)}
+            </span>
+          ) : segment.kind === 'blank-lines' ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: pieces of a fixed text
+            <span key={index}>
+              {'\n'}
+              <span
+                className="approval-gap"
+                title={`${segment.breaks} line breaks, blank lines between them`}
+              >
+                {blankLinesLabel(segment.breaks)}
+              </span>
+              {'\n'}
+            </span>
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: pieces of a fixed text
+            <span key={index}>{segment.text}</span>
+          ),
+        )}
+      </pre>
+      {overflowing && (
+        <p className="approval-overflow" role="note">
+          The command is longer than this box shows: scroll it to read all of it before you decide.
+        </p>
       )}
-    </pre>
+    </>
   );
+}
+
+/** Whether an element's content is taller than the element (it scrolls), followed as it resizes. */
+function useOverflow(element: { current: HTMLElement | null }): boolean {
+  const [overflowing, setOverflowing] = useState(false);
+  useLayoutEffect(() => {
+    const target = element.current;
+    if (!target) return;
+    const measure = () => setOverflowing(target.scrollHeight > target.clientHeight + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [element]);
+  return overflowing;
 }
 
 /** A tool call waiting for approval: the command or the diff, and Allow / Deny (with a reason) / Always. */

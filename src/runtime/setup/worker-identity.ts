@@ -25,6 +25,18 @@ export function isDeadLocalWorker(owner: string | null): boolean {
   return isZombie(Number(pid));
 }
 
+/**
+ * Whether a lease owner may still be at work: a worker of this machine whose process exists
+ * (whatever its lease says: a paused process can go on), or one of another machine whose lease
+ * has not expired.
+ */
+export function mayBeAlive(owner: string | null, leaseExpiresAt: number | null, now = Date.now()): boolean {
+  if (owner === null) return false;
+  const [prefix, host] = owner.split(':');
+  if (prefix === WORKER_PREFIX && host === hostname()) return !isDeadLocalWorker(owner);
+  return (leaseExpiresAt ?? 0) > now;
+}
+
 /** A killed process whose parent has not reaped it yet still answers signal 0 (Linux: state Z). */
 function isZombie(pid: number): boolean {
   try {
