@@ -70,6 +70,15 @@ const FORMS: [string, string, string[], Expected][] = [
   ['awk system()', 'awk \'BEGIN { system("git push") }\'', ['git push'], 'ask'],
   ['xargs adding the subcommand', 'echo push | xargs git', ['git push'], 'ask'],
   ['bash -euo pipefail -c', "bash -euo pipefail -c 'git push'", ['git push'], 'refuse'],
+  ['xargs with a replace string', "printf 'git push' | xargs -I{} sh -c '{}'", ['git push'], 'ask'],
+  ['sudo -s fed by a pipe', "echo 'git push' | sudo -s", ['git push'], 'ask'],
+  ['su without -c fed by a pipe', "echo 'git push' | su", ['git push'], 'ask'],
+  ['npx -c', "npx -c 'git push'", ['git push'], 'refuse'],
+  ['npm exec of a program on the PATH', 'npm exec -- git push', ['git push'], 'refuse'],
+  ['npx of a variable', 'npx "$TOOL"', ['git push'], 'ask'],
+  ['git submodule foreach', "git submodule foreach 'git push'", ['git push'], 'ask'],
+  ['git rebase --exec', "git rebase --exec 'git push' HEAD~1", ['git push'], 'ask'],
+  ['git bisect run', 'git bisect run sh -c "git push"', ['git push'], 'ask'],
   // Item 20: find -delete and unlink are rm.
   ['find -delete', 'find . -name keep.txt -delete', ['rm'], 'refuse'],
   ['find -delete under rm -rf', 'find build -delete', ['rm -rf'], 'ask'],
@@ -115,6 +124,9 @@ const FORMS: [string, string, string[], Expected][] = [
   ['bash -c of a harmless line', "bash -c 'npm test'", ['git push'], 'run'],
   ['trap of a harmless line', "trap 'rm -f tmp.txt' EXIT; npm test", ['git push'], 'run'],
   ['find without -delete', 'find . -name "*.ts"', ['rm'], 'run'],
+  ['npx of a package', 'npx prettier --check .', ['git push'], 'run'],
+  ['a git rebase without --exec', 'git rebase main', ['git push'], 'run'],
+  ['sudo -v', 'sudo -v', ['git push'], 'run'],
 ];
 
 describe('the deny list against every known form (issue 39 items 9 and 20), --approval auto', () => {

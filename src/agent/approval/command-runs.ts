@@ -6,6 +6,13 @@ import {
   sourcedRuns,
   takesValue,
 } from './interpreter-runs.js';
+import {
+  gitRunsCommand,
+  type LaunchedCommand,
+  packageRunnerCommand,
+  switchedUserShell,
+  xargsReplaced,
+} from './launcher-runs.js';
 import type { ShellWord } from './shell-syntax.js';
 
 /**
@@ -148,7 +155,10 @@ export function commandsRun(words: ShellWord[], readLine: ReadLine, depth = 0): 
   const self: ShellWord[] = [program, ...words.slice(1)];
   if (depth > MAX_DEPTH) return [self, [undefined]];
   if (program === undefined) return [self];
-  if (program === 'git') return [self, gitCommand(self)];
+  if (program === 'git') {
+    const git = gitCommand(self);
+    return gitRunsCommand(git) ? [self, git, [undefined]] : [self, git];
+  }
   const inner = innerOf(program, self.slice(1), readLine, depth);
   return [self, ...inner];
 }
@@ -161,10 +171,10 @@ function innerOf(program: string, args: ShellWord[], readLine: ReadLine, depth: 
       if (split !== null) return split === undefined ? [[undefined]] : readLine(split, depth + 1);
     }
     const command = afterOptions(args, wrapper);
-    if (command === undefined) return [[undefined]];
+    if (command === undefined || switchedUserShell(program, args, command)) return [[undefined]];
+    if (program !== 'xargs' || command.length === 0) return commandsRun(command, readLine, depth + 1);
     // xargs adds words read from its input: `echo push | xargs git` is `git push`.
-    const added = program === 'xargs' && command.length > 0 ? [...command, undefined] : command;
-    return commandsRun(added, readLine, depth + 1);
+    return commandsRun([...xargsReplaced(args, command), undefined], readLine, depth + 1);
   }
   if (SHELLS.has(program)) {
     const line = shellCommandString(args);
@@ -180,16 +190,24 @@ function innerOf(program: string, args: ShellWord[], readLine: ReadLine, depth: 
   if (program === 'source' || program === '.') return sourcedRuns(args);
   if (program === 'su') {
     const index = args.findIndex((word) => word === '-c' || word === '--command');
-    if (index < 0) return [];
+    if (index < 0) return switchedUserShell(program, args, []) ? [[undefined]] : [];
     const line = args[index + 1];
     return line === undefined ? [[undefined]] : readLine(line, depth + 1);
   }
   if (program === 'find') return findExecs(args, readLine, depth);
+  const launched = packageRunnerCommand(program, args);
+  if (launched !== undefined) return launchedRuns(launched, readLine, depth);
   if (program === 'unlink') return [['rm', ...args]];
   const opaque = opaqueRuns(program, args);
   if (opaque === undefined) return [];
   // `coproc git push` runs its words as a command: refused by an entry that names them.
   return program === 'coproc' ? [...opaque, ...commandsRun(args, readLine, depth + 1)] : opaque;
+}
+
+function launchedRuns(launched: LaunchedCommand, readLine: ReadLine, depth: number): ShellWord[][] {
+  if (launched === 'unknown') return [[undefined]];
+  if ('words' in launched) return commandsRun(launched.words, readLine, depth + 1);
+  return launched.line === undefined ? [[undefined]] : readLine(launched.line, depth + 1);
 }
 
 /** The command line `trap '…' SIGNAL` runs when the signal comes (or the shell exits). */
