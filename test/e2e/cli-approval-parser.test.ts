@@ -79,10 +79,13 @@ describe('command lines the old parser crashed on (run --json, script model)', {
     ['an unterminated parameter expansion', 'echo ${A; touch made.txt', /not valid shell syntax/],
     ['a 10 MB line', `touch made.txt # ${'x'.repeat(10 * 1024 * 1024)}`, /too long to check/],
   ])(
-    '%s is asked even in auto mode and under an allow entry: exit 4, nothing run, the session not left running',
+    '%s under a deny list is a tool error in auto mode, even under an allow entry: nothing run, the run goes on and completes',
     async (_, line, why) => {
-      const { workspace, model } = await setup([{ toolCalls: [command(line)] }]);
-      const env = await userConfig({ allow: ['echo', 'touch'] });
+      const { workspace, model } = await setup([
+        { toolCalls: [command(line)] },
+        { when: 'cannot check this command line', text: 'I will write it again.' },
+      ]);
+      const env = await userConfig({ allow: ['echo', 'touch'], deny: ['rm'] });
       const args = [
         'run',
         '--approval',
@@ -96,15 +99,14 @@ describe('command lines the old parser crashed on (run --json, script model)', {
         workspace,
       ];
       const run = await runCli([...args, 'go'], { env });
-      expect(run.code, run.stderr.slice(0, 2000)).toBe(4);
+      expect(run.code, run.stderr.slice(0, 2000)).toBe(0);
       const events = parseJsonLines(run.stdout);
-      expect(updates(events, 'approval_requested')).toHaveLength(1);
-      expect(updates(events, 'agent_completion')[0]).toMatchObject({
-        status: 'needs_input',
-        reason: expect.stringMatching(why),
+      expect(updates(events, 'approval_requested')).toHaveLength(0);
+      expect(events.find((event) => event.type === 'tool_error')).toMatchObject({
+        error: expect.stringMatching(why),
       });
       expect(existsSync(path.join(workspace, 'made.txt'))).toBe(false);
-      expect(await sessionStatus(workspace)).toBe('needs_input');
+      expect(await sessionStatus(workspace)).toBe('completed');
     },
   );
 });

@@ -135,6 +135,10 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
       values: { entry: 'rm -rf' },
       text: 'Refused: `rm -rf` is on the deny list of the taskweave config, so this call is never run. Do not try to get around it; tell the user if the task needs it.',
     },
+    'unreadable-line': {
+      values: { why: 'it is not valid shell syntax (at its end)' },
+      text: 'Not run: taskweave cannot check this command line against the deny list of the taskweave config, because it is not valid shell syntax (at its end). Write it as valid bash (one command per line, quotes and braces closed) and call again.',
+    },
     'plan-only': {
       text: 'Refused: taskweave runs in plan-only mode (--approval plan-only), where only read-only tools run and nothing is changed. Describe the change you would make instead.',
     },

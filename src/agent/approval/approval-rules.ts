@@ -38,8 +38,9 @@ export const APPROVAL_TEXTS = 'approval';
 
 /**
  * Decides whether a call runs, is asked, or is refused. The deny list wins over everything,
- * `plan-only` refuses every change; a command line that cannot be read, or that may run a
- * denied command in a way taskweave cannot see, is asked in every mode; the allow list and
+ * `plan-only` refuses every change; a command line that cannot be read is asked (in `auto`:
+ * run, or refused under a deny list); one that may run a denied command in a way taskweave
+ * cannot see is asked in every mode; the allow list and
  * "always" answers let a call run unasked; otherwise the mode decides: `ask` asks every change,
  * `edits` runs file changes, `auto` runs everything, commands inside the sandbox (asked when
  * the sandbox is wanted but missing).
@@ -60,10 +61,7 @@ export function decideApproval(question: ApprovalQuestion): ApprovalVerdict {
       message: fillSection(APPROVAL_TEXTS, 'plan-only'),
     };
   }
-  if (changes === 'command' && line && !line.shell.parsed) {
-    if (question.remembered.allows(question)) return { kind: 'run' };
-    return { kind: 'ask', allowedBy: '', why: `taskweave cannot check this command line: ${line.shell.why}` };
-  }
+  if (changes === 'command' && line && !line.shell.parsed) return unreadableLine(question, line.shell.why);
   if (denied?.match === 'maybe') {
     return {
       kind: 'ask',
@@ -87,6 +85,21 @@ export function decideApproval(question: ApprovalQuestion): ApprovalVerdict {
     case 'external':
       return mode === 'auto' ? { kind: 'run' } : { kind: 'ask', allowedBy: '--approval auto' };
   }
+}
+
+/**
+ * A command line the grammar cannot read. In `auto` (with a sandbox, or none by choice) it runs
+ * like any command — bash reports its own error — unless a deny entry could hide in it: then it
+ * is refused, and the model reads why and can write it again. Elsewhere it is asked, never
+ * allowed by a list.
+ */
+function unreadableLine(question: ApprovalQuestion, why: string): ApprovalVerdict {
+  if (question.remembered.allows(question)) return { kind: 'run' };
+  if (question.mode === 'auto' && !question.sandboxMissing) {
+    if (question.deny.length === 0) return { kind: 'run' };
+    return { kind: 'refuse', message: fillSection(APPROVAL_TEXTS, 'unreadable-line', { why }) };
+  }
+  return { kind: 'ask', allowedBy: '', why: `taskweave cannot check this command line: ${why}` };
 }
 
 /** The deny entry a call matches (surely or perhaps): any command a line runs, or an MCP tool's name. */

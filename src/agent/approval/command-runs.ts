@@ -1,4 +1,18 @@
 import path from 'node:path';
+import {
+  isOpaqueProgram,
+  opaqueRuns,
+  shellProgramRuns,
+  sourcedRuns,
+  takesValue,
+} from './interpreter-runs.js';
+import {
+  gitRunsCommand,
+  type LaunchedCommand,
+  packageRunnerCommand,
+  switchedUserShell,
+  xargsReplaced,
+} from './launcher-runs.js';
 import type { ShellWord } from './shell-syntax.js';
 
 /**
@@ -83,6 +97,9 @@ const SHELL_VALUED = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']
 /** find's actions that run a command, up to `;` or `+`. */
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
+/** What find's `-delete` and `unlink` do, as the deny list sees it: an `rm` of files it cannot name. */
+const REMOVES: ShellWord[] = ['rm', undefined];
+
 /** git's global options that take the next word as their value (`git -C dir push`). */
 const GIT_VALUED = new Set([
   '-C',
@@ -138,7 +155,10 @@ export function commandsRun(words: ShellWord[], readLine: ReadLine, depth = 0): 
   const self: ShellWord[] = [program, ...words.slice(1)];
   if (depth > MAX_DEPTH) return [self, [undefined]];
   if (program === undefined) return [self];
-  if (program === 'git') return [self, gitCommand(self)];
+  if (program === 'git') {
+    const git = gitCommand(self);
+    return gitRunsCommand(git) ? [self, git, [undefined]] : [self, git];
+  }
   const inner = innerOf(program, self.slice(1), readLine, depth);
   return [self, ...inner];
 }
@@ -151,11 +171,14 @@ function innerOf(program: string, args: ShellWord[], readLine: ReadLine, depth: 
       if (split !== null) return split === undefined ? [[undefined]] : readLine(split, depth + 1);
     }
     const command = afterOptions(args, wrapper);
-    return command === undefined ? [[undefined]] : commandsRun(command, readLine, depth + 1);
+    if (command === undefined || switchedUserShell(program, args, command)) return [[undefined]];
+    if (program !== 'xargs' || command.length === 0) return commandsRun(command, readLine, depth + 1);
+    // xargs adds words read from its input: `echo push | xargs git` is `git push`.
+    return commandsRun([...xargsReplaced(args, command), undefined], readLine, depth + 1);
   }
   if (SHELLS.has(program)) {
     const line = shellCommandString(args);
-    if (line === null) return [];
+    if (line === null) return shellProgramRuns(args, SHELL_VALUED);
     return line === undefined ? [[undefined]] : readLine(line, depth + 1);
   }
   if (program === 'eval' || program === 'watch') {
@@ -163,14 +186,38 @@ function innerOf(program: string, args: ShellWord[], readLine: ReadLine, depth: 
     if (rest === undefined || rest.some((word) => word === undefined)) return [[undefined]];
     return readLine(rest.join(' '), depth + 1);
   }
+  if (program === 'trap') return trapAction(args, readLine, depth);
+  if (program === 'source' || program === '.') return sourcedRuns(args);
   if (program === 'su') {
     const index = args.findIndex((word) => word === '-c' || word === '--command');
-    if (index < 0) return [];
+    if (index < 0) return switchedUserShell(program, args, []) ? [[undefined]] : [];
     const line = args[index + 1];
     return line === undefined ? [[undefined]] : readLine(line, depth + 1);
   }
   if (program === 'find') return findExecs(args, readLine, depth);
-  return [];
+  const launched = packageRunnerCommand(program, args);
+  if (launched !== undefined) return launchedRuns(launched, readLine, depth);
+  if (program === 'unlink') return [['rm', ...args]];
+  const opaque = opaqueRuns(program, args);
+  if (opaque === undefined) return [];
+  // `coproc git push` runs its words as a command: refused by an entry that names them.
+  return program === 'coproc' ? [...opaque, ...commandsRun(args, readLine, depth + 1)] : opaque;
+}
+
+function launchedRuns(launched: LaunchedCommand, readLine: ReadLine, depth: number): ShellWord[][] {
+  if (launched === 'unknown') return [[undefined]];
+  if ('words' in launched) return commandsRun(launched.words, readLine, depth + 1);
+  return launched.line === undefined ? [[undefined]] : readLine(launched.line, depth + 1);
+}
+
+/** The command line `trap '…' SIGNAL` runs when the signal comes (or the shell exits). */
+function trapAction(args: ShellWord[], readLine: ReadLine, depth: number): ShellWord[][] {
+  const rest = args[0] === '--' ? args.slice(1) : args;
+  const action = rest[0];
+  if (rest.length < 2 || action === '-' || action === '') return [];
+  if (action === undefined) return [[undefined]];
+  if (action.startsWith('-')) return [];
+  return readLine(action, depth + 1);
 }
 
 /** The words after a wrapper's options, assignments and positional words; undefined when unknown. */
@@ -232,7 +279,7 @@ function shellCommandString(args: ShellWord[]): string | undefined | null {
       return wantsCommand ? args[index + 1] : null;
     }
     if (/^[-+]/.test(word)) {
-      if (SHELL_VALUED.has(word)) index += 1;
+      if (takesValue(word, SHELL_VALUED)) index += 1;
       else if (/^-[A-Za-z]*c[A-Za-z]*$/.test(word)) wantsCommand = true;
       continue;
     }
@@ -241,11 +288,14 @@ function shellCommandString(args: ShellWord[]): string | undefined | null {
   return wantsCommand ? undefined : null;
 }
 
-/** The commands of find's `-exec … ;` actions. */
+/** The commands of find's `-exec … ;` actions, and `-delete` as an `rm`. */
 function findExecs(args: ShellWord[], readLine: ReadLine, depth: number): ShellWord[][] {
   const found: ShellWord[][] = [];
   for (let index = 0; index < args.length; index += 1) {
     const word = args[index];
+    // A word only bash knows may be `-delete` or `-exec`.
+    if (word === undefined) found.push([undefined]);
+    if (word === '-delete') found.push(REMOVES);
     if (word === undefined || !FIND_EXEC.has(word)) continue;
     let end = index + 1;
     while (end < args.length && args[end] !== ';' && args[end] !== '+') end += 1;
@@ -291,7 +341,13 @@ function splitOnce(word: string): [string, string] {
 
 /** Whether a program runs the command given in its arguments (the deny list looks inside). */
 export function isWrapper(program: string): boolean {
-  return program in WRAPPERS || SHELLS.has(program) || program === 'eval' || program === 'find';
+  return (
+    program in WRAPPERS ||
+    SHELLS.has(program) ||
+    program === 'eval' ||
+    program === 'find' ||
+    isOpaqueProgram(program)
+  );
 }
 
 /** Wrappers that change how a command runs, not what runs or with which rights or environment. */

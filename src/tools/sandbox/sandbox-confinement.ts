@@ -1,5 +1,7 @@
 import { WRAPPER_INPUT_FD } from '../process/run-shell-command.js';
-import { setuidFilter } from './setuid-filter.js';
+import { type SyscallRule, seccompProgram } from './seccomp-program.js';
+import { SETUID_RULES } from './setuid-filter.js';
+import { UNIX_SOCKET_RULES } from './unix-socket-filter.js';
 
 /**
  * The bwrap flags that take a command's privileges away, for every sandboxed command and for the
@@ -36,17 +38,34 @@ export function identityFlags(uid: number = process.getuid?.() ?? -1): string[] 
   return ['--uid', String(SANDBOX_UID_FOR_ROOT), '--gid', String(SANDBOX_UID_FOR_ROOT)];
 }
 
+/** The audit architecture of each machine type a filter exists for, and whether it has the x32 ABI. */
+const ARCHITECTURES: Partial<Record<NodeJS.Architecture, { arch: number; x32: boolean }>> = {
+  x64: { arch: 0xc000_003e, x32: true }, // AUDIT_ARCH_X86_64
+  arm64: { arch: 0xc000_00b7, x32: false }, // AUDIT_ARCH_AARCH64
+};
+
 /**
- * As root, the seccomp filter that keeps set-ID bits off every file (setuid-filter.ts) and the
- * flags that load it from WRAPPER_INPUT_FD; nothing for another user (the files a command makes
- * are that user's own) or on an architecture without a filter.
+ * The seccomp filter of a sandboxed command and the flags that load it from WRAPPER_INPUT_FD:
+ * as root, no set-ID bit on any file (setuid-filter.ts); with the network off, no unix socket
+ * (unix-socket-filter.ts). Nothing when neither applies, or on an architecture without rules.
  */
-export function setuidConfinement(uid: number = process.getuid?.() ?? -1): {
-  flags: string[];
-  input?: Buffer;
-} {
-  const filter = uid === 0 ? setuidFilter() : undefined;
-  return filter === undefined
-    ? { flags: [] }
-    : { flags: ['--seccomp', String(WRAPPER_INPUT_FD)], input: filter };
+export function seccompConfinement(options: {
+  network: boolean;
+  uid?: number;
+  architecture?: NodeJS.Architecture;
+}): { flags: string[]; input?: Buffer } {
+  const uid = options.uid ?? process.getuid?.() ?? -1;
+  const architecture = options.architecture ?? process.arch;
+  const machine = ARCHITECTURES[architecture];
+  const rules: SyscallRule[] = [
+    ...(uid === 0 ? (SETUID_RULES[architecture] ?? []) : []),
+    ...(options.network ? [] : (UNIX_SOCKET_RULES[architecture] ?? [])),
+  ];
+  // One rule per system call: the first wins (io_uring_setup is in both sets, refused alike).
+  const unique = rules.filter((rule, index) => rules.findIndex((other) => other.nr === rule.nr) === index);
+  if (machine === undefined || unique.length === 0) return { flags: [] };
+  return {
+    flags: ['--seccomp', String(WRAPPER_INPUT_FD)],
+    input: seccompProgram({ ...machine, rules: unique }),
+  };
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { findOnPath } from '../process/find-on-path.js';
 import { WRAPPER_INPUT_FD } from '../process/run-shell-command.js';
-import { CONFINEMENT_FLAGS, identityFlags, setuidConfinement } from './sandbox-confinement.js';
+import { CONFINEMENT_FLAGS, identityFlags, seccompConfinement } from './sandbox-confinement.js';
 
 /** How long the probe of bubblewrap may take before it counts as unusable. */
 export const SANDBOX_PROBE_TIMEOUT_MS = 5_000;
@@ -35,15 +35,16 @@ async function runProbe(searchPath: string): Promise<SandboxAvailability> {
     };
   }
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  const setuid = setuidConfinement();
+  // The probe runs without network: the fullest filter a command gets.
+  const seccomp = seccompConfinement({ network: false });
   return new Promise((resolve) => {
     const child = spawn(
       bwrap,
-      [...args, '--unshare-net', ...CONFINEMENT_FLAGS, ...identityFlags(), ...setuid.flags, '--', 'true'],
+      [...args, '--unshare-net', ...CONFINEMENT_FLAGS, ...identityFlags(), ...seccomp.flags, '--', 'true'],
       {
         timeout: SANDBOX_PROBE_TIMEOUT_MS,
         stdio:
-          setuid.input === undefined ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'ignore', 'pipe', 'pipe'],
+          seccomp.input === undefined ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'ignore', 'pipe', 'pipe'],
       },
     );
     let stderr = '';
@@ -52,9 +53,9 @@ async function runProbe(searchPath: string): Promise<SandboxAvailability> {
       stderr += chunk;
     });
     const input = child.stdio[WRAPPER_INPUT_FD];
-    if (setuid.input !== undefined && input && 'end' in input) {
+    if (seccomp.input !== undefined && input && 'end' in input) {
       input.on('error', () => {});
-      input.end(setuid.input);
+      input.end(seccomp.input);
     }
     const unusable = (detail: string) =>
       resolve({ available: false, reason: `bubblewrap cannot create its namespaces here (${detail})` });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { packageRoot } from '../../util/package-root.js';
 import type { SandboxMode } from '../sandbox-modes.js';
-import { CONFINEMENT_FLAGS, identityFlags, setuidConfinement } from './sandbox-confinement.js';
+import { CONFINEMENT_FLAGS, identityFlags, seccompConfinement } from './sandbox-confinement.js';
 import {
   hiddenFolderArguments,
   hiddenRuntimeFolders,
@@ -23,7 +23,7 @@ export type CommandSandbox =
 
 /**
  * How one command is started in the sandbox: bwrap's arguments (before `--`), the environment,
- * and what bwrap reads on WRAPPER_INPUT_FD (the seccomp filter, as root).
+ * and what bwrap reads on WRAPPER_INPUT_FD (the seccomp filter).
  */
 export interface SandboxLaunch {
   args: string[];
@@ -38,8 +38,9 @@ export interface SandboxLaunch {
  * /run, /var/run or $XDG_RUNTIME_DIR (local daemons' sockets) and none of the variables pointing
  * at them; no capabilities, a non-root user when taskweave is root, its own PID namespace and
  * session, and it dies with taskweave (sandbox-confinement); as root, no set-user-ID or
- * set-group-ID bit on any file (setuid-filter). `env` is the environment the command
- * would have had; the launch's is what it gets.
+ * set-group-ID bit on any file (setuid-filter); without network, no unix socket
+ * (unix-socket-filter). `env` is the environment the command would have had; the launch's is
+ * what it gets.
  * bwrap is started in a process group of its own: a stop or timeout signals that group, bwrap
  * dies, and with it (`--die-with-parent`, the PID namespace) every process of the command.
  */
@@ -63,13 +64,14 @@ export function sandboxLaunch(options: {
   if (sandbox.mode === 'workspace-write') args.push(...protectedWorkspaceArguments(workspaceRoot));
   if (!sandbox.network) args.push('--unshare-net');
   // As root the command's files are root's outside: it may not make them set-user-ID programs.
-  const setuid = setuidConfinement();
-  args.push(...CONFINEMENT_FLAGS, ...identityFlags(), ...setuid.flags, '--chdir', options.cwd);
+  // Without network it may not reach a daemon over a unix socket on a path left visible.
+  const seccomp = seccompConfinement({ network: sandbox.network });
+  args.push(...CONFINEMENT_FLAGS, ...identityFlags(), ...seccomp.flags, '--chdir', options.cwd);
   const env = {
     ...withoutSocketVariables(options.env, sandbox.network ? [] : hidden, !sandbox.network),
     ...SANDBOX_ENV,
   };
-  return { args, env, ...(setuid.input === undefined ? {} : { input: setuid.input }) };
+  return { args, env, ...(seccomp.input === undefined ? {} : { input: seccomp.input }) };
 }
 
 function isUnder(child: string, parent: string): boolean {

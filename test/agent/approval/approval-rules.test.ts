@@ -211,14 +211,26 @@ describe('a line taskweave cannot read', () => {
     ['echo ${A', /not valid shell syntax/],
     [`echo ${'a'.repeat(10 * 1024 * 1024)}`, /too long to check/],
     ['echo "unterminated', /not valid shell syntax/],
-  ])('%# is asked in every mode, never allowed by a list', async (command, why) => {
-    for (const mode of ['ask', 'edits', 'auto'] as const) {
-      expect(await decide({ mode, allow: ['echo'], command })).toMatchObject({
+  ])(
+    '%# is asked in ask and edits, never allowed by a list; auto runs it, or refuses it under a deny list',
+    async (command, why) => {
+      for (const mode of ['ask', 'edits'] as const) {
+        expect(await decide({ mode, allow: ['echo'], command })).toMatchObject({
+          kind: 'ask',
+          why: expect.stringMatching(why),
+        });
+      }
+      expect(await decide({ mode: 'auto', allow: ['echo'], command })).toEqual({ kind: 'run' });
+      expect(await decide({ mode: 'auto', deny: ['rm'], command })).toMatchObject({
+        kind: 'refuse',
+        message: expect.stringMatching(/cannot check this command line against the deny list/),
+      });
+      expect(await decide({ mode: 'auto', sandboxMissing: true, command })).toMatchObject({
         kind: 'ask',
         why: expect.stringMatching(why),
       });
-    }
-  });
+    },
+  );
 
   it('the idiom that crashed the old parser is read and runs where the mode says', async () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line, not a template
