@@ -189,4 +189,172 @@ describe('taskweave acp', () => {
     });
     await agent.close();
   });
+
+  it('session/load of a finished session replays its history as updates, in a new process', async () => {
+    const ws = await workspace([
+      { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'a\n' } }] },
+      { text: 'Wrote a.txt.' },
+    ]);
+    const first = ws.start(['--approval', 'auto']);
+    await first.initialize();
+    const { sessionId } = await first.agent.request('session/new', { cwd: ws.workspace, mcpServers: [] });
+    await first.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'write a.txt' }],
+    });
+    await first.close();
+
+    const second = ws.start(['--approval', 'auto']);
+    await second.initialize();
+    const listed = await second.agent.request('session/list', { cwd: ws.workspace });
+    expect(listed.sessions.map((session) => session.sessionId)).toContain(sessionId);
+    const loaded = await second.agent.request('session/load', {
+      sessionId,
+      cwd: ws.workspace,
+      mcpServers: [],
+    });
+    expect(loaded?.modes?.currentModeId).toBe('auto');
+    const kinds = second.updates
+      .filter((note) => note.sessionId === sessionId)
+      .map((note) => note.update.sessionUpdate);
+    expect(kinds.slice(0, 2)).toEqual(['user_message_chunk', 'usage_update']);
+    expect(kinds).toContain('tool_call');
+    const goal = second.updatesOf(sessionId, 'user_message_chunk')[0]?.content;
+    expect(goal).toEqual({ type: 'text', text: 'write a.txt' });
+    expect(second.agentText(sessionId)).toBe('Wrote a.txt.');
+    expect(second.updatesOf(sessionId, 'tool_call_update').at(-1)?.content?.[0]).toMatchObject({
+      type: 'diff',
+      newText: 'a\n',
+    });
+    await expect(
+      second.agent.request('session/load', {
+        sessionId: 'ses_nosuchsession',
+        cwd: ws.workspace,
+        mcpServers: [],
+      }),
+    ).rejects.toMatchObject({ code: -32002 });
+    await second.close();
+  });
+
+  it('a malformed line gets a JSON-RPC parse error, bad params an invalid-params error; the connection goes on', async () => {
+    const ws = await workspace([{ text: 'Still here.' }]);
+    const agent = ws.start();
+    await agent.initialize();
+    agent.child.stdin.write('this is not json\n');
+    await agent.until(() => agent.stdoutLines.some((line) => line.includes('-32700')));
+    const parseError = JSON.parse(agent.stdoutLines.find((line) => line.includes('-32700')) ?? '{}');
+    expect(parseError).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    await expect(agent.agent.request('session/new', { mcpServers: [] } as never)).rejects.toMatchObject({
+      code: -32602,
+    });
+    await expect(
+      agent.agent.request('session/new', { cwd: 'relative/path', mcpServers: [] }),
+    ).rejects.toMatchObject({
+      code: -32602,
+    });
+    await expect(agent.agent.request('no/such/method', {})).rejects.toMatchObject({ code: -32601 });
+    const { sessionId } = await agent.agent.request('session/new', { cwd: ws.workspace, mcpServers: [] });
+    const { stopReason } = await agent.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'hi' }],
+    });
+    expect(stopReason).toBe('end_turn');
+    expect(agent.agentText(sessionId)).toBe('Still here.');
+    await agent.close();
+  });
+
+  it('the editor closing the pipe mid-run stops the run and its command; the process exits and leaves nothing running', async () => {
+    const ws = await workspace([
+      { toolCalls: [{ name: 'run_command', args: { command: 'sleep 41.75 && touch late.txt' } }] },
+      { text: 'never' },
+    ]);
+    const agent = ws.start(['--approval', 'auto']);
+    await agent.initialize();
+    const { sessionId } = await agent.agent.request('session/new', { cwd: ws.workspace, mcpServers: [] });
+    void agent.agent
+      .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] })
+      .catch(() => {});
+    await agent.until(() => running('sleep 41.75'));
+    const started = Date.now();
+    const exit = await agent.close();
+    expect(exit.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(running('sleep 41.75')).toBe(false);
+    expect(existsSync(path.join(ws.workspace, 'late.txt'))).toBe(false);
+  });
+
+  it('a question ends the turn as a message when the editor has no forms; the next prompt answers it and the run goes on', async () => {
+    const ws = await workspace([
+      {
+        when: 'The user answered: blue',
+        toolCalls: [{ name: 'write_file', args: { path: 'colour.txt', content: 'blue\n' } }],
+      },
+      { when: 'The user answered: blue', text: 'Wrote the colour.' },
+      { toolCalls: [{ name: 'request_input', args: { question: 'Which colour?' } }] },
+    ]);
+    const agent = ws.start(['--approval', 'auto']);
+    await agent.initialize();
+    const { sessionId } = await agent.agent.request('session/new', { cwd: ws.workspace, mcpServers: [] });
+    const first = await agent.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'write my colour' }],
+    });
+    expect(first.stopReason).toBe('end_turn');
+    expect(agent.agentText(sessionId)).toBe('Which colour?');
+    const second = await agent.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'blue' }],
+    });
+    expect(second.stopReason).toBe('end_turn');
+    expect(readFileSync(path.join(ws.workspace, 'colour.txt'), 'utf8')).toBe('blue\n');
+    expect(agent.agentText(sessionId)).toBe('Which colour?Wrote the colour.');
+    await agent.close();
+  });
+
+  it('a question is an elicitation form when the editor offers forms', async () => {
+    const ws = await workspace([
+      { when: 'The user answered: green', text: 'Green it is.' },
+      { toolCalls: [{ name: 'request_input', args: { question: 'Which colour?' } }] },
+    ]);
+    const asked: string[] = [];
+    const agent = ws.start(['--approval', 'auto'], {
+      clientCapabilities: { elicitation: { form: {} } },
+      onElicitation: (request) => {
+        asked.push(request.message);
+        return { action: 'accept', content: { answer: 'green' } };
+      },
+    });
+    await agent.initialize();
+    const { sessionId } = await agent.agent.request('session/new', { cwd: ws.workspace, mcpServers: [] });
+    const { stopReason } = await agent.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'pick a colour' }],
+    });
+    expect(stopReason).toBe('end_turn');
+    expect(asked).toEqual(['Which colour?']);
+    expect(agent.agentText(sessionId)).toBe('Green it is.');
+    await agent.close();
+  });
+
+  it('session/set_mode switches the approval mode: auto-edit writes files unasked', async () => {
+    const ws = await workspace([
+      { toolCalls: [{ name: 'write_file', args: { path: 'unasked.txt', content: 'x\n' } }] },
+      { text: 'Written.' },
+    ]);
+    const agent = ws.start(['--approval', 'ask']);
+    agent.answerPermission = () => 'deny';
+    await agent.initialize();
+    const { sessionId } = await agent.agent.request('session/new', { cwd: ws.workspace, mcpServers: [] });
+    await agent.agent.request('session/set_mode', { sessionId, modeId: 'edits' });
+    expect(agent.updatesOf(sessionId, 'current_mode_update').at(-1)?.currentModeId).toBe('edits');
+    await expect(
+      agent.agent.request('session/set_mode', { sessionId, modeId: 'yolo' }),
+    ).rejects.toMatchObject({
+      code: -32602,
+    });
+    await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
+    expect(agent.permissions).toEqual([]);
+    expect(readFileSync(path.join(ws.workspace, 'unasked.txt'), 'utf8')).toBe('x\n');
+    await agent.close();
+  });
 });
