@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { holdProviderKeys } from '../util/provider-keys.js';
 import { VERSION } from '../util/version.js';
+import { addAcpCommand } from './commands/acp-command.js';
 import { addChatCommand } from './commands/chat-command.js';
 import { addCheckpointCommands } from './commands/checkpoints-command.js';
 import { addCompletionCommand } from './commands/completion-command.js';
@@ -41,6 +42,7 @@ const AGENT_COMMANDS = new Map<string, (program: Command, setExitCode: (code: nu
   ['resume', addResumeCommand],
   ['work', addWorkCommand],
   ['serve', addServeCommand],
+  ['acp', addAcpCommand],
 ]);
 
 /**
@@ -65,6 +67,7 @@ export function createProgram(setExitCode: (code: number) => void, only?: string
   addResumeCommand(program, setExitCode);
   addWorkCommand(program, setExitCode);
   addServeCommand(program, setExitCode);
+  addAcpCommand(program, setExitCode);
   addTasksCommand(program, setExitCode);
   addSessionsCommand(program, setExitCode);
   addCostCommand(program, setExitCode);

@@ -89,6 +89,9 @@ export interface ServeCliOptions extends Omit<AgentCliOptions, 'json' | 'nonInte
   work: boolean;
 }
 
+/** Options of `taskweave acp`, as commander parses them (--json and --non-interactive do not apply). */
+export type AcpCliOptions = Omit<AgentCliOptions, 'json' | 'nonInteractive'>;
+
 /** Options of `taskweave resume`, as commander parses them. */
 export interface ResumeCliOptions extends AgentCliOptions {
   session?: string;

@@ -30,6 +30,7 @@ export type { StoredMessage } from '../store/session-log.js';
 export type { TaskStatus } from '../store/vocabulary.js';
 export { APPROVAL_MODES, type ApprovalMode, DEFAULT_APPROVAL_MODE } from '../tools/approval.js';
 export { type BackgroundCommandInfo, stateText } from '../tools/background/index.js';
+export type { McpServerConfig } from '../tools/mcp/index.js';
 export { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox-modes.js';
 export { NEEDS_INPUT_PREFIX, type WaitingFor, type WaitingSession } from './answers/waiting-session.js';
 export { listMcpServers, type McpServerListing } from './books/mcp-list.js';
@@ -39,6 +40,7 @@ export { MANUAL_COMPLETION_SUMMARY, TaskBoard, type TaskTreeNode, taskTree } fro
 export type { CommandGoal } from './custom-commands/command-goal.js';
 export type { CustomCommand, LoadedCommands } from './custom-commands/load-commands.js';
 export { MAX_DEFAULT_TITLE_CHARS } from './defaults.js';
+export type { GoalResult, GoalRun, GoalStart } from './goal-run.js';
 export {
   type GoalSettings,
   Runtime,
@@ -47,6 +49,7 @@ export {
   type SubmitOutcome,
   type WorkOutcome,
 } from './runtime.js';
+export { type OpenOptions, open, type RunOptions, Taskweave } from './sdk.js';
 export { RuntimeInputError } from './setup/errors.js';
 export { openWorkspaceStore } from './setup/open-store.js';
 export type { RunSettings } from './setup/run-settings.js';

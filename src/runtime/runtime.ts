@@ -83,6 +83,11 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
    * that the work queued in it runs (see database-origin.ts); without it that work is left.
    */
   trustDatabase?: boolean;
+  /**
+   * MCP servers to connect besides the config file's (an editor hands its own over ACP); a name
+   * the config also has is this one. They go through the same approval rules.
+   */
+  mcpServers?: Record<string, McpServerConfig>;
 }
 
 /** What became of a submitted goal. */
@@ -97,7 +102,8 @@ export type Submission =
       /** Queued for the workers of its queue (`forWorkers`): this process only follows it. */
       forWorkers?: boolean;
     }
-  | { kind: 'started'; task: Task; sessionId: string; done: Promise<SubmitOutcome> };
+  /** `afterSeq`: the session's last event before the goal was queued (its events follow it). */
+  | { kind: 'started'; task: Task; sessionId: string; afterSeq: number; done: Promise<SubmitOutcome> };
 
 /** What a runtime is made of, as `Runtime.open` found and resolved it. */
 interface RuntimeParts {
@@ -232,7 +238,7 @@ export class Runtime {
       ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
       settings: runSettingsOf(options, config),
       safety,
-      mcpServers: config.mcp ?? {},
+      mcpServers: { ...config.mcp, ...options.mcpServers },
       foreign,
       env,
       leases,
@@ -382,7 +388,21 @@ export class Runtime {
         ...(options.forWorkers ? { forWorkers: true } : {}),
       };
     }
-    return { kind: 'started', task, sessionId, done: this.runStarted(task, owner) };
+    return { kind: 'started', task, sessionId, afterSeq, done: this.runStarted(task, owner) };
+  }
+
+  /**
+   * Starts an empty session (idle, no run yet) that goals are then submitted into: an editor's
+   * session exists before its first prompt. Resolves with its id.
+   */
+  async newSession(title: string): Promise<string> {
+    const session = await this.store.sessions.createSession({
+      title: titleOf(title),
+      goal: '',
+      workspace: this.workspace.root,
+      model: this.model.id,
+    });
+    return session.id;
   }
 
   /** The session a goal goes into: the one named (it must exist), else a new one. */

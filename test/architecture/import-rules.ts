@@ -31,8 +31,11 @@ export interface ImportViolation {
 const FRONT_ENDS = ['cli', 'server', 'acp'];
 /** What nothing below the front ends imports: the front ends, and `eval` (the eval command's engine). */
 const TOP_LAYERS = [...FRONT_ENDS, 'eval'];
-/** All a front end may import of the other layers (`cli` starts the server for `serve`). */
-const FRONT_END_MAY_IMPORT = ['runtime', 'events', 'plan', 'export', 'eval', 'util', 'server'];
+/**
+ * All a front end may import of the other layers (`cli` starts the server for `serve` and the
+ * ACP agent for `acp`).
+ */
+const FRONT_END_MAY_IMPORT = ['runtime', 'events', 'plan', 'export', 'eval', 'util', 'server', 'acp'];
 const STORE = 'store';
 
 interface LayerRule {

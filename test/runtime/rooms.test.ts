@@ -12,7 +12,7 @@ const ROOM_MAY_IMPORT: Record<string, readonly string[]> = {
   'custom-commands': ['setup'],
   setup: [],
 };
-const FRONT_ENDS = ['cli', 'server', 'eval'];
+const FRONT_ENDS = ['cli', 'server', 'acp', 'eval'];
 /**
  * The one front-end file still reaching into a room: the quick listing path, which another part
  * of issue 38 rewrites (it goes with the tricks).
