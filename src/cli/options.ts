@@ -54,6 +54,8 @@ export interface AgentCliOptions extends StoreCliOptions {
   verbose?: boolean;
   /** `--trust-db` (work, serve): make a database created for another folder this workspace's. */
   trustDb?: boolean;
+  /** `--allow-queued-scripts`: run goals queued with a script model other than this process's own. */
+  allowQueuedScripts?: boolean;
   /**
    * Not a flag: the git remote's name in taskweave's clone when `--repo` made the workspace that
    * clone (goal branches are fetched from it and pushed to it).
@@ -228,5 +230,9 @@ export function addRunOptions(command: Command): Command {
       ).choices([...ISOLATION_MODES]),
     )
     .option('--include-uncommitted', 'start the goal branch with your uncommitted changes (worktrees)')
-    .option('--apply', 'merge the goal branch into your current branch when the run completes (worktrees)');
+    .option('--apply', 'merge the goal branch into your current branch when the run completes (worktrees)')
+    .option(
+      '--allow-queued-scripts',
+      "run goals queued by others with a script: model other than this process's own (tests and demos: a script calls tools as the model)",
+    );
 }

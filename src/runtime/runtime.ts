@@ -83,6 +83,11 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
    * that the work queued in it runs (see database-origin.ts); without it that work is left.
    */
   trustDatabase?: boolean;
+  /**
+   * `--allow-queued-scripts`: a goal queued with a `script:` model other than this process's
+   * own runs here (tests, demos); without it such a goal fails (see queued-model-trust.ts).
+   */
+  allowQueuedScripts?: boolean;
 }
 
 /** What became of a submitted goal. */
@@ -118,6 +123,8 @@ interface RuntimeParts {
   checkpointKeepDays: number;
   /** How many background commands each session may run at once, when the config says. */
   backgroundMax?: number;
+  /** Goals queued with a script model other than this process's own may run here. */
+  allowQueuedScripts: boolean;
 }
 
 /**
@@ -188,7 +195,13 @@ export class Runtime {
       safety: this.safety,
       mcpServers: this.mcpServers,
       background: this.background,
-      models: new QueuedModels({ cwd: workspace.root, env: this.env }),
+      models: new QueuedModels({
+        cwd: workspace.root,
+        env: this.env,
+        ownModel: this.model.id,
+        ...(this.baseUrl === undefined ? {} : { ownBaseUrl: this.baseUrl }),
+        allowScripts: parts.allowQueuedScripts,
+      }),
       live: this.live,
       stop: this.stopRequest,
       notices: this.notices,
@@ -238,6 +251,7 @@ export class Runtime {
       leases,
       checkpointKeepDays: config.checkpoints?.keepDays ?? DEFAULT_CHECKPOINT_KEEP_DAYS,
       ...(config.background?.max === undefined ? {} : { backgroundMax: config.background.max }),
+      allowQueuedScripts: options.allowQueuedScripts === true,
     });
   }
 
