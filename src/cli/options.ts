@@ -11,6 +11,7 @@ import {
   SANDBOX_MODES,
   type SandboxMode,
 } from '../runtime/defaults.js';
+import type { RepositoryPlace } from '../runtime/repositories.js';
 import { parseDollars, parseHttpUrl, parsePositiveInt } from './usage-error.js';
 
 /*
@@ -60,7 +61,7 @@ export interface AgentCliOptions extends StoreCliOptions {
    * Not a flag: the git remote's name in taskweave's clone when `--repo` made the workspace that
    * clone (goal branches are fetched from it and pushed to it).
    */
-  remote?: string;
+  remote?: RepositoryPlace['remote'];
 }
 
 /** Options of `taskweave run`, as commander parses them. */
