@@ -11,6 +11,7 @@ export { SessionApprovals } from './approval/session-approvals.js';
 export { loadConversation } from './conversation/stored-conversation.js';
 export { loadStoredPlan } from './orchestrator/stored-plan.js';
 export type { ProtocolName } from './protocol/wire-protocol.js';
+export { recordRefusedRun } from './run/refused-run.js';
 export {
   type PlanMode,
   type RunAgentOptions,

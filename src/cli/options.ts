@@ -11,6 +11,7 @@ import {
   SANDBOX_MODES,
   type SandboxMode,
 } from '../runtime/defaults.js';
+import type { RepositoryPlace } from '../runtime/repositories.js';
 import { parseDollars, parseHttpUrl, parsePositiveInt } from './usage-error.js';
 
 /*
@@ -54,11 +55,13 @@ export interface AgentCliOptions extends StoreCliOptions {
   verbose?: boolean;
   /** `--trust-db` (work, serve): make a database created for another folder this workspace's. */
   trustDb?: boolean;
+  /** `--allow-queued-scripts`: run goals queued with a script model other than this process's own. */
+  allowQueuedScripts?: boolean;
   /**
    * Not a flag: the git remote's name in taskweave's clone when `--repo` made the workspace that
    * clone (goal branches are fetched from it and pushed to it).
    */
-  remote?: string;
+  remote?: RepositoryPlace['remote'];
 }
 
 /** Options of `taskweave run`, as commander parses them. */
@@ -231,5 +234,9 @@ export function addRunOptions(command: Command): Command {
       ).choices([...ISOLATION_MODES]),
     )
     .option('--include-uncommitted', 'start the goal branch with your uncommitted changes (worktrees)')
-    .option('--apply', 'merge the goal branch into your current branch when the run completes (worktrees)');
+    .option('--apply', 'merge the goal branch into your current branch when the run completes (worktrees)')
+    .option(
+      '--allow-queued-scripts',
+      "run goals queued by others with a script: model other than this process's own (tests and demos: a script calls tools as the model)",
+    );
 }

@@ -39,6 +39,12 @@ function configShape() {
     /** Base URLs a workspace config may send an API key to; read from the user's own file only. */
     trustedBaseUrls: z.array(safeBaseUrl()).optional(),
     /**
+     * Models (`provider:model`) a goal queued in the store may ask this machine's runs for,
+     * besides the process's own model and the config's `model` (see queued-model-trust.ts); read
+     * from the user's own file only.
+     */
+    queuedModels: z.array(z.string().min(1)).optional(),
+    /**
      * The models and base URLs workspace configs chose that the user accepted, per workspace
      * folder (see workspace-model.ts); read from the user's own file only.
      */

@@ -50,7 +50,7 @@ export async function resolveModel(
   }
   const { config, sources } = await loadConfigFile(options);
   const [projectFile = '', userFile = ''] = configFilePaths(options);
-  for (const key of ['trustedBaseUrls', 'workspaceModels'] as const) {
+  for (const key of ['trustedBaseUrls', 'workspaceModels', 'queuedModels'] as const) {
     if (sources[key] === projectFile && config[key] !== undefined) {
       throw new ModelConfigError(
         `The workspace config ${projectFile} sets "${key}"; only your own config ${userFile} may.`,

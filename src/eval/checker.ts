@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { withoutCredentials } from '../util/command-environment.js';
 import type { Scenario } from './scenario.js';
 
 /** How long a checker may run before it counts as failed. */
@@ -15,13 +16,11 @@ export interface CheckResult {
 
 /**
  * Runs the scenario's checker (`node check.mjs`) in the workspace: exit code 0 is a pass. The
- * checker lives outside the workspace, so the agent cannot change it; API keys are not passed on.
+ * checker lives outside the workspace, so the agent cannot change it; taskweave's secrets and other credentials are not passed on.
  */
 export function runChecker(scenario: Scenario, workspace: string): Promise<CheckResult> {
   return new Promise((resolve) => {
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => !/API_KEY|TOKEN|SECRET/i.test(name)),
-    );
+    const env = withoutCredentials(process.env);
     const child = spawn(process.execPath, [scenario.checker], {
       cwd: workspace,
       env: { ...env, NODE_OPTIONS: '' },

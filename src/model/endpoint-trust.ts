@@ -84,6 +84,7 @@ export class EndpointTrustError extends ModelConfigError implements EndpointTrus
   }
 }
 
-function sameEndpoint(a: string, b: string): boolean {
+/** Whether two base URLs name the same endpoint (a trailing `/` aside). */
+export function sameEndpoint(a: string, b: string): boolean {
   return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 }

@@ -88,6 +88,11 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
    * the config also has is this one. They go through the same approval rules.
    */
   mcpServers?: Record<string, McpServerConfig>;
+  /**
+   * `--allow-queued-scripts`: a goal queued with a `script:` model other than this process's
+   * own runs here (tests, demos); without it such a goal fails (see queued-model-trust.ts).
+   */
+  allowQueuedScripts?: boolean;
 }
 
 /** What became of a submitted goal. */
@@ -124,6 +129,8 @@ interface RuntimeParts {
   checkpointKeepDays: number;
   /** How many background commands each session may run at once, when the config says. */
   backgroundMax?: number;
+  /** Goals queued with a script model other than this process's own may run here. */
+  allowQueuedScripts: boolean;
 }
 
 /**
@@ -194,7 +201,13 @@ export class Runtime {
       safety: this.safety,
       mcpServers: this.mcpServers,
       background: this.background,
-      models: new QueuedModels({ cwd: workspace.root, env: this.env }),
+      models: new QueuedModels({
+        cwd: workspace.root,
+        env: this.env,
+        ownModel: this.model.id,
+        ...(this.baseUrl === undefined ? {} : { ownBaseUrl: this.baseUrl }),
+        allowScripts: parts.allowQueuedScripts,
+      }),
       live: this.live,
       stop: this.stopRequest,
       notices: this.notices,
@@ -244,6 +257,7 @@ export class Runtime {
       leases,
       checkpointKeepDays: config.checkpoints?.keepDays ?? DEFAULT_CHECKPOINT_KEEP_DAYS,
       ...(config.background?.max === undefined ? {} : { backgroundMax: config.background.max }),
+      allowQueuedScripts: options.allowQueuedScripts === true,
     });
   }
 

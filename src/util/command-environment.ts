@@ -45,6 +45,8 @@ export const PASSED_VARIABLES: Readonly<Record<string, string>> = {
   TASKWEAVE_STILL_RUNNING_MS: 'a timing setting, no secret',
   TASKWEAVE_CODE_CACHE: 'a cache setting, no secret',
   TASKWEAVE_CLONES: 'a folder, no secret',
+  GIT_CONFIG_COUNT:
+    "the user's own git config from the environment, no secret: read to put a remote's credential helper after it (git's environment only)",
   DBUS_SESSION_BUS_ADDRESS: 'a socket address; the sandbox drops it without network',
   DBUS_SYSTEM_BUS_ADDRESS: 'a socket address; the sandbox drops it without network',
   SSH_AUTH_SOCK: 'a socket address; the sandbox drops it without network',
@@ -65,4 +67,18 @@ export function isWithheldVariable(name: string): boolean {
 /** The environment without taskweave's own secrets: what every command it runs starts from. */
 export function withoutTaskweaveSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !isWithheldVariable(name)));
+}
+
+/** Names that say a variable holds a credential (GITHUB_TOKEN, NPM_TOKEN, AWS_SECRET_ACCESS_KEY…). */
+const CREDENTIAL_NAME = /API_KEY|TOKEN|SECRET|PASSWORD/i;
+
+/**
+ * The environment without taskweave's own secrets and without any variable whose name says it
+ * holds a credential: for programs that need none (an eval's checker, a benchmark's tests),
+ * whereas a command the user's goal runs keeps their other credentials (`gh`, `npm publish`).
+ */
+export function withoutCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(withoutTaskweaveSecrets(env)).filter(([name]) => !CREDENTIAL_NAME.test(name)),
+  );
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { withoutTaskweaveSecrets } from '../util/command-environment.js';
 
 /**
  * Config given to every git command taskweave runs for change records: nothing the repository's
@@ -41,8 +42,9 @@ export interface GitOptions {
  * a GitError with git's message when it exits with another code than 0.
  */
 export function git(args: string[], options: GitOptions): Promise<Buffer> {
+  // What git runs (the user's clean filters, credential helpers) gets none of taskweave's secrets.
   const env = {
-    ...process.env,
+    ...withoutTaskweaveSecrets(process.env),
     GIT_TERMINAL_PROMPT: '0',
     GIT_OPTIONAL_LOCKS: '0',
     ...options.env,

@@ -29,7 +29,14 @@ export class GoalRemote {
      * merge landing between this one's fetch and its push (a lost race).
      */
     private readonly beforeGoalPush?: () => Promise<void>,
+    /** git's environment for the remote: its credentials (CloneRemote.env), never in argv or config. */
+    private readonly env?: Record<string, string>,
   ) {}
+
+  /** The environment option of a git command that talks to the remote. */
+  private remoteEnv(): { env?: Record<string, string> } {
+    return this.env === undefined ? {} : { env: this.env };
+  }
 
   /** The tracking ref of a branch of the remote. */
   trackingRef(branch: string): string {
@@ -49,7 +56,7 @@ export class GoalRemote {
     // another goal whose name starts with this one's; those are left out below.
     await git(
       ['fetch', '--no-tags', '--prune', this.remote, `+refs/heads/${branch}*:${this.trackingRef(branch)}*`],
-      { cwd: this.top },
+      { cwd: this.top, ...this.remoteEnv() },
     );
     const tips = new Map<string, string>();
     const printed = (
@@ -79,7 +86,7 @@ export class GoalRemote {
 
   /** Fetches the remote's default branch; the commit a new goal starts from (undefined when the remote is empty). */
   async fetchBase(): Promise<string | undefined> {
-    await git(['fetch', '--no-tags', this.remote], { cwd: this.top });
+    await git(['fetch', '--no-tags', this.remote], { cwd: this.top, ...this.remoteEnv() });
     return (
       (await commitOf(this.top, `refs/remotes/${this.remote}/HEAD`)) ?? (await commitOf(this.top, 'HEAD'))
     );
@@ -106,7 +113,7 @@ export class GoalRemote {
         this.remote,
         `${local}:refs/heads/${branch}`,
       ],
-      { cwd: this.top },
+      { cwd: this.top, ...this.remoteEnv() },
     );
     if (pushed.code === 0) {
       // git has moved the tracking ref too (the clone's fetch refspec maps the branch to it).

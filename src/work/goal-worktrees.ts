@@ -18,6 +18,7 @@ import {
   type MergeOutcome,
   mergeBranch,
 } from './merge-task.js';
+import type { CloneRemote } from './repo-clone.js';
 import { findRepository } from './repository.js';
 import {
   addWorktree,
@@ -144,7 +145,7 @@ export class GoalWorktrees {
      * The git remote (its name in the clone) the goal's branches are fetched from and pushed
      * to: the remote's goal branch and task branches are the truth, this clone's a copy.
      */
-    remote?: string;
+    remote?: CloneRemote;
     /** Runs before each push of the goal branch (tests: another machine's merge landing first). */
     beforeGoalPush?: () => Promise<void>;
     /** This worker's claim on the goal (see `claim`). */
@@ -159,7 +160,7 @@ export class GoalWorktrees {
     const remote =
       options.remote === undefined
         ? undefined
-        : new GoalRemote(repository.top, options.remote, options.beforeGoalPush);
+        : new GoalRemote(repository.top, options.remote.name, options.beforeGoalPush, options.remote.env);
     const from = remote
       ? await syncFromRemote(remote, {
           top: repository.top,

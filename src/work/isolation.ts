@@ -1,3 +1,4 @@
+import type { CloneRemote } from './repo-clone.js';
 import type { WorktreeSetup } from './worktree-setup.js';
 import type { WorktreesAhead } from './worktrees-ahead.js';
 
@@ -22,7 +23,7 @@ export interface IsolationSettings {
    * The git remote (its name in taskweave's clone) goal and task branches are fetched from and
    * pushed to, when workers on several machines share the repository's queue (`--repo`).
    */
-  remote?: string;
+  remote?: CloneRemote;
   /**
    * The claim of the worker running the goal (its lease and the fencing token it claimed with):
    * asked before each push, so a worker that stalled past its lease pushes nothing more once

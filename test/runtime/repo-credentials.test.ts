@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareRepository } from '../../src/runtime/setup/repo-queue.js';
-import { withoutRemoteCredentials } from '../../src/work/repo-clone.js';
+import {
+  remoteCredentialsEnv,
+  remoteWithoutCredentials,
+  withoutRemoteCredentials,
+} from '../../src/work/repo-clone.js';
 
 /*
  * A remote URL can carry an access token (https://TOKEN@host/…) or a password. A worker's
@@ -34,5 +38,24 @@ describe('remote credentials in messages', () => {
     expect(withoutRemoteCredentials('ssh://git@host/r.git failed', 'ssh://git@host/r.git')).toBe(
       'ssh://host/r failed',
     );
+  });
+
+  it("gives git an http remote's credentials through its environment alone, after the environment's own config", () => {
+    const remote = 'https://x-access:gh%40token@git.example.com/team/app.git';
+    expect(remoteWithoutCredentials(remote)).toBe('https://git.example.com/team/app.git');
+    const env = remoteCredentialsEnv(remote, { GIT_CONFIG_COUNT: '1' });
+    expect(env).toMatchObject({
+      GIT_CONFIG_COUNT: '3',
+      GIT_CONFIG_KEY_1: 'credential.https://git.example.com.helper',
+      GIT_CONFIG_VALUE_1: '',
+      GIT_CONFIG_KEY_2: 'credential.https://git.example.com.helper',
+      TASKWEAVE_GIT_USERNAME: 'x-access',
+      TASKWEAVE_GIT_PASSWORD: 'gh@token',
+    });
+    // The helper names the variables, never the secret itself.
+    expect(env?.GIT_CONFIG_VALUE_2).not.toContain('gh@token');
+    expect(remoteCredentialsEnv('https://git.example.com/team/app.git')).toBeUndefined();
+    expect(remoteCredentialsEnv('ssh://git@host/r.git')).toBeUndefined();
+    expect(remoteWithoutCredentials('git@host:team/app.git')).toBe('git@host:team/app.git');
   });
 });

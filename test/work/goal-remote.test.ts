@@ -33,7 +33,7 @@ async function machine(remote: string, beforeGoalPush?: () => Promise<void>) {
     goalId: GOAL,
     setup,
     ahead: new WorktreesAhead(),
-    remote: CLONE_REMOTE,
+    remote: { name: CLONE_REMOTE },
     beforeGoalPush,
   });
   if (!goal) throw new Error('no goal');

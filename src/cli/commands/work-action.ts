@@ -44,8 +44,9 @@ function reportWork(cli: CliRuntime, outcome: WorkOutcome, options: WorkCliOptio
  * go through the clone's remote; one task at a time in this process, the queues in turn.
  */
 async function workRepositoryQueues(options: WorkCliOptions): Promise<number> {
-  const { prepareRepository } = await import('../../runtime/repositories.js');
+  const { prepareRepository, shownRemote } = await import('../../runtime/repositories.js');
   const { workRepositories } = await import('../../runtime/repo-work.js');
+  hideRemoteCredentials(options.repo ?? [], shownRemote);
   const repositories: { cli: CliRuntime; queue: string }[] = [];
   try {
     for (const repo of options.repo ?? []) {
@@ -70,4 +71,17 @@ async function workRepositoryQueues(options: WorkCliOptions): Promise<number> {
   } finally {
     for (const { cli } of repositories) await cli.close();
   }
+}
+
+/**
+ * A remote's token given on the command line (`--repo https://user:token@host/…`) would stay in
+ * this process's command line, which `ps` shows every local user and any command a task runs:
+ * the process's title is rewritten without it (Linux overwrites argv in place). git gets the
+ * credentials through its environment alone (see remoteCredentialsEnv).
+ */
+function hideRemoteCredentials(remotes: readonly string[], shown: (remote: string) => string): void {
+  const hidden = process.argv.map((argument) =>
+    remotes.reduce((text, remote) => text.replaceAll(remote, shown(remote)), argument),
+  );
+  if (hidden.some((argument, index) => argument !== process.argv[index])) process.title = hidden.join(' ');
 }

@@ -204,6 +204,7 @@ export function runtimeOptions(
     ...(options.remote === undefined ? {} : { remote: options.remote }),
     inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
     trustDatabase: options.trustDb,
+    ...(options.allowQueuedScripts ? { allowQueuedScripts: true } : {}),
     policy,
   };
 }

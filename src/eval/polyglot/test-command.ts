@@ -1,5 +1,6 @@
 import { runShellCommand } from '../../tools/process/index.js';
 import { probeSandbox, sandboxLaunch } from '../../tools/sandbox/index.js';
+import { withoutCredentials } from '../../util/command-environment.js';
 import { CHECKER_TIMEOUT_MS } from '../checker.js';
 
 /** How long an exercise's install step may take. */
@@ -29,9 +30,7 @@ export async function runExerciseCommand(options: {
   signal?: AbortSignal;
 }): Promise<CommandVerdict> {
   const env: NodeJS.ProcessEnv = {
-    ...Object.fromEntries(
-      Object.entries(options.env).filter(([name]) => !/API_KEY|TOKEN|SECRET/i.test(name)),
-    ),
+    ...withoutCredentials(options.env),
     CI: 'true',
     NO_COLOR: '1',
     NODE_OPTIONS: '',

@@ -1,9 +1,11 @@
 import { errorMessage } from '../../util/error-message.js';
 import {
   CLONE_REMOTE,
+  type CloneRemote,
   clonesFolder,
   ensureClone,
   normalRemote,
+  remoteCredentialsEnv,
   withoutRemoteCredentials,
 } from '../../work/repo-clone.js';
 import { RuntimeInputError } from './errors.js';
@@ -26,8 +28,8 @@ export function repoQueue(remote: string): string {
 export interface RepositoryPlace {
   /** The clone's folder (the worker's workspace). */
   folder: string;
-  /** The remote's name in the clone. */
-  remote: string;
+  /** The remote's name in the clone, and git's environment for it (its credentials). */
+  remote: CloneRemote;
   queue: string;
 }
 
@@ -60,7 +62,8 @@ export async function prepareRepository(options: {
   const clones = clonesFolder({ given: options.clones, env: options.env });
   try {
     const folder = await ensureClone({ remote: options.remote, clones });
-    return { folder, remote: CLONE_REMOTE, queue };
+    const env = remoteCredentialsEnv(options.remote, options.env);
+    return { folder, remote: { name: CLONE_REMOTE, ...(env === undefined ? {} : { env }) }, queue };
   } catch (error) {
     throw new RuntimeInputError(
       withoutRemoteCredentials(

@@ -2,6 +2,7 @@ import type { LoopName, PlanMode, ProtocolName, RequestPolicy, TaskTracking } fr
 import type { ApprovalMode } from '../../tools/approval.js';
 import type { SandboxMode } from '../../tools/sandbox-modes.js';
 import type { IsolationMode } from '../../work/isolation.js';
+import type { CloneRemote } from '../../work/repo-clone.js';
 import type { WorktreeSetup } from '../../work/worktree-setup.js';
 
 /** How the runs of a runtime go: the same for every goal it runs. */
@@ -44,5 +45,5 @@ export interface RunSettings {
    * `--repo`: the git remote (its name in taskweave's clone, `origin`) each goal's branches are
    * fetched from before a task starts and pushed to as tasks end; the goal runs in worktrees.
    */
-  remote?: string;
+  remote?: CloneRemote;
 }

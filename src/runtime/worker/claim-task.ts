@@ -1,3 +1,5 @@
+import { Journal, recordRefusedRun } from '../../agent/index.js';
+import { QueuedModelError } from '../../config/queued-model-trust.js';
 import type { Store } from '../../store/ports.js';
 import type { Task } from '../../store/rows.js';
 import { errorMessage } from '../../util/error-message.js';
@@ -71,8 +73,15 @@ export async function claimTask(
   } catch (error) {
     // Settings that cannot be honoured here (a model that cannot be built, a stored value that
     // cannot be read): the task is refused, saying why, rather than run with other settings.
-    const reason = `not run with other settings than it was queued with: ${errorMessage(error)}`;
+    // A queued model this process does not trust says so itself (queued-model-trust.ts).
+    const reason =
+      error instanceof QueuedModelError
+        ? error.message
+        : `not run with other settings than it was queued with: ${errorMessage(error)}`;
     notices.notice(`■ the task "${task.title}" was ${reason}`);
+    // The session says why too: whoever queued the goal follows it there.
+    const journal = new Journal({ sessionId, store, bus: deps.bus });
+    await recordRefusedRun({ store, journal, goal, taskId: task.id, reason }).catch(() => undefined);
     return { kind: 'settled', result: { sessionId, status: 'failed', reason, cancelled: false } };
   }
   const claimed = { task, owner, sessionId, goal, continuing, choice };

@@ -100,7 +100,10 @@ export class RunFactory {
     const queued = decodeQueuedSettings(task.runSettings);
     if (queued === undefined) return this.own(sessionId);
     const differences = settingsDifferences(queued, queuedSettingsOf(this.pieces));
-    const model = queued.model === ownModel.id ? ownModel : await models.modelFor(queued);
+    // The process's own model as it is: the same name, and no base URL other than its own.
+    const asOwn =
+      queued.model === ownModel.id && (queued.baseUrl ?? this.pieces.baseUrl) === this.pieces.baseUrl;
+    const model = asOwn ? ownModel : await models.modelFor(queued);
     const runSafety = await safety.forQueuedRun(sessionId, queued);
     if (differences.length > 0)
       notices.notice(
