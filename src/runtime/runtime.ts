@@ -9,6 +9,7 @@ import { DEFAULT_QUEUE } from '../store/defaults.js';
 import type { Store } from '../store/ports.js';
 import type { Task } from '../store/rows.js';
 import type { ApprovalMode } from '../tools/approval.js';
+import type { LanguageServerSettings } from '../tools/lsp/index.js';
 import type { McpServerConfig } from '../tools/mcp/index.js';
 import { Workspace } from '../tools/workspace/index.js';
 import { titleOf } from '../util/title.js';
@@ -83,6 +84,8 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
    * that the work queued in it runs (see database-origin.ts); without it that work is left.
    */
   trustDatabase?: boolean;
+  /** `false` turns language-server diagnostics and navigation off ; the config's `lsp` otherwise. */
+  lsp?: boolean;
 }
 
 /** What became of a submitted goal. */
@@ -118,6 +121,8 @@ interface RuntimeParts {
   checkpointKeepDays: number;
   /** How many background commands each session may run at once, when the config says. */
   backgroundMax?: number;
+  /** The language servers' settings; off when undefined. */
+  lsp: LanguageServerSettings | undefined;
 }
 
 /**
@@ -187,6 +192,8 @@ export class Runtime {
       settings: this.settings,
       safety: this.safety,
       mcpServers: this.mcpServers,
+      lsp: parts.lsp,
+      env: this.env,
       background: this.background,
       models: new QueuedModels({ cwd: workspace.root, env: this.env }),
       live: this.live,
@@ -238,6 +245,7 @@ export class Runtime {
       leases,
       checkpointKeepDays: config.checkpoints?.keepDays ?? DEFAULT_CHECKPOINT_KEEP_DAYS,
       ...(config.background?.max === undefined ? {} : { backgroundMax: config.background.max }),
+      lsp: options.lsp === false || config.lsp === false ? undefined : (config.lsp ?? {}),
     });
   }
 
