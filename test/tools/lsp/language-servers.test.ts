@@ -2,11 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeNavigationTool } from '../../../src/tools/builtin/code-navigation.js';
 import { editFileTool } from '../../../src/tools/builtin/edit-file.js';
 import { readFileTool } from '../../../src/tools/builtin/read-file.js';
 import { writeFileTool } from '../../../src/tools/builtin/write-file.js';
 import { FileTracker } from '../../../src/tools/file-tracker.js';
 import { LanguageServers } from '../../../src/tools/lsp/index.js';
+import { coreTools, ToolRegistry } from '../../../src/tools/registry.js';
 import type { CommandSandbox } from '../../../src/tools/sandbox/index.js';
 import type { ToolContext } from '../../../src/tools/types.js';
 import { Workspace } from '../../../src/tools/workspace/workspace.js';
@@ -109,6 +111,43 @@ describe('diagnostics after edits from the real typescript-language-server', () 
     expect(result.diagnostics).toBeUndefined();
     expect(result.output).not.toContain('language server');
     expect(servers.list()).toEqual([expect.objectContaining({ language: 'typescript', root: bed.root })]);
+  });
+
+  it('answers code_navigation: definition, references, hover and symbols', { timeout: SLOW }, async () => {
+    const ctx = withServers(bed, servers);
+    const ask = (args: object) => codeNavigationTool.run(args, ctx);
+    const definition = await ask({
+      operation: 'definition',
+      path: 'src/cart.ts',
+      line: 4,
+      symbol: 'formatPrice',
+    });
+    expect(definition.output).toBe(
+      'src/money.ts:1:17: export function formatPrice(cents: number, currency: string): string {',
+    );
+    const references = await ask({
+      operation: 'references',
+      path: 'src/money.ts',
+      line: 1,
+      symbol: 'formatPrice',
+    });
+    expect(
+      references.output
+        .split('\n')
+        .map((line) => line.split(': ')[0])
+        .sort(),
+    ).toEqual(['src/cart.ts:1:10', 'src/cart.ts:4:10', 'src/money.ts:1:17']);
+    const hover = await ask({ operation: 'hover', path: 'src/cart.ts', line: 4, symbol: 'formatPrice' });
+    expect(hover.output).toContain('formatPrice(cents: number, currency: string): string');
+    const symbols = await ask({ operation: 'symbols', path: 'src/money.ts' });
+    expect(symbols.output).toContain('1:17 function formatPrice');
+    const missing = await ask({ operation: 'definition', path: 'src/cart.ts', line: 4, symbol: 'nowhere' });
+    expect(missing).toMatchObject({ isError: true, output: 'src/cart.ts has no "nowhere" on line 4.' });
+    // Offered to the model from the moment a server runs.
+    expect(
+      new ToolRegistry(coreTools).offered({ languageServers: servers }).map((tool) => tool.name),
+    ).toContain('code_navigation');
+    expect(new ToolRegistry(coreTools).offered({}).map((tool) => tool.name)).not.toContain('code_navigation');
   });
 
   it('restarts a killed server once, then turns it off for the run with a note', {
