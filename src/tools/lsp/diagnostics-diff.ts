@@ -1,3 +1,4 @@
+import { diagnosticText } from '../../events/diagnostic-text.js';
 import type { FileDiagnostic } from './diagnostics.js';
 
 /** At most this many new problems are kept per change (the event carries them, --verbose shows all). */
@@ -43,12 +44,8 @@ export function orderDiagnostics(diagnostics: FileDiagnostic[], changedPath: str
     .slice(0, MAX_REPORTED_DIAGNOSTICS);
 }
 
-/** One problem on one line: `src/a.ts:3:7 error TS2322: Type …`. */
-export function diagnosticLine(diagnostic: FileDiagnostic): string {
-  const code = diagnostic.code === undefined ? '' : ` ${diagnostic.code}`;
-  const message = diagnostic.message.replace(/\s*\n\s*/g, ' ');
-  return `${diagnostic.path}:${diagnostic.line}:${diagnostic.column} ${diagnostic.severity}${code}: ${message}`;
-}
+/** One problem on one line: `src/a.ts:3:7 error TS2322: Type …` (the front ends show the same). */
+export const diagnosticLine: (diagnostic: FileDiagnostic) => string = diagnosticText;
 
 /**
  * What the model reads after an edit: the new problems (at most MAX_DIAGNOSTICS_IN_RESULT, in

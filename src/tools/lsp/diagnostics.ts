@@ -1,16 +1,10 @@
-/** How bad a reported problem is; hints and information are not reported. */
-export type DiagnosticSeverity = 'error' | 'warning';
+import type { DiagnosticView } from '../../events/diagnostic-text.js';
 
-/** One problem a language server reports, as tools and events carry it (1-based positions). */
-export interface FileDiagnostic {
-  /** Relative to the workspace root. */
-  path: string;
-  line: number;
-  column: number;
-  severity: DiagnosticSeverity;
-  code?: string;
-  message: string;
-}
+/** How bad a reported problem is; hints and information are not reported. */
+export type DiagnosticSeverity = DiagnosticView['severity'];
+
+/** One problem a language server reports, as tools and events carry it (1-based positions, path relative to the workspace). */
+export type FileDiagnostic = DiagnosticView;
 
 /** What checking a change found: the problems it introduced, and a note when none could be had. */
 export interface ChangeDiagnostics {

@@ -131,7 +131,7 @@ export class LanguageServers {
       finish: async (text) => {
         if (server !== entry.server) return { diagnostics: [], ...this.crashNote(entry) };
         const before = new Map([[file, server.publications(file)]]);
-        await server.sync(file, text, languageId(file));
+        await server.sync(file, text, languageId(file), { reopen: entry.spec.reopenOnChange === true });
         const done = await server.waitForPublications(before, { deadline, quietMs: QUIET_MS, staleMs });
         if (!done) return noted(this.slowNote(entry, server)).finish(text);
         const fresh = newDiagnostics(baseline, this.snapshot(server, place));

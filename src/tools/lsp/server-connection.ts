@@ -177,10 +177,28 @@ export class ServerConnection {
     return this.versions.get(uriOf(file))?.text;
   }
 
-  /** Tells the server a file's whole text: opens it, or sends the change. */
-  async sync(file: string, text: string, languageId: string): Promise<void> {
+  /**
+   * Tells the server a file's whole text: opens it, or sends the change. With `reopen`, a change
+   * is sent as a close and an open: a server that publishes only what changed (typescript-language-
+   * server says nothing when a clean file stays clean) then publishes the file anew.
+   */
+  async sync(
+    file: string,
+    text: string,
+    languageId: string,
+    options: { reopen?: boolean } = {},
+  ): Promise<void> {
     const uri = uriOf(file);
     const open = this.versions.get(uri);
+    if (open !== undefined && open.text !== text && options.reopen) {
+      const version = open.version + 1;
+      this.versions.set(uri, { version, text });
+      await this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+      await this.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId, version, text },
+      });
+      return;
+    }
     if (open === undefined) {
       this.versions.set(uri, { version: 1, text });
       await this.connection.sendNotification('textDocument/didOpen', {

@@ -48,6 +48,8 @@ export interface LanguageServerSpec {
    * change came may still publish meanwhile.
    */
   staleMs?: number;
+  /** A changed file is closed and opened again (see ServerConnection.sync). */
+  reopenOnChange?: boolean;
 }
 
 const require = createRequire(import.meta.url);
@@ -83,6 +85,7 @@ const typescriptSpec: LanguageServerSpec = {
     `(from|import|require\\()\\s*['"][^'"]*\\b${escapeRegExp(baseName)}(\\.[cm]?[jt]sx?)?['"]`,
   importerExtensions: TS_EXTENSIONS,
   staleMs: 250,
+  reopenOnChange: true,
 };
 
 /** pyright's language server. */

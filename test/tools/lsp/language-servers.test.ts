@@ -113,6 +113,22 @@ describe('diagnostics after edits from the real typescript-language-server', () 
     expect(servers.list()).toEqual([expect.objectContaining({ language: 'typescript', root: bed.root })]);
   });
 
+  it('returns soon after an edit that leaves a clean file clean (the server says nothing new)', {
+    timeout: SLOW,
+  }, async () => {
+    const ctx = withServers(bed, servers);
+    const result = await readThenEdit(
+      ctx,
+      'src/cart.ts',
+      '(sum, price) => sum + price',
+      '(sum, each) => sum + each',
+    );
+    expect(result.diagnostics).toBeUndefined();
+    expect(result.output).not.toContain('language server');
+    // Far less than the wait (PATIENT_WAIT_MS): the server published the file anew.
+    expect(result.durationMs).toBeLessThan(10_000);
+  });
+
   it('answers code_navigation: definition, references, hover and symbols', { timeout: SLOW }, async () => {
     const ctx = withServers(bed, servers);
     const ask = (args: object) => codeNavigationTool.run(args, ctx);
