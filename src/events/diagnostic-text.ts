@@ -31,3 +31,10 @@ export function diagnosticsHeading(diagnostics: DiagnosticView[]): string {
  */
 export const DIAGNOSTICS_SECTION =
   /^(The language server reports |\(No diagnostics: |\(The \S+ language server crashed)/;
+
+/** A file change's result without what the language server added (shown apart, as a list). */
+export function withoutDiagnosticsSection(result: string): string {
+  const lines = result.split('\n');
+  const at = lines.findIndex((line) => DIAGNOSTICS_SECTION.test(line));
+  return at === -1 ? result : lines.slice(0, at).join('\n').trimEnd();
+}

@@ -5,6 +5,7 @@ import {
   type DiagnosticView,
   diagnosticsHeading,
   diagnosticText,
+  withoutDiagnosticsSection,
 } from '../../../src/events/diagnostic-text.js';
 import type { ToolCallView } from '../../../src/events/session-view.js';
 import { CollapsedText, diffLineClass } from './collapsed-text.js';
@@ -29,7 +30,9 @@ export function ToolCall({ call }: { call: ToolCallView }) {
       {call.status === 'running' && call.progress.length > 0 && (
         <CollapsedText label={`${call.name} output so far`} text={call.progress.join('\n')} keep="end" />
       )}
-      {call.output !== undefined && <ToolOutput call={call} output={call.output} />}
+      {call.output !== undefined && (
+        <ToolOutput call={call} output={call.diagnostics ? withoutDiagnosticsSection(call.output) : call.output} />
+      )}
       {call.diagnostics && call.diagnostics.length > 0 && <Diagnostics diagnostics={call.diagnostics} />}
     </details>
   );
