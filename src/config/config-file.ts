@@ -81,6 +81,33 @@ function configShape() {
     checkpoints: z.strictObject({ keepDays: z.number().int().positive().optional() }).optional(),
     /** Background commands (run_command `background: true`): how many a session may run at once. */
     background: z.strictObject({ max: z.number().int().nonnegative().max(64).optional() }).optional(),
+    /**
+     * Language servers: `false` turns diagnostics after edits and code navigation off; `servers`
+     * adds servers beside the built-in TypeScript and Python ones (the user's own config only:
+     * they are programs to run); `waitMs` bounds how long an edit waits for its diagnostics.
+     */
+    lsp: z
+      .union([
+        z.literal(false),
+        z.strictObject({
+          servers: z
+            .record(
+              z
+                .string()
+                .regex(/^[A-Za-z0-9_-]+$/, 'a language server name has letters, digits, - and _ only'),
+              z.strictObject({
+                command: z.string().min(1),
+                args: z.array(z.string()).optional(),
+                extensions: z.array(z.string().regex(/^\.[^/\\]+$/, 'an extension starts with a dot')).min(1),
+                rootMarkers: z.array(z.string().min(1)).optional(),
+                initializationOptions: z.record(z.string(), z.unknown()).optional(),
+              }),
+            )
+            .optional(),
+          waitMs: z.number().int().positive().max(60_000).optional(),
+        }),
+      ])
+      .optional(),
     /** Where plan tasks work: git worktrees (`worktree`), the shared workspace, or `auto` (the default). */
     isolation: z.enum(['auto', 'worktree', 'shared']).optional(),
     /** How a task worktree is set up: a command run once in it, ignored folders linked and files copied from the checkout. */
@@ -147,6 +174,10 @@ export async function loadConfigFile(options: {
     if (filePath === undefined || config === undefined) continue;
     loaded.paths.unshift(filePath);
     const { approval, sandbox, network, allow, deny, mcp, prices, budget, hooks, ...settings } = config;
+    if (filePath === projectPath && settings.lsp && settings.lsp.servers !== undefined)
+      throw new ModelConfigError(
+        `The workspace config ${filePath} sets "lsp.servers": programs taskweave would start, which a workspace config (a cloned repository can bring one along) may not name. Put them in your own config (~/.config/taskweave/config.json).`,
+      );
     for (const key of Object.keys(settings) as (keyof typeof settings)[]) {
       if (settings[key] === undefined) continue;
       // The model and where it is sent are the user's choice: a workspace's only fills a gap

@@ -2,10 +2,11 @@ import type { PlanMode, RunSettings } from '../runtime/index.js';
 
 /**
  * The ways eval runs the agent: `none` (taskweave as it is), `no-tracking` (plans, but the model
- * keeps track of them itself: no task list, no refused final answers) and `no-plans`
- * (`--plan never`).
+ * keeps track of them itself: no task list, no refused final answers), `no-plans`
+ * (`--plan never`) and `no-diagnostics` (no language servers: edits come back without the
+ * problems they introduced, and no code_navigation).
  */
-export const ABLATIONS = ['none', 'no-tracking', 'no-plans'] as const;
+export const ABLATIONS = ['none', 'no-tracking', 'no-plans', 'no-diagnostics'] as const;
 
 /** One of ABLATIONS. */
 export type Ablation = (typeof ABLATIONS)[number];
@@ -14,6 +15,7 @@ export type Ablation = (typeof ABLATIONS)[number];
 export function ablationSettings(ablation: Ablation): {
   plan: PlanMode;
   taskTracking: NonNullable<RunSettings['taskTracking']>;
+  lsp?: false;
 } {
   switch (ablation) {
     case 'none':
@@ -22,5 +24,7 @@ export function ablationSettings(ablation: Ablation): {
       return { plan: 'auto', taskTracking: 'model' };
     case 'no-plans':
       return { plan: 'never', taskTracking: 'orchestrator' };
+    case 'no-diagnostics':
+      return { plan: 'auto', taskTracking: 'orchestrator', lsp: false };
   }
 }

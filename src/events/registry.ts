@@ -21,6 +21,15 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
 
 const step = z.number().int().nonnegative();
 const taskId = z.string().optional();
+/** A problem a language server reports in a file (1-based line and column). */
+const diagnostic = z.object({
+  path: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  severity: z.enum(['error', 'warning']),
+  code: z.string().optional(),
+  message: z.string(),
+});
 const tokens = z.number().int().nonnegative();
 /** An amount of money in US dollars (the price table's currency). */
 const dollars = z.number().nonnegative();
@@ -223,11 +232,13 @@ export const eventPayloadSchema = z.union([
   topLevel('tool_start', { call_id: z.string(), name: z.string(), args: z.unknown(), step, task_id: taskId }),
   /** A line of progress from a long-running tool (command output as it arrives). */
   topLevel('tool_progress', { call_id: z.string(), name: z.string(), content: z.string(), task_id: taskId }),
+  /** `diagnostics`: the problems a file change introduced, as its language server reports them. */
   topLevel('tool_complete', {
     call_id: z.string(),
     name: z.string(),
     result: z.string(),
     display: z.string().optional(),
+    diagnostics: z.array(diagnostic).optional(),
     duration_ms: z.number(),
     task_id: taskId,
   }),

@@ -1,4 +1,5 @@
 import type { PlanTask, TaskState } from '../plan/task-graph.js';
+import type { DiagnosticView } from './diagnostic-text.js';
 import type { RunStatus } from './registry.js';
 
 /**
@@ -28,6 +29,8 @@ export interface ToolCallView {
   output?: string;
   /** The short summary for people (`exit 0 · 1.2s`). */
   display?: string;
+  /** The problems a file change introduced, as its language server reported them. */
+  diagnostics?: DiagnosticView[];
   durationMs?: number;
   startedAt: number;
 }

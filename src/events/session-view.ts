@@ -364,6 +364,7 @@ function finishCall(
     status: event.type === 'tool_complete' ? 'ok' : 'error',
     output: event.type === 'tool_complete' ? event.result : event.error,
     display: event.display,
+    ...(event.type === 'tool_complete' && event.diagnostics ? { diagnostics: event.diagnostics } : {}),
     durationMs: event.duration_ms,
   }));
   return finished === view ? view : { ...finished, runningTools: Math.max(0, finished.runningTools - 1) };

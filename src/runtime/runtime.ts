@@ -9,6 +9,7 @@ import { DEFAULT_QUEUE } from '../store/defaults.js';
 import type { Store } from '../store/ports.js';
 import type { Task } from '../store/rows.js';
 import type { ApprovalMode } from '../tools/approval.js';
+import type { LanguageServerSettings } from '../tools/lsp/index.js';
 import type { McpServerConfig } from '../tools/mcp/index.js';
 import { Workspace } from '../tools/workspace/index.js';
 import { titleOf } from '../util/title.js';
@@ -93,6 +94,8 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
    * own runs here (tests, demos); without it such a goal fails (see queued-model-trust.ts).
    */
   allowQueuedScripts?: boolean;
+  /** `false` turns language-server diagnostics and navigation off ; the config's `lsp` otherwise. */
+  lsp?: boolean;
 }
 
 /** What became of a submitted goal. */
@@ -131,6 +134,8 @@ interface RuntimeParts {
   backgroundMax?: number;
   /** Goals queued with a script model other than this process's own may run here. */
   allowQueuedScripts: boolean;
+  /** The language servers' settings; off when undefined. */
+  lsp: LanguageServerSettings | undefined;
 }
 
 /**
@@ -200,6 +205,8 @@ export class Runtime {
       settings: this.settings,
       safety: this.safety,
       mcpServers: this.mcpServers,
+      lsp: parts.lsp,
+      env: this.env,
       background: this.background,
       models: new QueuedModels({
         cwd: workspace.root,
@@ -258,6 +265,7 @@ export class Runtime {
       checkpointKeepDays: config.checkpoints?.keepDays ?? DEFAULT_CHECKPOINT_KEEP_DAYS,
       ...(config.background?.max === undefined ? {} : { backgroundMax: config.background.max }),
       allowQueuedScripts: options.allowQueuedScripts === true,
+      lsp: options.lsp === false || config.lsp === false ? undefined : (config.lsp ?? {}),
     });
   }
 

@@ -1,4 +1,5 @@
 import { analyzeOutputTool } from './builtin/analyze-output.js';
+import { codeNavigationTool } from './builtin/code-navigation.js';
 import { editFileTool } from './builtin/edit-file.js';
 import { readBackgroundOutputTool } from './builtin/read-background-output.js';
 import { readFileTool } from './builtin/read-file.js';
@@ -20,6 +21,7 @@ export const coreTools: Tool[] = [
   requestInputTool,
   readBackgroundOutputTool,
   stopBackgroundCommandTool,
+  codeNavigationTool,
 ];
 
 /** The tools of one run, by name; names are unique. */

@@ -3,6 +3,8 @@ import type { ChangeKind } from './approval.js';
 import type { BackgroundCommands } from './background/background-commands.js';
 import type { ControlEffect } from './control-effect.js';
 import type { FileTracker } from './file-tracker.js';
+import type { FileDiagnostic } from './lsp/diagnostics.js';
+import type { LanguageServers } from './lsp/language-servers.js';
 import type { CommandSandbox } from './sandbox/sandbox.js';
 import type { Workspace } from './workspace/workspace.js';
 
@@ -52,6 +54,8 @@ export interface ToolContext {
   taskId?: string;
   /** The session's background commands (run_command `background: true`); absent where none may run. */
   background?: BackgroundCommands;
+  /** The run's language servers: diagnostics after file changes, code navigation; absent when off. */
+  languageServers?: LanguageServers;
 }
 
 /**
@@ -62,6 +66,8 @@ export interface ToolContext {
 export interface ToolOfferState {
   /** The session's background commands; absent where none may run. */
   background?: BackgroundCommands;
+  /** The run's language servers (code_navigation is offered once one runs); absent when off. */
+  languageServers?: LanguageServers;
 }
 
 /** Records running commands, so that a later process can end those a killed one left running. */
@@ -80,6 +86,8 @@ export interface ToolResult {
   output: string;
   display?: string;
   isError: boolean;
+  /** The problems a file change introduced, as the language server reports them (write_file, edit_file). */
+  diagnostics?: FileDiagnostic[];
   effect?: ControlEffect;
 }
 

@@ -185,14 +185,20 @@ const ROOM_RULES: readonly RoomRule[] = [
   {
     layer: 'tools',
     room: '',
-    mayImport: ['builtin', 'background', 'sandbox', 'workspace', 'text'],
-    why: "the registry lists the built-in tools; a tool's context names the workspace, sandbox and background commands",
+    mayImport: ['builtin', 'background', 'sandbox', 'workspace', 'text', 'lsp'],
+    why: "the registry lists the built-in tools; a tool's context names the workspace, sandbox, background commands and language servers",
   },
   {
     layer: 'tools',
     room: 'builtin',
-    mayImport: ['', 'background', 'process', 'sandbox', 'workspace', 'text'],
+    mayImport: ['', 'background', 'process', 'sandbox', 'workspace', 'text', 'lsp'],
     why: 'each tool is one defineTool() over the rooms that do the work; only the registry (the top) lists them',
+  },
+  {
+    layer: 'tools',
+    room: 'lsp',
+    mayImport: ['', 'process', 'sandbox'],
+    why: 'language servers are programs started in the sandbox; a tool adds what they report to its result',
   },
   {
     layer: 'tools',

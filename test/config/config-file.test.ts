@@ -31,6 +31,21 @@ describe('loadConfigFile', () => {
 
   const projectFile = () => path.join(cwd, '.taskweave', 'config.json');
 
+  it('takes language servers from the user file, and refuses them in a workspace file', async () => {
+    const servers = { go: { command: 'gopls', extensions: ['.go'], rootMarkers: ['go.mod'] } };
+    const user = await write(path.join(home, '.config', 'taskweave', 'config.json'), { lsp: { servers } });
+    expect((await loadConfigFile({ cwd, env })).config.lsp).toEqual({ servers });
+    await write(projectFile(), { lsp: { waitMs: 2000 } });
+    expect((await loadConfigFile({ cwd, env })).config.lsp).toEqual({ waitMs: 2000 });
+    await write(projectFile(), { lsp: false });
+    expect((await loadConfigFile({ cwd, env })).config.lsp).toBe(false);
+    const project = await write(projectFile(), { lsp: { servers } });
+    await expect(loadConfigFile({ cwd, env })).rejects.toThrow(
+      `The workspace config ${project} sets "lsp.servers"`,
+    );
+    expect(user).toContain('config.json');
+  });
+
   it('gives an empty config when no file exists', async () => {
     expect(await loadConfigFile({ cwd, env })).toEqual({ config: {}, sources: {}, paths: [] });
   });

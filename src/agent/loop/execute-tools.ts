@@ -100,7 +100,13 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
     task_id: taskId,
   };
   if (result.isError) emit({ type: 'tool_error', ...common, error: result.output });
-  else emit({ type: 'tool_complete', ...common, result: result.output });
+  else
+    emit({
+      type: 'tool_complete',
+      ...common,
+      result: result.output,
+      ...(result.diagnostics === undefined ? {} : { diagnostics: result.diagnostics }),
+    });
   // After a call that ran (not one refused or unknown): formatting after an edit, say.
   if (gate.allowed && tool && hooks?.has('afterTool'))
     await hooks.afterTool(call, result, { step, taskId }, options.signal);

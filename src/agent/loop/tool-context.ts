@@ -35,6 +35,7 @@ export function toolContextFor(
     runId: run.runId,
     taskId,
     background: run.background,
+    ...(run.languageServers === undefined ? {} : { languageServers: run.languageServers }),
     progress: (content) =>
       run.emit({ type: 'tool_progress', call_id: call.id, name: call.name, content, task_id: taskId }),
     model: {

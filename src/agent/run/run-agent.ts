@@ -10,6 +10,7 @@ import type { Store } from '../../store/ports.js';
 import type { RunMode } from '../../store/vocabulary.js';
 import type { BackgroundCommands } from '../../tools/background/index.js';
 import { FileTracker } from '../../tools/file-tracker.js';
+import type { LanguageServers } from '../../tools/lsp/index.js';
 import { coreTools, ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/types.js';
 import type { Workspace } from '../../tools/workspace/index.js';
@@ -80,6 +81,8 @@ export interface RunAgentOptions {
   budget?: { limit: number; spentBefore: number };
   /** The session's background commands; without them run_command cannot start one. */
   background?: BackgroundCommands;
+  /** The run's language servers (closed by whoever made them); no diagnostics or navigation without. */
+  languageServers?: LanguageServers;
   /** Where plan tasks work: git worktrees or the shared workspace (shared when left out). */
   isolation?: IsolationSettings;
 }
@@ -217,6 +220,7 @@ async function createRun(
       emit: (payload) => journal.emit(runId, payload),
     }),
     background: options.background,
+    ...(options.languageServers === undefined ? {} : { languageServers: options.languageServers }),
     emit: (payload) => {
       journal.emit(runId, payload);
     },

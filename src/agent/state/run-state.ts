@@ -3,6 +3,7 @@ import type { ResolvedModel } from '../../model/types.js';
 import type { PromptMode } from '../../prompts/system-prompt.js';
 import type { BackgroundCommands } from '../../tools/background/index.js';
 import type { FileTracker } from '../../tools/file-tracker.js';
+import type { LanguageServers } from '../../tools/lsp/index.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { CommandSandbox } from '../../tools/sandbox/index.js';
 import type { Tool } from '../../tools/types.js';
@@ -54,6 +55,8 @@ export interface RunContext {
   hooks: HookRunner;
   /** The session's background commands (they outlive the run); absent where none may run. */
   background?: BackgroundCommands;
+  /** The run's language servers (diagnostics after edits, code navigation); absent when off. */
+  languageServers?: LanguageServers;
   emit: Emit;
   maxSteps: number;
   /** Serialises writes to one file by tasks running at the same time. */

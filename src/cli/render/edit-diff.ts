@@ -1,3 +1,4 @@
+import { DIAGNOSTICS_SECTION } from '../../events/diagnostic-text.js';
 /** One line of an edit's diff: a hunk header (`@@ line 4 @@`), removed, added or unchanged. */
 export interface DiffLine {
   sign: '@' | '-' | '+' | ' ';
@@ -18,6 +19,8 @@ export function editDiffLines(result: string): DiffLine[] {
   const lines: DiffLine[] = [];
   for (const line of result.slice(body + 2).split('\n')) {
     if (line === '') continue;
+    // What the language server added after the diff is shown apart (tool-details.ts).
+    if (DIAGNOSTICS_SECTION.test(line)) break;
     if (HUNK_HEADER.test(line)) lines.push({ sign: '@', text: line });
     else if (line.startsWith('- ') || line.startsWith('+ ') || line.startsWith('  '))
       lines.push({ sign: line.charAt(0) as DiffLine['sign'], text: line.slice(2) });

@@ -394,7 +394,13 @@ export class HumanRenderer {
     const width = this.width();
     const room = width === undefined ? undefined : width - 1 - visibleLength(head) - visibleLength(tail);
     const details = toolDetailLines(
-      { name: event.name, args: pending?.args, ok, result },
+      {
+        name: event.name,
+        args: pending?.args,
+        ok,
+        result,
+        ...(ok && event.diagnostics ? { diagnostics: event.diagnostics } : {}),
+      },
       { verbose: this.options.verbose ?? false, style: s },
     );
     this.line(

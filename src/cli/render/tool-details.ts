@@ -1,3 +1,9 @@
+import {
+  DIAGNOSTICS_PREVIEW,
+  type DiagnosticView,
+  diagnosticsHeading,
+  diagnosticText,
+} from '../../events/diagnostic-text.js';
 import { commandOutputLines } from './command-output.js';
 import { editDiffLines } from './edit-diff.js';
 import type { Style } from './terminal.js';
@@ -16,6 +22,8 @@ export interface EndedToolCall {
   ok: boolean;
   /** What the tool returned to the model (its error text for a failed call). */
   result: string;
+  /** The problems a file change introduced (write_file, edit_file). */
+  diagnostics?: DiagnosticView[];
 }
 
 export interface ToolDetailOptions {
@@ -30,8 +38,26 @@ export interface ToolDetailOptions {
  */
 export function toolDetailLines(call: EndedToolCall, options: ToolDetailOptions): string[] {
   if (call.name === 'run_command') return commandDetail(call, options);
-  if (call.name === 'edit_file' && call.ok) return diffDetail(call, options);
-  return [];
+  const diff = call.name === 'edit_file' && call.ok ? diffDetail(call, options) : [];
+  return [...diff, ...diagnosticsDetail(call.diagnostics ?? [], options)];
+}
+
+/** The problems an edit introduced, under its diff: a count and the first few (--verbose: all). */
+function diagnosticsDetail(diagnostics: DiagnosticView[], options: ToolDetailOptions): string[] {
+  if (diagnostics.length === 0) return [];
+  const { style } = options;
+  const shown = options.verbose ? diagnostics : diagnostics.slice(0, DIAGNOSTICS_PREVIEW);
+  const hidden = diagnostics.length - shown.length;
+  return [
+    `${DETAIL_INDENT}${style.yellow(`⚠ ${diagnosticsHeading(diagnostics)}`)}`,
+    ...shown.map((diagnostic) => {
+      const paint = diagnostic.severity === 'error' ? style.red : style.yellow;
+      return `${DETAIL_INDENT}  ${paint(diagnosticText(diagnostic))}`;
+    }),
+    ...(hidden > 0
+      ? [`${DETAIL_INDENT}  ${style.dim(`… ${plural(hidden, 'more')} (--verbose shows all)`)}`]
+      : []),
+  ];
 }
 
 function commandDetail(call: EndedToolCall, options: ToolDetailOptions): string[] {

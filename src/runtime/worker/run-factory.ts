@@ -4,6 +4,7 @@ import type { EventBus } from '../../events/bus.js';
 import type { ResolvedModel } from '../../model/types.js';
 import type { Store } from '../../store/ports.js';
 import type { Task } from '../../store/rows.js';
+import { type LanguageServerSettings, LanguageServers } from '../../tools/lsp/index.js';
 import type { McpServerConfig } from '../../tools/mcp/index.js';
 import { coreTools } from '../../tools/registry.js';
 import type { Workspace } from '../../tools/workspace/index.js';
@@ -32,7 +33,7 @@ export interface RunChoice {
 /** A run ready to start: the agent's options (its control among them), and its end. */
 export interface OpenedRun {
   options: Omit<RunAgentOptions, 'goal'>;
-  /** Stops its MCP servers, detaches its background commands and forgets its control. */
+  /** Stops its MCP and language servers, detaches its background commands and forgets its control. */
   end(): Promise<void>;
 }
 
@@ -49,6 +50,10 @@ export interface RunFactoryOptions {
   safety: RuntimeSafety;
   /** The MCP servers each run starts (the config's `mcp`). */
   mcpServers: Record<string, McpServerConfig>;
+  /** The language servers' settings (the config's `lsp`); none start when undefined. */
+  lsp: LanguageServerSettings | undefined;
+  /** The environment language servers start with (secrets withheld). */
+  env: NodeJS.ProcessEnv;
   /** Each session's background commands (they outlive a run, not the process). */
   background: BackgroundBook;
   /** The models of tasks queued with another model. */
@@ -141,6 +146,11 @@ export class RunFactory {
             servers: mcpServers,
             workspaceRoot: workspace.root,
           });
+    // Language servers start with the run's first source file, and stop when it ends.
+    const languageServers =
+      this.pieces.lsp === undefined || settings.chat
+        ? undefined
+        : new LanguageServers(this.pieces.lsp, this.pieces.env);
     const journal = new Journal({ sessionId, store, bus });
     const detachBackground = background.attach(sessionId, journal);
     const fenced = settings.remote !== undefined && lease?.token !== undefined ? lease : undefined;
@@ -150,6 +160,7 @@ export class RunFactory {
       journal,
       store,
       background: background.forSession(sessionId),
+      ...(languageServers === undefined ? {} : { languageServers }),
       control,
       safety: {
         ...safety,
@@ -183,7 +194,7 @@ export class RunFactory {
       end: async () => {
         untrack();
         detachBackground();
-        await mcp?.close();
+        await Promise.all([mcp?.close(), languageServers?.close()]);
       },
     };
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { builtSchema } from '../built-schemas.js';
 import { defineTool } from '../define-tool.js';
+import { placeOf, withDiagnostics } from '../lsp/index.js';
 import { fileDiff } from '../text/file-diff.js';
 import { countLines, decodeUtf8, lineNumberAt, pluralize, splitLines } from '../text/text-lines.js';
 import { mostSimilar } from '../text/text-similarity.js';
@@ -77,14 +78,18 @@ export const editFileTool = defineTool({
     if ('error' in applied)
       return refuse(`${applied.error}\nNo edit was applied; ${shown} is unchanged.`, 'no edit applied');
 
+    const watch = await ctx.languageServers?.watch(absolute, placeOf(ctx));
     await writeFileAtomic(absolute, applied.content, { workspace: ctx.workspace });
     ctx.files.remember(absolute, applied.content);
     const count = pluralize(args.edits.length, 'edit');
-    return {
-      output: `Edited ${shown}: ${count} applied; it now has ${pluralize(countLines(applied.content), 'line')}.\n\n${applied.snippets.join('\n\n')}`,
-      display: count,
-      isError: false,
-    };
+    return withDiagnostics(
+      {
+        output: `Edited ${shown}: ${count} applied; it now has ${pluralize(countLines(applied.content), 'line')}.\n\n${applied.snippets.join('\n\n')}`,
+        display: count,
+        isError: false,
+      },
+      await watch?.finish(applied.content),
+    );
   },
 });
 

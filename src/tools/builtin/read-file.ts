@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { builtSchema } from '../built-schemas.js';
 import { defineTool } from '../define-tool.js';
+import { placeOf } from '../lsp/index.js';
 import { decodeUtf8, numberLines, pluralize, splitLines } from '../text/text-lines.js';
 import { mostSimilar } from '../text/text-similarity.js';
 import { MAX_TOOL_OUTPUT_CHARS } from '../text/truncate.js';
@@ -88,6 +89,8 @@ export const readFileTool = defineTool({
       }
       // The whole content is recorded even for a range: edit_file checks the file as a whole.
       ctx.files.remember(absolute, bytes);
+      // Its language server starts (and learns the file) while the model reads: an edit then waits less.
+      ctx.languageServers?.warm(absolute, placeOf(ctx));
       const result = numberedLines(splitLines(bytes.toString('utf8')), shown, args);
       if (!result.isError && decodeUtf8(bytes) === undefined) {
         result.output = `Note: ${shown} is not valid UTF-8; characters that are not are shown as �, and edit_file will refuse it.\n${result.output}`;

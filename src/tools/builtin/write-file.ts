@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { builtSchema } from '../built-schemas.js';
 import { defineTool } from '../define-tool.js';
+import { placeOf, withDiagnostics } from '../lsp/index.js';
 import { fileDiff } from '../text/file-diff.js';
 import { countLines, decodeUtf8, pluralize } from '../text/text-lines.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
@@ -54,15 +55,19 @@ export const writeFileTool = defineTool({
         isError: true,
       };
     }
+    const watch = await ctx.languageServers?.watch(absolute, placeOf(ctx));
     await writeFileAtomic(absolute, args.content, { workspace: ctx.workspace, createFolders: true });
     ctx.files.remember(absolute, args.content);
     const lines = pluralize(countLines(args.content), 'line');
     const bytes = pluralize(Buffer.byteLength(args.content, 'utf8'), 'byte');
     const verb = existing ? 'overwrote' : 'created';
-    return {
-      output: `${existing ? 'Overwrote' : 'Created'} ${shown} (${lines}, ${bytes}).`,
-      display: `${verb}, ${lines}`,
-      isError: false,
-    };
+    return withDiagnostics(
+      {
+        output: `${existing ? 'Overwrote' : 'Created'} ${shown} (${lines}, ${bytes}).`,
+        display: `${verb}, ${lines}`,
+        isError: false,
+      },
+      await watch?.finish(args.content),
+    );
   },
 });

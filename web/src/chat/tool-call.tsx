@@ -1,4 +1,12 @@
+import { useState } from 'react';
 import { parseCommandResult } from '../../../src/events/command-result.js';
+import {
+  DIAGNOSTICS_PREVIEW,
+  type DiagnosticView,
+  diagnosticsHeading,
+  diagnosticText,
+  withoutDiagnosticsSection,
+} from '../../../src/events/diagnostic-text.js';
 import type { ToolCallView } from '../../../src/events/session-view.js';
 import { CollapsedText, diffLineClass } from './collapsed-text.js';
 import { CommandOutput } from './command-output.js';
@@ -22,8 +30,34 @@ export function ToolCall({ call }: { call: ToolCallView }) {
       {call.status === 'running' && call.progress.length > 0 && (
         <CollapsedText label={`${call.name} output so far`} text={call.progress.join('\n')} keep="end" />
       )}
-      {call.output !== undefined && <ToolOutput call={call} output={call.output} />}
+      {call.output !== undefined && (
+        <ToolOutput call={call} output={call.diagnostics ? withoutDiagnosticsSection(call.output) : call.output} />
+      )}
+      {call.diagnostics && call.diagnostics.length > 0 && <Diagnostics diagnostics={call.diagnostics} />}
     </details>
+  );
+}
+
+/** The problems a file change introduced, under its diff: the count and the first few, the rest on demand. */
+function Diagnostics({ diagnostics }: { diagnostics: DiagnosticView[] }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? diagnostics : diagnostics.slice(0, DIAGNOSTICS_PREVIEW);
+  return (
+    <div className="tool-diagnostics" role="status">
+      <div className="tool-diagnostics-heading">⚠ {diagnosticsHeading(diagnostics)}</div>
+      <ul>
+        {shown.map((diagnostic) => (
+          <li key={diagnosticText(diagnostic)} className={`diagnostic-${diagnostic.severity}`}>
+            {diagnosticText(diagnostic)}
+          </li>
+        ))}
+      </ul>
+      {diagnostics.length > shown.length && (
+        <button type="button" className="link-button" onClick={() => setAll(true)}>
+          {diagnostics.length - shown.length} more
+        </button>
+      )}
+    </div>
   );
 }
 
