@@ -9,8 +9,10 @@ let script: string;
 
 beforeAll(async () => {
   workspace = await tempWorkspaceRoot('taskweave-typos-');
-  // A model with nothing to say: a typo sent to it as a goal would fail the run.
-  script = await writeScript(await tempWorkspaceRoot('taskweave-typos-script-'), { turns: [] });
+  // A model that answers: a typo sent to it as a goal would open a session.
+  script = await writeScript(await tempWorkspaceRoot('taskweave-typos-script-'), {
+    turns: [{ text: 'Never reached.' }],
+  });
 });
 
 afterAll(async () => {

@@ -122,6 +122,9 @@ export function restoreLines(
     }
   }
   const id = sessionId.slice(0, 8);
-  if (outcome.kind !== 'redo') lines.push(...wrapWords(style.dim(redoHint.replace('<id>', id)), width));
+  // Redo puts back what was taken back: after a restore that took nothing back there is none.
+  const tookBack = changed.length > 0 || (outcome.mode !== 'code' && outcome.messages > 0);
+  if (outcome.kind !== 'redo' && tookBack)
+    lines.push(...wrapWords(style.dim(redoHint.replace('<id>', id)), width));
   return lines;
 }
