@@ -94,8 +94,12 @@ describe('loadConfigFile', () => {
   it('an unknown key near a known one asks "did you mean", at the level where it is', async () => {
     await write(projectFile(), { maxStep: 3, budget: { sesion: 2 } });
     const error = await loadConfigFile({ cwd, env }).catch((thrown: unknown) => thrown);
-    expect((error as Error).message).toContain('(top level): Unrecognized key: "maxStep" (did you mean `maxSteps`?)');
-    expect((error as Error).message).toContain('budget: Unrecognized key: "sesion" (did you mean `session`?)');
+    expect((error as Error).message).toContain(
+      '(top level): Unrecognized key: "maxStep" (did you mean `maxSteps`?)',
+    );
+    expect((error as Error).message).toContain(
+      'budget: Unrecognized key: "sesion" (did you mean `session`?)',
+    );
   });
 
   it('an unknown key near no known one gets no suggestion', async () => {
@@ -119,7 +123,9 @@ describe('loadConfigFile', () => {
     );
     await write(projectFile(), { hooks: { runStart: [{ command: 'true' }] }, approval: 'auto' });
     const both = await loadConfigFile({ cwd, env }).catch((thrown: unknown) => thrown);
-    expect((both as Error).message).toMatch(/Put these keys in your own config \(.*\), or pass --approval auto for one run\.$/);
+    expect((both as Error).message).toMatch(
+      /Put these keys in your own config \(.*\), or pass --approval auto for one run\.$/,
+    );
   });
 
   it('reports a config path that cannot be read', async () => {

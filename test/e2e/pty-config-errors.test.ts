@@ -18,7 +18,9 @@ describe('config errors on an 80×24 terminal', () => {
       env: { NO_COLOR: '1' },
     });
     expect(first.code).toBe(2);
-    expect(first.text.replace(/\s+/g, ' ')).toContain('Unrecognized key: "maxStep" (did you mean `maxSteps`?)');
+    expect(first.text.replace(/\s+/g, ' ')).toContain(
+      'Unrecognized key: "maxStep" (did you mean `maxSteps`?)',
+    );
     expect(first.lines.every((line) => [...line].length <= PTY_COLUMNS)).toBe(true);
 
     const broken = await workspaceWithConfig('{\n  "maxSteps": 3\n  "model": "x:y"\n}\n');
