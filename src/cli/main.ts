@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { holdProviderKeys } from '../util/provider-keys.js';
 import { VERSION } from '../util/version.js';
+import { commandTypo, settleCommandTypo, unknownSubcommand } from './command-typo.js';
 import { addAcpCommand } from './commands/acp-command.js';
 import { addChatCommand } from './commands/chat-command.js';
 import { addCheckpointCommands } from './commands/checkpoints-command.js';
@@ -102,7 +103,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   // Under --json a failure before the first event is still a line a script can read.
   const json = argv.includes('--json');
   try {
-    await program.parseAsync(argv);
+    const misuse = unknownSubcommand(program, argv);
+    if (misuse !== undefined) throw new UsageError(misuse);
+    const typo = commandTypo(program, argv);
+    await program.parseAsync(typo === undefined ? argv : await settleCommandTypo(typo, argv, json));
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -13,6 +13,16 @@ export function parsePositiveInt(value: string): number {
   return parsed;
 }
 
+/** Parses a checkpoint's number as `taskweave checkpoints` lists it: `2` or `#2`. */
+export function parseCheckpointNumber(value: string): number {
+  const parsed = Number(value.trim().replace(/^#/, ''));
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new InvalidArgumentError(
+      `expected a checkpoint's number as taskweave checkpoints lists it (2 or #2), got "${value}"`,
+    );
+  return parsed;
+}
+
 /** Parses an amount of US dollars above zero (`2`, `2.50`, `$2.50`). */
 export function parseDollars(value: string): number {
   const parsed = Number(value.trim().replace(/^\$/, ''));

@@ -7,7 +7,9 @@ import { contextConfigSchema } from '../model/context-limits.js';
 import { hasBuiltInPrice } from '../model/prices.js';
 import { ModelConfigError } from '../model/types.js';
 import { describeIssues } from '../util/describe-issues.js';
+import { nearestNames } from '../util/edit-distance.js';
 import { mergeSafety, safetyConfigShape } from './safety-config.js';
+import { keysAt } from './schema-keys.js';
 
 /**
  * The settings a config file may hold; unknown keys are an error, so that typos are caught.
@@ -233,11 +235,19 @@ async function readConfigFile(filePath: string): Promise<TaskweaveConfig | undef
     value = JSON.parse(source);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ModelConfigError(`The config file ${filePath} is not valid JSON: ${reason}`);
+    throw new ModelConfigError(
+      `The config file ${filePath} is not valid JSON: ${jsonErrorAt(reason, source)}`,
+    );
   }
   const parsed = taskweaveConfigSchema.safeParse(value);
   if (!parsed.success) {
-    throw new ModelConfigError(`The config file ${filePath} is not valid: ${describeIssues(parsed.error)}`);
+    const didYouMean = (issue: z.core.$ZodIssue) =>
+      issue.code === 'unrecognized_keys'
+        ? nearestKeyHint(issue.keys, keysAt(taskweaveConfigSchema, issue.path))
+        : undefined;
+    throw new ModelConfigError(
+      `The config file ${filePath} is not valid: ${describeIssues(parsed.error, '; ', didYouMean)}`,
+    );
   }
   return parsed.data;
 }
@@ -252,4 +262,26 @@ async function readIfExists(filePath: string): Promise<string | undefined> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ModelConfigError(`Cannot read the config file ${filePath}: ${reason}`);
   }
+}
+
+/** How many edits an unknown key may be from a known one to be suggested. */
+const KEY_SUGGESTION_EDITS = 2;
+
+/** "did you mean `maxSteps`" for unknown keys near a known one, else undefined. */
+function nearestKeyHint(unknown: readonly string[], known: readonly string[]): string | undefined {
+  const near = [...new Set(unknown.flatMap((key) => nearestNames(key, known, KEY_SUGGESTION_EDITS)))];
+  return near.length === 0 ? undefined : `did you mean ${near.map((key) => `\`${key}\``).join(' or ')}?`;
+}
+
+/**
+ * JSON.parse's message with its character position given as a line and column, as an editor
+ * shows them (Node 20 says only `at position 17`; later versions add the line in their own words).
+ */
+function jsonErrorAt(reason: string, source: string): string {
+  const match = /^(.*?)(?: in JSON)? at position (\d+)(?: \(line \d+ column \d+\))?$/s.exec(reason);
+  if (match === null) return reason;
+  const before = source.slice(0, Number(match[2])).split('\n');
+  const line = before.length;
+  const column = (before.at(-1)?.length ?? 0) + 1;
+  return `${match[1]} at line ${line}, column ${column}`;
 }

@@ -94,17 +94,24 @@ function pick(config: SafetyConfig | undefined): SafetyConfig {
 }
 
 function refuseLoosening(file: string, config: SafetyConfig): void {
+  // Each refused key with the flag that sets it for one run, where there is one.
   const loosening = [
-    config.allow !== undefined && '"allow"',
-    config.mcp !== undefined && '"mcp"',
-    config.hooks !== undefined && '"hooks"',
-    config.network === true && '"network": true',
-    (config.approval === 'edits' || config.approval === 'auto') && `"approval": "${config.approval}"`,
-    config.sandbox === 'off' && '"sandbox": "off"',
-  ].filter((entry): entry is string => typeof entry === 'string');
+    config.allow !== undefined && { key: '"allow"' },
+    config.mcp !== undefined && { key: '"mcp"' },
+    config.hooks !== undefined && { key: '"hooks"' },
+    config.network === true && { key: '"network": true', flag: '--network' },
+    (config.approval === 'edits' || config.approval === 'auto') && {
+      key: `"approval": "${config.approval}"`,
+      flag: `--approval ${config.approval}`,
+    },
+    config.sandbox === 'off' && { key: '"sandbox": "off"', flag: '--sandbox off' },
+  ].filter((entry): entry is { key: string; flag?: string } => typeof entry === 'object');
   if (loosening.length === 0) return;
+  const flags = loosening.flatMap((entry) => (entry.flag === undefined ? [] : [entry.flag]));
+  const these = loosening.length === 1 ? 'this key' : 'these keys';
+  const orFlags = flags.length === 0 ? '' : `, or pass ${flags.join(', ')} for one run`;
   throw new ModelConfigError(
-    `The workspace config ${file} sets ${loosening.join(', ')}, which would loosen what taskweave asks and confines; a workspace config (which a cloned repository can bring along) may only tighten it. Put these keys in your own config (~/.config/taskweave/config.json), or pass --approval, --sandbox or --network.`,
+    `The workspace config ${file} sets ${loosening.map((entry) => entry.key).join(', ')}, which would loosen what taskweave asks and confines; a workspace config (which a cloned repository can bring along) may only tighten it. Put ${these} in your own config (~/.config/taskweave/config.json)${orFlags}.`,
   );
 }
 

@@ -1,4 +1,4 @@
-import type { ExportToolCall, ExportUsage, SessionExport } from './export-schema.js';
+import type { ExportRun, ExportToolCall, ExportUsage, SessionExport } from './export-schema.js';
 
 /**
  * What the markdown and HTML renderers say the same way: figures, times, how long outputs are
@@ -128,3 +128,16 @@ export const STATUS_TEXT: Record<string, string> = {
   failed: 'Failed',
   needs_input: 'Needs input',
 };
+
+/**
+ * The session's status as `sessions list` shows it: its last run's (completed, stopped…), else
+ * the session's own (a session with no run yet).
+ */
+export function sessionStatusText(document: SessionExport): string {
+  return document.runs.at(-1)?.status ?? document.session.status;
+}
+
+/** How a run worked: the mode it started in, or `planned` once it made a plan, whatever it started as. */
+export function runModeText(document: SessionExport, run: ExportRun): string {
+  return document.plans.some((plan) => plan.run_id === run.run_id) ? 'planned' : run.mode;
+}

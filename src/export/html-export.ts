@@ -6,8 +6,10 @@ import {
   cutNote,
   cutOutput,
   mainArgument,
+  runModeText,
   SIGNAL_TOOLS,
   STATUS_TEXT,
+  sessionStatusText,
   shownArguments,
   timeText,
   usageText,
@@ -59,7 +61,7 @@ export function renderHtml(document: SessionExport): string {
     fact('Session', `<code>${h(session.id)}</code>`),
     fact('Workspace', `<code>${h(session.workspace)}</code>`),
     fact('Model', `<code>${h(session.model)}</code>`),
-    fact('Status', h(session.status)),
+    fact('Status', h(sessionStatusText(document))),
     fact('Started', `${h(timeText(session.created_at))} · last active ${h(timeText(session.updated_at))}`),
     fact('Runs', String(document.runs.length)),
     fact('Usage', h(usageText(document.usage))),
@@ -90,7 +92,7 @@ export function renderHtml(document: SessionExport): string {
     out.push(
       `<section class="run" id="run-${index + 1}"><h2>Run ${index + 1}: ${h(STATUS_TEXT[run.status] ?? run.status)}</h2>`,
       run.goal !== session.goal ? `<div class="goal">${h(run.goal)}</div>` : '',
-      `<p class="muted small"><code>${h(run.model)}</code> · ${h(run.loop)} · ${h(run.mode)} · up to ${run.max_steps} steps · started ${h(timeText(run.started_at))}${h(ended)} · ${h(usageText(run.usage))}</p>`,
+      `<p class="muted small"><code>${h(run.model)}</code> · ${h(run.loop)} · ${h(runModeText(document, run))} · up to ${run.max_steps} steps · started ${h(timeText(run.started_at))}${h(ended)} · ${h(usageText(run.usage))}</p>`,
       ...document.timeline.filter((entry) => entry.run_id === run.run_id).map(entryHtml),
       '</section>',
     );

@@ -5,8 +5,10 @@ import {
   cutNote,
   cutOutput,
   mainArgument,
+  runModeText,
   SIGNAL_TOOLS,
   STATUS_TEXT,
+  sessionStatusText,
   shownArguments,
   timeText,
   usageText,
@@ -28,7 +30,7 @@ export function renderMarkdown(document: SessionExport): string {
     `- **Session:** ${code(session.id)}`,
     `- **Workspace:** ${code(session.workspace)}`,
     `- **Model:** ${code(session.model)}`,
-    `- **Status:** ${inline(session.status)}`,
+    `- **Status:** ${inline(sessionStatusText(document))}`,
     `- **Started:** ${timeText(session.created_at)} · **last active:** ${timeText(session.updated_at)}`,
     `- **Runs:** ${document.runs.length}`,
     `- **Usage:** ${usageText(document.usage)}`,
@@ -57,7 +59,7 @@ export function renderMarkdown(document: SessionExport): string {
     if (run.goal !== session.goal) out.push(`Goal: ${inline(run.goal)}`, '');
     const ended = run.ended_at === undefined ? '' : `, ended ${timeText(run.ended_at)}`;
     out.push(
-      `${code(run.model)} · ${run.loop} · ${run.mode} · up to ${run.max_steps} steps · started ${timeText(run.started_at)}${ended} · ${usageText(run.usage)}`,
+      `${code(run.model)} · ${run.loop} · ${runModeText(document, run)} · up to ${run.max_steps} steps · started ${timeText(run.started_at)}${ended} · ${usageText(run.usage)}`,
       '',
     );
     for (const entry of document.timeline) if (entry.run_id === run.run_id) out.push(...entryLines(entry));

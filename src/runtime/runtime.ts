@@ -534,6 +534,11 @@ export class Runtime {
     return this.live.pending();
   }
 
+  /** Whether any run goes on in this process (an idle worker has none). */
+  get anyRunning(): boolean {
+    return this.live.any;
+  }
+
   /** Whether a run of the session goes on in this process. */
   isRunning(sessionId: string): boolean {
     return this.live.has(sessionId);

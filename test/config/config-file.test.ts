@@ -106,6 +106,43 @@ describe('loadConfigFile', () => {
     expect((error as Error).message).toMatch(expected);
   });
 
+  it('an unknown key near a known one asks "did you mean", at the level where it is', async () => {
+    await write(projectFile(), { maxStep: 3, budget: { sesion: 2 } });
+    const error = await loadConfigFile({ cwd, env }).catch((thrown: unknown) => thrown);
+    expect((error as Error).message).toContain(
+      '(top level): Unrecognized key: "maxStep" (did you mean `maxSteps`?)',
+    );
+    expect((error as Error).message).toContain(
+      'budget: Unrecognized key: "sesion" (did you mean `session`?)',
+    );
+  });
+
+  it('an unknown key near no known one gets no suggestion', async () => {
+    await write(projectFile(), { colourScheme: 'dark' });
+    const error = await loadConfigFile({ cwd, env }).catch((thrown: unknown) => thrown);
+    expect((error as Error).message).toMatch(/Unrecognized key: "colourScheme"$/);
+  });
+
+  it('invalid JSON is reported at its line and column, not its character position', async () => {
+    await write(projectFile(), '{\n  "maxSteps": 3,\n  oops: 1\n}\n');
+    const error = await loadConfigFile({ cwd, env }).catch((thrown: unknown) => thrown);
+    expect((error as Error).message).toMatch(/is not valid JSON: .* at line 3, column 3$/);
+    expect((error as Error).message).not.toContain('position');
+  });
+
+  it('refusing hooks in a workspace config suggests only what applies to hooks: the user config, no flag', async () => {
+    await write(projectFile(), { hooks: { runStart: [{ command: 'true' }] } });
+    const error = await loadConfigFile({ cwd, env }).catch((thrown: unknown) => thrown);
+    expect((error as Error).message).toContain(
+      'sets "hooks", which would loosen what taskweave asks and confines; a workspace config (which a cloned repository can bring along) may only tighten it. Put this key in your own config (~/.config/taskweave/config.json).',
+    );
+    await write(projectFile(), { hooks: { runStart: [{ command: 'true' }] }, approval: 'auto' });
+    const both = await loadConfigFile({ cwd, env }).catch((thrown: unknown) => thrown);
+    expect((both as Error).message).toMatch(
+      /Put these keys in your own config \(.*\), or pass --approval auto for one run\.$/,
+    );
+  });
+
   it('reports a config path that cannot be read', async () => {
     await mkdir(projectFile(), { recursive: true });
     await expect(loadConfigFile({ cwd, env })).rejects.toThrow(/Cannot read the config file/);

@@ -73,9 +73,9 @@ describe('taskweave checkpoints, undo, redo and rewind', () => {
     const listed = await runCli(['checkpoints', '-C', root]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/3 checkpoints/);
-    expect(listed.stdout).toMatch(/#1 {2}step 1 {2}write_file {2}\+1 ~0 -0/);
-    expect(listed.stdout).toMatch(/#2 {2}step 3 {2}edit_file {2}\+0 ~1 -0/);
-    expect(listed.stdout).toMatch(/#3 {2}step 4 {2}run_command {2}\+1 ~0 -1/);
+    expect(listed.stdout).toMatch(/#1 {2}write_file {2}\+1 ~0 -0/);
+    expect(listed.stdout).toMatch(/#2 {2}edit_file {2}\+0 ~1 -0/);
+    expect(listed.stdout).toMatch(/#3 {2}run_command {2}\+1 ~0 -1/);
     expect(listed.stdout).not.toMatch(/node_modules/);
 
     const undo = await runCli(['undo', '-C', root]);
@@ -88,7 +88,7 @@ describe('taskweave checkpoints, undo, redo and rewind', () => {
     const messagesBefore = JSON.parse(
       (await runCli(['sessions', 'show', 'last', '--json', '-C', root])).stdout,
     ).messages.length;
-    const rewind = await runCli(['rewind', '--to', '1', '-C', root]);
+    const rewind = await runCli(['rewind', '--to', '#1', '-C', root]);
     expect(rewind.code, rewind.stderr).toBe(0);
     expect(rewind.stdout).toMatch(/Rewound to before #1: 2 files put back/);
     expect(rewind.stdout).toMatch(/The conversation goes back to before #1/);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { chmod, readdir } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../src/tools/sandbox/sandbox-probe.js';
 import { CLI_PATH, type CliResult, runCli, writeScript } from '../helpers/cli.js';
 import { tempWorkspaceRoot } from '../helpers/run-harness.js';
@@ -81,16 +81,46 @@ describe('a read-only database can still be read', () => {
   }
 });
 
+/** The checkout's root: the folder holding bin/taskweave.js. */
+const PACKAGE_ROOT = path.dirname(path.dirname(CLI_PATH));
+/** The empty folder the checkout is mounted at for `nobody` (made at the first use). */
+let reachable: string | undefined;
+afterAll(async () => {
+  if (reachable !== undefined) await rmdir(reachable);
+});
+
 /**
  * Runs the CLI as a user who does not own the workspace: `nobody` when the tests run as root
- * (root writes through any chmod), the user itself otherwise.
+ * (root writes through any chmod), the user itself otherwise. `nobody` may not be able to reach
+ * the checkout (a clone under a private folder: `mktemp -d`, a home of mode 0700), so it runs the
+ * CLI from the checkout mounted read-only at a folder of /tmp anyone can reach, in a mount
+ * namespace of its own (bubblewrap, as root), dropping to `nobody` inside it.
  */
-function runCliAsAnotherUser(args: string[]): Promise<CliResult> {
-  const asNobody =
-    process.getuid?.() === 0 ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'] : [];
-  const [program, ...rest] = [...asNobody, process.execPath, CLI_PATH, ...args];
+async function runCliAsAnotherUser(args: string[]): Promise<CliResult> {
+  let command = [process.execPath, CLI_PATH, ...args];
+  if (process.getuid?.() === 0) {
+    reachable ??= await mkdtemp(path.join('/tmp', 'taskweave-checkout-'));
+    await chmod(reachable, 0o755);
+    command = [
+      bwrap,
+      '--dev-bind',
+      '/',
+      '/',
+      '--ro-bind',
+      PACKAGE_ROOT,
+      reachable,
+      'setpriv',
+      '--reuid=nobody',
+      '--regid=nogroup',
+      '--clear-groups',
+      process.execPath,
+      path.join(reachable, path.relative(PACKAGE_ROOT, CLI_PATH)),
+      ...args,
+    ];
+  }
+  const [program, ...rest] = command;
   return new Promise((resolve, reject) => {
-    const child = spawn(program!, rest, {
+    const child = spawn(program as string, rest, {
       env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent', XDG_CONFIG_HOME: '/nonexistent' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -160,6 +160,16 @@ describe('a session export', () => {
     expect(document.timeline.at(-1)).toMatchObject({ kind: 'completion', status: 'completed' });
   });
 
+  it("the header status is the one sessions list shows (the last run's), and a run that made a plan reads as planned", () => {
+    for (const format of ['md', 'html'] as const) {
+      const text = renderSessionExport({ session: SESSION, events: WEBAPP, format });
+      expect(text).not.toMatch(/Status:?(\*\*|<\/dt><dd>)? ?idle/);
+      expect(text).toMatch(/Status:?(\*\*|<\/dt>\s*<dd>)? ?completed/);
+      expect(text).toContain('· planned ·');
+      expect(text).not.toContain('· simple ·');
+    }
+  });
+
   it('sums the cost the usage events carry per step, run and session', () => {
     const document = buildSessionExport({ session: HOSTILE_SESSION, events: hostileEvents() });
     expect(document.usage).toEqual({ input_tokens: 1500, output_tokens: 70, cost: 0.0175 });

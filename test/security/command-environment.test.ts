@@ -106,7 +106,7 @@ describe("a command's environment holds none of taskweave's secrets (issue 39, i
       const stored = JSON.stringify(events);
       expect(stored).toContain('postgres://u:[redacted]@h/db');
       expect(stored).not.toContain('bg-secret-77');
-      expect(background.takeEndNotices().join('\n')).not.toContain('bg-secret-77');
+      expect(JSON.stringify(background.takeEndNotices())).not.toContain('bg-secret-77');
     } finally {
       await background.close();
     }

@@ -133,8 +133,16 @@ describe('background commands (run_command background: true)', () => {
       () => background.takeEndNotices(),
       (taken) => taken.length > 0,
     );
-    expect(notices[0]).toMatch(/bg1 .* has ended: exited with code 3/);
-    expect(notices[0]).toMatch(/building\nfailed/);
+    expect(notices[0]?.content).toMatch(/bg1 .* has ended: exited with code 3/);
+    expect(notices[0]?.content).toMatch(/building\nfailed/);
+    expect(notices[0]?.content).toContain(
+      'read_background_output with id bg1 gives the output you have not read.',
+    );
+    // What the user is shown: the same news, without the instruction meant for the model.
+    expect(notices[0]?.shown).toMatch(
+      /bg1 .* has ended: exited with code 3\. Its last lines:\nbuilding\nfailed$/,
+    );
+    expect(notices[0]?.shown).not.toContain('read_background_output');
     expect(background.takeEndNotices()).toEqual([]);
     const ended = events.find((event) => event.type === 'background_ended');
     expect(ended).toMatchObject({ command_id: 'bg1', state: 'exited', exit_code: 3 });
@@ -187,9 +195,8 @@ describe('background commands (run_command background: true)', () => {
       () => background.takeEndNotices(),
       (taken) => taken.length > 0,
     );
-    expect(notices.join('\n'), notices.join('\n')).toMatch(
-      /bg1: Git: taskweave undid changes the command made/,
-    );
+    const text = notices.map((notice) => notice.content).join('\n');
+    expect(text, text).toMatch(/bg1: Git: taskweave undid changes the command made/);
     expect(existsSync(path.join(bed().root, '.git/commondir'))).toBe(false);
   });
 

@@ -85,8 +85,8 @@ export async function runStepLoop(options: StepLoopOptions): Promise<LoopOutcome
     const step = run.steps;
     run.emit({ type: 'agent_update', update_type: 'agent_turn_start', step, task_id: taskId });
     // Background commands that ended since the model's last turn: it is told before this one.
-    for (const content of run.background?.takeEndNotices() ?? [])
-      addNote(run, conversation, { step, taskId, content });
+    for (const notice of run.background?.takeEndNotices() ?? [])
+      addNote(run, conversation, { step, taskId, ...notice });
     const compactionFailed = await compactIfNeeded(ctx, step);
     if (compactionFailed) return compactionFailed;
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { addStoreOptions } from '../options.js';
-import { parsePositiveInt } from '../usage-error.js';
+import { parseCheckpointNumber, parsePositiveInt } from '../usage-error.js';
 import type { CheckpointsOptions, RestoreCliOptions, RewindCliOptions } from './checkpoints-action.js';
 
 /** The word for the most recently active session. */
@@ -63,8 +63,8 @@ export function addCheckpointCommands(program: Command, setExitCode: (code: numb
       .argument('[session]', SESSION_ARGUMENT, LAST_SESSION)
       .option(
         '--to <checkpoint>',
-        'the checkpoint to go back to (its number in taskweave checkpoints)',
-        parsePositiveInt,
+        'the checkpoint to go back to: its number in taskweave checkpoints (2 or #2)',
+        parseCheckpointNumber,
       )
       .option('--task <id>', "only that plan task's changes (from --to on, when given)")
       .option('--code-only', 'put files back, keep the conversation')

@@ -9,6 +9,7 @@ import {
 } from '../../runtime/goal-work.js';
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
+import { UsageError } from '../usage-error.js';
 
 /** The options of the goal commands. */
 export interface GoalCliOptions {
@@ -19,14 +20,16 @@ export interface GoalCliOptions {
   repo?: string;
 }
 
-/** Runs a goal command: a GoalBranchError (no repository, no such goal) is said, exit 2. */
+/**
+ * Runs a goal command: a GoalBranchError (no repository, no such goal) is a usage error, said as
+ * every other error is (`error: …`, exit 2).
+ */
 async function guarded(work: () => Promise<number>): Promise<number> {
   try {
     return await work();
   } catch (error) {
     if (!(error instanceof GoalBranchError)) throw error;
-    writeTerminal(process.stderr, `taskweave: ${error.message}\n`);
-    return EXIT.usage;
+    throw new UsageError(error.message);
   }
 }
 

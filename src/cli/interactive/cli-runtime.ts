@@ -163,11 +163,11 @@ export class CliRuntime {
     this.interrupts += 1;
     this.renderer?.close();
     if (this.interrupts === 1) {
-      process.stderr.write(
-        styleFor(process.stderr).yellow(
-          '\nstopping at the next step boundary — press Ctrl-C again to exit at once\n',
-        ),
-      );
+      // With no run going on (an idle `work --watch`) there is no step to wait for.
+      const said = this.runtime.anyRunning
+        ? '\nstopping at the next step boundary — press Ctrl-C again to exit at once\n'
+        : '\nstopping now: no task is running\n';
+      process.stderr.write(styleFor(process.stderr).yellow(said));
       this.runtime.stop();
       this.responder?.closeAll();
       return;

@@ -5,7 +5,11 @@ import { fitLine, plural, wrapWords } from './text-wrap.js';
 
 const ACTION_MARK = { added: '+', modified: '~', deleted: '-' } as const;
 
-/** A session's checkpoints as `taskweave checkpoints` and `/rewind` list them, like `git log --stat`. */
+/**
+ * A session's checkpoints as `taskweave checkpoints` and `/rewind` list them, like `git log --stat`:
+ * each by the one number `rewind --to` takes (a run's step numbers start again with each run, so
+ * they are not shown beside it to be taken for it).
+ */
 export function checkpointListLines(
   sessionId: string,
   checkpoints: Checkpoint[],
@@ -34,7 +38,7 @@ export function checkpointListLines(
       checkpoint.undone === 'no'
         ? ''
         : style.yellow(checkpoint.undone === 'yes' ? ' (undone)' : ' (partly undone)');
-    const head = `  #${checkpoint.number}  step ${checkpoint.step}${task}  ${checkpoint.tools.join(', ')}  ${fileCounts(checkpoint.files)}  ${style.dim(relativeTime(checkpoint.createdAt, now))}${undone}`;
+    const head = `  #${checkpoint.number}${task}  ${checkpoint.tools.join(', ')}  ${fileCounts(checkpoint.files)}  ${style.dim(relativeTime(checkpoint.createdAt, now))}${undone}`;
     lines.push(fitLine(head, width));
     for (const file of checkpoint.files)
       lines.push(fitLine(`      ${ACTION_MARK[file.action]} ${file.path}`, width));
@@ -118,6 +122,9 @@ export function restoreLines(
     }
   }
   const id = sessionId.slice(0, 8);
-  if (outcome.kind !== 'redo') lines.push(...wrapWords(style.dim(redoHint.replace('<id>', id)), width));
+  // Redo puts back what was taken back: after a restore that took nothing back there is none.
+  const tookBack = changed.length > 0 || (outcome.mode !== 'code' && outcome.messages > 0);
+  if (outcome.kind !== 'redo' && tookBack)
+    lines.push(...wrapWords(style.dim(redoHint.replace('<id>', id)), width));
   return lines;
 }

@@ -483,14 +483,18 @@ export class HumanRenderer {
 
 /**
  * `name(args)` shortened to `room` columns (on a terminal, so that the call's result stays on its
- * row): the arguments are cut, the name and the closing parenthesis stay.
+ * row): the arguments are cut, the name, a cut string's closing quote and the closing parenthesis stay.
  */
 function fitCall(call: string, name: string, room: number): string {
   const fits = Math.max(MIN_CALL_CHARS, room);
   if (visibleLength(call) <= fits || !call.startsWith(`${name}(`) || !call.endsWith(')'))
     return fitLine(call, fits);
   const args = call.slice(name.length + 1, -1);
-  return `${name}(${fitLine(args, Math.max(1, fits - name.length - 2))})`;
+  const argsRoom = Math.max(1, fits - name.length - 2);
+  const cut = fitLine(args, argsRoom);
+  // A quoted argument cut short keeps its closing quote: `run_command("echo seco…")`.
+  const quoteLost = args.startsWith('"') && !cut.slice(1).includes('"');
+  return `${name}(${quoteLost && argsRoom > 2 ? `${fitLine(args, argsRoom - 1)}"` : cut})`;
 }
 
 function firstLine(text: string): string {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { RuntimeInputError } from '../../runtime/index.js';
 import { describeIssues } from '../../util/describe-issues.js';
+import { nearestNames } from '../../util/edit-distance.js';
 
 const configSchema = z.object({
   files: z.object({
@@ -96,12 +97,38 @@ export async function discoverExercises(
     (name) =>
       !folders.some((folder) => name === folder.exercise || name === `${folder.language}/${folder.exercise}`),
   );
-  if (missing.length > 0)
+  if (missing.length > 0) {
+    const near = [...new Set(missing.flatMap((name) => nearestExercises(name, folders)))];
+    const suggestion = near.length > 0 ? ` Nearest: ${near.join(', ')}.` : '';
     throw new RuntimeInputError(
-      `Unknown exercise ${missing.join(', ')} in ${wantedLanguages.join(', ')} (see taskweave eval --suite polyglot --list).`,
+      `Unknown exercise ${missing.join(', ')} in ${wantedLanguages.join(', ')}.${suggestion} (See taskweave eval --suite polyglot --list.)`,
     );
+  }
   const chosen = folders.filter(matches).slice(0, selection.limit ?? Number.POSITIVE_INFINITY);
   return Promise.all(chosen.map(({ language, exercise }) => loadExercise(root, language, exercise)));
+}
+
+/** How many edits away an exercise's name may be from a mistyped one to be suggested. */
+const EXERCISE_SUGGESTION_EDITS = 3;
+/** At most this many exercises are suggested for a mistyped one. */
+const MAX_EXERCISE_SUGGESTIONS = 5;
+
+/**
+ * The exercises nearest a name that names none: those a few edits away (as `language/name` when
+ * it was given so), then the same exercise in other languages.
+ */
+function nearestExercises(name: string, folders: { language: string; exercise: string }[]): string[] {
+  const qualified = folders.map((folder) => `${folder.language}/${folder.exercise}`);
+  const bare = name.split('/').at(-1) ?? name;
+  const near = name.includes('/')
+    ? nearestNames(name, qualified, EXERCISE_SUGGESTION_EDITS)
+    : nearestNames(name, [...new Set(folders.map((folder) => folder.exercise))], EXERCISE_SUGGESTION_EDITS);
+  const elsewhere = folders
+    .filter((folder) => folder.exercise === bare)
+    .map((folder) => `${folder.language}/${folder.exercise}`);
+  return [...new Set([...near, ...elsewhere])]
+    .filter((found) => found !== name)
+    .slice(0, MAX_EXERCISE_SUGGESTIONS);
 }
 
 /** Reads one exercise's config and instructions; a missing or malformed part is an error naming the file. */

@@ -45,6 +45,11 @@ export class LiveRuns {
     return this.controls.has(sessionId);
   }
 
+  /** Whether any run goes on in this process. */
+  get any(): boolean {
+    return this.controls.size > 0;
+  }
+
   /** Stops the runs of one session at their next phase boundary; without one, every run here. */
   stop(sessionId?: string): void {
     for (const [id, set] of this.controls) {

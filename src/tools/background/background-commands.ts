@@ -48,6 +48,12 @@ export interface BackgroundStart {
  * (throttled) and its end are events; an end the model did not cause itself waits in
  * `takeEndNotices` for the model's next turn. `close` stops them all but the kept ones.
  */
+/** A note for the model's next turn, and what the user is shown of it when that differs. */
+export interface EndNotice {
+  content: string;
+  shown?: string;
+}
+
 export class BackgroundCommands {
   private readonly commands = new Map<string, BackgroundCommand>();
   private readonly unannounced: BackgroundCommand[] = [];
@@ -170,17 +176,22 @@ export class BackgroundCommands {
   }
 
   /**
-   * What the model has not been told yet: the commands that ended by themselves (or were stopped
+   * What the model has not been told yet (`content`; `shown` is the user's part of it where the
+   * model's has an instruction the user has no use for): the commands that ended by themselves (or were stopped
    * by the user) since the last call, one note each.
    */
-  takeEndNotices(): string[] {
+  takeEndNotices(): EndNotice[] {
     const ended = this.unannounced.splice(0);
-    const notes = this.notes.splice(0);
+    const notes = this.notes.splice(0).map((content) => ({ content }));
     return notes.concat(
       ended.map((command) => {
         const info = command.info();
         const lines = info.lastLines.length > 0 ? ` Its last lines:\n${info.lastLines.join('\n')}` : '';
-        return `The background command ${info.id} (\`${info.command}\`) has ended: ${stateText(info)}.${lines}\nread_background_output with id ${info.id} gives the output you have not read.`;
+        const shown = `The background command ${info.id} (\`${info.command}\`) has ended: ${stateText(info)}.${lines}`;
+        return {
+          content: `${shown}\nread_background_output with id ${info.id} gives the output you have not read.`,
+          shown,
+        };
       }),
     );
   }

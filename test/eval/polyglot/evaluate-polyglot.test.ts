@@ -47,6 +47,21 @@ describe('the polyglot suite on the fixture benchmark', () => {
     await expect(
       planExercises({ path: POLYGLOT_FIXTURE, selection: { exercises: ['bowling'] }, env: envWithoutGo() }),
     ).rejects.toThrow('Unknown exercise bowling');
+    // A missing exercise names the nearest ones: a few edits away, or the same one in another language.
+    await expect(
+      planExercises({
+        path: POLYGLOT_FIXTURE,
+        selection: { exercises: ['javascript/lep'] },
+        env: envWithoutGo(),
+      }),
+    ).rejects.toThrow('Unknown exercise javascript/lep in go, javascript, python. Nearest: javascript/leap.');
+    await expect(
+      planExercises({
+        path: POLYGLOT_FIXTURE,
+        selection: { exercises: ['javascript/two-fer'] },
+        env: envWithoutGo(),
+      }),
+    ).rejects.toThrow('Nearest: python/two-fer.');
     await expect(planExercises({ path: '/nonexistent', selection: {}, env: envWithoutGo() })).rejects.toThrow(
       'Cannot read the polyglot benchmark at /nonexistent',
     );
