@@ -181,7 +181,16 @@ export class WorktreePool {
   private async find(): Promise<void> {
     await this.ahead.done();
     this.leftFolders = await readdir(this.folder).catch(() => [] as string[]);
-    for (const entry of await listWorktrees(this.top)) {
+    const listed = await listWorktrees(this.top);
+    // A folder of the goal git does not list: a `worktree add` killed before it registered the
+    // folder, leaving a locked registration git never prunes. Removed with it; its name is free.
+    for (const name of this.leftFolders) {
+      const folder = path.join(this.folder, name);
+      if (listed.some((entry) => entry.path === folder)) continue;
+      await removeWorktree(this.top, folder);
+      this.leftFolders = this.leftFolders.filter((left) => left !== name);
+    }
+    for (const entry of listed) {
       if (!entry.path.startsWith(`${this.folder}${path.sep}`)) continue;
       const branch = entry.branch?.replace(/^refs\/heads\//, '');
       if (entry.prunable) {

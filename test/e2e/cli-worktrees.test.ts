@@ -80,23 +80,27 @@ async function run(root: string, script: unknown, ...extra: string[]) {
 }
 
 describe('plan tasks in git worktrees', () => {
-  it('two parallel tasks edit different lines of one file: each in its worktree, both merged, the checkout untouched until apply', async () => {
+  it('two parallel tasks edit different lines of one file: each in its worktree, both merged, with --no-apply the checkout untouched until apply', async () => {
     const root = repository();
     const before = userState(root);
-    const result = await run(root, {
-      latencyMs: 0,
-      turns: [
-        plan([
-          { id: 'a', check: "grep -q 'by a' shared.txt" },
-          { id: 'b', check: "grep -q 'by b' shared.txt" },
-        ]),
-        { task: 'a', toolCalls: [{ name: 'run_command', args: { command: setLine(2, 'line 2 by a') } }] },
-        { task: 'b', toolCalls: [{ name: 'run_command', args: { command: setLine(11, 'line 11 by b') } }] },
-        { task: 'a', toolCalls: [{ name: 'task_completed', args: { summary: 'a done' } }] },
-        { task: 'b', toolCalls: [{ name: 'task_completed', args: { summary: 'b done' } }] },
-        { toolCalls: [{ name: 'final_answer', args: { answer: 'both done' } }] },
-      ],
-    });
+    const result = await run(
+      root,
+      {
+        latencyMs: 0,
+        turns: [
+          plan([
+            { id: 'a', check: "grep -q 'by a' shared.txt" },
+            { id: 'b', check: "grep -q 'by b' shared.txt" },
+          ]),
+          { task: 'a', toolCalls: [{ name: 'run_command', args: { command: setLine(2, 'line 2 by a') } }] },
+          { task: 'b', toolCalls: [{ name: 'run_command', args: { command: setLine(11, 'line 11 by b') } }] },
+          { task: 'a', toolCalls: [{ name: 'task_completed', args: { summary: 'a done' } }] },
+          { task: 'b', toolCalls: [{ name: 'task_completed', args: { summary: 'b done' } }] },
+          { toolCalls: [{ name: 'final_answer', args: { answer: 'both done' } }] },
+        ],
+      },
+      '--no-apply',
+    );
     expect(result.code, result.stderr + result.stdout.slice(-3000)).toBe(0);
     const events = parseJsonLines(result.stdout);
     const [goal] = updates(events, 'goal_branch');
