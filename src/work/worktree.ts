@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitOutcome } from './git.js';
 import { commitOf } from './goal-branch.js';
@@ -119,6 +119,19 @@ async function removeRegistrations(top: string, folder: string): Promise<void> {
         : path.resolve(admin, pointer.trim()) === path.join(folder, '.git');
     if (ours) await rm(registration, { recursive: true, force: true });
   }
+}
+
+/**
+ * Moves a registered worktree to `to` (`git worktree move`: a rename, and git's pointers written
+ * again), unlocking it first; false when git refuses (another process took it first, or it is
+ * gone). In turn with the other bookkeeping of the repository in this process.
+ */
+export function moveWorktree(top: string, from: string, to: string): Promise<boolean> {
+  return inTurn(top, async () => {
+    await mkdir(path.dirname(to), { recursive: true });
+    await gitOutcome(['worktree', 'unlock', from], { cwd: top });
+    return (await gitOutcome(['worktree', 'move', from, to], { cwd: top })).code === 0;
+  });
 }
 
 /**

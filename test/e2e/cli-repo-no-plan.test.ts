@@ -43,7 +43,7 @@ describe('--repo goals without a plan', () => {
       const write = (file: string) => ({
         toolCalls: [{ name: 'write_file', args: { path: file, content: `${file} by the goal\n` } }],
       });
-      const answer = { toolCalls: [{ name: 'final_answer', args: { answer: 'written' } }] };
+      const answer = { text: 'written' };
       await writeFile(
         script,
         JSON.stringify({
@@ -69,7 +69,7 @@ describe('--repo goals without a plan', () => {
         'never',
       ];
       for (const goal of ['first goal', 'second goal']) {
-        const added = await runCli(['tasks', 'add', ...model, '--cwd', cwd, '--repo', remote, goal], { env });
+        const added = await runCli(['tasks', 'add', '--cwd', cwd, '--repo', remote, goal], { env });
         expect(added.code, added.stderr).toBe(0);
       }
       const worked = await runCli(['work', '--yes', ...model, '--cwd', cwd, '--repo', remote], {

@@ -115,7 +115,7 @@ describe('a 4-task plan in git worktrees in the web UI (chromium against taskwea
     expect(readFileSync(path.join(server.workspace, 'shared.txt'), 'utf8')).toBe(`${LINES}\n`);
     const result = page.getByLabel('Run result');
     expect(await result.getByRole('status').textContent()).toMatch(
-      /^on taskweave\/(plan_\w+), not applied: --no-apply \(3 files, \+4 −1\), taskweave apply plan_\w+$/,
+      /^on taskweave\/(plan_\w+), not applied: --no-apply \(3 files, \+4 −2\), taskweave apply plan_\w+$/,
     );
     const goal = result.locator('section.goal-diff');
     await goal.getByRole('button', { name: 'Show diff' }).click();
@@ -205,6 +205,8 @@ describe('a 4-task plan in git worktrees in the web UI (chromium against taskwea
     await result.scrollIntoViewIfNeeded();
     await screenshot(page, 'work-completion-applied-1280');
     const goal = result.locator('section.goal-diff');
+    // Landed already: Show diff, no Apply.
+    expect(await goal.getByRole('button', { name: 'Apply' }).count()).toBe(0);
     await goal.getByRole('button', { name: 'Show diff' }).click();
     const diff = goal.getByLabel('Goal diff');
     await diff.waitFor();

@@ -37,6 +37,7 @@ export async function openGoalWorktrees(
       ahead: settings.ahead,
       remote: settings.remote,
       claim: settings.claim,
+      idleBound: run.planOptions.concurrency,
     });
   try {
     goal = settings.remote === undefined ? await open() : await openThroughRemote(run, open);

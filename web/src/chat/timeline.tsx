@@ -120,7 +120,7 @@ function Item({
               >
                 {item.goalWork.text}
               </div>
-              <GoalDiff goalId={item.goalWork.goalId} />
+              <GoalDiff goalId={item.goalWork.goalId} applied={item.goalWork.outcome === 'applied'} />
             </>
           ) : null}
         </section>
