@@ -29,7 +29,13 @@ export class IdleWorktrees {
    * Idle worktrees past IDLE_LIMIT_MS, or that git no longer knows, are removed on the way.
    */
   async adopt(to: string, now = Date.now()): Promise<boolean> {
-    const known = new Set((await listWorktrees(this.top)).map((entry) => entry.path));
+    const listed = await listWorktrees(this.top);
+    // A registration whose folder is gone (a park killed half-way through its move): forgotten.
+    const worktrees = path.dirname(this.folder);
+    for (const entry of listed)
+      if (entry.prunable && entry.path.startsWith(`${worktrees}${path.sep}`))
+        await removeWorktree(this.top, entry.path);
+    const known = new Set(listed.map((entry) => entry.path));
     for (const name of (await readdir(this.folder).catch(() => [] as string[])).sort()) {
       const from = path.join(this.folder, name);
       const info = await stat(from).catch(() => undefined);

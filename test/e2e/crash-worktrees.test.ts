@@ -163,7 +163,8 @@ const WINDOWS: { name: string; match: string; slow?: string }[] = [
     match: 'checkout --quiet --force',
   },
   { name: 'switching a worktree to the next task (cleaned, not recorded)', match: 'clean --quiet --force' },
-  { name: 'removing the worktrees at the end of the goal', match: 'worktree remove' },
+  // The end of the goal: its worktrees go idle for the repository's next goal (moved to `.idle`).
+  { name: 'parking the worktrees at the end of the goal', match: 'worktree move' },
 ];
 
 describe('kill -9 while a plan runs in worktrees, then resume', () => {
