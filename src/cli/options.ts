@@ -51,6 +51,9 @@ export interface AgentCliOptions extends StoreCliOptions {
   network?: boolean;
   isolation?: IsolationMode;
   includeUncommitted?: boolean;
+  /** `--from-head`: the goal branch starts at HEAD, leaving uncommitted changes out. */
+  fromHead?: boolean;
+  /** `--apply` / `--no-apply`; undefined when neither was given (the config's `apply`, else on). */
   apply?: boolean;
   verbose?: boolean;
   /** `--trust-db` (work, serve): make a database created for another folder this workspace's. */
@@ -233,8 +236,24 @@ export function addRunOptions(command: Command): Command {
         'where plan tasks work: worktree (a git worktree per task, merged back when its check passes), shared (one checkout), auto (worktrees when tasks can run at once in a git repository with a commit) (default: the config, else auto)',
       ).choices([...ISOLATION_MODES]),
     )
-    .option('--include-uncommitted', 'start the goal branch with your uncommitted changes (worktrees)')
-    .option('--apply', 'merge the goal branch into your current branch when the run completes (worktrees)')
+    .option(
+      '--from-head',
+      'start the goal branch at HEAD, leaving your uncommitted changes out (worktrees; default: the files as they are on disk)',
+    )
+    .addOption(
+      new Option(
+        '--include-uncommitted',
+        'the default: the goal branch starts with the files as they are on disk',
+      ).hideHelp(),
+    )
+    .option(
+      '--apply',
+      "land a completed goal's change in your working tree, uncommitted (worktrees; the default)",
+    )
+    .option(
+      '--no-apply',
+      "keep a completed goal's change on its branch taskweave/<goal> (config: apply false)",
+    )
     .option(
       '--allow-queued-scripts',
       "run goals queued by others with a script: model other than this process's own (tests and demos: a script calls tools as the model)",

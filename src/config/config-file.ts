@@ -112,6 +112,10 @@ function configShape() {
       .optional(),
     /** Where plan tasks work: git worktrees (`worktree`), the shared workspace, or `auto` (the default). */
     isolation: z.enum(['auto', 'worktree', 'shared']).optional(),
+    /** A completed goal run in worktrees lands its change in the working tree (default true; `--no-apply`). */
+    apply: z.boolean().optional(),
+    /** Goal branches start at HEAD, leaving uncommitted changes out (default false; `--from-head`). */
+    fromHead: z.boolean().optional(),
     /** How a task worktree is set up: a command run once in it, ignored folders linked and files copied from the checkout. */
     worktree: z
       .strictObject({

@@ -186,6 +186,21 @@ export const eventPayloadSchema = z.union([
     base: z.string(),
     reason: z.string(),
   }),
+  /**
+   * The end of a goal run in git worktrees: whether its change landed in the user's working tree
+   * (`applied`: the files, lines added and removed), was held back because the user changed some
+   * of its files meanwhile (`held`: those files; nothing was touched), was kept on its branch
+   * (`kept`: --no-apply or the config's `apply: false`), or could not be applied (`failed`).
+   */
+  agentUpdate('goal_applied', {
+    plan_id: z.string(),
+    branch: z.string(),
+    outcome: z.enum(['applied', 'held', 'kept', 'failed']),
+    files: z.array(z.string()),
+    added: z.number().int().nonnegative(),
+    removed: z.number().int().nonnegative(),
+    reason: z.string().optional(),
+  }),
   /** A task got its worktree on its own branch (`created` false: one a crashed process left, continued). */
   agentUpdate('worktree_created', {
     task_id: z.string(),

@@ -145,8 +145,17 @@ export interface NoticeItem {
   runId: string;
   tone: 'info' | 'warning' | 'error';
   text: string;
-  /** A plan's goal run in git worktrees (its goal_branch notice): the UI offers its diff and Apply. */
-  goalId?: string;
+  /** Where a goal's work went at the end of its run (goal_applied): folded into the run's completion. */
+  goalWork?: GoalWorkView;
+}
+
+/** Where the work of a goal run in git worktrees went, as the run's completion shows it. */
+export interface GoalWorkView {
+  goalId: string;
+  branch: string;
+  outcome: 'applied' | 'held' | 'kept' | 'failed';
+  /** `applied: 4 files (+9 −2)`, or `on taskweave/<goal>, not applied: …, taskweave apply <goal>`. */
+  text: string;
 }
 
 /** An undo, rewind or redo: what became of the files, and what was left alone. */
@@ -173,6 +182,8 @@ export interface CompletionItem {
   reason?: string;
   steps: number;
   usage: TokenCount;
+  /** A goal run in git worktrees: where its work went (the UI offers its diff and Apply there). */
+  goalWork?: GoalWorkView;
 }
 
 /** One entry of the conversation, in order. */

@@ -11,7 +11,7 @@ import {
   updateItems,
 } from './session-view-items.js';
 import { addTaskUsage, foldPlanUpdate, planTaskTitle } from './session-view-plan.js';
-import type { SessionView, StepItem, TimelineItem, ToolCallView } from './session-view-types.js';
+import type { NoticeItem, SessionView, StepItem, TimelineItem, ToolCallView } from './session-view-types.js';
 import { formatDollars } from './usage-text.js';
 import { worktreeText } from './worktree-text.js';
 
@@ -225,24 +225,35 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         askedAt: event.ts,
         settled: false,
       });
-    case 'agent_completion':
+    case 'agent_completion': {
+      // Where the goal's work went is said on the run's completion card, not as a notice before it.
+      const work = view.items.find(
+        (item): item is NoticeItem =>
+          item.kind === 'notice' && item.runId === runId && item.goalWork !== undefined,
+      );
+      const items = work ? view.items.filter((item) => item !== work) : view.items;
       return settleFailures(
-        append(view, {
-          kind: 'completion',
-          id: `${runId}:completion`,
-          runId,
-          status: event.status,
-          finalAnswer: event.final_answer,
-          reason: event.reason,
-          steps: event.steps,
-          usage: {
-            input: event.input_tokens,
-            output: event.output_tokens,
-            ...(event.cost === undefined ? {} : { cost: event.cost }),
+        append(
+          { ...view, items },
+          {
+            kind: 'completion',
+            id: `${runId}:completion`,
+            runId,
+            status: event.status,
+            finalAnswer: event.final_answer,
+            reason: event.reason,
+            steps: event.steps,
+            usage: {
+              input: event.input_tokens,
+              output: event.output_tokens,
+              ...(event.cost === undefined ? {} : { cost: event.cost }),
+            },
+            ...(work?.goalWork ? { goalWork: work.goalWork } : {}),
           },
-        }),
+        ),
         runId,
       );
+    }
     case 'budget_exceeded':
       return append(view, {
         kind: 'notice',
@@ -292,7 +303,20 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         runId,
         tone: event.update_type === 'merge_conflict' ? 'warning' : 'info',
         text: worktreeText(event),
-        ...(event.update_type === 'goal_branch' ? { goalId: event.plan_id } : {}),
+      });
+    case 'goal_applied':
+      return append(view, {
+        kind: 'notice',
+        id: `${runId}:goal-work:${event.plan_id}`,
+        runId,
+        tone: event.outcome === 'applied' ? 'info' : 'warning',
+        text: worktreeText(event),
+        goalWork: {
+          goalId: event.plan_id,
+          branch: event.branch,
+          outcome: event.outcome,
+          text: worktreeText(event),
+        },
       });
     default:
       return foldPlanUpdate(view, event);

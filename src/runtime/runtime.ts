@@ -626,6 +626,9 @@ function runSettingsOf(options: RuntimeOptions, config: TaskweaveConfig): RunSet
     maxSteps: options.maxSteps ?? config.maxSteps ?? DEFAULT_MAX_STEPS,
     budget: options.budget ?? config.budget?.session,
     isolation: options.isolation ?? config.isolation ?? DEFAULT_ISOLATION,
+    includeUncommitted: options.includeUncommitted ?? config.fromHead !== true,
+    apply: options.apply ?? config.apply !== false,
+    applyOffBy: options.apply === false ? '--no-apply' : 'the config\'s "apply": false',
     worktree: {
       setup: config.worktree?.setup,
       share: config.worktree?.share ?? DEFAULT_WORKTREE_SHARE,

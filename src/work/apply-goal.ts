@@ -1,6 +1,6 @@
 import { filesInTheWay } from './files-in-the-way.js';
 import { git, gitOutcome } from './git.js';
-import { BRANCH_PREFIX, commitIdentity, commitOf, goalBranch } from './goal-branch.js';
+import { BRANCH_PREFIX, commitIdentity, commitOf, goalBase, goalBranch } from './goal-branch.js';
 import { withoutRemoteCredentials } from './repo-clone.js';
 import { findRepository } from './repository.js';
 import { listWorktrees, removeWorktree, worktreesFolder } from './worktree.js';
@@ -72,15 +72,14 @@ export async function resolveGoal(
 }
 
 /**
- * What a goal changed: from where its branch left the user's current branch (their merge base,
- * so work the user did meanwhile is not shown as undone) to the goal branch. `stat` and `patch`.
+ * What a goal changed: from where it started (the files on disk then, or where its branch left
+ * the user's current branch: goalBase, so work the user did meanwhile is not shown as undone) to
+ * the goal branch. `stat` and `patch`.
  */
 export async function goalDiff(workspaceRoot: string, goal: string | undefined) {
   const top = await topOf(workspaceRoot);
   const resolved = await resolveGoal(workspaceRoot, goal);
-  const base = (await git(['merge-base', 'HEAD', `refs/heads/${resolved.branch}`], { cwd: top }))
-    .toString('utf8')
-    .trim();
+  const base = await goalBase(top, resolved.branch);
   const range = [base, `refs/heads/${resolved.branch}`];
   const stat = (
     await git(['diff', '--no-color', '--no-ext-diff', '--stat', ...range], { cwd: top })

@@ -82,24 +82,50 @@ export async function ensureGoalBranch(options: {
   return { branch, commit: start, created: true };
 }
 
-/** A commit on top of `head` with the working tree as it is (through a throw-away index). */
-async function uncommittedCommit(top: string, head: string): Promise<string> {
+/** The subject of the commit holding the files as they were on disk when a goal started. */
+const UNCOMMITTED_SUBJECT = 'taskweave: uncommitted changes at the start';
+
+/**
+ * The commit a goal branch started from: the commit of the files as they were on disk when the
+ * goal started (the oldest commit of the branch's first-parent line that HEAD does not have, when
+ * it is that commit), else where the branch left the user's HEAD (their merge base).
+ */
+export async function goalBase(top: string, branch: string): Promise<string> {
+  const own = (
+    await git(
+      ['rev-list', '--first-parent', '--reverse', '--format=%s', `refs/heads/${branch}`, '--not', 'HEAD'],
+      {
+        cwd: top,
+      },
+    )
+  )
+    .toString('utf8')
+    .split('\n');
+  // `commit <id>` then its subject, oldest first.
+  const first = /^commit (\S+)$/.exec(own[0] ?? '')?.[1];
+  if (first && own[1] === UNCOMMITTED_SUBJECT) return first;
+  const base = await gitOutcome(['merge-base', 'HEAD', `refs/heads/${branch}`], { cwd: top });
+  if (base.code !== 0) throw new Error(`${branch} shares no history with your HEAD.`);
+  return base.stdout.trim();
+}
+
+/** A commit on top of `head` with the working tree as it is (through a throw-away index); `head` when nothing differs. */
+export async function uncommittedCommit(top: string, head: string): Promise<string> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'taskweave-index-'));
   const env = { GIT_INDEX_FILE: path.join(folder, 'index') };
   try {
     await git(['read-tree', head], { cwd: top, env });
-    await git(['add', '-A', '--', '.', ':(exclude).taskweave'], { cwd: top, env });
+    // taskweave's own folder stays out; naming it when it is ignored already makes `git add` fail.
+    const ignored = (await gitOutcome(['check-ignore', '-q', '.taskweave'], { cwd: top })).code === 0;
+    await git(['add', '-A', '--', '.', ...(ignored ? [] : [':(exclude).taskweave'])], { cwd: top, env });
     const tree = (await git(['write-tree'], { cwd: top, env })).toString('utf8').trim();
     const headTree = (await git(['rev-parse', `${head}^{tree}`], { cwd: top })).toString('utf8').trim();
     if (tree === headTree) return head;
     const identity = await commitIdentity(top);
-    const commit = await git(
-      ['commit-tree', tree, '-p', head, '-m', 'taskweave: uncommitted changes at the start'],
-      {
-        cwd: top,
-        env: identity,
-      },
-    );
+    const commit = await git(['commit-tree', tree, '-p', head, '-m', UNCOMMITTED_SUBJECT], {
+      cwd: top,
+      env: identity,
+    });
     return commit.toString('utf8').trim();
   } finally {
     await rm(folder, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import {
   taskBranch,
 } from './goal-branch.js';
 import { GoalRemote } from './goal-remote.js';
+import { IDLE_FOLDER, IdleWorktrees } from './idle-worktrees.js';
 import type { HeldClaim } from './isolation.js';
 import {
   conflictSides,
@@ -110,6 +111,8 @@ export class GoalWorktrees {
     /** The goal branch's start (the user's HEAD, or the uncommitted changes on top). */
     readonly base: string,
     ahead: WorktreesAhead,
+    /** How many worktrees stay idle for the repository's next goals when this one ends (the concurrency). */
+    idleBound: number,
     /** The remote the goal's branches travel through (`--repo`), when several machines work on it. */
     private readonly remote?: GoalRemote,
   ) {
@@ -120,6 +123,8 @@ export class GoalWorktrees {
       keep: [...setup.share, ...setup.copy].map((name) => `${prefix}${name}`),
       keepIgnored: setup.setup !== undefined,
       ahead,
+      idle: new IdleWorktrees(top, path.join(path.dirname(folder), IDLE_FOLDER)),
+      idleBound,
     });
   }
 
@@ -150,6 +155,8 @@ export class GoalWorktrees {
     beforeGoalPush?: () => Promise<void>;
     /** This worker's claim on the goal (see `claim`). */
     claim?: HeldClaim;
+    /** How many of its worktrees stay idle for the repository's next goals (the concurrency; 1 by default). */
+    idleBound?: number;
   }): Promise<GoalWorktrees | undefined> {
     const repository = await findRepository(options.workspaceRoot);
     if (!repository) return undefined;
@@ -190,6 +197,7 @@ export class GoalWorktrees {
       options.setup,
       base,
       options.ahead,
+      Math.max(1, options.idleBound ?? 1),
       remote,
     );
     goalWorktrees.claim = options.claim;
@@ -226,7 +234,15 @@ export class GoalWorktrees {
       const count = Math.max(1, options.count ?? 1);
       const folders = Array.from({ length: count }, (_, index) => path.join(goalFolder, `slot-${index + 1}`));
       made = { top: repository.top, folders };
-      await Promise.all(folders.map((folder) => addWorktree({ top: repository.top, folder, start })));
+      // A worktree an earlier goal left idle is taken first: detached at the start, only the files that differ rewritten.
+      const idle = new IdleWorktrees(repository.top, path.join(path.dirname(goalFolder), IDLE_FOLDER));
+      await Promise.all(
+        folders.map(async (folder) => {
+          if (await idle.adopt(folder))
+            await git(['checkout', '--quiet', '--force', '--detach', start], { cwd: folder });
+          else await addWorktree({ top: repository.top, folder, start });
+        }),
+      );
     });
     return {
       ready,
@@ -526,7 +542,7 @@ export class GoalWorktrees {
     this.places.delete(taskId);
   }
 
-  /** The end of the goal: every worktree of its pool is removed; the branches stay. */
+  /** The end of the goal: every worktree of its pool goes idle for the repository's next goals (up to the bound) or is removed; the branches stay. */
   async end(): Promise<void> {
     this.places.clear();
     await this.pool.removeAll();

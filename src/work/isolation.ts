@@ -12,10 +12,18 @@ export const DEFAULT_ISOLATION: IsolationMode = 'auto';
 /** How a run isolates its plan tasks. */
 export interface IsolationSettings {
   mode: IsolationMode;
-  /** The goal branch starts with the user's uncommitted changes (`--include-uncommitted`). */
+  /**
+   * The goal branch starts with the files as they are on disk, uncommitted and untracked (not
+   * ignored) changes included: the default; false with `--from-head` (HEAD only).
+   */
   includeUncommitted?: boolean;
-  /** Merge the goal branch into the user's branch when the run completes (`--apply`). */
+  /**
+   * A completed goal's change lands in the user's working tree (the default); false with
+   * `--no-apply` or the config's `apply: false`, which keep it on the goal branch.
+   */
   apply?: boolean;
+  /** What turned applying off, as the end of the run says it (`--no-apply`, `config apply: false`). */
+  applyOffBy?: string;
   worktree: WorktreeSetup;
   /** The worktrees the runtime is making ahead of goals: its own, shared by its runs. */
   ahead: WorktreesAhead;

@@ -1,6 +1,7 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { gitOutcome } from './git.js';
+import type { IdleWorktrees } from './idle-worktrees.js';
 import {
   addWorktree,
   listWorktrees,
@@ -62,6 +63,8 @@ export class WorktreePool {
   private readonly keep: readonly string[];
   private readonly keepIgnored: boolean;
   private readonly ahead: WorktreesAhead;
+  private readonly idle: IdleWorktrees | undefined;
+  private readonly idleBound: number;
 
   constructor(options: {
     top: string;
@@ -75,6 +78,12 @@ export class WorktreePool {
     keepIgnored: boolean;
     /** The worktrees the runtime is making ahead of goals: waited for before the folder is read. */
     ahead: WorktreesAhead;
+    /**
+     * The repository's idle worktrees: adopted before one is made, and where the slots go at the
+     * goal's end, up to `idleBound` (the concurrency). Left out, slots are made and removed.
+     */
+    idle?: IdleWorktrees;
+    idleBound?: number;
   }) {
     this.top = options.top;
     this.folder = options.folder;
@@ -82,6 +91,8 @@ export class WorktreePool {
     this.keep = options.keep;
     this.keepIgnored = options.keepIgnored;
     this.ahead = options.ahead;
+    this.idle = options.idle;
+    this.idleBound = options.idleBound ?? 1;
   }
 
   /**
@@ -98,12 +109,14 @@ export class WorktreePool {
       this.slots.find((candidate) => candidate.holder === branch) ??
       this.slots.find((candidate) => candidate.holder === undefined && candidate.branch === branch) ??
       this.slots.find((candidate) => candidate.holder === undefined);
-    const added = slot === undefined;
+    let added = slot === undefined;
     if (!slot) {
       slot = { folder: this.newFolder(), setUp: false };
       this.slots.push(slot);
     }
     slot.holder = branch;
+    // A worktree an earlier goal of the repository left idle: switched, not checked out again.
+    if (added && this.idle && (await this.idle.adopt(slot.folder))) added = false;
     const place = (created: boolean): PoolPlace => ({
       folder: slot.folder,
       created,
@@ -162,11 +175,23 @@ export class WorktreePool {
     if (slot) slot.holder = undefined;
   }
 
-  /** Every slot removed (the end of the goal); the branches stay. */
+  /**
+   * The end of the goal: every slot goes back to the repository's idle worktrees, clean, up to the
+   * bound (the rest removed); without them, every slot is removed. The branches stay.
+   */
   async removeAll(): Promise<void> {
     this.found ??= this.find();
     await this.found;
-    for (const slot of this.slots.splice(0)) await removeWorktree(this.top, slot.folder);
+    for (const slot of this.slots.splice(0)) {
+      if (this.idle)
+        await this.idle.park(slot.folder, {
+          bound: this.idleBound,
+          keep: this.keep,
+          keepIgnored: this.keepIgnored,
+        });
+      else await removeWorktree(this.top, slot.folder);
+    }
+    await rmdir(this.folder).catch(() => {});
   }
 
   /** A branch that exists is continued as it is; one that does not starts at the goal branch. */
@@ -181,7 +206,16 @@ export class WorktreePool {
   private async find(): Promise<void> {
     await this.ahead.done();
     this.leftFolders = await readdir(this.folder).catch(() => [] as string[]);
-    for (const entry of await listWorktrees(this.top)) {
+    const listed = await listWorktrees(this.top);
+    // A folder of the goal git does not list: a `worktree add` killed before it registered the
+    // folder, leaving a locked registration git never prunes. Removed with it; its name is free.
+    for (const name of this.leftFolders) {
+      const folder = path.join(this.folder, name);
+      if (listed.some((entry) => entry.path === folder)) continue;
+      await removeWorktree(this.top, folder);
+      this.leftFolders = this.leftFolders.filter((left) => left !== name);
+    }
+    for (const entry of listed) {
       if (!entry.path.startsWith(`${this.folder}${path.sep}`)) continue;
       const branch = entry.branch?.replace(/^refs\/heads\//, '');
       if (entry.prunable) {

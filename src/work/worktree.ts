@@ -1,4 +1,4 @@
-import { readFile, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitOutcome } from './git.js';
 import { commitOf } from './goal-branch.js';
@@ -93,6 +93,45 @@ async function removeNow(top: string, folder: string): Promise<void> {
   // Only when git may still list it (its removal failed; its folder is gone now): prune forgets it.
   if (!forgotten && (await listWorktrees(top)).some((entry) => entry.path === folder))
     await git(['worktree', 'prune'], { cwd: top });
+  await removeRegistrations(top, folder);
+}
+
+/**
+ * Removes what git keeps of the worktree at `folder` in `.git/worktrees/` when git itself does not
+ * (removal and prune skip it): a registration still locked by a `git worktree add` killed before
+ * it wrote the registration's `gitdir` (git no longer lists it, and never prunes a locked one), or
+ * one whose `commondir` is missing (git cannot remove it). Such a registration is named for the
+ * folder (its name, or its name and a number when taken); one naming another folder is left.
+ */
+async function removeRegistrations(top: string, folder: string): Promise<void> {
+  const admin = path.join(await gitCommonDir(top), 'worktrees');
+  const name = path.basename(folder);
+  const entries = await readdir(admin).catch(() => [] as string[]);
+  for (const entry of entries) {
+    if (!entry.startsWith(name) || !/^\d*$/.test(entry.slice(name.length))) continue;
+    const registration = path.join(admin, entry);
+    const pointer = await readFile(path.join(registration, 'gitdir'), 'utf8').catch(() => undefined);
+    const ours =
+      pointer === undefined
+        ? (await readFile(path.join(registration, 'locked'), 'utf8').catch(() => '')).startsWith(
+            'initializing',
+          )
+        : path.resolve(admin, pointer.trim()) === path.join(folder, '.git');
+    if (ours) await rm(registration, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Moves a registered worktree to `to` (`git worktree move`: a rename, and git's pointers written
+ * again), unlocking it first; false when git refuses (another process took it first, or it is
+ * gone). In turn with the other bookkeeping of the repository in this process.
+ */
+export function moveWorktree(top: string, from: string, to: string): Promise<boolean> {
+  return inTurn(top, async () => {
+    await mkdir(path.dirname(to), { recursive: true });
+    await gitOutcome(['worktree', 'unlock', from], { cwd: top });
+    return (await gitOutcome(['worktree', 'move', from, to], { cwd: top })).code === 0;
+  });
 }
 
 /**

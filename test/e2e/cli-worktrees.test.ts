@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { parseJsonLines, runCli, writeScript } from '../helpers/cli.js';
-import { git, userGitState, workspaceFolder } from '../work/work-fixture.js';
+import { git, userGitState, workspaceFolder, worktreesLeft } from '../work/work-fixture.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -80,23 +80,27 @@ async function run(root: string, script: unknown, ...extra: string[]) {
 }
 
 describe('plan tasks in git worktrees', () => {
-  it('two parallel tasks edit different lines of one file: each in its worktree, both merged, the checkout untouched until apply', async () => {
+  it('two parallel tasks edit different lines of one file: each in its worktree, both merged, with --no-apply the checkout untouched until apply', async () => {
     const root = repository();
     const before = userState(root);
-    const result = await run(root, {
-      latencyMs: 0,
-      turns: [
-        plan([
-          { id: 'a', check: "grep -q 'by a' shared.txt" },
-          { id: 'b', check: "grep -q 'by b' shared.txt" },
-        ]),
-        { task: 'a', toolCalls: [{ name: 'run_command', args: { command: setLine(2, 'line 2 by a') } }] },
-        { task: 'b', toolCalls: [{ name: 'run_command', args: { command: setLine(11, 'line 11 by b') } }] },
-        { task: 'a', toolCalls: [{ name: 'task_completed', args: { summary: 'a done' } }] },
-        { task: 'b', toolCalls: [{ name: 'task_completed', args: { summary: 'b done' } }] },
-        { toolCalls: [{ name: 'final_answer', args: { answer: 'both done' } }] },
-      ],
-    });
+    const result = await run(
+      root,
+      {
+        latencyMs: 0,
+        turns: [
+          plan([
+            { id: 'a', check: "grep -q 'by a' shared.txt" },
+            { id: 'b', check: "grep -q 'by b' shared.txt" },
+          ]),
+          { task: 'a', toolCalls: [{ name: 'run_command', args: { command: setLine(2, 'line 2 by a') } }] },
+          { task: 'b', toolCalls: [{ name: 'run_command', args: { command: setLine(11, 'line 11 by b') } }] },
+          { task: 'a', toolCalls: [{ name: 'task_completed', args: { summary: 'a done' } }] },
+          { task: 'b', toolCalls: [{ name: 'task_completed', args: { summary: 'b done' } }] },
+          { toolCalls: [{ name: 'final_answer', args: { answer: 'both done' } }] },
+        ],
+      },
+      '--no-apply',
+    );
     expect(result.code, result.stderr + result.stdout.slice(-3000)).toBe(0);
     const events = parseJsonLines(result.stdout);
     const [goal] = updates(events, 'goal_branch');
@@ -114,7 +118,7 @@ describe('plan tasks in git worktrees', () => {
     expect(userState(root)).toBe(before);
     expect(readFileSync(path.join(root, 'shared.txt'), 'utf8')).toBe(`${LINES}\n`);
     // The worktrees went at the goal's end.
-    expect(git(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    expect(worktreesLeft(root)).toEqual([]);
     const diff = await runCli(['diff', '-C', root]);
     expect(diff.code, diff.stderr).toBe(0);
     expect(diff.stdout).toContain('shared.txt | 4 ++--');

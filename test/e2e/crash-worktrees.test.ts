@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../src/events/registry.js';
 import { CLI_PATH, parseJsonLines, runCli, writeScript } from '../helpers/cli.js';
-import { git, workspaceFolder } from '../work/work-fixture.js';
+import { git, workspaceFolder, worktreesLeft } from '../work/work-fixture.js';
 
 /*
  * kill -9 in each window of a plan run in worktrees: creating a task's worktree, switching a
@@ -163,7 +163,8 @@ const WINDOWS: { name: string; match: string; slow?: string }[] = [
     match: 'checkout --quiet --force',
   },
   { name: 'switching a worktree to the next task (cleaned, not recorded)', match: 'clean --quiet --force' },
-  { name: 'removing the worktrees at the end of the goal', match: 'worktree remove' },
+  // The end of the goal: its worktrees go idle for the repository's next goal (moved to `.idle`).
+  { name: 'parking the worktrees at the end of the goal', match: 'worktree move' },
 ];
 
 describe('kill -9 while a plan runs in worktrees, then resume', () => {
@@ -218,10 +219,12 @@ describe('kill -9 while a plan runs in worktrees, then resume', () => {
       expect(onGoal).toContain('line 6 by c');
       // Each task merged exactly once: three merge commits on the goal branch.
       expect(git(root, 'rev-list', '--merges', '--count', goal).trim()).toBe('3');
-      expect(git(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+      expect(worktreesLeft(root)).toEqual([]);
       expect(locks(path.join(root, '.git'))).toEqual([]);
-      expect(readFileSync(path.join(root, 'shared.txt'), 'utf8')).toBe(`${LINES}\n`);
-      expect(git(root, 'status', '--porcelain')).toBe('');
+      // The goal finished by resume lands in the checkout, uncommitted: the goal's file, nothing else.
+      expect(kinds(resumedEvents, 'goal_applied')[0]?.outcome).toBe('applied');
+      expect(readFileSync(path.join(root, 'shared.txt'), 'utf8')).toBe(onGoal);
+      expect(git(root, 'status', '--porcelain')).toBe(' M shared.txt\n');
     }, 120_000);
   }
 });

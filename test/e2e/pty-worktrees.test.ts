@@ -21,7 +21,7 @@ const CHOICES = [
 
 describe('a 4-task plan in git worktrees on an 80×24 terminal', () => {
   for (const choice of CHOICES)
-    it(`shows the goal branch, each worktree and merge, a conflict asked as a failure decision (${choice.name}), and --apply`, async () => {
+    it(`shows the goal branch, each worktree and merge, a conflict asked as a failure decision (${choice.name}), and where the work went`, async () => {
       const workspace = await tempWorkspaceRoot('taskweave-pty-worktrees-');
       writeFileSync(path.join(workspace, 'shared.txt'), `${LINES}\n`);
       writeFileSync(path.join(workspace, '.gitignore'), '.taskweave/\n');
@@ -108,7 +108,11 @@ describe('a 4-task plan in git worktrees on an 80×24 terminal', () => {
       const all = lines.join(' ');
       for (const task of ['a', 'b', 'c', 'd'])
         expect(all).toMatch(new RegExp(`⎇ \\[${task}\\] merged taskweave/`));
-      expect(all).toMatch(/Applied taskweave\/plan_\w+ to main/);
+      // The end of the run says where the work went: landed in the checkout, uncommitted.
+      expect(all).toMatch(/✓ completed .*⎇ applied: 3 files \(\+\d+ −\d+\)/);
+      expect(execFileSync('git', ['status', '--porcelain'], { cwd: workspace, encoding: 'utf8' })).toBe(
+        ' M shared.txt\n?? c.txt\n?? d.txt\n',
+      );
       // No row was folded by the terminal: each fits in 80 columns.
       expect(lines.every((line) => line.length <= 80)).toBe(true);
       const text = readFileSync(path.join(workspace, 'shared.txt'), 'utf8');
@@ -119,4 +123,82 @@ describe('a 4-task plan in git worktrees on an 80×24 terminal', () => {
         run.screen().join('\n'),
       );
     }, 90_000);
+});
+
+describe('the end of a worktree run whose change the user edited meanwhile, at 80×24', () => {
+  it('says the goal is on its branch, not applied, naming the file and taskweave apply', async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-pty-held-');
+    writeFileSync(path.join(workspace, 'shared.txt'), `${LINES}\n`);
+    writeFileSync(path.join(workspace, '.gitignore'), '.taskweave/\n');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('-c', 'user.email=u@example.com', '-c', 'user.name=u', 'commit', '-qm', 'first');
+    // Task a's command stands for the user editing shared.txt in the checkout meanwhile.
+    const userEdit = `sed -i '9s/.*/line 9 by the user/' ${path.join(workspace, 'shared.txt')}`;
+    const script = await writeScript(await tempWorkspaceRoot('taskweave-script-'), {
+      turns: [
+        {
+          toolCalls: [
+            {
+              name: 'plan_actions',
+              args: {
+                tasks: [
+                  { id: 'a', title: 'Line 2', description: 'line 2' },
+                  { id: 'b', title: 'b.txt', description: 'b.txt' },
+                ],
+              },
+            },
+          ],
+        },
+        {
+          task: 'a',
+          when: FRESH_TASK,
+          toolCalls: [
+            {
+              name: 'run_command',
+              args: { command: `sed -i '2s/.*/line 2 by a/' shared.txt && ${userEdit}` },
+            },
+          ],
+        },
+        { task: 'a', toolCalls: [done('a done')] },
+        {
+          task: 'b',
+          when: FRESH_TASK,
+          toolCalls: [{ name: 'write_file', args: { path: 'b.txt', content: 'b\n' } }],
+        },
+        { task: 'b', toolCalls: [done('b done')] },
+        { text: 'Both merged.' },
+      ],
+    });
+    const run = PtyRun.start(
+      [
+        'run',
+        '-y',
+        '--approval',
+        'auto',
+        '--sandbox',
+        'off',
+        '--model',
+        `script:${script}`,
+        '-C',
+        workspace,
+        'two tasks',
+      ],
+      { env: { NO_COLOR: '1' } },
+    );
+    expect(await run.exited, run.text()).toBe(0);
+    const screen = run.screen();
+    const all = screen.join(' ').replace(/\s+/g, ' ');
+    expect(all).toMatch(
+      /✓ completed .*⎇ on taskweave\/(plan_\w+), not applied: you changed shared\.txt meanwhile \(nothing was touched; taskweave diff plan_\w+ shows the goal's change\), taskweave apply plan_\w+/,
+    );
+    expect(run.lines().every((line) => line.length <= 80)).toBe(true);
+    expect(readFileSync(path.join(workspace, 'shared.txt'), 'utf8')).toContain('line 9 by the user');
+    expect(readFileSync(path.join(workspace, 'shared.txt'), 'utf8')).not.toContain('line 2 by a');
+    writeFileSync(
+      path.join(workspace, '..', `${path.basename(workspace)}-held-screen.txt`),
+      screen.join('\n'),
+    );
+  }, 90_000);
 });

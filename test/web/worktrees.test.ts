@@ -45,9 +45,9 @@ const done = (summary: string) => ({ name: 'task_completed', args: { summary } }
 describe('a 4-task plan in git worktrees in the web UI (chromium against taskweave serve)', {
   timeout: 120_000,
 }, () => {
-  it('shows each worktree and merge, a conflict decision (Retry on the new goal branch), the diff and Apply', async () => {
+  it('shows each worktree and merge, a conflict decision (Retry on the new goal branch), and with --no-apply the diff and Apply on the completion card', async () => {
     const server = await startServe({
-      args: ['--yes'],
+      args: ['--yes', '--no-apply'],
       files: gitRepository,
       script: {
         turns: [
@@ -111,9 +111,13 @@ describe('a 4-task plan in git worktrees in the web UI (chromium against taskwea
     await page.getByLabel('Run result').waitFor({ timeout: 60_000 });
     for (const task of ['a', 'b', 'c', 'd'])
       expect(await page.getByText(`[${task}] merged taskweave/`).count()).toBeGreaterThan(0);
-    // Nothing in the checkout yet.
+    // Nothing in the checkout yet: the completion card says where the work is, with Show diff and Apply.
     expect(readFileSync(path.join(server.workspace, 'shared.txt'), 'utf8')).toBe(`${LINES}\n`);
-    const goal = page.locator('section.goal-diff');
+    const result = page.getByLabel('Run result');
+    expect(await result.getByRole('status').textContent()).toMatch(
+      /^on taskweave\/(plan_\w+), not applied: --no-apply \(3 files, \+4 −2\), taskweave apply plan_\w+$/,
+    );
+    const goal = result.locator('section.goal-diff');
     await goal.getByRole('button', { name: 'Show diff' }).click();
     const diff = goal.getByLabel('Goal diff');
     await diff.waitFor();
@@ -121,6 +125,11 @@ describe('a 4-task plan in git worktrees in the web UI (chromium against taskwea
     expect(await diff.textContent()).toContain('+line 7 by b');
     await goal.scrollIntoViewIfNeeded();
     await screenshot(page, 'worktrees-diff');
+    await screenshot(page, 'work-completion-kept-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await result.scrollIntoViewIfNeeded();
+    await screenshot(page, 'work-completion-kept-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await goal.getByRole('button', { name: 'Apply' }).click();
     await goal.getByText(/Applied to main/).waitFor();
     await screenshot(page, 'worktrees-applied');
@@ -189,12 +198,23 @@ describe('a 4-task plan in git worktrees in the web UI (chromium against taskwea
       await page.getByText(/Resolving the conflict in the task's worktree: shared.txt holds/).count(),
     ).toBeGreaterThan(0);
     expect(await page.getByText('[b] merged taskweave/').count()).toBeGreaterThan(0);
-    const goal = page.locator('section.goal-diff');
+    // Landed in the checkout, uncommitted; the completion card says so and keeps Show diff.
+    const result = page.getByLabel('Run result');
+    expect(await result.getByRole('status').textContent()).toBe('applied: 1 file (+1 −1)');
+    expect(readFileSync(path.join(server.workspace, 'shared.txt'), 'utf8')).toContain('line 2 by a and b');
+    await result.scrollIntoViewIfNeeded();
+    await screenshot(page, 'work-completion-applied-1280');
+    const goal = result.locator('section.goal-diff');
+    // Landed already: Show diff, no Apply.
+    expect(await goal.getByRole('button', { name: 'Apply' }).count()).toBe(0);
     await goal.getByRole('button', { name: 'Show diff' }).click();
     const diff = goal.getByLabel('Goal diff');
     await diff.waitFor();
     expect(await diff.textContent()).toContain('+line 2 by a and b');
     expect(await diff.textContent()).not.toContain('<<<<<<<');
     await screenshot(page, 'worktrees-resolved');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await result.scrollIntoViewIfNeeded();
+    await screenshot(page, 'work-completion-applied-390');
   });
 });

@@ -114,3 +114,16 @@ export async function checkpointHarness(root: string) {
     },
   };
 }
+
+/**
+ * The worktrees of a repository besides its main checkout that are not idle for its next goals:
+ * a worktree in taskweave's `.idle` folder counts here only when it holds a branch or is locked
+ * (an idle one is detached and unlocked).
+ */
+export function worktreesLeft(root: string): string[] {
+  const blocks = git(root, 'worktree', 'list', '--porcelain').split('\n\n').slice(1);
+  return blocks
+    .filter((block) => block.trim() !== '')
+    .filter((block) => !/\/\.idle\/w-[0-9a-f]+\n/.test(block) || /^branch |^locked/m.test(block))
+    .map((block) => block.split('\n')[0]?.slice('worktree '.length) ?? '');
+}

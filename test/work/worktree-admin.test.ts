@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -89,5 +89,29 @@ describe('removeWorktree', () => {
     writeFileSync(path.join(folder, 'left.txt'), 'x');
     await removeWorktree(root, folder);
     expect(existsSync(folder)).toBe(false);
+  });
+});
+
+/*
+ * Issue 40, item 3: `crash-worktrees` once left `slot-2/locked`: a `git worktree add` killed
+ * after it made and locked its registration but before it wrote the registration's `gitdir` (git
+ * then no longer lists it and never prunes it, being locked), or before its `commondir` (git
+ * cannot remove it).
+ */
+describe('removeWorktree after a git worktree add killed half-way', () => {
+  const registrations = (root: string) =>
+    existsSync(path.join(root, '.git', 'worktrees')) ? readdirSync(path.join(root, '.git', 'worktrees')) : [];
+
+  it('removes a registration killed before its gitdir was written, still locked', async () => {
+    const { root, folder } = await repositoryWithWorktree();
+    const other = path.join(root, '.git', 'taskweave', 'worktrees', 'h', 'other');
+    await addWorktree({ top: root, folder: other, start: 'HEAD' });
+    const registration = path.join(root, '.git', 'worktrees', 'slot');
+    rmSync(path.join(registration, 'gitdir'));
+    writeFileSync(path.join(registration, 'locked'), 'initializing');
+    await removeWorktree(root, folder);
+    expect(registrations(root)).toEqual(['other']);
+    expect(existsSync(folder)).toBe(false);
+    expect((await listWorktrees(root)).map((entry) => entry.path)).toEqual([root, other]);
   });
 });

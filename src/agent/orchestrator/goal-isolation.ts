@@ -1,9 +1,9 @@
 import { hasParallelTasks } from '../../plan/parallel-tasks.js';
 import type { TaskGraph } from '../../plan/task-graph.js';
-import { applyGoal } from '../../work/apply-goal.js';
 import { goalBranch } from '../../work/goal-branch.js';
 import { GoalWorktrees } from '../../work/goal-worktrees.js';
 import { wantsWorktrees } from '../../work/isolation.js';
+import { goalChange, landGoal } from '../../work/land-goal.js';
 import type { RunContext } from '../state/run-state.js';
 
 function note(run: RunContext, content: string): void {
@@ -31,12 +31,13 @@ export async function openGoalWorktrees(
     GoalWorktrees.open({
       workspaceRoot: run.workspace.root,
       goalId: options.planId,
-      includeUncommitted: settings.includeUncommitted,
+      includeUncommitted: settings.includeUncommitted !== false,
       from: options.continues ? `refs/heads/${goalBranch(options.continues)}` : undefined,
       setup: settings.worktree,
       ahead: settings.ahead,
       remote: settings.remote,
       claim: settings.claim,
+      idleBound: run.planOptions.concurrency,
     });
   try {
     goal = settings.remote === undefined ? await open() : await openThroughRemote(run, open);
@@ -144,32 +145,42 @@ function widestLayer(graph: TaskGraph): number {
   return Math.max(1, ...layers.values());
 }
 
-/** `--apply`: the finished goal's branch merged into the user's current branch, said as a note. */
-export async function applyAtEnd(run: RunContext, goalId: string): Promise<void> {
+/**
+ * The end of a completed goal run in worktrees: its change lands in the user's working tree
+ * (landGoal: three-way against its base, all or nothing), unless `--no-apply` (or the config's
+ * `apply: false`) keeps it on its branch. Said as a `goal_applied` update either way. A goal of a
+ * shared repository's queue (`--repo`) has no user's tree here: its branch is on the remote.
+ */
+export async function landAtEnd(run: RunContext, goalId: string): Promise<void> {
+  const settings = run.isolation;
+  if (!settings || settings.remote !== undefined) return;
+  const branch = goalBranch(goalId);
+  const emit = (update: {
+    outcome: 'applied' | 'held' | 'kept' | 'failed';
+    files: string[];
+    added?: number;
+    removed?: number;
+    reason?: string;
+  }) =>
+    run.emit({
+      type: 'agent_update',
+      update_type: 'goal_applied',
+      plan_id: goalId,
+      branch,
+      added: 0,
+      removed: 0,
+      ...update,
+    });
   try {
-    const outcome = await applyGoal(run.workspace.root, goalId);
-    const branch = goalBranch(goalId);
-    switch (outcome.kind) {
-      case 'applied':
-        note(run, `Applied ${branch} to ${outcome.branch} (${outcome.commit.slice(0, 7)}).`);
-        return;
-      case 'already-applied':
-        note(run, `${branch} is in ${outcome.branch} already.`);
-        return;
-      case 'conflict':
-        note(
-          run,
-          `Not applied: ${branch} and your branch both changed ${outcome.files.join(', ')}. Nothing was changed; merge it yourself (git merge ${branch}).`,
-        );
-        return;
-      case 'refused':
-        note(
-          run,
-          `Not applied: git refused (${outcome.message}). Nothing was changed; taskweave apply ${goalId} tries again.`,
-        );
-        return;
+    if (settings.apply === false) {
+      const change = await goalChange(run.workspace.root, goalId);
+      emit({ outcome: 'kept', ...change, reason: settings.applyOffBy ?? '--no-apply' });
+      return;
     }
+    const outcome = await landGoal(run.workspace.root, goalId);
+    if (outcome.kind === 'applied') emit({ outcome: 'applied', ...outcome });
+    else emit({ outcome: 'held', files: outcome.held });
   } catch (error) {
-    note(run, `Not applied: ${error instanceof Error ? error.message : String(error)}`);
+    emit({ outcome: 'failed', files: [], reason: error instanceof Error ? error.message : String(error) });
   }
 }

@@ -15,13 +15,14 @@ import { coreTools, ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/types.js';
 import type { Workspace } from '../../tools/workspace/index.js';
 import { ChangeRecorder } from '../../work/change-recorder.js';
+import { pushCheckoutGoal } from '../../work/checkout-goal.js';
 import type { IsolationSettings } from '../../work/isolation.js';
 import { ApprovalGate } from '../approval/approval-gate.js';
 import type { RunSafety } from '../approval/run-safety.js';
 import { RunHooks } from '../hooks/run-hooks.js';
 import { runStepLoop } from '../loop/driver.js';
 import type { LoopOutcome } from '../loop/step.js';
-import { applyAtEnd } from '../orchestrator/goal-isolation.js';
+import { landAtEnd } from '../orchestrator/goal-isolation.js';
 import { finalAnswer, revisePlan, runPlan } from '../orchestrator/orchestrator.js';
 import { planActionsTool } from '../orchestrator/plan-tool.js';
 import type { StoredPlan } from '../orchestrator/stored-plan.js';
@@ -310,7 +311,7 @@ async function orchestrate(
     initialState = undefined;
     if (result.kind === 'done') {
       const answer = await finalAnswer(run, goal, completed);
-      if (answer.kind === 'final' && result.goal && run.isolation?.apply) await applyAtEnd(run, result.goal);
+      if (answer.kind === 'final' && result.goal) await landAtEnd(run, result.goal);
       return answer;
     }
     if (result.kind === 'revise') {
@@ -319,6 +320,34 @@ async function orchestrate(
     } else return result;
   }
   return outcome;
+}
+
+/**
+ * Under `--repo`: what a completed goal left in the clone's checkout (no plan, or plan tasks
+ * that shared it) goes to its goal branch on the remote; a push that fails fails the goal (its
+ * files stay in the checkout for the next worker's look).
+ */
+async function pushCheckoutWork(run: RunContext, result: RunResult): Promise<RunResult> {
+  const remote = run.isolation?.remote;
+  if (remote === undefined) return result;
+  try {
+    const pushed = await pushCheckoutGoal({ workspaceRoot: run.workspace.root, goalId: run.runId, remote });
+    if (pushed)
+      run.emit({
+        type: 'agent_update',
+        update_type: 'agent_note',
+        step: run.steps,
+        content: `The goal's work is on ${pushed.branch} (${pushed.commit.slice(0, 7)}), pushed to the remote.`,
+      });
+    return result;
+  } catch (error) {
+    return {
+      ...result,
+      status: 'failed',
+      finalAnswer: undefined,
+      reason: `The goal's work could not be pushed to the remote: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
 }
 
 async function finish(
@@ -336,6 +365,7 @@ async function finish(
         ? { ...base, status: outcome.status, reason: outcome.reason }
         : { ...base, status: 'failed', reason: `The loop ended unexpectedly (${outcome.kind}).` };
   await run.changes.close();
+  if (outcome.kind === 'final') result = await pushCheckoutWork(run, result);
   await run.records.journal.settled();
   const storeFailure = run.records.journal.failure;
   // Work the store did not keep is not reported as done: nobody could find it again.

@@ -199,7 +199,7 @@ export function runtimeOptions(
     sandbox: options.sandbox,
     network: options.network,
     isolation: options.isolation,
-    includeUncommitted: options.includeUncommitted,
+    includeUncommitted: options.fromHead ? false : options.includeUncommitted,
     apply: options.apply,
     ...(options.remote === undefined ? {} : { remote: options.remote }),
     inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,

@@ -148,6 +148,7 @@ function fullDetail(event: ServerEvent, whole: boolean): string {
     case 'worktree_created':
     case 'task_merged':
     case 'merge_conflict':
+    case 'goal_applied':
       return worktreeText(event);
     case 'agent_start':
       return `${event.mode} · ${event.loop} · ${event.model} · up to ${event.max_steps} steps: ${event.goal}`;

@@ -74,6 +74,8 @@ export class HumanRenderer {
   /** The questions asked in this run: a run that ends waiting for one does not repeat it. */
   private readonly questions = new Set<string>();
   /** The user stopped the run (the completion line says so: one line for one stop). */
+  /** Where the goal run in worktrees left its work (goal_applied), said under the closing line. */
+  private goalWork: string | undefined;
   private stoppedByUser = false;
   /** The session's budget was passed: the completion line says so (budget_exceeded said why). */
   private stoppedByBudget = false;
@@ -200,6 +202,13 @@ export class HumanRenderer {
       case 'merge_conflict':
         this.line(s.yellow(`⎇ ${worktreeText(event)}`));
         return;
+      case 'goal_applied':
+        // Said under the run's closing line: where the goal's work went is the last thing read.
+        this.goalWork =
+          event.outcome === 'applied'
+            ? s.green(`⎇ ${worktreeText(event)}`)
+            : s.yellow(`⎇ ${worktreeText(event)}`);
+        return;
       case 'agent_retry':
         // The step streams again from the start; what it streamed so far is void.
         this.streamed = '';
@@ -325,6 +334,8 @@ export class HumanRenderer {
         if (event.final_answer && event.final_answer !== this.streamed.trim())
           this.verbatim(`${this.planTasks.length > 0 ? '\n' : ''}${this.modelText(event.final_answer)}`);
         this.line(label + tokens);
+        if (this.goalWork) this.line(this.goalWork);
+        this.goalWork = undefined;
         const said =
           (event.status === 'stopped' && (this.stoppedByUser || this.stoppedByBudget)) ||
           (event.status === 'needs_input' && this.questions.has(event.reason ?? ''));

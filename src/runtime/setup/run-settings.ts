@@ -35,10 +35,18 @@ export interface RunSettings {
   budget?: number;
   /** Where plan tasks work; the config's `isolation`, else `auto`, when left out. */
   isolation?: IsolationMode;
-  /** The goal branch starts with the user's uncommitted changes (`--include-uncommitted`). */
+  /**
+   * The goal branch starts with the files as they are on disk (the default); false with
+   * `--from-head` or the config's `fromHead: true`.
+   */
   includeUncommitted?: boolean;
-  /** The goal branch is merged into the user's branch when a run completes (`--apply`). */
+  /**
+   * A completed goal's change lands in the user's working tree (the default); false with
+   * `--no-apply` or the config's `apply: false`.
+   */
   apply?: boolean;
+  /** What turned applying off, said at the end of a run (`--no-apply`, `config apply: false`). */
+  applyOffBy?: string;
   /** The config's `worktree` (defaults filled in by the runtime). */
   worktree?: WorktreeSetup;
   /**

@@ -182,6 +182,7 @@ export class RunFactory {
         mode: settings.isolation ?? DEFAULT_ISOLATION,
         includeUncommitted: settings.includeUncommitted,
         apply: settings.apply,
+        applyOffBy: settings.applyOffBy,
         worktree: settings.worktree ?? { share: DEFAULT_WORKTREE_SHARE, copy: DEFAULT_WORKTREE_COPY },
         ahead: this.pieces.worktreesAhead,
         ...(settings.remote === undefined ? {} : { remote: settings.remote }),

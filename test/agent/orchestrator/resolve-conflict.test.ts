@@ -6,7 +6,7 @@ import { ScriptModel } from '../../../src/model/script-model.js';
 import type { ModelScriptInput } from '../../../src/model/script-schema.js';
 import { WorktreesAhead } from '../../../src/work/worktrees-ahead.js';
 import { autoApprove, runWithHarness } from '../../helpers/run-harness.js';
-import { git, workspaceFolder } from '../../work/work-fixture.js';
+import { git, workspaceFolder, worktreesLeft } from '../../work/work-fixture.js';
 
 /*
  * The conflict choice `resolve`, on a real repository: two parallel tasks change the same line,
@@ -102,7 +102,12 @@ describe('resolve a merge conflict in the task worktree', () => {
       workspaceRoot: root,
       plan: 'always',
       planApprover: autoApprove,
-      isolation: { mode: 'worktree', worktree: { share: [], copy: [] }, ahead: new WorktreesAhead() },
+      isolation: {
+        mode: 'worktree',
+        apply: false,
+        worktree: { share: [], copy: [] },
+        ahead: new WorktreesAhead(),
+      },
       failureChooser: async (info) => {
         offered.push(info.choices);
         return { action: 'resolve' };
@@ -135,8 +140,8 @@ describe('resolve a merge conflict in the task worktree', () => {
     );
     expect(git(root, 'rev-list', '--merges', '--count', `${goal}.b`).trim()).toBe('2');
     expect(git(root, 'rev-list', '--merges', '--count', goal).trim()).toBe('3');
-    // The user's checkout is untouched; no worktree is left.
+    // The user's checkout is untouched (apply off); no worktree is left but the idle ones.
     expect(readFileSync(path.join(root, 'shared.txt'), 'utf8')).toBe(`${LINES.join('\n')}\n`);
-    expect(git(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    expect(worktreesLeft(root)).toEqual([]);
   }, 60_000);
 });

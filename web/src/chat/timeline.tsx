@@ -99,13 +99,6 @@ function Item({
         </div>
       );
     case 'notice':
-      if (item.goalId)
-        return (
-          <>
-            <div className={`notice ${item.tone}`}>{item.text}</div>
-            <GoalDiff goalId={item.goalId} />
-          </>
-        );
       return <div className={`notice ${item.tone}`}>{item.text}</div>;
     case 'restore':
       return <RestoreCard item={item} redoable={latest} />;
@@ -123,6 +116,17 @@ function Item({
           </header>
           {item.finalAnswer && <Markdown text={item.finalAnswer} />}
           {item.reason && !item.finalAnswer && !titled && <p>{item.reason}</p>}
+          {item.goalWork ? (
+            <>
+              <div
+                className={`notice goal-work ${item.goalWork.outcome === 'applied' ? 'info' : 'warning'}`}
+                role="status"
+              >
+                {item.goalWork.text}
+              </div>
+              <GoalDiff goalId={item.goalWork.goalId} applied={item.goalWork.outcome === 'applied'} />
+            </>
+          ) : null}
         </section>
       );
     }

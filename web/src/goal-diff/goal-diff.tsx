@@ -28,9 +28,10 @@ function applyText(outcome: ApiApplyOutcome): string {
 /**
  * A goal run in git worktrees: its diff (stat and patch, loaded when asked, again after each
  * load so that merged tasks show) and Apply, which merges the goal branch into the checkout's
- * current branch (the server refuses to overwrite anything).
+ * current branch (the server refuses to overwrite anything); no Apply once the goal's change
+ * landed in the working tree (`applied`).
  */
-export function GoalDiff({ goalId }: { goalId: string }) {
+export function GoalDiff({ goalId, applied: landed = false }: { goalId: string; applied?: boolean }) {
   const [diff, setDiff] = useState<ApiGoalDiff | undefined>();
   const [applied, setApplied] = useState<ApiApplyOutcome | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -60,9 +61,11 @@ export function GoalDiff({ goalId }: { goalId: string }) {
         <button type="button" onClick={load} disabled={busy}>
           {diff ? 'Refresh diff' : 'Show diff'}
         </button>
-        <button type="button" onClick={apply} disabled={busy || diff === undefined || diff.stat === ''}>
-          Apply
-        </button>
+        {landed ? null : (
+          <button type="button" onClick={apply} disabled={busy || diff === undefined || diff.stat === ''}>
+            Apply
+          </button>
+        )}
         {diff ? <span className="muted small">{diff.branch}</span> : null}
       </div>
       {error ? <div className="notice error">{error}</div> : null}
