@@ -34,7 +34,9 @@ function moduleText(index: number, extraParameter = false): string {
   const parameters = extraParameter ? 'value: number, scale: number' : 'value: number';
   const body = index === 0 ? 'value + 1' : `f${index - 1}(value) * 2`;
   const imports = index === 0 ? '' : `import { f${index - 1} } from './m${index - 1}.js';\n\n`;
-  const filler = Array.from({ length: 15 }, (_, line) => `  const v${line}: number = value * ${line};`).join('\n');
+  const filler = Array.from({ length: 15 }, (_, line) => `  const v${line}: number = value * ${line};`).join(
+    '\n',
+  );
   return `${imports}/** Module ${index}. */\nexport function f${index}(${parameters}): number {\n${filler}\n  return ${body} + v0;\n}\n`;
 }
 
@@ -43,7 +45,10 @@ async function project(): Promise<string> {
   await mkdir(path.join(root, 'src'));
   await writeFile(
     path.join(root, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', noEmit: true }, include: ['src'] }),
+    JSON.stringify({
+      compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', noEmit: true },
+      include: ['src'],
+    }),
   );
   for (let index = 0; index < PROJECT_FILES; index++)
     await writeFile(path.join(root, 'src', `m${index}.ts`), moduleText(index));
@@ -69,9 +74,14 @@ function context(workspace: Workspace, servers: LanguageServers | undefined): To
 async function edit(ctx: ToolContext, broken: boolean): Promise<{ ms: number; problems: number }> {
   const file = `src/m${EDITED}.ts`;
   await readFileTool.run({ path: file }, ctx);
-  const [from, to] = broken ? ['value: number, scale: number)', 'value: number)'] : ['value: number)', 'value: number, scale: number)'];
+  const [from, to] = broken
+    ? ['value: number, scale: number)', 'value: number)']
+    : ['value: number)', 'value: number, scale: number)'];
   const started = performance.now();
-  const result = await editFileTool.run({ path: file, edits: [{ find: `f${EDITED}(${from}`, replace: `f${EDITED}(${to}` }] }, ctx);
+  const result = await editFileTool.run(
+    { path: file, edits: [{ find: `f${EDITED}(${from}`, replace: `f${EDITED}(${to}` }] },
+    ctx,
+  );
   if (result.isError) throw new Error(result.output);
   return { ms: performance.now() - started, problems: result.diagnostics?.length ?? 0 };
 }
@@ -138,7 +148,9 @@ async function main(): Promise<void> {
     }
     const ms = (value: number) => `${Math.round(value)} ms`;
     console.log(
-      `Language-server diagnostics on a ${PROJECT_FILES}-file TypeScript project (typescript-language-server, ${sandbox.kind === 'bwrap' ? 'in bubblewrap' : 'unconfined'}); load average ${loadavg().map((value) => value.toFixed(1)).join(' ')}, ${WARM_EDITS} warm edits`,
+      `Language-server diagnostics on a ${PROJECT_FILES}-file TypeScript project (typescript-language-server, ${sandbox.kind === 'bwrap' ? 'in bubblewrap' : 'unconfined'}); load average ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')}, ${WARM_EDITS} warm edits`,
     );
     console.log(
       renderTable({

@@ -1,6 +1,7 @@
 import { git } from './git.js';
 import { goalBranch, uncommittedCommit } from './goal-branch.js';
 import { GoalRemote } from './goal-remote.js';
+import type { CloneRemote } from './repo-clone.js';
 import { findRepository } from './repository.js';
 
 /**
@@ -14,15 +15,15 @@ import { findRepository } from './repository.js';
 export async function pushCheckoutGoal(options: {
   workspaceRoot: string;
   goalId: string;
-  /** The remote's name in the clone (`origin`). */
-  remote: string;
+  /** The remote as git reaches it: its name in the clone (`origin`) and git's environment for it (its credentials). */
+  remote: CloneRemote;
 }): Promise<{ branch: string; commit: string } | undefined> {
   const repository = await findRepository(options.workspaceRoot);
   if (!repository) return undefined;
   const { top } = repository;
   const head = (await git(['rev-parse', 'HEAD'], { cwd: top })).toString('utf8').trim();
   const commit = await uncommittedCommit(top, head);
-  const remote = new GoalRemote(top, options.remote);
+  const remote = new GoalRemote(top, options.remote.name, undefined, options.remote.env);
   const branch = goalBranch(options.goalId);
   let pushed: { branch: string; commit: string } | undefined;
   if (commit !== head) {

@@ -31,7 +31,10 @@ export function ToolCall({ call }: { call: ToolCallView }) {
         <CollapsedText label={`${call.name} output so far`} text={call.progress.join('\n')} keep="end" />
       )}
       {call.output !== undefined && (
-        <ToolOutput call={call} output={call.diagnostics ? withoutDiagnosticsSection(call.output) : call.output} />
+        <ToolOutput
+          call={call}
+          output={call.diagnostics ? withoutDiagnosticsSection(call.output) : call.output}
+        />
       )}
       {call.diagnostics && call.diagnostics.length > 0 && <Diagnostics diagnostics={call.diagnostics} />}
     </details>
