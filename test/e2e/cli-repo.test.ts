@@ -193,7 +193,9 @@ describe('--repo on the command line', () => {
       );
       const ended = await waiting;
       expect(ended.code, output).toBe(0);
-      expect(output.match(/stopping at the next step boundary/g)).toHaveLength(1);
+      // Idle (both queues empty): it stops at once and says so, once (issue 46, item 7).
+      expect(output.match(/stopping now: no task is running/g)).toHaveLength(1);
+      expect(output).not.toContain('at the next step boundary');
     } finally {
       await schema.drop();
     }

@@ -16,8 +16,8 @@ import {
 /** Where the screenshots a person looks at go (beside the test results). */
 const SHOTS = process.env.TASKWEAVE_SHOTS ?? path.resolve('test-results/web');
 
-// biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source text
 const MONEY =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source text
   'export function formatPrice(cents: number): string {\n  return `${(cents / 100).toFixed(2)} EUR`;\n}\n';
 const CART = [
   "import { formatPrice } from './money.js';",
