@@ -166,7 +166,7 @@ describe('on an 80×24 terminal', () => {
     expect(rows).toContain('[html] The page needs the compiled script, so it loads dist/index.js with a');
     expect(rows).toContain('✓ [html] Write public/index.html — Wrote webapp/public/index.html, a page that');
     // A tool call is cut to keep its result on its row.
-    expect(rows.find((row) => row.startsWith('[html] → run_command('))).toMatch(/…\) ✓ exit 0 · [\d.]+m?s$/);
+    expect(rows.find((row) => row.startsWith('[html] → run_command('))).toMatch(/…"\) ✓ exit 0 · [\d.]+m?s$/);
     expect(rows).toContain('• The build script runs tsc and writes the compiled files to dist, which the');
     expect(rows).toContain('  page loads at start-up.');
   });
