@@ -44,7 +44,7 @@ export class AcpAgent {
             loadSession: true,
             promptCapabilities: { image: false, audio: false, embeddedContext: true },
             mcpCapabilities: { http: true, sse: false },
-            sessionCapabilities: { list: {} },
+            sessionCapabilities: { list: {}, resume: {}, close: {} },
           },
           authMethods: [],
         };
@@ -57,20 +57,23 @@ export class AcpAgent {
         return { sessionId: id, modes: sessionModes(taskweave.approvalMode) };
       })
       .onRequest('session/load', async ({ params, client }) => {
-        const taskweave = await this.openWorkspace(params.cwd, params.mcpServers);
-        let id: string;
-        try {
-          id = (await taskweave.sessions.get(params.sessionId)).session.id;
-        } catch {
-          await taskweave.close();
-          throw RequestError.resourceNotFound(params.sessionId);
-        }
-        await this.sessions.get(id)?.taskweave.close();
-        const session = new AcpSession(id, taskweave, this.ports(client));
-        this.sessions.set(id, session);
+        const session = await this.reopen(params.sessionId, params.cwd, params.mcpServers, client);
         await session.replay();
-        this.announceCommands(id, taskweave, client);
-        return { modes: sessionModes(taskweave.approvalMode) };
+        this.announceCommands(session.id, session.taskweave, client);
+        return { modes: sessionModes(session.taskweave.approvalMode) };
+      })
+      .onRequest('session/resume', async ({ params, client }) => {
+        // As load, without sending the history: the editor still shows it.
+        const session = await this.reopen(params.sessionId, params.cwd, params.mcpServers ?? [], client);
+        await session.catchUp();
+        this.announceCommands(session.id, session.taskweave, client);
+        return { modes: sessionModes(session.taskweave.approvalMode) };
+      })
+      .onRequest('session/close', async ({ params }) => {
+        const session = this.session(params.sessionId);
+        this.sessions.delete(session.id);
+        await session.close();
+        return {};
       })
       .onRequest('session/list', async ({ params }) => {
         const cwd = params.cwd ?? process.cwd();
@@ -113,7 +116,28 @@ export class AcpAgent {
   async close(): Promise<void> {
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.allSettled(sessions.map((session) => session.taskweave.close()));
+    await Promise.allSettled(sessions.map((session) => session.close()));
+  }
+
+  /** Opens a stored session's workspace as a session of this connection (a load or a resume). */
+  private async reopen(
+    sessionId: string,
+    cwd: string,
+    servers: readonly McpServer[],
+    client: AgentContext,
+  ): Promise<AcpSession> {
+    const taskweave = await this.openWorkspace(cwd, servers);
+    let id: string;
+    try {
+      id = (await taskweave.sessions.get(sessionId)).session.id;
+    } catch {
+      await taskweave.close();
+      throw RequestError.resourceNotFound(sessionId);
+    }
+    await this.sessions.get(id)?.close();
+    const session = new AcpSession(id, taskweave, this.ports(client));
+    this.sessions.set(id, session);
+    return session;
   }
 
   private session(id: string): AcpSession {

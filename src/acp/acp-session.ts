@@ -54,6 +54,24 @@ export class AcpSession {
       for (const update of this.updates.map(event, { replay: true })) await this.send(update);
   }
 
+  /**
+   * Takes in the session's logged events without sending them (a `session/resume`): the plan,
+   * the usage totals and the calls are known, the editor is not sent its history again.
+   */
+  async catchUp(): Promise<void> {
+    for (const event of await this.taskweave.sessions.events(this.id))
+      this.updates.map(event, { replay: true });
+  }
+
+  /**
+   * `session/close`: the session's run stops (its prompt ends `cancelled`), its queued goals are
+   * cancelled, and its workspace closes.
+   */
+  async close(): Promise<void> {
+    await this.cancel();
+    await this.taskweave.close();
+  }
+
   /** One prompt turn: resolves with why it stopped. */
   async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
     const text = promptText(blocks).trim();

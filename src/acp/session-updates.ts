@@ -38,7 +38,11 @@ export class SessionUpdates {
   private readonly calls = new Map<string, { name: string; args: unknown }>();
   /** Calls the editor already knows (announced pending when their approval was asked). */
   private readonly announced = new Set<string>();
-  private cost = 0;
+  /** The session's tokens and cost so far (cost: undefined until a call had a price). */
+  private readonly usage: { inputTokens: number; outputTokens: number; cost?: number } = {
+    inputTokens: 0,
+    outputTokens: 0,
+  };
 
   constructor(
     private readonly workspace: string,
@@ -146,16 +150,25 @@ export class SessionUpdates {
       case 'agent_request_input':
         // Live, the session asks it (an elicitation or a message); replayed, it is what was asked.
         return replay ? [agentText(event.question)] : [];
-      case 'model_usage':
-        this.cost += event.cost ?? 0;
+      case 'model_usage': {
+        const totals = this.usage;
+        totals.inputTokens += event.input_tokens;
+        totals.outputTokens += event.output_tokens;
+        if (event.cost !== undefined) totals.cost = (totals.cost ?? 0) + event.cost;
+        // `used` is what is in the context now (the last call's prompt and reply); the cost and
+        // the tokens in `_meta` are the session's running totals, over every run and process.
         return [
           {
             sessionUpdate: 'usage_update',
             used: event.input_tokens + event.output_tokens,
             size: this.contextWindow,
-            ...(event.cost === undefined ? {} : { cost: { amount: this.cost, currency: 'USD' } }),
+            ...(totals.cost === undefined ? {} : { cost: { amount: totals.cost, currency: 'USD' } }),
+            _meta: {
+              taskweave: { input_tokens: totals.inputTokens, output_tokens: totals.outputTokens },
+            },
           },
         ];
+      }
       case 'plan_proposed':
       case 'plan_resumed': {
         const completed = new Set(event.update_type === 'plan_resumed' ? event.completed : []);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { defaultDatabasePath } from '../store/defaults.js';
 import { openQuickRead } from '../store/sqlite/index.js';
 import { Workspace } from '../tools/workspace/index.js';
-import { type SessionSummary, summarize } from './books/session-summary.js';
+import { listed, type SessionSummary, summarize } from './books/session-summary.js';
 import { listedTasks, type TaskTreeNode } from './books/task-tree.js';
 import { chosenStore } from './setup/store-choice.js';
 
@@ -50,7 +50,9 @@ export async function readQuickListing(
     }
     const sessions = read.sessions(sessionLimit);
     const runs = read.runs(sessions.map((session) => session.id));
-    const summaries = sessions.map((session) => summarize(session, runs.get(session.id) ?? []));
+    const summaries = sessions
+      .map((session) => summarize(session, runs.get(session.id) ?? []))
+      .filter(listed);
     return { tasks: () => [], sessions: (limit) => summaries.slice(0, limit) };
   } catch {
     return undefined;

@@ -1,6 +1,6 @@
 import { serveAcp } from '../../acp/serve-acp.js';
 import { EXIT } from '../exit-codes.js';
-import { scriptPathFromShell } from '../interactive/cli-runtime.js';
+import { scriptPathFromShell } from '../interactive/script-path.js';
 import type { AcpCliOptions } from '../options.js';
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ApprovalMode, SandboxMode } from '../../runtime/defaults.js';
 import type { WaitingSession } from '../../runtime/index.js';
-import { scriptPathFromShell } from '../interactive/cli-runtime.js';
+import { scriptPathFromShell } from '../interactive/script-path.js';
 import type { StoreCliOptions } from '../options.js';
 
 /** The options of the command that ended, which the continuing command must repeat. */

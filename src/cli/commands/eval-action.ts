@@ -18,7 +18,7 @@ import { SUMMARY_COLUMNS, summaryCells } from '../../eval/summary-cells.js';
 import { resolveModel } from '../../runtime/configuration.js';
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
-import { scriptPathFromShell } from '../interactive/cli-runtime.js';
+import { scriptPathFromShell } from '../interactive/script-path.js';
 import type { EvalCliOptions } from '../options.js';
 import { renderTable, shortenLine } from '../render/table.js';
 import { styleFor } from '../render/terminal.js';

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { ServerEvent } from '../../events/registry.js';
 import {
   findInstructions,
@@ -15,6 +14,7 @@ import { ownText } from '../render/own-text.js';
 import { HumanRenderer } from '../render/render.js';
 import { STILL_RUNNING_ENV } from '../render/still-running.js';
 import { styleFor } from '../render/terminal.js';
+import { scriptPathFromShell } from './script-path.js';
 import { TerminalResponder } from './terminal-responder.js';
 import { openRuntimeAskingTrust } from './trust-prompt.js';
 
@@ -207,15 +207,6 @@ export function runtimeOptions(
     ...(options.allowQueuedScripts ? { allowQueuedScripts: true } : {}),
     policy,
   };
-}
-
-/**
- * A script path given on the command line is relative to the folder the user typed it in, not
- * to --cwd (paths in TASKWEAVE_MODEL and the config file resolve against the workspace).
- */
-export function scriptPathFromShell(model: string | undefined): string | undefined {
-  if (!model?.startsWith('script:')) return model;
-  return `script:${path.resolve(process.cwd(), model.slice('script:'.length))}`;
 }
 
 /** The still-running interval set in the environment (for tests and very quiet logs), if any. */

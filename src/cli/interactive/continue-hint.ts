@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { scriptPathFromShell } from './cli-runtime.js';
+import { scriptPathFromShell } from './script-path.js';
 
 /** The options of the session that the command continuing it must repeat. */
 export interface SessionOrigin {

@@ -5,7 +5,7 @@ import type { StoredMessage } from '../../store/session-log.js';
 import type { DayUsage } from '../../store/usage-log.js';
 import { RuntimeInputError } from '../setup/errors.js';
 import { asUserError } from '../setup/open-store.js';
-import { type SessionSummary, summarize } from './session-summary.js';
+import { listed, type SessionSummary, summarize } from './session-summary.js';
 
 export type { SessionSummary } from './session-summary.js';
 
@@ -27,9 +27,10 @@ export class SessionBook {
   /** Sessions, most recently active first. */
   async list(options: { limit?: number } = {}): Promise<SessionSummary[]> {
     const sessions = await this.store.sessions.listSessions(options);
-    return Promise.all(
+    const summaries = await Promise.all(
       sessions.map(async (session) => summarize(session, await this.store.sessions.runs(session.id))),
     );
+    return summaries.filter(listed);
   }
 
   /** The session a user means: `last`, a full id or a unique prefix of one. */

@@ -26,3 +26,11 @@ export function summarize(session: Session, runs: Run[]): SessionSummary {
     cost: runs.some((run) => run.cost !== null) ? runs.reduce((sum, run) => sum + (run.cost ?? 0), 0) : null,
   };
 }
+
+/**
+ * Whether a list shows the session: not when it is an editor's session never prompted (no goal,
+ * no run). It is still there for a `session/load` by its id.
+ */
+export function listed(summary: SessionSummary): boolean {
+  return summary.runCount > 0 || summary.session.goal !== '';
+}
