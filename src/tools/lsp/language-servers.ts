@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandSandbox } from '../sandbox/sandbox.js';
 import type { ChangeDiagnostics, FileDiagnostic } from './diagnostics.js';
 import { newDiagnostics, orderDiagnostics } from './diagnostics-diff.js';
-import { findImporters } from './importers.js';
+import { findImporters, firstSourceFile } from './importers.js';
 import { findRoot } from './project-root.js';
 import { type ProtocolDiagnostic, ServerConnection, ServerTimeout } from './server-connection.js';
 import {
@@ -62,6 +63,8 @@ export class LanguageServers {
   private readonly specs: LanguageServerSpec[];
   private readonly entries = new Map<string, ServerEntry>();
   private readonly waitMs: number;
+  /** Workspaces whose servers were warmed (each once). */
+  private readonly warmed = new Set<string>();
   private closed = false;
 
   constructor(
@@ -103,6 +106,24 @@ export class LanguageServers {
         await server.sync(file, text, entry.spec.languageId(file));
       })
       .catch(() => {});
+  }
+
+  /**
+   * Starts, in the background, the server of each language whose root marker (tsconfig.json,
+   * package.json, pyproject.toml…) the workspace has at its top, and opens one of its source files
+   * so that the project loads: the first edit then finds it warm. Once per workspace; the loop
+   * calls it with its first model request, never before.
+   */
+  warmWorkspace(place: FilePlace): void {
+    if (this.closed || this.warmed.has(place.workspaceRoot)) return;
+    this.warmed.add(place.workspaceRoot);
+    for (const spec of this.specs) {
+      const markers = spec.rootMarkers ?? [];
+      if (!markers.some((marker) => existsSync(path.join(place.workspaceRoot, marker)))) continue;
+      void firstSourceFile(place.workspaceRoot, spec).then((file) => {
+        if (file !== undefined) this.warm(file, place);
+      });
+    }
   }
 
   /**
