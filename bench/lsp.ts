@@ -4,7 +4,9 @@
  * load), then edit-to-diagnostics on the warm server (p50, p99) for edits that break a caller in
  * another file and edits that fix it, the server's memory (its process tree's RSS), and the
  * edit_file step's wall time with and without diagnostics. The server runs in bubblewrap when it
- * is there, as in a run. Timings depend on the machine and its load (printed): no target here.
+ * is there, as in a run. Also the first edit of a run whose model takes THINK_MS per call (start,
+ * call, read, call, edit) on a fresh server: warmed only by the read, or also with the first model
+ * request (`warmWorkspace`). Timings depend on the machine and its load (printed): no target here.
  *
  * Run: npx tsx bench/lsp.ts
  */
@@ -25,6 +27,8 @@ const PROJECT_FILES = 200;
 const WARM_EDITS = 40;
 const STEP_EDITS = 20;
 const EDITED = 100;
+/** A model call's time in the first-edit rows (a fast hosted model). */
+const THINK_MS = 3000;
 
 const sandbox: CommandSandbox = existsSync('/usr/bin/bwrap')
   ? { kind: 'bwrap', bwrap: '/usr/bin/bwrap', mode: 'workspace-write', network: false }
@@ -84,6 +88,28 @@ async function edit(ctx: ToolContext, broken: boolean): Promise<{ ms: number; pr
   );
   if (result.isError) throw new Error(result.output);
   return { ms: performance.now() - started, problems: result.diagnostics?.length ?? 0 };
+}
+
+/**
+ * The first edit of a run on a fresh server: a model call, a read, a model call, the edit (each
+ * call THINK_MS); with `warmAtStart` the servers are warmed as the first model request goes out.
+ */
+async function firstEditOfRun(
+  workspace: Workspace,
+  broken: boolean,
+  warmAtStart: boolean,
+): Promise<{ ms: number; problems: number }> {
+  const servers = new LanguageServers({ waitMs: 120_000 }, process.env);
+  try {
+    const ctx = context(workspace, servers);
+    if (warmAtStart) servers.warmWorkspace({ workspaceRoot: workspace.root, sandbox });
+    await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+    await readFileTool.run({ path: `src/m${EDITED}.ts` }, ctx);
+    await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+    return await edit(ctx, broken);
+  } finally {
+    await servers.close();
+  }
 }
 
 function percentile(values: number[], p: number): number {
@@ -146,6 +172,10 @@ async function main(): Promise<void> {
       stepWithout.push((await edit(without, broken)).ms);
       broken = !broken;
     }
+    const readWarmed = await firstEditOfRun(workspace, broken, false);
+    broken = !broken;
+    const startWarmed = await firstEditOfRun(workspace, broken, true);
+    broken = !broken;
     const ms = (value: number) => `${Math.round(value)} ms`;
     console.log(
       `Language-server diagnostics on a ${PROJECT_FILES}-file TypeScript project (typescript-language-server, ${sandbox.kind === 'bwrap' ? 'in bubblewrap' : 'unconfined'}); load average ${loadavg()
@@ -160,6 +190,11 @@ async function main(): Promise<void> {
         ],
         rows: [
           ['first edit, cold server (start + project load + diagnostics)', ms(cold.ms)],
+          [`first edit of a run (${THINK_MS / 1000} s model calls), warmed by the read`, ms(readWarmed.ms)],
+          [
+            `first edit of a run (${THINK_MS / 1000} s model calls), warmed at the first request`,
+            ms(startWarmed.ms),
+          ],
           ['edit to diagnostics, warm: p50', ms(percentile(warm, 50))],
           ['edit to diagnostics, warm: p99', ms(percentile(warm, 99))],
           ['server memory (RSS of its process tree)', `${Math.round(memory)} MB`],

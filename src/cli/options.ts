@@ -49,6 +49,8 @@ export interface AgentCliOptions extends StoreCliOptions {
   approval?: ApprovalMode;
   sandbox?: SandboxMode;
   network?: boolean;
+  /** false with `--no-lsp`: no language servers (diagnostics after changes, code_navigation). */
+  lsp?: boolean;
   isolation?: IsolationMode;
   includeUncommitted?: boolean;
   /** `--from-head`: the goal branch starts at HEAD, leaving uncommitted changes out. */
@@ -230,6 +232,10 @@ export function addRunOptions(command: Command): Command {
       ).choices([...SANDBOX_MODES]),
     )
     .option('--network', 'let sandboxed commands use the network (package installs need it)')
+    .option(
+      '--no-lsp',
+      'start no language servers: no diagnostics after file changes, no code_navigation (config: lsp false)',
+    )
     .addOption(
       new Option(
         '--isolation <mode>',

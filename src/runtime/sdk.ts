@@ -29,6 +29,8 @@ export interface OpenOptions {
   approval?: ApprovalMode;
   sandbox?: SandboxMode;
   network?: boolean;
+  /** `false`: no language servers (no diagnostics after changes, no code_navigation), as `--no-lsp`. */
+  lsp?: boolean;
   /**
    * Who answers the runs' questions, approvals, plans and failure decisions: `program` (the
    * default: each is an event with a `request_id`, answered with `answer`) or `nobody` (the

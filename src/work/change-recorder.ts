@@ -76,10 +76,17 @@ export class ChangeRecorder {
     this.indexFile = indexFileFor(options.root, options.runId);
   }
 
-  /** Runs a call, recording what it changed when it may change files. */
-  async around<T>(call: RecordedCall, run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a call, recording what it changed when it may change files. `onCommandChanged` is told
+   * the files (absolute paths) a command changed, once its scan found them (git workspaces only).
+   */
+  async around<T>(
+    call: RecordedCall,
+    run: () => Promise<T>,
+    onCommandChanged?: (files: string[]) => void,
+  ): Promise<T> {
     if (call.changes === 'files') return this.aroundFileTool(call, run);
-    if (call.changes === 'command') return this.aroundCommand(call, run);
+    if (call.changes === 'command') return this.aroundCommand(call, run, onCommandChanged);
     return run();
   }
 
@@ -176,7 +183,11 @@ export class ChangeRecorder {
     return result;
   }
 
-  private async aroundCommand<T>(call: RecordedCall, run: () => Promise<T>): Promise<T> {
+  private async aroundCommand<T>(
+    call: RecordedCall,
+    run: () => Promise<T>,
+    onChanged: ((files: string[]) => void) | undefined,
+  ): Promise<T> {
     let base: SnapshotBase;
     let snapshots: TreeSnapshots;
     let startedAt: number;
@@ -220,6 +231,7 @@ export class ChangeRecorder {
         return [{ ...change, beforeId: written.id, beforeMode: written.mode }];
       });
       this.later(() => this.save(call, 'git', changes));
+      onChanged?.(changes.map((change) => path.join(this.options.root, change.path)));
     } catch (error) {
       this.tell(error);
     } finally {

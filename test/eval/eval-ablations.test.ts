@@ -7,8 +7,8 @@ describe('a whole eval with the script models, in both ablations', () => {
   }, async () => {
     const results = await expectScriptVerdicts(['no-tracking', 'no-plans']);
     const failed = results.filter((run) => !run.passed);
-    // 7 multi-part scenarios × 2 ablations, each failed by its checker, not by a budget.
-    expect(failed).toHaveLength(14);
+    // 8 multi-part scenarios × 2 ablations, each failed by its checker, not by a budget.
+    expect(failed).toHaveLength(16);
     expect(failed.every((run) => run.model === 'script:stop-early' && run.overBudget === undefined)).toBe(
       true,
     );

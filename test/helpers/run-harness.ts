@@ -62,6 +62,8 @@ export interface HarnessOptions {
   history?: RunAgentOptions['history'];
   /** The session's background commands (run_command `background: true`); none when left out. */
   background?: RunAgentOptions['background'];
+  /** The run's language servers (diagnostics after changes); none when left out. */
+  languageServers?: RunAgentOptions['languageServers'];
   /** Called with each event as it is announced (e.g. to stop the run at a given moment). */
   onEvent?: (event: ServerEvent, control: RunControl) => void;
 }
@@ -127,6 +129,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     ownTaskId: options.ownTaskId,
     history: options.history,
     background: options.background,
+    languageServers: options.languageServers,
   });
   return { result, events, workspace, control, store, sessionId };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ModelToolCall } from '../../model/call-model.js';
+import { placeOf, withDiagnostics } from '../../tools/lsp/index.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { Tool, ToolContext } from '../../tools/types.js';
 import type { ChangeRecorder } from '../../work/change-recorder.js';
@@ -113,15 +114,27 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
   return { call, result };
 }
 
-/** Runs a tool; a write holds the lock of the file it targets while it runs. */
+/**
+ * Runs a tool; a write holds the lock of the file it targets while it runs. After a command, the
+ * files its checkpoint found changed are checked by the language servers that have them open.
+ */
 function runTool(tool: Tool, call: ModelToolCall, ctx: ToolContext, options: ExecuteToolsOptions) {
   const { changes, step, taskId } = options;
   const run = changes
-    ? () =>
-        changes.around(
+    ? async () => {
+        const watch =
+          tool.changes === 'command' ? ctx.languageServers?.beforeCommand(placeOf(ctx)) : undefined;
+        let changed: string[] = [];
+        const result = await changes.around(
           { callId: call.id, tool: call.name, changes: tool.changes, args: call.args, step, taskId },
           () => tool.run(call.args, ctx),
-        )
+          (files) => {
+            changed = files;
+          },
+        );
+        if (watch === undefined || changed.length === 0) return result;
+        return { ...result, ...withDiagnostics(result, await watch.finish(changed)) };
+      }
     : () => tool.run(call.args, ctx);
   const lockKey = tool.readOnly ? undefined : writeLockKey(call.args, options.workspaceRoot);
   return lockKey && options.locks ? options.locks.withLock(lockKey, run) : run();

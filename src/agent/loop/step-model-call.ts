@@ -32,6 +32,11 @@ export async function callModelForStep(ctx: LoopContext, request: StepModelReque
   const { run, taskId, signal } = ctx;
   const { step, phase } = request;
   let reply: ModelReply;
+  // With the first request, the workspace's language servers start loading (once per workspace).
+  run.languageServers?.warmWorkspace({
+    workspaceRoot: (ctx.workspace ?? run.workspace).root,
+    sandbox: run.sandbox,
+  });
   try {
     reply = await callModel({
       model: run.model,

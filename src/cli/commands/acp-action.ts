@@ -21,6 +21,7 @@ export async function runAcp(options: AcpCliOptions): Promise<number> {
       approval: options.approval,
       sandbox: options.sandbox,
       network: options.network,
+      ...(options.lsp === false ? { lsp: false } : {}),
       inputTimeoutMs: options.inputTimeout === undefined ? undefined : options.inputTimeout * 1000,
     },
     { input: process.stdin, output: process.stdout, log },

@@ -13,6 +13,8 @@ export interface RepeatedOptions extends StoreCliOptions {
   sandbox?: SandboxMode;
   /** true with `--network`. */
   network?: boolean;
+  /** false with `--no-lsp`. */
+  lsp?: boolean;
 }
 
 /**
@@ -53,6 +55,7 @@ function repeated(options: RepeatedOptions): string[] {
   if (options.baseUrl !== undefined) args.push('--base-url', options.baseUrl);
   if (options.sandbox !== undefined) args.push('--sandbox', options.sandbox);
   if (options.network === true) args.push('--network');
+  if (options.lsp === false) args.push('--no-lsp');
   return args;
 }
 

@@ -198,6 +198,7 @@ export function runtimeOptions(
     approval: options.approval,
     sandbox: options.sandbox,
     network: options.network,
+    ...(options.lsp === false ? { lsp: false } : {}),
     isolation: options.isolation,
     includeUncommitted: options.fromHead ? false : options.includeUncommitted,
     apply: options.apply,

@@ -46,6 +46,25 @@ export async function findImporters(file: string, root: string, spec: LanguageSe
     .slice(0, MAX_IMPORTERS);
 }
 
+/**
+ * One source file of the server's language under `root` (ripgrep, honouring .gitignore;
+ * declaration files aside), to open so that the server loads the project; undefined when none.
+ */
+export async function firstSourceFile(root: string, spec: LanguageServerSpec): Promise<string | undefined> {
+  const globs = spec.extensions.flatMap((extension) => ['--glob', `*${extension}`]);
+  const output = await new Promise<string>((resolve) => {
+    execFile(
+      ripgrepPath(),
+      ['--files', '--no-messages', ...globs, '--glob', '!*.d.ts', '--', root],
+      { timeout: SEARCH_TIMEOUT_MS, maxBuffer: 256 * 1024 },
+      // A listing cut short (too many files) still has a first line.
+      (_error, stdout) => resolve(stdout),
+    );
+  });
+  const first = output.split('\n').find((line) => line !== '');
+  return first === undefined ? undefined : path.resolve(first);
+}
+
 let ripgrep: string | undefined;
 function ripgrepPath(): string {
   ripgrep ??= (createRequire(import.meta.url)('@vscode/ripgrep') as { rgPath: string }).rgPath;

@@ -4,7 +4,7 @@
  */
 export type { ChangeDiagnostics, DiagnosticSeverity, FileDiagnostic } from './diagnostics.js';
 export { diagnosticLine, diagnosticsText } from './diagnostics-diff.js';
-export { type ChangeWatch, type FilePlace, LanguageServers } from './language-servers.js';
+export { type ChangeWatch, type CommandWatch, type FilePlace, LanguageServers } from './language-servers.js';
 export { NAVIGATIONS, navigate } from './navigation.js';
 export {
   DEFAULT_DIAGNOSTICS_WAIT_MS,

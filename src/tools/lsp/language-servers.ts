@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandSandbox } from '../sandbox/sandbox.js';
 import type { ChangeDiagnostics, FileDiagnostic } from './diagnostics.js';
 import { newDiagnostics, orderDiagnostics } from './diagnostics-diff.js';
-import { findImporters } from './importers.js';
+import { findImporters, firstSourceFile } from './importers.js';
 import { findRoot } from './project-root.js';
 import { type ProtocolDiagnostic, ServerConnection, ServerTimeout } from './server-connection.js';
 import {
@@ -31,6 +32,12 @@ export interface ChangeWatch {
   finish(text: string): Promise<ChangeDiagnostics>;
 }
 
+/** A command being watched: call `finish` with the files it changed (absolute paths) once it ended. */
+export interface CommandWatch {
+  /** The problems the changes introduced in files a running server had open; undefined when none was. */
+  finish(files: string[]): Promise<ChangeDiagnostics | undefined>;
+}
+
 interface ServerEntry {
   spec: LanguageServerSpec;
   root: string;
@@ -56,6 +63,8 @@ export class LanguageServers {
   private readonly specs: LanguageServerSpec[];
   private readonly entries = new Map<string, ServerEntry>();
   private readonly waitMs: number;
+  /** Workspaces whose servers were warmed (each once). */
+  private readonly warmed = new Set<string>();
   private closed = false;
 
   constructor(
@@ -100,6 +109,24 @@ export class LanguageServers {
   }
 
   /**
+   * Starts, in the background, the server of each language whose root marker (tsconfig.json,
+   * package.json, pyproject.toml…) the workspace has at its top, and opens one of its source files
+   * so that the project loads: the first edit then finds it warm. Once per workspace; the loop
+   * calls it with its first model request, never before.
+   */
+  warmWorkspace(place: FilePlace): void {
+    if (this.closed || this.warmed.has(place.workspaceRoot)) return;
+    this.warmed.add(place.workspaceRoot);
+    for (const spec of this.specs) {
+      const markers = spec.rootMarkers ?? [];
+      if (!markers.some((marker) => existsSync(path.join(place.workspaceRoot, marker)))) continue;
+      void firstSourceFile(place.workspaceRoot, spec).then((file) => {
+        if (file !== undefined) this.warm(file, place);
+      });
+    }
+  }
+
+  /**
    * Takes the baseline before `file` changes: the file and the files importing it are opened and
    * their current problems awaited. Undefined when no server serves the file. The whole watch
    * (baseline and the problems after) waits at most the configured time.
@@ -138,6 +165,66 @@ export class LanguageServers {
         return {
           diagnostics: orderDiagnostics(fresh, relativeTo(place, file)),
           ...(restarted === undefined ? {} : { note: restarted }),
+        };
+      },
+    };
+  }
+
+  /**
+   * Takes the baseline before a command: what each running server under `place` last reported
+   * for its open files (nothing is awaited; a command never starts a server). Undefined when no
+   * server runs there. Afterwards, the changed files a server has open are synced and their new
+   * problems awaited, at most the configured time; a file no server had open has no baseline and
+   * is not reported.
+   */
+  beforeCommand(place: FilePlace): CommandWatch | undefined {
+    const baselines = new Map<ServerEntry, { server: ServerConnection; before: FileDiagnostic[] }>();
+    for (const entry of this.entries.values()) {
+      if (entry.server === undefined || !isWithin(entry.root, place.workspaceRoot)) continue;
+      baselines.set(entry, { server: entry.server, before: this.snapshot(entry.server, place) });
+    }
+    if (baselines.size === 0) return undefined;
+    return {
+      finish: async (files) => {
+        const deadline = Date.now() + this.waitMs;
+        const found: FileDiagnostic[] = [];
+        const notes: string[] = [];
+        let synced = false;
+        for (const [entry, { server, before }] of baselines) {
+          const mine = files.filter(
+            (file) => server.isOpen(file) && this.entryFor(file, place, { create: false }) === entry,
+          );
+          if (mine.length === 0) continue;
+          if (server !== entry.server) {
+            const note = this.crashNote(entry).note;
+            if (note !== undefined) notes.push(note);
+            continue;
+          }
+          const seen = new Map<string, number>();
+          for (const file of mine) {
+            const text = await readFile(file, 'utf8').catch(() => undefined);
+            if (text === undefined || server.textOf(file) === text) continue;
+            seen.set(file, server.publications(file));
+            await server.sync(file, text, entry.spec.languageId(file), {
+              reopen: entry.spec.reopenOnChange === true,
+            });
+          }
+          if (seen.size === 0) continue;
+          synced = true;
+          const staleMs = entry.spec.staleMs ?? 0;
+          const done = await server.waitForPublications(seen, { deadline, quietMs: QUIET_MS, staleMs });
+          if (!done) {
+            const note = this.slowNote(entry, server);
+            if (note !== undefined) notes.push(note);
+            continue;
+          }
+          found.push(...newDiagnostics(before, this.snapshot(server, place)));
+        }
+        if (!synced && notes.length === 0) return undefined;
+        const first = files[0] === undefined ? '' : relativeTo(place, files[0]);
+        return {
+          diagnostics: orderDiagnostics(found, first),
+          ...(notes.length === 0 ? {} : { note: notes.join('\n') }),
         };
       },
     };
@@ -186,13 +273,13 @@ export class LanguageServers {
     return this.specs.find((spec) => spec.extensions.includes(extension));
   }
 
-  private entryFor(file: string, place: FilePlace): ServerEntry | undefined {
+  private entryFor(file: string, place: FilePlace, { create = true } = {}): ServerEntry | undefined {
     const spec = this.specFor(file);
     if (spec === undefined || this.closed) return undefined;
     const root = findRoot(path.dirname(file), place.workspaceRoot, spec.rootMarkers);
     const key = `${spec.id}\0${root}`;
     let entry = this.entries.get(key);
-    if (entry === undefined) {
+    if (entry === undefined && create) {
       entry = { spec, root, crashes: 0, said: new Set(), abort: new AbortController() };
       this.entries.set(key, entry);
     }
@@ -324,6 +411,11 @@ function fileDiagnostic(diagnostic: ProtocolDiagnostic, file: string): FileDiagn
 
 function relativeTo(place: FilePlace, file: string): string {
   return path.relative(place.workspaceRoot, file).split(path.sep).join('/');
+}
+
+function isWithin(folder: string, root: string): boolean {
+  const relative = path.relative(root, folder);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 function seconds(ms: number): string {
