@@ -109,8 +109,8 @@ export class LanguageServers {
   }
 
   /**
-   * Starts, in the background, the server of each language whose root marker (tsconfig.json,
-   * package.json, pyproject.toml…) the workspace has at its top, and opens one of its source files
+   * Starts, in the background, the server of each language whose project file (tsconfig.json,
+   * jsconfig.json, pyproject.toml…: its warmMarkers) the workspace has at its top, and opens one of its source files
    * so that the project loads: the first edit then finds it warm. Once per workspace; the loop
    * calls it with its first model request, never before.
    */
@@ -118,7 +118,7 @@ export class LanguageServers {
     if (this.closed || this.warmed.has(place.workspaceRoot)) return;
     this.warmed.add(place.workspaceRoot);
     for (const spec of this.specs) {
-      const markers = spec.rootMarkers ?? [];
+      const markers = spec.warmMarkers ?? spec.rootMarkers;
       if (!markers.some((marker) => existsSync(path.join(place.workspaceRoot, marker)))) continue;
       void firstSourceFile(place.workspaceRoot, spec).then((file) => {
         if (file !== undefined) this.warm(file, place);
@@ -277,6 +277,7 @@ export class LanguageServers {
     const spec = this.specFor(file);
     if (spec === undefined || this.closed) return undefined;
     const root = findRoot(path.dirname(file), place.workspaceRoot, spec.rootMarkers);
+    if (spec.serves !== undefined && !spec.serves(file, root)) return undefined;
     const key = `${spec.id}\0${root}`;
     let entry = this.entries.get(key);
     if (entry === undefined && create) {

@@ -36,6 +36,18 @@ export interface LanguageServerSpec {
   /** The LSP language id of a file it serves. */
   languageId(file: string): string;
   /**
+   * Whether a file of its extensions under this project root is worth a server: plain
+   * JavaScript is checked only where a tsconfig.json or jsconfig.json asks for it (TypeScript's
+   * own rule for which JavaScript it reads), so that a script in a folder with a package.json
+   * does not start a type checker. Every file when absent.
+   */
+  serves?(file: string, root: string): boolean;
+  /**
+   * The files at a workspace's top that have its server started with the run's first model
+   * request (warmWorkspace); rootMarkers when absent.
+   */
+  warmMarkers?: string[];
+  /**
    * A ripgrep pattern matching the lines that import a module of this base name (no extension):
    * the files that may break when it changes are opened with it. None for configured servers.
    */
@@ -54,13 +66,20 @@ export interface LanguageServerSpec {
 
 const require = createRequire(import.meta.url);
 
-const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const JS_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs'];
+const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', ...JS_EXTENSIONS];
+/** The files that make a folder a TypeScript (or checked JavaScript) project. */
+const PROJECT_FILES = ['tsconfig.json', 'jsconfig.json'];
 
 /** typescript-language-server, on the workspace's own typescript when it has one, else taskweave's. */
 const typescriptSpec: LanguageServerSpec = {
   id: 'typescript',
   extensions: TS_EXTENSIONS,
   rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+  serves: (file, root) =>
+    !JS_EXTENSIONS.includes(path.extname(file)) ||
+    PROJECT_FILES.some((name) => existsSync(path.join(root, name))),
+  warmMarkers: ['tsconfig.json', 'jsconfig.json'],
   launch(root) {
     const own = path.join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js');
     const tsserver = existsSync(own) ? own : require.resolve('typescript/lib/tsserver.js');
