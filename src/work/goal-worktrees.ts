@@ -75,7 +75,7 @@ async function clearGoalRefLocks(commonDir: string, goal: string): Promise<void>
 
 /** How merging a task went, as the orchestrator needs it. */
 export type TaskMerge =
-  | { kind: 'merged' | 'already-merged'; commit: string }
+  | { kind: 'merged' | 'already-merged' | 'unchanged'; commit: string }
   | { kind: 'conflict'; files: MergeConflictFile[]; description: string };
 
 /** How many times a merge lost the race to another machine's push is tried again before it fails. */

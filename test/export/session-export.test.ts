@@ -216,12 +216,12 @@ describe('a session export', () => {
   });
 
   it("markdown: a command's output without the model's framing, the exit code kept only when not 0", () => {
-    const results: Record<string, string> = {
+    const results = {
       c1: 'Exit code: 0\nDuration: 92ms\n--- stdout ---\nbuilt 3 files\n--- stderr ---\n(empty)',
       c9: 'Exit code: 2\nDuration: 1.4s\n--- stdout ---\n(empty)\n--- stderr ---\nnpm ERR! missing script: lint',
     };
     const events = hostileEvents()
-      .flatMap((event) => {
+      .flatMap((event): ServerEvent[] => {
         if (event.type === 'tool_complete' && event.call_id === 'c1')
           return [
             { ...event, result: results.c1, display: 'exit 0 · 92ms' },
@@ -231,7 +231,7 @@ describe('a session export', () => {
           return [event, { ...event, call_id: 'c9', args: { command: 'npm run lint' } }];
         return [event];
       })
-      .map((event, index) => ({ ...event, seq: index + 1 })) as ServerEvent[];
+      .map((event, index) => ({ ...event, seq: index + 1 }));
     const markdown = renderSessionExport({ session: HOSTILE_SESSION, events, format: 'md' });
     expect(markdown).not.toContain('Duration:');
     expect(markdown).not.toContain('--- stdout ---');

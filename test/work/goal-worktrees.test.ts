@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { worktreeText } from '../../src/events/worktree-text.js';
 import { applyGoal, goalDiff, leftoverWorktrees, pruneWorktrees } from '../../src/work/apply-goal.js';
 import { GoalWorktrees } from '../../src/work/goal-worktrees.js';
 import { listWorktrees } from '../../src/work/worktree.js';
@@ -73,6 +74,33 @@ describe('GoalWorktrees', () => {
     expect(worktreesLeft(root)).toEqual([]);
     expect(userState(root)).toBe(before);
     expect(readFileSync(path.join(root, 'shared.txt'), 'utf8')).toBe(`${LINES.join('\n')}\n`);
+  });
+
+  it('a task that committed nothing of its own is unchanged, not merged before a crash', async () => {
+    const root = repository();
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'plan_same', setup, ahead });
+    if (!goal) throw new Error('no goal');
+    const a = await goal.placeFor('a', { fresh: true });
+    edit(path.join(a.root, 'shared.txt'), 2, 'line 2 by a');
+    await goal.commitStep('a', 'step 1');
+    expect((await goal.mergeTask('a', 'A')).kind).toBe('merged');
+    // b starts from the goal branch with a's work on it and finds nothing to do.
+    await goal.placeFor('b', { fresh: true });
+    expect(await goal.commitStep('b', 'step 1')).toBeUndefined();
+    expect((await goal.mergeTask('b', 'B')).kind).toBe('unchanged');
+    expect((await goal.mergeTask('a', 'A')).kind).toBe('already-merged');
+    expect(
+      worktreeText({
+        type: 'agent_update',
+        update_type: 'task_merged',
+        task_id: 'b',
+        branch: 'taskweave/plan_same.b',
+        commit: 'abc1234',
+        already: true,
+        unchanged: true,
+      }),
+    ).toBe('[b] changed nothing the goal branch does not have already: nothing to merge');
+    await goal.end();
   });
 
   it('reports a conflict on the same lines with both sides, and leaves the goal branch as it was', async () => {
