@@ -383,8 +383,8 @@ describe('parallel tasks', () => {
 });
 
 describe('goal diff and apply', () => {
-  async function goalWithChange(root: string, goalId: string, line: number, text: string) {
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId, setup, ahead });
+  async function goalWithChange(root: string, goalId: string, line: number, text: string, goalText?: string) {
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId, setup, ahead, goal: goalText });
     if (!goal) throw new Error('no goal');
     const place = await goal.placeFor('a', { fresh: true });
     edit(path.join(place.root, 'shared.txt'), line, text);
@@ -395,7 +395,7 @@ describe('goal diff and apply', () => {
 
   it('shows the goal as stat and patch, and applies it onto a branch the user moved on meanwhile', async () => {
     const root = repository();
-    await goalWithChange(root, 'g1', 3, 'three by the goal');
+    await goalWithChange(root, 'g1', 3, 'three by the goal', 'Rename the\nthird line');
     // The user commits other work on their branch while the goal ran.
     edit(path.join(root, 'shared.txt'), 15, 'fifteen by the user');
     git(root, 'commit', '-q', '-am', 'user work');
@@ -409,6 +409,10 @@ describe('goal diff and apply', () => {
     expect(text).toContain('three by the goal');
     expect(text).toContain('fifteen by the user');
     expect(git(root, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('main');
+    // The merge commit says what the goal was, not only its id.
+    expect(git(root, 'log', '-1', '--format=%B').trim()).toBe(
+      'taskweave: Rename the third line\n\nRename the third line\n\nApplies goal g1 (taskweave/g1).',
+    );
     expect((await applyGoal(root, 'g1')).kind).toBe('already-applied');
   });
 
