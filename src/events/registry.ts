@@ -209,12 +209,16 @@ export const eventPayloadSchema = z.union([
     commit: z.string(),
     created: z.boolean(),
   }),
-  /** A task whose check passed was merged into the goal branch (`already`: merged before a crash, not again). */
+  /**
+   * A task whose check passed was merged into the goal branch (`already`: nothing merged now;
+   * `unchanged`: because the task committed nothing of its own, else it was merged before a crash).
+   */
   agentUpdate('task_merged', {
     task_id: z.string(),
     branch: z.string(),
     commit: z.string(),
     already: z.boolean(),
+    unchanged: z.boolean().optional(),
   }),
   /** A task's merge conflicts: the files and what each side did (the task then fails; its decision follows). */
   agentUpdate('merge_conflict', {

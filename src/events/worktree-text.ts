@@ -13,6 +13,8 @@ export function worktreeText(event: WorktreeUpdate): string {
     case 'worktree_created':
       return `[${event.task_id}] ${event.created ? 'worktree' : 'worktree continued'} on ${event.branch} at ${event.commit.slice(0, 7)}`;
     case 'task_merged':
+      if (event.unchanged)
+        return `[${event.task_id}] changed nothing the goal branch does not have already: nothing to merge`;
       return event.already
         ? `[${event.task_id}] ${event.branch} was merged already (${event.commit.slice(0, 7)}): not merged again`
         : `[${event.task_id}] merged ${event.branch} into the goal branch (${event.commit.slice(0, 7)})`;

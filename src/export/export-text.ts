@@ -1,3 +1,4 @@
+import { parseCommandResult } from '../events/command-result.js';
 import type { ExportRun, ExportToolCall, ExportUsage, SessionExport } from './export-schema.js';
 
 /**
@@ -140,4 +141,26 @@ export function sessionStatusText(document: SessionExport): string {
 /** How a run worked: the mode it started in, or `planned` once it made a plan, whatever it started as. */
 export function runModeText(document: SessionExport, run: ExportRun): string {
   return document.plans.some((plan) => plan.run_id === run.run_id) ? 'planned' : run.mode;
+}
+
+/**
+ * A run_command output without the framing the model reads (`Exit code: 0`, `Duration: …`,
+ * `--- stdout ---`, an empty stream's `(empty)`): the heading already says how it ended and how
+ * long it took. A non-zero exit code stays (a timeout or a kill is in the heading, and the
+ * model's advice after it is not for the reader).
+ * Undefined for another tool's output or a text that is not a command's result.
+ */
+export function commandOutputParts(
+  call: ExportToolCall,
+): { status?: string; stdout: string; stderr: string } | undefined {
+  if (call.name !== 'run_command' || call.output === undefined) return undefined;
+  const result = parseCommandResult(call.output);
+  if (result === undefined) return undefined;
+  return {
+    ...(result.exitCode !== undefined && result.exitCode !== 0
+      ? { status: `Exit code: ${result.exitCode}` }
+      : {}),
+    stdout: result.stdout.join('\n'),
+    stderr: result.stderr.join('\n'),
+  };
 }

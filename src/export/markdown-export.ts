@@ -2,6 +2,7 @@ import type { ExportEntry, ExportEntryOf, ExportToolCall, SessionExport } from '
 import {
   callMark,
   callSummary,
+  commandOutputParts,
   cutNote,
   cutOutput,
   mainArgument,
@@ -169,8 +170,14 @@ function callLines(call: ExportToolCall): string[] {
   const out = [`#### ${head}`, ''];
   const shown = shownArguments(call);
   if (shown) out.push(`${inline(shown.label)}:`, '', ...block(shown.text, ''));
+  const command = commandOutputParts(call);
   if (call.diff) out.push('Diff:', '', ...block(call.diff, 'diff'));
-  else if (call.output !== undefined)
+  else if (command) {
+    if (command.status) out.push(inline(command.status), '');
+    if (command.stdout) out.push('Output:', '', ...block(command.stdout, ''));
+    if (command.stderr) out.push('Stderr:', '', ...block(command.stderr, ''));
+    if (!command.stdout && !command.stderr) out.push('*No output.*', '');
+  } else if (call.output !== undefined)
     out.push(call.status === 'error' ? 'Error:' : 'Output:', '', ...block(call.output, ''));
   return out;
 }

@@ -1,6 +1,6 @@
 import { filesInTheWay } from './files-in-the-way.js';
 import { git, gitOutcome } from './git.js';
-import { BRANCH_PREFIX, commitIdentity, commitOf, goalBase, goalBranch } from './goal-branch.js';
+import { BRANCH_PREFIX, commitIdentity, commitOf, goalBase, goalBranch, goalTextOf } from './goal-branch.js';
 import { withoutRemoteCredentials } from './repo-clone.js';
 import { findRepository } from './repository.js';
 import { listWorktrees, removeWorktree, worktreesFolder } from './worktree.js';
@@ -183,7 +183,7 @@ export async function applyGoal(workspaceRoot: string, goal: string | undefined)
       '--no-ff',
       '--no-edit',
       '-m',
-      `taskweave: apply goal ${resolved.goal}`,
+      applyMessage(resolved.goal, await goalTextOf(top, resolved.branch)),
       `refs/heads/${resolved.branch}`,
     ],
     { cwd: top, env: await commitIdentity(top) },
@@ -194,6 +194,18 @@ export async function applyGoal(workspaceRoot: string, goal: string | undefined)
     return { kind: 'refused', message: merged.stderr.trim() || merged.stdout.trim() };
   }
   return { kind: 'applied', branch: where, commit: (await commitOf(top, 'HEAD')) ?? '' };
+}
+
+/** Subject lines past this many characters are cut (git's tools show about that much). */
+const SUBJECT_CHARS = 72;
+
+/** The merge commit's message: the goal's text first (cut in the subject, whole below), then its id. */
+function applyMessage(goalId: string, goal: string | undefined): string {
+  if (goal === undefined) return `taskweave: apply goal ${goalId}`;
+  const prefix = 'taskweave: ';
+  const room = SUBJECT_CHARS - prefix.length;
+  const subject = `${prefix}${goal.length <= room ? goal : `${goal.slice(0, room - 1)}…`}`;
+  return `${subject}\n\n${goal}\n\nApplies goal ${goalId} (${goalBranch(goalId)}).`;
 }
 
 function inTheWayMessage(files: string[], where: string): string {

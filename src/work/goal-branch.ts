@@ -131,3 +131,30 @@ export async function uncommittedCommit(top: string, head: string): Promise<stri
     await rm(folder, { recursive: true, force: true });
   }
 }
+
+/** The trailer of a goal branch's merge commits that holds the goal's text (on one line). */
+export const GOAL_TRAILER = 'Taskweave-Goal';
+
+/** `Taskweave-Goal: <the goal's text on one line>`, for a commit message's end. */
+export function goalTrailer(goal: string): string {
+  return `${GOAL_TRAILER}: ${goal.replace(/\s+/g, ' ').trim()}`;
+}
+
+/** The goal's text a goal branch's commits carry (goalTrailer), the latest; undefined when none does. */
+export async function goalTextOf(cwd: string, branch: string): Promise<string | undefined> {
+  const said = await gitOutcome(
+    [
+      'log',
+      '-n',
+      '50',
+      `--format=%(trailers:key=${GOAL_TRAILER},valueonly,separator=%x20)`,
+      `refs/heads/${branch}`,
+    ],
+    { cwd },
+  );
+  if (said.code !== 0) return undefined;
+  return said.stdout
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim();
+}

@@ -6,6 +6,7 @@ import {
   commitOf,
   ensureGoalBranch,
   goalBranch,
+  goalTrailer,
   refPart,
   taskBranch,
 } from './goal-branch.js';
@@ -75,7 +76,7 @@ async function clearGoalRefLocks(commonDir: string, goal: string): Promise<void>
 
 /** How merging a task went, as the orchestrator needs it. */
 export type TaskMerge =
-  | { kind: 'merged' | 'already-merged'; commit: string }
+  | { kind: 'merged' | 'already-merged' | 'unchanged'; commit: string }
   | { kind: 'conflict'; files: MergeConflictFile[]; description: string };
 
 /** How many times a merge lost the race to another machine's push is tried again before it fails. */
@@ -155,6 +156,8 @@ export class GoalWorktrees {
     beforeGoalPush?: () => Promise<void>;
     /** This worker's claim on the goal (see `claim`). */
     claim?: HeldClaim;
+    /** The goal's text: each merge commit carries it, for `apply` to name the goal by it. */
+    goal?: string;
     /** How many of its worktrees stay idle for the repository's next goals (the concurrency; 1 by default). */
     idleBound?: number;
   }): Promise<GoalWorktrees | undefined> {
@@ -201,6 +204,7 @@ export class GoalWorktrees {
       remote,
     );
     goalWorktrees.claim = options.claim;
+    goalWorktrees.goalText = options.goal;
     return goalWorktrees;
   }
 
@@ -442,6 +446,8 @@ export class GoalWorktrees {
    * pushes nothing more: the worker that took the goal over merges its tasks.
    */
   claim: HeldClaim | undefined;
+  /** The goal's text, as the user gave it (see goalTrailer). */
+  private goalText: string | undefined;
 
   private async mustHold(taskId: string): Promise<void> {
     if (this.claim && !(await this.claim.stillHolds()))
@@ -460,7 +466,7 @@ export class GoalWorktrees {
       top: this.top,
       into: this.branch,
       from: branch,
-      message: `taskweave: merge task ${taskId} (${title})`,
+      message: `taskweave: merge task ${taskId} (${title})${this.goalText === undefined ? '' : `\n\n${goalTrailer(this.goalText)}`}`,
       identity: await this.commitIdentity(),
       ...tips,
     });

@@ -18,6 +18,8 @@ export type MergeOutcome =
   | { kind: 'merged'; commit: string }
   /** The task's commits are in the goal branch already (merged before a crash, say): not merged again. */
   | { kind: 'already-merged'; commit: string }
+  /** The task committed nothing of its own (its work was on the goal branch already): nothing to merge. */
+  | { kind: 'unchanged'; commit: string }
   | { kind: 'conflict'; files: MergeConflictFile[] };
 
 /**
@@ -47,7 +49,11 @@ export async function mergeBranch(options: {
   if (!target) throw new Error(`The branch ${options.into} does not exist.`);
   if (!source) throw new Error(`The branch ${options.from} does not exist.`);
   const ancestor = await gitOutcome(['merge-base', '--is-ancestor', source, target], { cwd: top });
-  if (ancestor.code === 0) return { kind: 'already-merged', commit: target };
+  if (ancestor.code === 0)
+    return {
+      kind: (await onFirstParentLine(top, source, target)) ? 'unchanged' : 'already-merged',
+      commit: target,
+    };
   const merged = await gitOutcome(
     ['merge-tree', '--write-tree', '--name-only', '--no-messages', target, source],
     {
@@ -119,4 +125,14 @@ function indent(text: string): string {
     .split('\n')
     .map((line) => `    ${line}`)
     .join('\n');
+}
+
+/**
+ * Whether `commit` is on the goal branch's own line (its first parents from `tip`): a task branch
+ * still there made no commit of its own, where one merged before sits behind a merge's second parent.
+ * The walk stops at the commit's parents, so it reads no more than the goal's own commits.
+ */
+async function onFirstParentLine(top: string, commit: string, tip: string): Promise<boolean> {
+  const line = await git(['rev-list', '--first-parent', tip, '--not', `${commit}^@`], { cwd: top });
+  return line.toString('utf8').split('\n').includes(commit);
 }

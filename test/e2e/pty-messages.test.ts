@@ -45,6 +45,25 @@ describe('messages on an 80×24 terminal', () => {
     expect(worker.text()).not.toContain('step boundary');
   });
 
+  it('work --watch starts by saying what it watches: the queue, the store and the workspace', async () => {
+    const workspace = await folder('taskweave-messages-start-');
+    const script = await writeScript(await folder('taskweave-messages-start-script-'), {
+      turns: [{ text: 'Never reached.' }],
+    });
+    const worker = PtyRun.start(['work', '--watch', '-C', workspace, '--model', `script:${script}`], {
+      env: { NO_COLOR: '1' },
+    });
+    await worker.waitFor('waiting for tasks');
+    worker.type('\u0003');
+    expect(await worker.exited).toBe(0);
+    const lines = worker.lines();
+    const start = lines.findIndex((line) => line.startsWith('Watching queue "default"'));
+    expect(start).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(start, start + 3).join('\n')).toBe(
+      `Watching queue "default" (Ctrl-C ends)\n  store      ${workspace}/.taskweave/taskweave.db\n  workspace  ${workspace}`,
+    );
+  });
+
   it('an undo that put nothing back does not offer redo', async () => {
     const workspace = await folder('taskweave-messages-undo-');
     const script = await writeScript(await folder('taskweave-messages-undo-script-'), {

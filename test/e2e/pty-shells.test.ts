@@ -49,7 +49,9 @@ describe('/shells on an 80×24 terminal', () => {
     expect(sleeping()).toBe(1);
     session.type('/quit\r');
     expect(await session.exited).toBe(0);
-    // The session ended: its background commands ended with it.
+    // The session ended: its background commands ended with it, and it says so.
     expect(sleeping()).toBe(0);
+    expect(session.lines()).toContain('stopped background command bg2 (sleep 347)');
+    expect(session.text()).not.toContain('stopped background command bg1');
   }, 120_000);
 });

@@ -215,6 +215,33 @@ describe('a session export', () => {
     expect(markdown).toContain('**Answer:** no \\<script\\>x\\</script\\>');
   });
 
+  it("markdown: a command's output without the model's framing, the exit code kept only when not 0", () => {
+    const results = {
+      c1: 'Exit code: 0\nDuration: 92ms\n--- stdout ---\nbuilt 3 files\n--- stderr ---\n(empty)',
+      c9: 'Exit code: 2\nDuration: 1.4s\n--- stdout ---\n(empty)\n--- stderr ---\nnpm ERR! missing script: lint',
+    };
+    const events = hostileEvents()
+      .flatMap((event): ServerEvent[] => {
+        if (event.type === 'tool_complete' && event.call_id === 'c1')
+          return [
+            { ...event, result: results.c1, display: 'exit 0 · 92ms' },
+            { ...event, call_id: 'c9', result: results.c9, display: 'exit 2 · 1.4s' },
+          ];
+        if (event.type === 'tool_start' && event.call_id === 'c1')
+          return [event, { ...event, call_id: 'c9', args: { command: 'npm run lint' } }];
+        return [event];
+      })
+      .map((event, index) => ({ ...event, seq: index + 1 }));
+    const markdown = renderSessionExport({ session: HOSTILE_SESSION, events, format: 'md' });
+    expect(markdown).not.toContain('Duration:');
+    expect(markdown).not.toContain('--- stdout ---');
+    expect(markdown).not.toContain('--- stderr ---');
+    expect(markdown).not.toContain('(empty)');
+    expect(markdown).not.toContain('Exit code: 0');
+    expect(markdown).toContain('— exit 0 · 92ms\n\nOutput:\n\n```\nbuilt 3 files\n```');
+    expect(markdown).toContain('Exit code: 2\n\nStderr:\n\n```\nnpm ERR! missing script: lint\n```');
+  });
+
   it('html: hostile text stays text, images are not loaded, unsafe links are not links, and a CSP forbids scripts', () => {
     const html = renderSessionExport({ session: HOSTILE_SESSION, events: hostileEvents(), format: 'html' });
     expect(html).not.toMatch(/<script/i);

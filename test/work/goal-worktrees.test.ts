@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { worktreeText } from '../../src/events/worktree-text.js';
 import { applyGoal, goalDiff, leftoverWorktrees, pruneWorktrees } from '../../src/work/apply-goal.js';
 import { GoalWorktrees } from '../../src/work/goal-worktrees.js';
 import { listWorktrees } from '../../src/work/worktree.js';
@@ -73,6 +74,33 @@ describe('GoalWorktrees', () => {
     expect(worktreesLeft(root)).toEqual([]);
     expect(userState(root)).toBe(before);
     expect(readFileSync(path.join(root, 'shared.txt'), 'utf8')).toBe(`${LINES.join('\n')}\n`);
+  });
+
+  it('a task that committed nothing of its own is unchanged, not merged before a crash', async () => {
+    const root = repository();
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId: 'plan_same', setup, ahead });
+    if (!goal) throw new Error('no goal');
+    const a = await goal.placeFor('a', { fresh: true });
+    edit(path.join(a.root, 'shared.txt'), 2, 'line 2 by a');
+    await goal.commitStep('a', 'step 1');
+    expect((await goal.mergeTask('a', 'A')).kind).toBe('merged');
+    // b starts from the goal branch with a's work on it and finds nothing to do.
+    await goal.placeFor('b', { fresh: true });
+    expect(await goal.commitStep('b', 'step 1')).toBeUndefined();
+    expect((await goal.mergeTask('b', 'B')).kind).toBe('unchanged');
+    expect((await goal.mergeTask('a', 'A')).kind).toBe('already-merged');
+    expect(
+      worktreeText({
+        type: 'agent_update',
+        update_type: 'task_merged',
+        task_id: 'b',
+        branch: 'taskweave/plan_same.b',
+        commit: 'abc1234',
+        already: true,
+        unchanged: true,
+      }),
+    ).toBe('[b] changed nothing the goal branch does not have already: nothing to merge');
+    await goal.end();
   });
 
   it('reports a conflict on the same lines with both sides, and leaves the goal branch as it was', async () => {
@@ -355,8 +383,8 @@ describe('parallel tasks', () => {
 });
 
 describe('goal diff and apply', () => {
-  async function goalWithChange(root: string, goalId: string, line: number, text: string) {
-    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId, setup, ahead });
+  async function goalWithChange(root: string, goalId: string, line: number, text: string, goalText?: string) {
+    const goal = await GoalWorktrees.open({ workspaceRoot: root, goalId, setup, ahead, goal: goalText });
     if (!goal) throw new Error('no goal');
     const place = await goal.placeFor('a', { fresh: true });
     edit(path.join(place.root, 'shared.txt'), line, text);
@@ -367,7 +395,7 @@ describe('goal diff and apply', () => {
 
   it('shows the goal as stat and patch, and applies it onto a branch the user moved on meanwhile', async () => {
     const root = repository();
-    await goalWithChange(root, 'g1', 3, 'three by the goal');
+    await goalWithChange(root, 'g1', 3, 'three by the goal', 'Rename the\nthird line');
     // The user commits other work on their branch while the goal ran.
     edit(path.join(root, 'shared.txt'), 15, 'fifteen by the user');
     git(root, 'commit', '-q', '-am', 'user work');
@@ -381,6 +409,10 @@ describe('goal diff and apply', () => {
     expect(text).toContain('three by the goal');
     expect(text).toContain('fifteen by the user');
     expect(git(root, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('main');
+    // The merge commit says what the goal was, not only its id.
+    expect(git(root, 'log', '-1', '--format=%B').trim()).toBe(
+      'taskweave: Rename the third line\n\nRename the third line\n\nApplies goal g1 (taskweave/g1).',
+    );
     expect((await applyGoal(root, 'g1')).kind).toBe('already-applied');
   });
 

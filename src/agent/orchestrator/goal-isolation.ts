@@ -17,7 +17,7 @@ function note(run: RunContext, content: string): void {
  */
 export async function openGoalWorktrees(
   run: RunContext,
-  options: { planId: string; graph: TaskGraph; continues?: string },
+  options: { goal: string; planId: string; graph: TaskGraph; continues?: string },
 ): Promise<GoalWorktrees | undefined> {
   const settings = run.isolation;
   if (!settings) return undefined;
@@ -31,6 +31,7 @@ export async function openGoalWorktrees(
     GoalWorktrees.open({
       workspaceRoot: run.workspace.root,
       goalId: options.planId,
+      goal: options.goal,
       includeUncommitted: settings.includeUncommitted !== false,
       from: options.continues ? `refs/heads/${goalBranch(options.continues)}` : undefined,
       setup: settings.worktree,

@@ -125,7 +125,8 @@ export async function mergeCompletedTask(
     task_id: task.id,
     branch,
     commit: merge.commit,
-    already: merge.kind === 'already-merged',
+    already: merge.kind !== 'merged',
+    ...(merge.kind === 'unchanged' ? { unchanged: true } : {}),
   });
   goal.releaseTask(task.id);
   return { status: 'completed', summary };

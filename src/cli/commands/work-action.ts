@@ -12,6 +12,10 @@ export async function workQueue(options: WorkCliOptions): Promise<number> {
   const cli = await CliRuntime.open(options);
   try {
     await askToTrustDatabase(cli.runtime, cli.interactive && !!process.stdout.isTTY);
+    if (options.watch)
+      cli.say(
+        `Watching queue "${options.queue}" (Ctrl-C ends)\n  store      ${cli.runtime.databasePath}\n  workspace  ${cli.runtime.workspace.root}`,
+      );
     const outcome = await cli.runtime.work({ queue: options.queue, watch: options.watch });
     return reportWork(cli, outcome, options);
   } finally {
@@ -62,15 +66,35 @@ async function workRepositoryQueues(options: WorkCliOptions): Promise<number> {
       if (repositories.length > 0) cli.setInterruptHandler(() => cli.runtime.stop());
       repositories.push({ cli, queue });
     }
+    const [first] = repositories;
+    if (options.watch && first)
+      first.cli.say(watchingRepositoriesText(repositories, options.repo ?? [], shownRemote));
     const outcome = await workRepositories(
       repositories.map(({ cli, queue }) => ({ runtime: cli.runtime, queue })),
       { watch: options.watch },
     );
-    const [first] = repositories;
     return first ? reportWork(first.cli, outcome, options) : EXIT.completed;
   } finally {
     for (const { cli } of repositories) await cli.close();
   }
+}
+
+/** The start line of `work --watch --repo …`: the store (its password hidden), each repository and its clone. */
+function watchingRepositoriesText(
+  repositories: readonly { cli: CliRuntime; queue: string }[],
+  remotes: readonly string[],
+  shown: (remote: string) => string,
+): string {
+  const store = repositories[0]?.cli.runtime.databasePath ?? '';
+  const each = repositories.map(
+    ({ cli }, index) =>
+      `  repository ${shown(remotes[index] ?? '')}\n    clone    ${cli.runtime.workspace.root}`,
+  );
+  const count =
+    repositories.length === 1
+      ? 'the queue of one repository'
+      : `the queues of ${repositories.length} repositories`;
+  return `Watching ${count} (Ctrl-C ends)\n  store      ${store}\n${each.join('\n')}`;
 }
 
 /**

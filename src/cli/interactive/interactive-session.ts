@@ -2,6 +2,7 @@ import type { GoalSettings, Submission } from '../../runtime/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { AgentCliOptions } from '../options.js';
 import { safetyLine } from '../render/safety-line.js';
+import { shortenLine } from '../render/table.js';
 import { styleFor } from '../render/terminal.js';
 import { wrapWords } from '../render/text-wrap.js';
 import { CliRuntime } from './cli-runtime.js';
@@ -19,6 +20,8 @@ const QUIT_WINDOW_MS = 2_000;
 const HISTORY_SIZE = 500;
 /** The prompt, after the approval mode (`ask › `): what the next tool call will need is always in view. */
 const PROMPT = '› ';
+/** A background command named on quitting is cut to this: its line stays on an 80-column row. */
+const QUIT_COMMAND_CHARS = 40;
 
 /** Options of the interactive session, as commander parses them. */
 export interface ChatCliOptions extends AgentCliOptions {
@@ -152,8 +155,24 @@ class InteractiveSession {
     restoreTerminal();
     process.off('exit', restoreTerminal);
     if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    this.sayBackgroundEnds();
     this.sayContinueHint();
     return EXIT.completed;
+  }
+
+  /** The background commands quitting ends (the runtime stops them as it closes), and those kept. */
+  private sayBackgroundEnds(): void {
+    const { sessionId } = this.state;
+    const commands = sessionId === undefined ? undefined : this.cli.runtime.background.existing(sessionId);
+    for (const command of commands?.list() ?? []) {
+      if (command.state !== 'running') continue;
+      const shown = shortenLine(command.command, QUIT_COMMAND_CHARS);
+      this.cli.say(
+        command.kept
+          ? `background command ${command.id} (${shown}) keeps running, as asked`
+          : `stopped background command ${command.id} (${shown})`,
+      );
+    }
   }
 
   private sayContinueHint(): void {

@@ -8,6 +8,11 @@ export interface PolyglotLanguage {
   name: string;
   /** Programs that must be on the PATH; the first one missing is the reason the language is skipped. */
   programs: readonly string[];
+  /**
+   * A command that must succeed for the toolchain to work, not only be on the PATH: rustup's
+   * `cargo` with no default toolchain is there and fails every build.
+   */
+  probe?: readonly string[];
   /** A Python module the test command imports (`pytest`), checked with `python3 -c "import …"`. */
   pythonModule?: string;
   /** Run once in a fresh workspace before the agent, with network, when `installWhen` exists there. */
@@ -23,13 +28,15 @@ export const POLYGLOT_LANGUAGES: readonly PolyglotLanguage[] = [
   {
     name: 'cpp',
     programs: ['cmake', 'make', 'c++'],
+    probe: ['c++', '--version'],
     test: 'mkdir -p build && cd build && cmake -DEXERCISM_RUN_ALL_TESTS=1 -G "Unix Makefiles" .. && make',
   },
-  { name: 'go', programs: ['go'], test: 'go test ./...' },
+  { name: 'go', programs: ['go'], probe: ['go', 'version'], test: 'go test ./...' },
   {
     name: 'java',
     // The exercises' gradlew downloads Gradle itself: without network only an installed Gradle runs.
     programs: ['java', 'gradle'],
+    probe: ['java', '-version'],
     test: 'gradle test --offline --console=plain',
     unskip: (text) => text.replace(/^\s*@Disabled\([^)]*\)\s*$\n?/gm, ''),
   },
@@ -41,7 +48,12 @@ export const POLYGLOT_LANGUAGES: readonly PolyglotLanguage[] = [
     unskip: (text) => text.replace(/\bxtest\(/g, 'test(').replace(/\bxit\(/g, 'it('),
   },
   { name: 'python', programs: ['python3'], pythonModule: 'pytest', test: 'python3 -m pytest -q' },
-  { name: 'rust', programs: ['cargo'], test: 'cargo test -- --include-ignored' },
+  {
+    name: 'rust',
+    programs: ['cargo'],
+    probe: ['cargo', '--version'],
+    test: 'cargo test -- --include-ignored',
+  },
 ];
 
 /** The language of this name, or undefined when taskweave has no test command for it. */

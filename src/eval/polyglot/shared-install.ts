@@ -11,19 +11,31 @@ const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependenc
 /** Installs going on in this process, by folder: exercises with the same dependencies wait for one. */
 const installs = new Map<string, Promise<CommandVerdict>>();
 
+/** The sandbox gives every command a private /tmp: a link into the real one points at nothing there. */
+const SANDBOX_PRIVATE_TMP = '/tmp';
+
 /**
- * Where installs of the exercises' dependencies are kept between evals: `$XDG_CACHE_HOME` (or
- * `~/.cache`) `/taskweave/polyglot`. Not under /tmp: the sandbox gives every command its own /tmp.
+ * Where installs of the exercises' dependencies are kept between evals: `$XDG_CACHE_HOME` (else
+ * `~/.cache`) `/taskweave/polyglot`, the first of the two not under /tmp (CI often points
+ * XDG_CACHE_HOME there). Undefined when both are: each workspace then installs its own.
  */
-export function installCacheDir(env: NodeJS.ProcessEnv): string {
-  return path.join(env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'taskweave', 'polyglot');
+export function installCacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  const bases = [env.XDG_CACHE_HOME, path.join(env.HOME || homedir(), '.cache')];
+  for (const base of bases) {
+    if (!base) continue;
+    const folder = path.resolve(base, 'taskweave', 'polyglot');
+    const relative = path.relative(SANDBOX_PRIVATE_TMP, folder);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return folder;
+  }
+  return undefined;
 }
 
 /**
  * Gives the workspace its dependencies as Aider's benchmark does: installed once per set of
  * dependencies (the 49 JavaScript exercises share one), in the sandbox with network, into the
  * cache folder, and linked into the workspace (`node_modules` → the cached one, read-only to the
- * agent's commands). A failed install is not kept.
+ * agent's commands). A failed install is not kept. Without a cache folder the sandbox sees
+ * (installCacheDir), the install is made in the workspace itself.
  */
 export async function linkSharedInstall(options: {
   language: PolyglotLanguage;
@@ -33,6 +45,16 @@ export async function linkSharedInstall(options: {
 }): Promise<CommandVerdict> {
   const { language, workspace, env } = options;
   const install = language.install!;
+  const cache = installCacheDir(env);
+  if (cache === undefined)
+    return runExerciseCommand({
+      command: install.command,
+      workspace,
+      network: true,
+      env,
+      timeoutMs: INSTALL_TIMEOUT_MS,
+      signal: options.signal,
+    });
   const manifest = JSON.parse(await readFile(path.join(workspace, install.installWhen), 'utf8')) as Record<
     string,
     unknown
@@ -42,7 +64,7 @@ export async function linkSharedInstall(options: {
     .update(JSON.stringify([install.command, dependencies]))
     .digest('hex')
     .slice(0, 16);
-  const folder = path.join(installCacheDir(env), `${language.name}-${key}`);
+  const folder = path.join(cache, `${language.name}-${key}`);
   let pending = installs.get(folder);
   if (!pending) {
     pending = installInto({

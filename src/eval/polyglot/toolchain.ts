@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { findOnPath } from '../../tools/process/index.js';
 import type { PolyglotLanguage } from './languages.js';
 
-/** How long the check of a Python module may take. */
+/** How long the check of a Python module, or a toolchain's version command, may take. */
 const MODULE_CHECK_TIMEOUT_MS = 20_000;
+/** Characters of a failed probe's output given as the reason. */
+const PROBE_REASON_CHARS = 200;
 
 /**
  * Whether a language's exercises can be tested on this machine, and why not; `test` is the test
@@ -12,14 +14,31 @@ const MODULE_CHECK_TIMEOUT_MS = 20_000;
 export type ToolchainStatus = { available: true; test?: string } | { available: false; reason: string };
 
 /**
- * Checks that a language's programs are on the PATH of `env` (and that its Python module imports,
- * or that the module's program is there):
+ * Checks that a language's programs are on the PATH of `env`, that its probe (a version command)
+ * succeeds, and that its Python module imports (or that the module's program is there):
  * `{ available: false, reason: 'go: not found' }` when one is missing.
  */
 export function toolchainStatus(language: PolyglotLanguage, env: NodeJS.ProcessEnv): ToolchainStatus {
   for (const program of language.programs) {
     if (findOnPath(program, env.PATH ?? '') === undefined)
       return { available: false, reason: `${program}: not found` };
+  }
+  if (language.probe !== undefined) {
+    const [program = '', ...args] = language.probe;
+    const probe = spawnSync(findOnPath(program, env.PATH ?? '') ?? program, args, {
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: MODULE_CHECK_TIMEOUT_MS,
+    });
+    if (probe.status !== 0) {
+      const said = `${probe.stderr ?? ''}\n${probe.stdout ?? ''}`.replace(/\s+/g, ' ').trim();
+      const why = said === '' ? (probe.error?.message ?? `exit code ${probe.status}`) : said;
+      return {
+        available: false,
+        reason: `${language.probe.join(' ')} failed: ${why.slice(0, PROBE_REASON_CHARS)}`,
+      };
+    }
   }
   if (language.pythonModule !== undefined) {
     const python = findOnPath('python3', env.PATH ?? '') ?? 'python3';

@@ -1,4 +1,5 @@
-import { readdir, readlink, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluatePolyglot, planExercises } from '../../../src/eval/polyglot/evaluate-polyglot.js';
@@ -194,10 +195,39 @@ describe('the shared install of an exercise language', () => {
       results.runs.map((run) => readlink(path.join(run.folder!, 'leap', 'node_modules'))),
     );
     expect(links[0]).toBe(links[1]);
-    expect(links[0]!.startsWith(installCacheDir(env))).toBe(true);
-    expect(
-      (await readdir(installCacheDir(env))).filter((name) => name.startsWith('javascript-')),
-    ).toHaveLength(1);
+    const cache = installCacheDir(env) ?? '(none)';
+    expect(links[0]!.startsWith(cache)).toBe(true);
+    expect((await readdir(cache)).filter((name) => name.startsWith('javascript-'))).toHaveLength(1);
     await Promise.all(results.runs.map((run) => rm(run.folder!, { recursive: true, force: true })));
+  });
+
+  it('keeps the shared install where the sandbox sees it: never under /tmp, else in each workspace', {
+    timeout: 60_000,
+  }, async () => {
+    expect(installCacheDir({ XDG_CACHE_HOME: '/var/cache/ci', HOME: '/home/u' })).toBe(
+      '/var/cache/ci/taskweave/polyglot',
+    );
+    expect(installCacheDir({ XDG_CACHE_HOME: '/tmp/x', HOME: '/home/u' })).toBe(
+      '/home/u/.cache/taskweave/polyglot',
+    );
+    expect(installCacheDir({ XDG_CACHE_HOME: '/tmp/x', HOME: '/tmp/home' })).toBeUndefined();
+    const home = await mkdtemp(path.join(tmpdir(), 'taskweave-polyglot-home-'));
+    const env = { ...envWithoutGo(), XDG_CACHE_HOME: path.join(home, 'cache'), HOME: home };
+    const { results } = await evaluatePolyglot({
+      ...shared,
+      env,
+      models: ['script:oracle'],
+      exercises: ['leap'],
+      tries: 1,
+      keep: true,
+    });
+    expect(results.runs.map((run) => run.passed)).toEqual([true]);
+    // Not a link into the real /tmp, which the sandbox's commands do not see: the workspace's own install.
+    const workspace = path.join(results.runs[0]!.folder!, 'leap');
+    const installed = await lstat(path.join(workspace, 'node_modules')).catch(() => undefined);
+    expect(installed?.isSymbolicLink() ?? false).toBe(false);
+    expect((await lstat(path.join(workspace, 'package-lock.json'))).isFile()).toBe(true);
+    await rm(results.runs[0]!.folder!, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
   });
 });

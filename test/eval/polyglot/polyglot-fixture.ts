@@ -10,8 +10,11 @@ export const POLYGLOT_FIXTURE = path.resolve(
   '../../fixtures/polyglot',
 );
 
-/** A cache folder of the tests' own for the exercises' shared installs (not the user's ~/.cache). */
-const CACHE_HOME = mkdtempSync(path.join(tmpdir(), 'taskweave-polyglot-cache-'));
+/**
+ * A cache folder of the tests' own for the exercises' shared installs (not the user's ~/.cache);
+ * in /var/tmp, since the sandbox hides the real /tmp from the commands that use it.
+ */
+const CACHE_HOME = mkdtempSync(path.join('/var/tmp', 'taskweave-polyglot-cache-'));
 
 /**
  * The environment with every PATH folder that holds a `go` program left out: the fixture's Go

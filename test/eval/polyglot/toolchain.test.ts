@@ -34,6 +34,19 @@ describe('toolchain detection', () => {
     expect(toolchainStatus(language('rust'), await pathWith({ cargo: 0 }))).toEqual({ available: true });
   });
 
+  it('a toolchain on the PATH whose version command fails is not available, with what it said', async () => {
+    const env = await pathWith({ cargo: 0 });
+    await writeFile(
+      path.join(env.PATH!, 'cargo'),
+      "#!/bin/sh\necho 'error: rustup could not choose a version of cargo to run, because one wasn'\\''t specified explicitly, and no default is configured.' >&2\nexit 1\n",
+    );
+    expect(toolchainStatus(language('rust'), env)).toEqual({
+      available: false,
+      reason:
+        "cargo --version failed: error: rustup could not choose a version of cargo to run, because one wasn't specified explicitly, and no default is configured.",
+    });
+  });
+
   it('python needs pytest: as a module of python3, else as a program', async () => {
     expect(toolchainStatus(language('python'), await pathWith({ python3: 0 }))).toEqual({ available: true });
     const missing = toolchainStatus(language('python'), await pathWith({ python3: 1 }));
