@@ -280,6 +280,8 @@ export interface GoalRow {
   status: string;
   attempts: number;
   sessionId: string | null;
+  /** Why the queue says the goal failed, when it did. */
+  failReason: string | null;
 }
 
 /** Reads the store: every repository queue task. */
@@ -289,7 +291,7 @@ export async function goalRows(store: string): Promise<GoalRow[]> {
   await client.connect();
   try {
     const rows = await client.query(
-      `SELECT id, queue, title, description, status, attempts, session_id FROM tasks WHERE queue LIKE 'repo:%' ORDER BY sequence`,
+      `SELECT id, queue, title, description, status, attempts, session_id, fail_reason FROM tasks WHERE queue LIKE 'repo:%' ORDER BY sequence`,
     );
     return rows.rows.map((row) => ({
       id: row.id,
@@ -298,6 +300,7 @@ export async function goalRows(store: string): Promise<GoalRow[]> {
       status: row.status,
       attempts: row.attempts,
       sessionId: row.session_id,
+      failReason: row.fail_reason,
     }));
   } finally {
     await client.end();
@@ -347,7 +350,9 @@ export async function auditCluster(
       const token = goalToken(goal.index);
       const row = rows.find((candidate) => candidate.title.startsWith(token));
       if (row?.status !== 'completed' || row.sessionId === null) {
-        audit.lostGoals.push(`${token} ${row?.status ?? 'missing'}`);
+        audit.lostGoals.push(
+          `${token} ${row?.status ?? 'missing'}${row ? ` after ${row.attempts} claims` : ''}${row?.failReason ? `: ${row.failReason}` : ''}`,
+        );
         continue;
       }
       audit.completedGoals += 1;
@@ -593,9 +598,39 @@ export async function runCluster(options: {
     goalsPerMinute: (ended / wallMs) * 60_000,
     cpuMs,
     warmMs,
-    outputs: machines.map(
-      (machine) => `--- ${machine.name} (${machine.starts} starts)\n${machine.output.slice(-3000)}`,
-    ),
+    outputs: [
+      ...lostGoalLogs(machines, audit.lostGoals),
+      ...machines.map(
+        (machine) => `--- ${machine.name} (${machine.starts} starts)\n${machine.output.slice(-3000)}`,
+      ),
+    ],
     timedOut: ended < options.goals,
   };
+}
+
+/**
+ * What the workers printed while running each lost goal: from every line naming the goal's token
+ * to the next goal a worker took up (at most 80 lines a run), from every machine's whole log, so a
+ * failure early in a long cluster run still says why.
+ */
+function lostGoalLogs(machines: Machine[], lost: string[]): string[] {
+  const said: string[] = [];
+  for (const entry of lost) {
+    const token = entry.split(' ')[0] ?? entry;
+    for (const machine of machines) {
+      let lines: string[];
+      try {
+        lines = readFileSync(path.join(machine.home, 'worker.log'), 'utf8').split('\n');
+      } catch {
+        continue;
+      }
+      lines.forEach((line, at) => {
+        if (!line.includes(`${token} `)) return;
+        const next = lines.findIndex((other, index) => index > at && other.startsWith('▶ task '));
+        const run = lines.slice(at, next === -1 ? at + 80 : Math.min(next, at + 80));
+        said.push(`--- ${machine.name}, ${token}\n${run.join('\n')}`);
+      });
+    }
+  }
+  return said;
 }
