@@ -1,7 +1,7 @@
 import type { Session } from '../../store/rows.js';
 import { LAST_SESSION, type SessionBook } from '../books/session-book.js';
 import { RuntimeInputError } from '../setup/errors.js';
-import { isDeadLocalWorker, newWorkerId } from '../setup/worker-identity.js';
+import { endGitLeftBy, isDeadLocalWorker, localWorkerPid, newWorkerId } from '../setup/worker-identity.js';
 import { closeGoalTask } from './close-goal-task.js';
 import { continueSession } from './continue-session.js';
 import type { QueueTaskResult } from './queue-task-result.js';
@@ -57,6 +57,8 @@ export async function resumeSession(
         `Session ${session.id} is being worked on by a live process (${goalTask.leaseOwner}); it is not resumed twice. Stop that process first, or wait for it to finish.`,
       );
     }
+    const deadPid = localWorkerPid(goalTask.leaseOwner);
+    if (deadPid !== undefined && isDeadLocalWorker(goalTask.leaseOwner)) await endGitLeftBy(deadPid);
     if (!(await tasks.takeOver(goalTask.id, { from: goalTask.leaseOwner, owner, leaseMs }))) {
       throw new RuntimeInputError(`Session ${session.id} was just taken over by another process.`);
     }
