@@ -141,25 +141,16 @@ export function startFixture(args: readonly string[]): FixtureProcess {
       child.on('close', (code, signal) => resolve({ code, signal, stderr }));
     },
   );
-  const waitForLine = (match: (line: string) => boolean, timeoutMs = 12_000) => {
+  // No clock of its own: a line comes, the fixture ends first, or the test's timeout says it hung
+  // (a fixed wait here failed on a loaded machine, where the fixture's start alone took longer).
+  const waitForLine = (match: (line: string) => boolean) => {
     const seen = lines.find(match);
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`the fixture printed no matching line; stderr: ${stderr}`)),
-        timeoutMs,
+      waiters.push({ match, resolve });
+      void closed.then(() =>
+        reject(new Error(`the fixture ended before a matching line; stderr: ${stderr}`)),
       );
-      waiters.push({
-        match,
-        resolve: (line) => {
-          clearTimeout(timer);
-          resolve(line);
-        },
-      });
-      void closed.then(() => {
-        clearTimeout(timer);
-        reject(new Error(`the fixture ended before a matching line; stderr: ${stderr}`));
-      });
     });
   };
   return { child, lines, waitForLine, closed };
