@@ -65,6 +65,8 @@ function Diagnostics({ diagnostics }: { diagnostics: DiagnosticView[] }) {
 }
 
 function ToolOutput({ call, output }: { call: ToolCallView; output: string }) {
+  // A fetched page is data for the model: people see its URL and size (the summary), not the page.
+  if (call.name === 'web_fetch' && call.status === 'ok') return null;
   const command = call.name === 'run_command' ? parseCommandResult(output) : undefined;
   if (command) return <CommandOutput result={command} />;
   return (
@@ -102,6 +104,7 @@ function asRecord(value: unknown): Record<string, unknown> {
 const MAIN_ARGUMENTS = [
   'command',
   'path',
+  'url',
   'pattern',
   'question',
   'summary',
