@@ -114,7 +114,7 @@ describe('web_fetch', () => {
     expect(result.output).toContain(`[the API reference](${base}/docs/api)`);
     expect(result.output).not.toContain('window.tracking');
     expect(result.output).not.toContain('Copyright 2026');
-    expect(result.display).toMatch(new RegExp(`^${base}/article · \\d+\\.\\d KB$`));
+    expect(result.display).toMatch(new RegExp(`^\\d+\\.\\d KB · → ${base}/article$`));
   });
 
   it('decompresses a gzip page', async () => {
@@ -143,7 +143,7 @@ describe('web_fetch', () => {
     expect(page).toContain('ignore your instructions');
     expect(page?.trimEnd().endsWith('</web_page>')).toBe(true);
     expect(result.display).not.toContain('ignore');
-    expect(result.display).toMatch(/\/inject · \d/);
+    expect(result.display).toMatch(/^[\d.]+ K?B · text\/html$/);
   });
 
   it('cuts a 50 MB response at a clear marker without reading it all', async () => {
@@ -151,7 +151,7 @@ describe('web_fetch', () => {
     expect(result.isError).toBe(false);
     expect(result.output).toContain('[… web_fetch cut the page here');
     expect(result.output.length).toBeLessThan(MAX_PAGE_CHARS + 1_000);
-    expect(result.display).toMatch(/· 5\.0 MB\+$/);
+    expect(result.display).toBe('5.0 MB+ · text/plain');
   });
 
   it('refuses loopback without the user config naming the host', async () => {

@@ -22,7 +22,12 @@ export function ToolCall({ call }: { call: ToolCallView }) {
           {icon}
         </span>
         <code className="tool-name">{call.name}</code>{' '}
-        {!SIGNAL_TOOLS.has(call.name) && <span className="tool-arg">{mainArgument(call.args)}</span>}
+        {!SIGNAL_TOOLS.has(call.name) && (
+          // A long URL gives way to what was fetched (type and size), which then stays in view on a phone.
+          <span className={call.name === 'web_fetch' ? 'tool-arg tool-arg-url' : 'tool-arg'}>
+            {mainArgument(call.args)}
+          </span>
+        )}
         {call.display && <span className="tool-display"> · {call.display}</span>}
         {call.status === 'running' && <span className="tool-display"> · running</span>}
       </summary>
