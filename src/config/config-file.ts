@@ -179,7 +179,8 @@ export async function loadConfigFile(options: {
   ] as const) {
     if (filePath === undefined || config === undefined) continue;
     loaded.paths.unshift(filePath);
-    const { approval, sandbox, network, allow, deny, mcp, prices, budget, hooks, ...settings } = config;
+    const { approval, sandbox, network, allow, deny, mcp, prices, budget, hooks, webFetch, ...settings } =
+      config;
     if (filePath === projectPath && settings.lsp && settings.lsp.servers !== undefined)
       throw new ModelConfigError(
         `The workspace config ${filePath} sets "lsp.servers": programs taskweave would start, which a workspace config (a cloned repository can bring one along) may not name. Put them in your own config (~/.config/taskweave/config.json).`,

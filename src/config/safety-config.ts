@@ -43,6 +43,10 @@ export function safetyConfigShape() {
     mcp: mcpServersSchema().optional(),
     /** Commands run around tool calls and at a run's moments (hooks-config.ts); the user's own config only. */
     hooks: hooksConfigSchema.optional(),
+    /** Hosts web_fetch may reach on loopback or private addresses; the user's own config only. */
+    webFetch: z
+      .strictObject({ privateHosts: z.array(z.string().min(1).toLowerCase()).optional() })
+      .optional(),
   };
 }
 
@@ -55,6 +59,7 @@ export interface SafetyConfig {
   deny?: string[];
   mcp?: Record<string, McpServerConfig>;
   hooks?: HooksConfig;
+  webFetch?: { privateHosts?: string[] };
 }
 
 /** Strictest first. */
@@ -63,7 +68,7 @@ const SANDBOX_STRICTNESS = ['read-only', 'workspace-write', 'off'] as const;
 /**
  * The safety keys of the workspace's config and the user's: a workspace config (which a cloned
  * repository can bring along) may only tighten — stricter modes, more `deny` entries, no
- * network. What loosens or runs programs (`allow`, `mcp`, `hooks`, `network: true`, `approval: edits|auto`,
+ * network. What loosens or runs programs (`allow`, `mcp`, `hooks`, `webFetch`, `network: true`, `approval: edits|auto`,
  * `sandbox: off`) is refused there with an error, and taken from the user's own config.
  */
 export function mergeSafety(
@@ -85,9 +90,9 @@ export function mergeSafety(
 
 function pick(config: SafetyConfig | undefined): SafetyConfig {
   if (!config) return {};
-  const { approval, sandbox, network, allow, deny, mcp, hooks } = config;
+  const { approval, sandbox, network, allow, deny, mcp, hooks, webFetch } = config;
   return Object.fromEntries(
-    Object.entries({ approval, sandbox, network, allow, deny, mcp, hooks }).filter(
+    Object.entries({ approval, sandbox, network, allow, deny, mcp, hooks, webFetch }).filter(
       ([, value]) => value !== undefined,
     ),
   );
@@ -99,6 +104,7 @@ function refuseLoosening(file: string, config: SafetyConfig): void {
     config.allow !== undefined && { key: '"allow"' },
     config.mcp !== undefined && { key: '"mcp"' },
     config.hooks !== undefined && { key: '"hooks"' },
+    config.webFetch !== undefined && { key: '"webFetch"' },
     config.network === true && { key: '"network": true', flag: '--network' },
     (config.approval === 'edits' || config.approval === 'auto') && {
       key: `"approval": "${config.approval}"`,

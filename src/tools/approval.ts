@@ -32,6 +32,7 @@ export const DEFAULT_APPROVAL_MODE: ApprovalMode = 'ask';
 /**
  * What a tool call may change, which decides when it is asked: `none` (reads, or only
  * taskweave's own state: the to-do list, the plan), `files` (writes in the workspace),
- * `command` (runs a program) or `external` (an MCP server's tool: anything its server does).
+ * `command` (runs a program), `external` (an MCP server's tool: anything its server does) or
+ * `network` (a request to a host on the internet: web_fetch).
  */
-export type ChangeKind = 'none' | 'files' | 'command' | 'external';
+export type ChangeKind = 'none' | 'files' | 'command' | 'external' | 'network';

@@ -7,6 +7,7 @@ import { requestInputTool } from './builtin/request-input.js';
 import { runCommandTool } from './builtin/run-command.js';
 import { searchCodeTool } from './builtin/search-code.js';
 import { stopBackgroundCommandTool } from './builtin/stop-background-command.js';
+import { webFetchTool } from './builtin/web-fetch.js';
 import { writeFileTool } from './builtin/write-file.js';
 import type { Tool, ToolOfferState } from './types.js';
 
@@ -22,6 +23,7 @@ export const coreTools: Tool[] = [
   readBackgroundOutputTool,
   stopBackgroundCommandTool,
   codeNavigationTool,
+  webFetchTool,
 ];
 
 /** The tools of one run, by name; names are unique. */

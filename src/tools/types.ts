@@ -6,6 +6,7 @@ import type { FileTracker } from './file-tracker.js';
 import type { FileDiagnostic } from './lsp/diagnostics.js';
 import type { LanguageServers } from './lsp/language-servers.js';
 import type { CommandSandbox } from './sandbox/sandbox.js';
+import type { WebAccess } from './web/web-access.js';
 import type { Workspace } from './workspace/workspace.js';
 
 /** What the user said when a tool asked, or why nobody could answer. */
@@ -56,6 +57,8 @@ export interface ToolContext {
   background?: BackgroundCommands;
   /** The run's language servers: diagnostics after file changes, code navigation; absent when off. */
   languageServers?: LanguageServers;
+  /** What web_fetch may reach beyond public addresses (the user's config); public addresses only when absent. */
+  web?: WebAccess;
 }
 
 /**

@@ -6,7 +6,7 @@ export function formatArgs(args: unknown): string {
   const record = args as Record<string, unknown>;
   if (Array.isArray(record.tasks))
     return `${record.tasks.length} task${record.tasks.length === 1 ? '' : 's'}`;
-  const main = ['command', 'path', 'pattern', 'question', 'description', 'summary', 'answer'].find(
+  const main = ['command', 'path', 'url', 'pattern', 'question', 'description', 'summary', 'answer'].find(
     (key) => typeof record[key] === 'string',
   );
   if (!main) return shorten(JSON.stringify(record));

@@ -185,13 +185,13 @@ const ROOM_RULES: readonly RoomRule[] = [
   {
     layer: 'tools',
     room: '',
-    mayImport: ['builtin', 'background', 'sandbox', 'workspace', 'text', 'lsp'],
-    why: "the registry lists the built-in tools; a tool's context names the workspace, sandbox, background commands and language servers",
+    mayImport: ['builtin', 'background', 'sandbox', 'workspace', 'text', 'lsp', 'web'],
+    why: "the registry lists the built-in tools; a tool's context names the workspace, sandbox, background commands, language servers and what web_fetch may reach",
   },
   {
     layer: 'tools',
     room: 'builtin',
-    mayImport: ['', 'background', 'process', 'sandbox', 'workspace', 'text', 'lsp'],
+    mayImport: ['', 'background', 'process', 'sandbox', 'workspace', 'text', 'lsp', 'web'],
     why: 'each tool is one defineTool() over the rooms that do the work; only the registry (the top) lists them',
   },
   {
@@ -229,6 +229,12 @@ const ROOM_RULES: readonly RoomRule[] = [
     room: 'workspace',
     mayImport: [],
     why: 'the workspace and its confined file access stand on the platform alone',
+  },
+  {
+    layer: 'tools',
+    room: 'web',
+    mayImport: [],
+    why: "fetching a URL safely stands on the platform and its libraries; web_fetch makes the model's result",
   },
   { layer: 'tools', room: 'text', mayImport: [], why: 'text helpers are pure: every room may use them' },
   {

@@ -143,6 +143,12 @@ describe('loadConfigFile', () => {
     );
   });
 
+  it('takes webFetch.privateHosts from the user config only: a workspace config naming a host is refused', async () => {
+    await write(projectFile(), { webFetch: { privateHosts: ['127.0.0.1'] } });
+    const error = await loadConfigFile({ cwd, env }).catch((thrown: unknown) => thrown);
+    expect((error as Error).message).toContain('sets "webFetch", which would loosen what taskweave asks');
+  });
+
   it('reports a config path that cannot be read', async () => {
     await mkdir(projectFile(), { recursive: true });
     await expect(loadConfigFile({ cwd, env })).rejects.toThrow(/Cannot read the config file/);

@@ -16,13 +16,13 @@ interface Expected {
 const EXPECTED: Record<string, Record<string, Expected>> = {
   'todo-tools': {
     'todo-add-description': {
-      text: "Adds a task to this workspace's persistent to-do list (it outlives this run); tasks are worked later, in order.",
+      text: "Adds a task to the workspace's persistent to-do list (it outlives this run), worked later in order.",
     },
     'todo-add-when-to-use': {
       text: 'The user asks for something to be done later, or you find follow-up work outside the current request that must not be lost.',
     },
     'todo-add-when-not-to-use': {
-      text: 'Steps of the current request (do them, or plan them), or work already on the list (check todo_list).',
+      text: 'Steps of the current request, or work already on the list (todo_list).',
     },
     'todo-add-refused': {
       values: { limit: '20' },
@@ -33,20 +33,20 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
       text: 'Added task a1b2c3 as #2 on the to-do list: "Write the changelog". It runs after the work ahead of it.',
     },
     'todo-list-description': {
-      text: 'Lists the open tasks of the to-do list (pending, in progress) in the order they run.',
+      text: "Lists the to-do list's open tasks (pending, in progress) in the order they run.",
     },
     'todo-list-when-to-use': { text: 'Before todo_add (no duplicates), and to see what is left.' },
-    'todo-list-when-not-to-use': { text: 'The tasks of an approved plan: taskweave tracks and shows those.' },
-    'todo-complete-description': { text: 'Marks a to-do task done, with a summary of the result.' },
+    'todo-list-when-not-to-use': { text: "A plan's tasks (taskweave tracks those)." },
+    'todo-complete-description': { text: 'Marks a to-do task done, with a summary.' },
     'todo-complete-when-to-use': { text: "Only when that task's objective is met and verified in this run." },
     'todo-complete-when-not-to-use': {
-      text: 'An unfinished task, or the request you are working on now (it closes when you finish).',
+      text: 'An unfinished task, or the current request (it closes when you finish).',
     },
     'todo-fail-description': { text: 'Marks a to-do task failed, with the reason.' },
     'todo-fail-when-to-use': {
       text: 'A task on the list cannot be done: something it needs is missing or impossible.',
     },
-    'todo-fail-when-not-to-use': { text: 'A task you can still do, or the request you are working on now.' },
+    'todo-fail-when-not-to-use': { text: 'A task you can still do, or the current request.' },
   },
   'control-tools': {
     'task-completed-description': {
@@ -98,7 +98,7 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
       text: 'Proposes a plan: a graph of tasks with dependencies. Once the user approves it, taskweave runs the tasks (independent ones in parallel) and gives you one at a time.',
     },
     'plan-actions-when-to-use': {
-      text: 'The request has several distinct parts or steps (create a project AND write files AND build it; fix several separate problems). One objective per task, which may take many tool calls; tasks that do not depend on each other get no dependency.',
+      text: 'The request has several distinct parts or steps (create a project AND write files AND build it; fix several separate problems). One objective per task, which may take many tool calls; independent tasks get no dependency.',
     },
     'plan-actions-when-not-to-use': {
       text: 'A direct request that one short sequence of tool calls settles (read a file and answer, one small edit, one command).',

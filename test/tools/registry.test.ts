@@ -4,7 +4,7 @@ import { runCommandTool } from '../../src/tools/builtin/run-command.js';
 import { coreTools, ToolRegistry } from '../../src/tools/registry.js';
 
 describe('ToolRegistry', () => {
-  it('holds the ten core tools with their read-only flags', () => {
+  it('holds the eleven core tools with their read-only flags', () => {
     const registry = new ToolRegistry(coreTools);
     expect(registry.names()).toEqual([
       'run_command',
@@ -17,6 +17,7 @@ describe('ToolRegistry', () => {
       'read_background_output',
       'stop_background_command',
       'code_navigation',
+      'web_fetch',
     ]);
     const readOnly = registry
       .list()
@@ -29,6 +30,7 @@ describe('ToolRegistry', () => {
       'request_input',
       'read_background_output',
       'code_navigation',
+      'web_fetch',
     ]);
     expect(registry.get('edit_file')?.name).toBe('edit_file');
     expect(registry.get('nope')).toBeUndefined();

@@ -10,6 +10,8 @@ export const MAX_PREFIX_WORDS = 3;
 export type AlwaysScope =
   | { kind: 'files' }
   | { kind: 'tool'; name: string }
+  /** Calls of this network tool to this host (web_fetch of docs.python.org). */
+  | { kind: 'host'; tool: string; host: string }
   /** Commands whose words begin with these (`npm test` allows `npm test -- --watch`). */
   | { kind: 'prefix'; words: string[] }
   /** Only this command line, character for character. */
@@ -139,7 +141,7 @@ export function isLauncher(program: string): boolean {
 
 /**
  * What "always" would remember for a call, computed once, sent with the request and shown on
- * its button: all file changes, an MCP tool, or for a command the program and its subcommands
+ * its button: all file changes, an MCP tool, a network tool's host, or for a command the program and its subcommands
  * up to the first option, path or value (`npm run build`, `git status`), at most
  * MAX_PREFIX_WORDS — except for interpreters and launchers, lines that are not one plain
  * command, and lines that cannot be read, where only the exact line is remembered.
@@ -148,8 +150,11 @@ export function alwaysScope(call: {
   toolName: string;
   changes: ChangeKind;
   line?: CommandLine;
+  host?: string;
 }): AlwaysScope {
   if (call.changes === 'files') return { kind: 'files' };
+  if (call.changes === 'network' && call.host !== undefined)
+    return { kind: 'host', tool: call.toolName, host: call.host };
   if (call.changes !== 'command') return { kind: 'tool', name: call.toolName };
   const line = call.line;
   const exact: AlwaysScope = { kind: 'exact', command: line?.text ?? '' };
@@ -180,6 +185,8 @@ export function alwaysLabel(scope: AlwaysScope): string {
       return 'Always allow file changes';
     case 'tool':
       return `Always allow ${scope.name}`;
+    case 'host':
+      return `Always allow ${scope.tool} of ${scope.host}`;
     case 'prefix':
       return `Always allow \`${scope.words.join(' ')} …\``;
     case 'exact':

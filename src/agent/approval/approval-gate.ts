@@ -37,6 +37,8 @@ export class ApprovalGate implements ToolCallGate {
       remembered: SessionApprovals;
       /** The sandbox was wanted but cannot be used here: commands are asked even in `auto`. */
       sandboxMissing: boolean;
+      /** Sandboxed commands may not reach the network: web_fetch is asked even in `auto`. */
+      networkOff?: boolean;
       control: RunControl;
     },
   ) {}
@@ -75,13 +77,20 @@ export class ApprovalGate implements ToolCallGate {
     const { settings, remembered, sandboxMissing, control } = this.options;
     const command = commandOf(tool, call.args);
     const line = command === undefined ? undefined : await readCommandLine(command);
-    const subject = { toolName: tool.name, changes: tool.changes, line };
+    const host = hostOf(tool, call.args);
+    const subject = {
+      toolName: tool.name,
+      changes: tool.changes,
+      line,
+      ...(host === undefined ? {} : { host }),
+    };
     const verdict = decideApproval({
       ...subject,
       mode: settings.mode,
       allow: settings.allow,
       deny: settings.deny,
       sandboxMissing,
+      networkOff: this.options.networkOff ?? false,
       remembered,
     });
     if (verdict.kind === 'run') return { allowed: true };
@@ -98,7 +107,7 @@ export class ApprovalGate implements ToolCallGate {
         preview,
         always: alwaysLabel(scope),
         ...(line ? { operators: await operatorsIn(preview, line) } : {}),
-        unavailable: unavailableReason({ tool, line, preview, verdict }),
+        unavailable: unavailableReason({ tool, line, host, preview, verdict }),
       },
       { step: origin.step, taskId: origin.taskId, signal: origin.signal },
     );
@@ -147,10 +156,19 @@ function commandOf(tool: Tool, args: unknown): string | undefined {
   return typeof command === 'string' ? command : undefined;
 }
 
+/** The host a `network` call reaches (its `url`), lower case; undefined when it has none. */
+function hostOf(tool: Tool, args: unknown): string | undefined {
+  if (tool.changes !== 'network' || args === null || typeof args !== 'object') return undefined;
+  const url = (args as Record<string, unknown>).url;
+  if (typeof url !== 'string' || !URL.canParse(url)) return undefined;
+  return new URL(url).hostname.toLowerCase() || undefined;
+}
+
 /** Why a run ends when nobody can approve a call: the call, and the flag or config entry that allows it. */
 function unavailableReason(options: {
   tool: Tool;
   line: CommandLine | undefined;
+  host: string | undefined;
   preview: string;
   verdict: Extract<ApprovalVerdict, { kind: 'ask' }>;
 }): string {
@@ -160,15 +178,19 @@ function unavailableReason(options: {
       ? `The command \`${line.text}\``
       : tool.changes === 'files'
         ? `The file change by ${tool.name} (${firstLine(options.preview)})`
-        : `The call of ${tool.name}`;
+        : options.host !== undefined
+          ? `${tool.name} of ${options.host}`
+          : `The call of ${tool.name}`;
   if (verdict.why !== undefined)
     return `${what} needs approval and no one can give it here (no terminal): ${verdict.why}.`;
   const listable =
     tool.changes === 'external'
       ? ` or add "${tool.name}" to "allow" in the taskweave config`
-      : line !== undefined && coverable(line)
-        ? ` or add "${line.text}" to "allow" in the taskweave config`
-        : '';
+      : options.host !== undefined
+        ? ` or add "${tool.name}:${options.host}" to "allow" in the taskweave config`
+        : line !== undefined && coverable(line)
+          ? ` or add "${line.text}" to "allow" in the taskweave config`
+          : '';
   return `${what} needs approval and no one can give it here (no terminal). Run with ${verdict.allowedBy}${listable}.`;
 }
 

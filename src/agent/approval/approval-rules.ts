@@ -22,6 +22,8 @@ export interface ApprovalQuestion {
   changes: ChangeKind;
   /** The command line, read, for `command` calls. */
   line?: CommandLine;
+  /** The host a `network` call reaches (web_fetch's URL), lower case. */
+  host?: string;
   allow: readonly string[];
   deny: readonly string[];
   /**
@@ -29,6 +31,11 @@ export interface ApprovalQuestion {
    * `auto` (not so with `--sandbox off`, the user's explicit choice).
    */
   sandboxMissing: boolean;
+  /**
+   * Sandboxed commands may not reach the network (`--network` not given): `network` calls are
+   * asked even in `auto`.
+   */
+  networkOff?: boolean;
   /** "Always" answers given in this session. */
   remembered: SessionApprovals;
 }
@@ -84,6 +91,9 @@ export function decideApproval(question: ApprovalQuestion): ApprovalVerdict {
       };
     case 'external':
       return mode === 'auto' ? { kind: 'run' } : { kind: 'ask', allowedBy: '--approval auto' };
+    case 'network':
+      if (mode === 'auto' && !question.networkOff) return { kind: 'run' };
+      return { kind: 'ask', allowedBy: mode === 'auto' ? '--network' : '--approval auto --network' };
   }
 }
 
@@ -108,6 +118,10 @@ function deniedBy(question: ApprovalQuestion): { entry: string; match: 'yes' | '
     const entry = question.deny.find((candidate) => toolMatches(candidate, question.toolName));
     return entry === undefined ? undefined : { entry, match: 'yes' };
   }
+  if (question.changes === 'network') {
+    const entry = question.deny.find((candidate) => hostMatches(candidate, question));
+    return entry === undefined ? undefined : { entry, match: 'yes' };
+  }
   if (question.changes !== 'command' || question.line === undefined) return undefined;
   const { runs } = question.line;
   let maybe: string | undefined;
@@ -130,6 +144,7 @@ function deniedBy(question: ApprovalQuestion): { entry: string; match: 'yes' | '
 function allowedByList(question: ApprovalQuestion): boolean {
   if (question.changes === 'external')
     return question.allow.some((entry) => toolMatches(entry, question.toolName));
+  if (question.changes === 'network') return question.allow.some((entry) => hostMatches(entry, question));
   if (question.changes !== 'command' || question.line === undefined) return false;
   const words = plainCommand(question.line);
   if (words === undefined || codeRunningOption(words) !== undefined) return false;
@@ -139,4 +154,17 @@ function allowedByList(question: ApprovalQuestion): boolean {
 /** An MCP tool entry: its full name (`files__read`) or every tool of a server (`files__*`). */
 function toolMatches(entry: string, toolName: string): boolean {
   return entry === toolName || (entry.endsWith('__*') && toolName.startsWith(entry.slice(0, -1)));
+}
+
+/**
+ * A host entry of the allow or deny list: `web_fetch:docs.python.org` (that host),
+ * `web_fetch:*.python.org` (the domain and every host under it).
+ */
+export function hostMatches(entry: string, call: { toolName: string; host?: string }): boolean {
+  const prefix = `${call.toolName}:`;
+  if (call.host === undefined || !entry.startsWith(prefix)) return false;
+  const pattern = entry.slice(prefix.length).toLowerCase();
+  if (!pattern.startsWith('*.')) return pattern === call.host;
+  const domain = pattern.slice(2);
+  return call.host === domain || call.host.endsWith(`.${domain}`);
 }

@@ -1,5 +1,6 @@
 import type { HooksConfig } from '../../config/hooks-config.js';
 import type { CommandSandbox } from '../../tools/sandbox/index.js';
+import type { WebAccess } from '../../tools/web/index.js';
 import type { ApprovalSettings } from './approval-gate.js';
 import type { SessionApprovals } from './session-approvals.js';
 
@@ -18,4 +19,6 @@ export interface RunSafety {
   notes?: string[];
   /** The hooks of the user's own config (a workspace config cannot declare any). */
   hooks?: HooksConfig;
+  /** What web_fetch may reach beyond public addresses (the user's own config). */
+  web?: WebAccess;
 }

@@ -9,12 +9,15 @@ export interface RememberedCall {
   toolName: string;
   changes: ChangeKind;
   line?: CommandLine;
+  /** The host of a `network` call. */
+  host?: string;
 }
 
 /**
  * The "always" answers of one session, each the scope its request showed on its button: file
  * changes (all of them), a command prefix (`npm test` allows `npm test -- --watch`, never with
- * an option that runs code of its own), an exact command line, an MCP tool by name. Kept in
+ * an option that runs code of its own), an exact command line, an MCP tool by name, a host
+ * web_fetch reaches. Kept in
  * memory by the runtime for as long as it runs.
  */
 export class SessionApprovals {
@@ -22,6 +25,7 @@ export class SessionApprovals {
   private readonly prefixes: string[][] = [];
   private readonly exactLines = new Set<string>();
   private readonly tools = new Set<string>();
+  private readonly hosts = new Set<string>();
 
   /** Remembers an "always" answer: the scope the request showed. */
   remember(scope: AlwaysScope): void {
@@ -37,6 +41,9 @@ export class SessionApprovals {
         return;
       case 'tool':
         this.tools.add(scope.name);
+        return;
+      case 'host':
+        this.hosts.add(`${scope.tool}:${scope.host}`);
         return;
     }
   }
@@ -58,6 +65,8 @@ export class SessionApprovals {
       }
       case 'external':
         return this.tools.has(call.toolName);
+      case 'network':
+        return call.host !== undefined && this.hosts.has(`${call.toolName}:${call.host}`);
     }
   }
 }

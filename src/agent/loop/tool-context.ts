@@ -36,6 +36,7 @@ export function toolContextFor(
     taskId,
     background: run.background,
     ...(run.languageServers === undefined ? {} : { languageServers: run.languageServers }),
+    ...(run.web === undefined ? {} : { web: run.web }),
     progress: (content) =>
       run.emit({ type: 'tool_progress', call_id: call.id, name: call.name, content, task_id: taskId }),
     model: {

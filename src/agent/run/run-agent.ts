@@ -210,9 +210,11 @@ async function createRun(
       settings: safety.approval,
       remembered: safety.remembered,
       sandboxMissing: safety.sandboxMissing,
+      networkOff: safety.sandbox.kind === 'bwrap' && !safety.sandbox.network,
       control: options.control,
     }),
     sandbox: safety.sandbox,
+    ...(safety.web === undefined ? {} : { web: safety.web }),
     hooks: new RunHooks({
       config: safety.hooks,
       workspaceRoot: options.workspace.root,

@@ -7,6 +7,7 @@ import type { LanguageServers } from '../../tools/lsp/index.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { CommandSandbox } from '../../tools/sandbox/index.js';
 import type { Tool } from '../../tools/types.js';
+import type { WebAccess } from '../../tools/web/index.js';
 import type { Workspace } from '../../tools/workspace/index.js';
 import type { ChangeRecorder } from '../../work/change-recorder.js';
 import type { IsolationSettings } from '../../work/isolation.js';
@@ -51,6 +52,8 @@ export interface RunContext {
   approval: ToolCallGate;
   /** How run_command confines commands. */
   sandbox: CommandSandbox;
+  /** What web_fetch may reach beyond public addresses; public addresses only when absent. */
+  web?: WebAccess;
   /** The user's hooks: run around tool calls, at the run's start and end, and while it waits. */
   hooks: HookRunner;
   /** The session's background commands (they outlive the run); absent where none may run. */

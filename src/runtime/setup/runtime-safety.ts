@@ -5,6 +5,7 @@ import { type ApprovalMode, DEFAULT_APPROVAL_MODE, stricterApproval } from '../.
 import type { CommandSandbox } from '../../tools/sandbox/index.js';
 import { probeSandbox } from '../../tools/sandbox/index.js';
 import type { SandboxMode } from '../../tools/sandbox-modes.js';
+import type { WebAccess } from '../../tools/web/index.js';
 
 /** The sandbox mode when neither a flag nor the config names one. */
 export const DEFAULT_SANDBOX_MODE: SandboxMode = 'workspace-write';
@@ -41,6 +42,8 @@ export class RuntimeSafety {
     private readonly env: NodeJS.ProcessEnv,
     /** The hooks of the user's own config. */
     readonly hooks: HooksConfig | undefined,
+    /** What web_fetch may reach beyond public addresses (the user's own config). */
+    readonly web: WebAccess | undefined,
   ) {}
 
   /** Resolves flags over the config over the defaults, and probes bubblewrap unless the sandbox is off. */
@@ -57,7 +60,9 @@ export class RuntimeSafety {
     };
     const mode = choices.sandbox ?? config.sandbox ?? DEFAULT_SANDBOX_MODE;
     const network = choices.network ?? config.network ?? false;
-    const chosen = [mode, network, options.env, config.hooks] as const;
+    const privateHosts = config.webFetch?.privateHosts;
+    const web = privateHosts === undefined ? undefined : { privateHosts };
+    const chosen = [mode, network, options.env, config.hooks, web] as const;
     if (mode === 'off') return new RuntimeSafety(approval, { kind: 'none' }, undefined, 'off', ...chosen);
     const found = await probeSandbox(options.env);
     if (!found.available)
@@ -152,6 +157,7 @@ export class RuntimeSafety {
       sandboxLabel: this.sandboxLabel,
       notes,
       ...(this.hooks !== undefined ? { hooks: this.hooks } : {}),
+      ...(this.web !== undefined ? { web: this.web } : {}),
     };
   }
 }

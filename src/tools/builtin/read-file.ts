@@ -46,7 +46,7 @@ export const readFileTool = defineTool({
   name: 'read_file',
   description: `Returns a text file's lines, numbered (number, tab, line), at most ${MAX_READ_LINES} per call.`,
   whenToUse:
-    'Before editing a file (edit_file requires it), to understand code found with search_code, to check a file you wrote; of a large file, only the lines you need.',
+    'Before editing a file (edit_file requires it), to understand code search_code found, to check a file you wrote; of a large file, only the lines you need.',
   whenNotToUse: 'Folders (run_command: ls, find), searching across files (search_code), binary files.',
   parameters: builtSchema('read_file', parameters),
   readOnly: true,

@@ -17,7 +17,7 @@ const parameters = z.lazy(() =>
 /** request_input: asks the user a question and waits for the answer (or a timeout). */
 export const requestInputTool = defineTool({
   name: 'request_input',
-  description: 'Asks the user a question and waits for the answer or a timeout.',
+  description: 'Asks the user a question and waits for the answer.',
   whenToUse:
     'An ambiguity that changes the result and that nothing in the workspace settles; a destructive step nobody asked for; a repeated failure that needs a decision.',
   whenNotToUse: 'What you can find out yourself, permission for ordinary steps, progress reports.',

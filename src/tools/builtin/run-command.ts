@@ -61,7 +61,7 @@ const parameters = z.lazy(() =>
       .boolean()
       .optional()
       .describe(
-        'Start it in the background and return at once with its id (a dev server, a watcher): read its new output with read_background_output, end it with stop_background_command. No time limit; you are told when it ends.',
+        'Start it in the background (a dev server, a watcher) and return its id at once; its result says how to read and end it. No time limit; you are told when it ends.',
       ),
   }),
 );

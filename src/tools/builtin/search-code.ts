@@ -49,11 +49,11 @@ const parameters = z.lazy(() =>
 /** search_code: ripgrep over the workspace, honouring .gitignore, returning `path:line: text`. */
 export const searchCodeTool = defineTool({
   name: 'search_code',
-  description: `Regex search (ripgrep) of the workspace; returns up to ${MAX_SEARCH_MATCHES} \`path:line: text\` lines. Skips .git and files ignored by .gitignore.`,
+  description: `Regex search (ripgrep) of the workspace; returns up to ${MAX_SEARCH_MATCHES} \`path:line: text\` lines. Skips .git and what .gitignore ignores.`,
   whenToUse:
     'Finding where something is defined or used, or which files a change touches; narrow with file_pattern, then read_file near the lines given.',
   whenNotToUse:
-    'Reading a known file (read_file), listing a folder (run_command), ignored files such as node_modules.',
+    'Reading a known file (read_file), listing a folder (run_command), ignored files (node_modules).',
   parameters: builtSchema('search_code', parameters),
   readOnly: true,
   async execute(args, ctx) {

@@ -21,10 +21,8 @@ const parameters = z.lazy(() =>
 export const writeFileTool = defineTool({
   name: 'write_file',
   description: 'Writes a whole file atomically, creating it (and missing folders) or replacing it.',
-  whenToUse:
-    'A new file, or a short file rewritten almost entirely. The file then counts as read for edit_file.',
-  whenNotToUse:
-    'Changing part of an existing file (edit_file keeps the rest as it is), deleting or moving files (run_command).',
+  whenToUse: 'A new file, or a short file rewritten almost entirely; it then counts as read for edit_file.',
+  whenNotToUse: 'Changing part of a file (edit_file), deleting or moving files (run_command).',
   parameters: builtSchema('write_file', parameters),
   readOnly: false,
   changes: 'files',

@@ -311,3 +311,47 @@ describe('options that run code of their own are asked under an allow entry or a
     }
   });
 });
+
+describe('web_fetch (network calls)', () => {
+  const fetchOf = (host: string) => ({ toolName: 'web_fetch', changes: 'network', host }) as const;
+
+  it('runs unasked only in auto with the network on; asks otherwise, naming what allows it', async () => {
+    expect(await decide({ ...fetchOf('docs.python.org'), mode: 'auto' })).toEqual({ kind: 'run' });
+    expect(await decide({ ...fetchOf('docs.python.org'), mode: 'auto', networkOff: true })).toEqual({
+      kind: 'ask',
+      allowedBy: '--network',
+    });
+    expect(await decide({ ...fetchOf('docs.python.org'), mode: 'edits' })).toEqual({
+      kind: 'ask',
+      allowedBy: '--approval auto --network',
+    });
+    expect(await decide({ ...fetchOf('docs.python.org'), mode: 'plan-only' })).toMatchObject({
+      kind: 'refuse',
+    });
+  });
+
+  it('the allow list names hosts and domains; the deny list refuses them in every mode', async () => {
+    const allow = ['web_fetch:docs.python.org', 'web_fetch:*.nodejs.org'];
+    for (const host of ['docs.python.org', 'nodejs.org', 'api.nodejs.org'])
+      expect(await decide({ ...fetchOf(host), networkOff: true, allow })).toEqual({ kind: 'run' });
+    for (const host of ['python.org', 'evil-nodejs.org', 'docs.python.org.evil.com'])
+      expect(await decide({ ...fetchOf(host), networkOff: true, allow })).toMatchObject({ kind: 'ask' });
+    const deny = ['web_fetch:*.example.com'];
+    expect(await decide({ ...fetchOf('www.example.com'), mode: 'auto', deny })).toMatchObject({
+      kind: 'refuse',
+    });
+  });
+
+  it('"always" remembers the host, not every host', async () => {
+    const remembered = new SessionApprovals();
+    const scope = alwaysScope(fetchOf('docs.python.org'));
+    expect(alwaysLabel(scope)).toBe('Always allow web_fetch of docs.python.org');
+    remembered.remember(scope);
+    expect(await decide({ ...fetchOf('docs.python.org'), networkOff: true, remembered })).toEqual({
+      kind: 'run',
+    });
+    expect(await decide({ ...fetchOf('pypi.org'), networkOff: true, remembered })).toMatchObject({
+      kind: 'ask',
+    });
+  });
+});

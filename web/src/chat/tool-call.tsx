@@ -22,7 +22,12 @@ export function ToolCall({ call }: { call: ToolCallView }) {
           {icon}
         </span>
         <code className="tool-name">{call.name}</code>{' '}
-        {!SIGNAL_TOOLS.has(call.name) && <span className="tool-arg">{mainArgument(call.args)}</span>}
+        {!SIGNAL_TOOLS.has(call.name) && (
+          // A long URL gives way to what was fetched (type and size), which then stays in view on a phone.
+          <span className={call.name === 'web_fetch' ? 'tool-arg tool-arg-url' : 'tool-arg'}>
+            {mainArgument(call.args)}
+          </span>
+        )}
         {call.display && <span className="tool-display"> · {call.display}</span>}
         {call.status === 'running' && <span className="tool-display"> · running</span>}
       </summary>
@@ -65,6 +70,8 @@ function Diagnostics({ diagnostics }: { diagnostics: DiagnosticView[] }) {
 }
 
 function ToolOutput({ call, output }: { call: ToolCallView; output: string }) {
+  // A fetched page is data for the model: people see its URL and size (the summary), not the page.
+  if (call.name === 'web_fetch' && call.status === 'ok') return null;
   const command = call.name === 'run_command' ? parseCommandResult(output) : undefined;
   if (command) return <CommandOutput result={command} />;
   return (
@@ -102,6 +109,7 @@ function asRecord(value: unknown): Record<string, unknown> {
 const MAIN_ARGUMENTS = [
   'command',
   'path',
+  'url',
   'pattern',
   'question',
   'summary',
