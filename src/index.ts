@@ -15,7 +15,7 @@ export type {
   TopLevelOf,
   TopLevelType,
 } from './events/registry.js';
-export type { GoalResult, GoalRun, GoalStart } from './runtime/goal-run.js';
+export type { GoalResult, GoalRun, GoalSettled, GoalStart } from './runtime/goal-run.js';
 export {
   type AnswerResult,
   APPROVAL_MODES,

@@ -12,9 +12,6 @@ import { approvalAsk, failureAsk, type PermissionAsk, planAsk } from './permissi
 import { promptText } from './prompt-text.js';
 import { SessionUpdates } from './session-updates.js';
 
-/** The words of a failure reason that say the model's provider filtered the reply (a refusal). */
-const CONTENT_FILTER = 'content-filter';
-
 /** What a session needs of the agent around it. */
 export interface SessionPorts {
   client: AgentContext;
@@ -38,7 +35,8 @@ export class AcpSession {
   private readonly updates: SessionUpdates;
   private following: Following | undefined;
   private cancelled = false;
-  private lastFailure: string | undefined;
+  /** The last run ended because the model's provider refused to answer (`agent_completion.refused`). */
+  private refused = false;
 
   constructor(
     readonly id: string,
@@ -138,7 +136,7 @@ export class AcpSession {
     if (event.type !== 'agent_update') return undefined;
     switch (event.update_type) {
       case 'agent_completion':
-        this.lastFailure = event.status === 'failed' ? event.reason : undefined;
+        this.refused = event.refused === true;
         return undefined;
       case 'approval_requested':
         this.ask(approvalAsk(event, this.taskweave.workspace));
@@ -167,7 +165,7 @@ export class AcpSession {
   private stopReason(status: string): StopReason {
     if (status === 'max_steps') return 'max_turn_requests';
     if (status === 'stopped') return this.cancelled ? 'cancelled' : 'end_turn';
-    if (status === 'failed' && this.lastFailure?.includes(CONTENT_FILTER)) return 'refusal';
+    if (status === 'failed' && this.refused) return 'refusal';
     return 'end_turn';
   }
 

@@ -238,6 +238,11 @@ export const eventPayloadSchema = z.union([
     status: runStatusSchema,
     final_answer: z.string().optional(),
     reason: z.string().optional(),
+    /**
+     * The run failed because the model's provider refused to answer: its replies were stopped by
+     * the content filter (finish reason content-filter). Absent otherwise.
+     */
+    refused: z.boolean().optional(),
     input_tokens: tokens,
     output_tokens: tokens,
     /** The run's cost in US dollars, absent when its model has no price. */

@@ -7,7 +7,13 @@ export const DEFAULT_PLAN_CONCURRENCY = 4;
 export type TaskOutcome =
   | { status: 'completed'; summary: string }
   /** `conflict`: its work could not be merged into the goal branch (it can be resolved in its worktree). */
-  | { status: 'failed'; reason: string; conflict?: boolean };
+  | {
+      status: 'failed';
+      reason: string;
+      conflict?: boolean;
+      /** The model's provider refused to work on it (its replies stopped by the content filter). */
+      refused?: boolean;
+    };
 
 /** How a task is run: `resolve` after the user chose to resolve its merge conflict in its worktree. */
 export interface TaskRunMode {

@@ -11,6 +11,11 @@ export class EventQueue<T> implements AsyncIterableIterator<T> {
 
   constructor(private readonly onReturn: () => void = () => {}) {}
 
+  /** Whether it ended (or failed): nothing more is taken. */
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
   push(value: T): void {
     if (this.ended) return;
     const reader = this.readers.shift();

@@ -40,7 +40,7 @@ export { MANUAL_COMPLETION_SUMMARY, TaskBoard, type TaskTreeNode, taskTree } fro
 export type { CommandGoal } from './custom-commands/command-goal.js';
 export type { CustomCommand, LoadedCommands } from './custom-commands/load-commands.js';
 export { MAX_DEFAULT_TITLE_CHARS } from './defaults.js';
-export type { GoalResult, GoalRun, GoalStart } from './goal-run.js';
+export type { GoalResult, GoalRun, GoalRunOptions, GoalSettled, GoalStart } from './goal-run.js';
 export {
   type GoalSettings,
   Runtime,

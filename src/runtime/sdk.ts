@@ -1,10 +1,11 @@
-import type { AnswerResult, PendingRequest, PlanMode, RequestAnswer, RequestPolicy } from '../agent/index.js';
+import type { PendingRequest, PlanMode, RequestAnswer, RequestPolicy } from '../agent/index.js';
 import type { ServerEvent } from '../events/registry.js';
 import { contextLimitsFor } from '../model/context-limits.js';
 import type { Task } from '../store/rows.js';
 import type { ApprovalMode } from '../tools/approval.js';
 import type { McpServerConfig } from '../tools/mcp/index.js';
 import type { SandboxMode } from '../tools/sandbox-modes.js';
+import type { GivenAnswerResult } from './answers/give-answer.js';
 import type { SessionDetail, SessionSummary } from './books/session-book.js';
 import type { TaskTreeNode } from './books/task-board.js';
 import { GoalRun } from './goal-run.js';
@@ -54,6 +55,20 @@ export interface RunOptions {
   loop?: 'react' | 'roa';
   /** A stricter approval mode for this goal than the workspace's (a looser one is not taken). */
   approval?: ApprovalMode;
+  /** `true`: a plain chat turn, the model offered no tool. */
+  chat?: boolean;
+  /** Stop the goal running in the workspace's queue first (its worker stops it at its next step). */
+  interrupt?: boolean;
+  /**
+   * The queue it joins (a repository's in a shared store; the workspace's when left out); with
+   * `forWorkers` it is only queued there, for that queue's workers, and followed from here.
+   */
+  queue?: string;
+  forWorkers?: boolean;
+  /** `false`: a goal that has to wait in the queue is left there (`settled` says `queued`). */
+  wait?: boolean;
+  /** Its events while another process runs it (a queued goal): this process's own runs' come through `onEvent`. */
+  following?: (event: ServerEvent) => void;
 }
 
 const PROGRAM_ANSWERS: RequestPolicy = { input: 'ask', approval: 'ask', plan: 'ask', failure: 'ask' };
@@ -83,7 +98,7 @@ export async function open(options: OpenOptions): Promise<Taskweave> {
 
 /** An open workspace, as a program drives it (see `open`). */
 export class Taskweave {
-  /** The runtime under it, for what this face does not cover (the CLI and the server use it whole). */
+  /** The runtime under it, for what this face does not cover (checkpoints, custom commands, settings…). */
   readonly runtime: Runtime;
 
   constructor(runtime: Runtime) {
@@ -105,19 +120,34 @@ export class Taskweave {
    * queue; iterate the result for its events until its `response_complete`.
    */
   run(goal: string, options: RunOptions = {}): GoalRun {
-    const { session, ...settings } = options;
-    return new GoalRun(
-      this.runtime,
-      this.runtime.submit(goal, { ...(session === undefined ? {} : { sessionId: session }), settings }),
-    );
+    const { session, interrupt, queue, forWorkers, wait, following, ...settings } = options;
+    const submitted = this.runtime.submit(goal, {
+      ...(session === undefined ? {} : { sessionId: session }),
+      ...(interrupt ? { interrupt } : {}),
+      ...(queue === undefined ? {} : { queue }),
+      ...(forWorkers ? { forWorkers } : {}),
+      settings,
+    });
+    return new GoalRun(this.runtime, submitted, {
+      ...(wait === undefined ? {} : { wait }),
+      ...(following === undefined ? {} : { following }),
+    });
+  }
+
+  /**
+   * Every event of the runs in this process (all sessions, as they happen; not those another
+   * process runs: `follow` a session for those). Returns the unsubscribe.
+   */
+  onEvent(listener: (event: ServerEvent) => void): () => void {
+    return this.runtime.bus.subscribe(listener);
   }
 
   /**
    * Answers a request: a question (`agent_request_input`), a tool call's approval
    * (`approval_requested`), a plan (`plan_proposed`, by its plan id) or a failure decision.
-   * The first answer counts; another is refused with the reason.
+   * The first answer counts; another is refused with the reason and its kind (`code`).
    */
-  answer(requestId: string, answer: RequestAnswer): Promise<AnswerResult> {
+  answer(requestId: string, answer: RequestAnswer): Promise<GivenAnswerResult> {
     return this.runtime.answer(requestId, answer);
   }
 

@@ -2,7 +2,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { SOCKET_PROTOCOL } from '../events/access-token.js';
 import { MAX_CLIENT_FRAME_BYTES } from '../events/client-messages.js';
-import type { Runtime } from '../runtime/index.js';
+import { type Runtime, Taskweave } from '../runtime/index.js';
 import type { AccessGuard } from './access.js';
 import { replyToError, sendError } from './http-errors.js';
 import { commandRoutes } from './routes/commands.js';
@@ -56,7 +56,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const refusal = guard.check(request, { tokenRequired: !isAppShell(request) });
     if (refusal) return sendError(reply, refusal.status, refusal.code, refusal.message);
   });
-  app.get('/ws', { websocket: true }, (socket) => new Connection(socket, runtime, limits).start());
+  // Goals, stops and answers from the socket go through the SDK's face, as any program's do.
+  const taskweave = new Taskweave(runtime);
+  app.get('/ws', { websocket: true }, (socket) => new Connection(socket, taskweave, limits).start());
   healthRoutes(app, runtime);
   sessionRoutes(app, runtime);
   taskRoutes(app, runtime);

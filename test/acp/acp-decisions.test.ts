@@ -186,6 +186,20 @@ describe('taskweave acp decisions', () => {
     await agent.close();
   });
 
+  it('a provider error whose words mention content-filter ends end_turn: only the finish reason is a refusal', async () => {
+    const ws = await workspace([{ error: { status: 400, message: 'content-filter settings are invalid' } }]);
+    const agent = ws.start(['--approval', 'auto']);
+    await agent.initialize();
+    const { sessionId } = await agent.agent.request('session/new', { cwd: ws.workspace, mcpServers: [] });
+    const { stopReason } = await agent.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'something' }],
+    });
+    expect(agent.agentText(sessionId)).toContain('content-filter settings are invalid');
+    expect(stopReason).toBe('end_turn');
+    await agent.close();
+  });
+
   it('a run that fails for another reason ends end_turn, not refusal', async () => {
     const ws = await workspace([{ text: '', finishReason: 'length' }, { text: '' }, { text: '' }]);
     const agent = ws.start(['--approval', 'auto']);

@@ -123,6 +123,43 @@ describe('the SDK face', () => {
     ]);
   });
 
+  it('a goal behind a running one: wait false leaves it queued, interrupt stops the running one; settled says how this process is done; onEvent sees every run here', async () => {
+    const tw = await workspace([
+      { when: 'the first goal', latencyMs: 20_000, text: 'First done.' },
+      { when: 'the third goal', text: 'Third done.' },
+    ]);
+    const seen: string[] = [];
+    const off = tw.onEvent((event) => seen.push(`${event.session_id}:${event.type}`));
+    const first = tw.run('the first goal');
+    for await (const event of first)
+      if (event.type === 'agent_update' && event.update_type === 'agent_turn_start') break;
+    const second = tw.run('the second goal', { wait: false });
+    const secondStart = await second.started;
+    expect(secondStart).toMatchObject({ position: 2, running: 'the first goal' });
+    expect(await second.settled).toEqual({
+      sessionId: secondStart.sessionId,
+      status: 'queued',
+      stopped: false,
+    });
+    const third = tw.run('the third goal', { interrupt: true });
+    // The first goal was cancelled (its model call aborted) and the third ran at once.
+    expect(await first.settled).toMatchObject({ status: 'stopped', stopped: true });
+    const thirdSettled = await third.settled;
+    expect(thirdSettled).toMatchObject({ status: 'completed', finalAnswer: 'Third done.', stopped: false });
+    expect(await third.result).toEqual({
+      sessionId: thirdSettled.sessionId,
+      status: 'completed',
+      finalAnswer: 'Third done.',
+    });
+    // The second, queued before the third, is left to whoever works the queue.
+    const queued = await tw.queue.list();
+    expect(queued.find((node) => node.id === secondStart.taskId)?.status).toBe('pending');
+    off();
+    const { sessionId: firstSession } = await first.started;
+    expect(seen).toContain(`${firstSession}:response_complete`);
+    expect(seen).toContain(`${thirdSettled.sessionId}:response_complete`);
+  }, 60_000);
+
   it('the example program runs against the built package (import { open } from "taskweave")', async () => {
     folder = await realpath(await mkdtemp(path.join(os.tmpdir(), 'taskweave-sdk-example-')));
     const { stdout } = await promisify(execFile)(

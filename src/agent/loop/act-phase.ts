@@ -140,7 +140,9 @@ async function askToContinue(
   if (ctx.nonAnswers >= NON_ANSWER_LIMIT) {
     const reason = nonAnswerFailure(kind);
     run.emit({ type: 'agent_update', update_type: 'agent_note', step, content: reason, task_id: taskId });
-    return { kind: 'end', outcome: { kind: 'interruption', status: 'failed', reason } };
+    const outcome: Interruption = { kind: 'interruption', status: 'failed', reason };
+    // The provider refused to answer (finish reason content-filter): said as such, not only in words.
+    return { kind: 'end', outcome: kind === 'filtered' ? { ...outcome, refused: true } : outcome };
   }
   const request = continueRequest(kind);
   run.emit({ type: 'agent_update', update_type: 'agent_note', step, content: request, task_id: taskId });

@@ -49,7 +49,8 @@ export type NextStep =
   | { kind: 'plan'; planId: string; graph: TaskGraph }
   | { kind: 'task_completed'; summary: string }
   | { kind: 'task_failed'; reason: string }
-  | { kind: 'interruption'; status: Exclude<RunStatus, 'completed'>; reason: string };
+  /** `refused`: the model's provider refused to answer (its replies stopped by the content filter). */
+  | { kind: 'interruption'; status: Exclude<RunStatus, 'completed'>; reason: string; refused?: boolean };
 
 /** How a loop ended. */
 export type LoopOutcome = Exclude<NextStep, { kind: 'run_again' }>;

@@ -72,6 +72,7 @@ export async function runPlan(
         kind: 'interruption',
         status: 'failed',
         reason: `The plan was aborted${reason}`.replace(/\.?$/, '.'),
+        ...(failed?.[1].status === 'failed' && failed[1].refused ? { refused: true } : {}),
       };
     }
     case 'stopped':

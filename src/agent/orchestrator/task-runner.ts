@@ -136,7 +136,8 @@ export async function runPlanTask(
       return { status: 'failed', reason: outcome.reason };
     case 'interruption':
       // The recovery rules giving up fails the task; anything else ends the whole run.
-      if (outcome.status === 'failed') return { status: 'failed', reason: outcome.reason };
+      if (outcome.status === 'failed')
+        return { status: 'failed', reason: outcome.reason, ...(outcome.refused ? { refused: true } : {}) };
       plan.interrupt(outcome);
       return { status: 'failed', reason: outcome.reason };
     default:

@@ -94,6 +94,8 @@ export interface RunResult {
   status: RunStatus;
   finalAnswer?: string;
   reason?: string;
+  /** The run failed because the model's provider refused to answer (finish reason content-filter). */
+  refused?: boolean;
   steps: number;
   usage: TokenUsage;
   /** What the run cost in US dollars; null when its model has no price. */
@@ -364,7 +366,12 @@ async function finish(
     outcome.kind === 'final'
       ? { ...base, status: 'completed', finalAnswer: outcome.answer }
       : outcome.kind === 'interruption'
-        ? { ...base, status: outcome.status, reason: outcome.reason }
+        ? {
+            ...base,
+            status: outcome.status,
+            reason: outcome.reason,
+            ...(outcome.refused ? { refused: true } : {}),
+          }
         : { ...base, status: 'failed', reason: `The loop ended unexpectedly (${outcome.kind}).` };
   await run.changes.close();
   if (outcome.kind === 'final') result = await pushCheckoutWork(run, result);
@@ -377,6 +384,7 @@ async function finish(
       status: result.status,
       finalAnswer: result.finalAnswer,
       reason: result.reason,
+      ...(result.refused ? { refused: true } : {}),
       steps: result.steps,
       inputTokens: run.usage.inputTokens,
       outputTokens: run.usage.outputTokens,

@@ -60,6 +60,8 @@ export class RunRecords {
       status: RunStatus;
       finalAnswer?: string;
       reason?: string;
+      /** The model's provider refused to answer: agent_completion says `refused`. */
+      refused?: boolean;
       steps: number;
       inputTokens: number;
       outputTokens: number;
@@ -68,7 +70,7 @@ export class RunRecords {
       mode: RunMode;
     },
   ): Promise<void> {
-    const { reason, ...stored } = result;
+    const { reason, refused, ...stored } = result;
     const completion = {
       type: 'agent_update',
       update_type: 'agent_completion',
@@ -76,6 +78,7 @@ export class RunRecords {
       status: result.status,
       final_answer: result.finalAnswer,
       reason,
+      ...(refused ? { refused: true } : {}),
       input_tokens: result.inputTokens,
       output_tokens: result.outputTokens,
       ...(result.cost === null ? {} : { cost: result.cost }),
@@ -94,6 +97,7 @@ export class RunRecords {
         status: 'failed',
         final_answer: undefined,
         reason: why,
+        refused: undefined,
       });
       this.journal.announceUnkept(runId, { type: 'response_complete', status: 'failed' });
       throw error;

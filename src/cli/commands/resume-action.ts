@@ -70,7 +70,7 @@ async function continueWaiting(
  */
 export async function endOfRun(
   cli: { runtime: Runtime; say: (text: string) => void },
-  result: QueueTaskResult,
+  result: Pick<QueueTaskResult, 'sessionId' | 'status' | 'cancelled'>,
   options: RepeatedOptions,
 ): Promise<number> {
   if (result.cancelled) return exitCodeFor('stopped');

@@ -1,12 +1,12 @@
-import { type Runtime, RuntimeInputError, type Submission } from '../../runtime/index.js';
-import { EXIT, exitCodeFor } from '../exit-codes.js';
+import { type GoalStart, type Runtime, RuntimeInputError } from '../../runtime/index.js';
+import { EXIT } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
 import type { RunCliOptions } from '../options.js';
 import { goalWithPipedInput, readPipedInput } from './piped-input.js';
 import { repoOrQueue } from './repo-option.js';
 import { endOfRun, knownSession } from './resume-action.js';
 
-/** `taskweave run`: submits the goal through the runtime and renders what happens. */
+/** `taskweave run`: runs the goal through the SDK's face (`Taskweave.run`) and renders what happens. */
 export async function runGoal(typedGoal: string, options: RunCliOptions): Promise<number> {
   const piped = await readPipedInput();
   const goal = piped === undefined ? typedGoal : goalWithPipedInput(typedGoal, piped);
@@ -14,18 +14,22 @@ export async function runGoal(typedGoal: string, options: RunCliOptions): Promis
   const queue = options.repo === undefined ? undefined : await repoOrQueue(options);
   const cli = await CliRuntime.open(options);
   try {
-    const { runtime } = cli;
-    const sessionId =
-      options.resume === undefined ? undefined : await resumedSession(runtime, options.resume);
-    const submission = await runtime.submit(goal, {
-      sessionId,
-      interrupt: options.interrupt,
+    const { taskweave } = cli;
+    const session =
+      options.resume === undefined ? undefined : await resumedSession(cli.runtime, options.resume);
+    const run = taskweave.run(goal, {
+      ...(session === undefined ? {} : { session }),
+      ...(options.interrupt ? { interrupt: true } : {}),
       ...(queue === undefined ? {} : { queue, forWorkers: true }),
+      wait: options.wait,
+      // A goal another process runs shows here like this process's own.
+      following: (event) => cli.follow(event),
     });
-    if (submission.kind === 'queued') return await waitForTurn(cli, submission, options);
-    const { result, drained } = await submission.done;
-    if (drained?.stopped) return exitCodeFor('stopped');
-    return await endOfRun(cli, result, options);
+    const start = await run.started;
+    if (start.position > 0) await sayQueued(cli, start, options);
+    const { sessionId, status, stopped } = await run.settled;
+    if (status === 'queued') return EXIT.queued;
+    return await endOfRun(cli, { sessionId, status, cancelled: stopped }, options);
   } finally {
     await cli.close();
   }
@@ -34,58 +38,30 @@ export async function runGoal(typedGoal: string, options: RunCliOptions): Promis
 /**
  * A request queued behind a task another process runs: with `--no-wait` it only stays queued
  * (exit code 5); otherwise this process waits for its turn and shows its own request's events,
- * and ends with its exit code.
+ * and ends with its exit code. `run --repo` queues it for the repository's workers (on any
+ * machine) and shows its steps as a worker runs them.
  */
-async function waitForTurn(
-  cli: CliRuntime,
-  submission: Extract<Submission, { kind: 'queued' }>,
-  options: RunCliOptions,
-): Promise<number> {
-  const { running, position, task } = submission;
-  if (submission.forWorkers) return followForWorkers(cli, submission, options);
-  const ahead = `A task is running in this workspace${running ? ` ("${running.title}")` : ''}.`;
-  if (!options.wait) {
+async function sayQueued(cli: CliRuntime, start: GoalStart, options: RunCliOptions): Promise<void> {
+  const { position, taskId, sessionId, running } = start;
+  if (options.repo !== undefined) {
+    const { shownRemote } = await import('../../runtime/repositories.js');
+    const where = `Queued for the workers of ${shownRemote(options.repo)} as #${position} (task ${taskId}, session ${sessionId})`;
     cli.say(
-      `${ahead} Your request was queued as #${position} (task ${task.id}, session ${task.sessionId}); ` +
-        'the running worker takes it after the work ahead of it. Follow it with: ' +
-        `taskweave sessions show ${task.sessionId} --events`,
+      options.wait
+        ? `${where}: its steps show here as a worker runs them. Ctrl-C cancels it.`
+        : `${where}. Follow it with: taskweave sessions show ${sessionId} --events`,
     );
-    return EXIT.queued;
+    return;
   }
+  const ahead = `A task is running in this workspace${running ? ` ("${running}")` : ''}.`;
   cli.say(
-    `${ahead} Your request is #${position} in the queue (task ${task.id}): waiting for its turn; ` +
-      'its steps show here as it runs. Ctrl-C cancels it; --no-wait only queues it; --interrupt stops the running task instead.',
+    options.wait
+      ? `${ahead} Your request is #${position} in the queue (task ${taskId}): waiting for its turn; ` +
+          'its steps show here as it runs. Ctrl-C cancels it; --no-wait only queues it; --interrupt stops the running task instead.'
+      : `${ahead} Your request was queued as #${position} (task ${taskId}, session ${sessionId}); ` +
+          'the running worker takes it after the work ahead of it. Follow it with: ' +
+          `taskweave sessions show ${sessionId} --events`,
   );
-  const outcome = await cli.runtime.waitForTurn(submission, (event) => cli.follow(event));
-  if (outcome.kind === 'ran_here') {
-    const { result, drained } = outcome.outcome;
-    if (drained?.stopped) return exitCodeFor('stopped');
-    return endOfRun(cli, result, options);
-  }
-  return endOfRun(cli, outcome, options);
-}
-
-/**
- * `run --repo`: the goal is queued for the repository's workers (on any machine); this process
- * shows its steps as a worker runs them and ends with its exit code (with `--no-wait` it only
- * says where it was queued, exit code 5).
- */
-async function followForWorkers(
-  cli: CliRuntime,
-  submission: Extract<Submission, { kind: 'queued' }>,
-  options: RunCliOptions,
-): Promise<number> {
-  const { position, task } = submission;
-  const { shownRemote } = await import('../../runtime/repositories.js');
-  const where = `Queued for the workers of ${shownRemote(options.repo ?? '')} as #${position} (task ${task.id}, session ${task.sessionId})`;
-  if (!options.wait) {
-    cli.say(`${where}. Follow it with: taskweave sessions show ${task.sessionId} --events`);
-    return EXIT.queued;
-  }
-  cli.say(`${where}: its steps show here as a worker runs them. Ctrl-C cancels it.`);
-  const outcome = await cli.runtime.waitForTurn(submission, (event) => cli.follow(event));
-  if (outcome.kind === 'ran_here') return endOfRun(cli, outcome.outcome.result, options);
-  return endOfRun(cli, outcome, options);
 }
 
 /** The session `--resume` names: "last", a full id or a unique prefix. */

@@ -4,6 +4,7 @@ import {
   type RequestPolicy,
   type Runtime,
   type RuntimeOptions,
+  Taskweave,
 } from '../../runtime/index.js';
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
@@ -24,6 +25,8 @@ import { openRuntimeAskingTrust } from './trust-prompt.js';
  * Ctrl-C and SIGTERM stopping runs at their next step boundary.
  */
 export class CliRuntime {
+  /** The SDK's face over the runtime: runs, events, answers and stops go through it. */
+  readonly taskweave: Taskweave;
   private readonly renderer: HumanRenderer | undefined;
   private readonly responder: TerminalResponder | undefined;
   private interrupts = 0;
@@ -43,6 +46,7 @@ export class CliRuntime {
     readonly interactive: boolean,
     view: { headerOnChange?: boolean },
   ) {
+    this.taskweave = new Taskweave(runtime);
     if (!options.json)
       this.renderer = new HumanRenderer(process.stdout, styleFor(process.stdout), {
         verbose: options.verbose,
@@ -53,7 +57,7 @@ export class CliRuntime {
       });
     if (interactive) {
       this.responder = new TerminalResponder(
-        runtime,
+        this.taskweave,
         {
           input: process.stdin,
           output: process.stdout,
@@ -74,9 +78,9 @@ export class CliRuntime {
     this.offOutputClosed = onOutputClosed(() => {
       this.renderer?.close();
       this.responder?.closeAll();
-      this.runtime.stop();
+      void this.taskweave.stop();
     });
-    runtime.bus.subscribe((event) => this.show(event));
+    this.taskweave.onEvent((event) => this.show(event));
     runtime.onNotice((text) => this.say(text));
     process.on('SIGINT', this.onSigint);
     // SIGTERM stops like a first Ctrl-C: commands in flight are killed with their process groups
@@ -168,7 +172,7 @@ export class CliRuntime {
         ? '\nstopping at the next step boundary — press Ctrl-C again to exit at once\n'
         : '\nstopping now: no task is running\n';
       process.stderr.write(styleFor(process.stderr).yellow(said));
-      this.runtime.stop();
+      void this.taskweave.stop();
       this.responder?.closeAll();
       return;
     }

@@ -1,4 +1,4 @@
-import type { GoalSettings, Submission } from '../../runtime/index.js';
+import type { GoalSettings } from '../../runtime/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { AgentCliOptions } from '../options.js';
 import { safetyLine } from '../render/safety-line.js';
@@ -211,38 +211,30 @@ class InteractiveSession {
     return undefined;
   }
 
-  private async runGoal(goal: string, settings?: GoalSettings): Promise<void> {
-    const submission = await this.cli.runtime.submit(goal, { sessionId: this.state.sessionId, settings });
-    this.runInterrupts = 0;
-    if (submission.kind === 'queued') return this.waitForTurn(submission);
-    this.state.sessionId = submission.sessionId;
-    this.running = submission.sessionId;
-    this.keys.start();
-    try {
-      await submission.done;
-    } finally {
-      this.keys.stop();
-      this.holdKeys();
-      this.running = undefined;
-    }
-  }
-
   /**
-   * A goal queued behind a task another process runs: its steps show here as that process (or,
-   * when the queue frees first, this one) runs it, and the prompt comes back when it ended.
-   * Esc or Ctrl-C cancels it (a process running it stops it at its next step boundary).
+   * Runs a goal through the SDK's face (`Taskweave.run`) in this session. A goal queued behind a
+   * task another process runs shows its steps here as that process (or, when the queue frees
+   * first, this one) runs it, and the prompt comes back when it ended; Esc or Ctrl-C cancels it
+   * (a process running it stops it at its next step boundary).
    */
-  private async waitForTurn(submission: Extract<Submission, { kind: 'queued' }>): Promise<void> {
-    const { runtime } = this.cli;
-    const { task } = submission;
-    this.state.sessionId = task.sessionId ?? this.state.sessionId;
-    const notice = `Another taskweave is running a task in this workspace: your goal waits in the queue as #${submission.position} and its steps show here when it runs. Esc cancels it.`;
-    this.cli.say(this.style.yellow(wrapWords(notice, (process.stdout.columns || 80) - 1).join('\n')));
-    this.running = task.sessionId ?? undefined;
-    this.waitingTask = task.id;
+  private async runGoal(goal: string, settings?: GoalSettings): Promise<void> {
+    const run = this.cli.taskweave.run(goal, {
+      ...settings,
+      ...(this.state.sessionId === undefined ? {} : { session: this.state.sessionId }),
+      following: (event) => this.cli.follow(event),
+    });
+    const { sessionId, taskId, position } = await run.started;
+    this.runInterrupts = 0;
+    this.state.sessionId = sessionId;
+    if (position > 0) {
+      const notice = `Another taskweave is running a task in this workspace: your goal waits in the queue as #${position} and its steps show here when it runs. Esc cancels it.`;
+      this.cli.say(this.style.yellow(wrapWords(notice, (process.stdout.columns || 80) - 1).join('\n')));
+      this.waitingTask = taskId;
+    }
+    this.running = sessionId;
     this.keys.start();
     try {
-      await runtime.waitForTurn(submission, (event) => this.cli.follow(event));
+      await run.settled;
     } finally {
       this.keys.stop();
       this.holdKeys();
@@ -270,7 +262,7 @@ class InteractiveSession {
     }
     if (this.running === undefined) return;
     this.cli.say(this.style.yellow(`${key}: stopping at the next step boundary`));
-    this.cli.runtime.stop(this.running);
+    void this.cli.taskweave.stop(this.running).catch(() => undefined);
   }
 
   /** Ctrl-C during a run: the first stops it, the second quits at once. */

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { ServerEvent } from '../../events/registry.js';
-import type { FailureChoice, RequestAnswer, Runtime } from '../../runtime/index.js';
+import type { FailureChoice, RequestAnswer, Taskweave } from '../../runtime/index.js';
 import { wrapWords } from '../render/text-wrap.js';
 
 /** The terminal the questions go to, and what Ctrl-C at a prompt does (stop the run). */
@@ -48,7 +48,7 @@ export class TerminalResponder {
   >();
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly taskweave: Taskweave,
     private readonly terminal: Terminal,
     private readonly answers: TerminalAnswers,
   ) {}
@@ -153,8 +153,8 @@ export class TerminalResponder {
   private send(requestId: string, answer: RequestAnswer): void {
     // A refusal (answered meanwhile on a server sharing the store) shows as that server's answer
     // event; an answer that could not be stored at all is said, never an unhandled rejection.
-    this.runtime.answer(requestId, answer).catch((error: unknown) => {
-      this.runtime.notice(
+    this.taskweave.answer(requestId, answer).catch((error: unknown) => {
+      this.taskweave.runtime.notice(
         `The answer was not given: ${error instanceof Error ? error.message : String(error)}`,
       );
     });

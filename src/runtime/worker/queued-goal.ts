@@ -19,6 +19,8 @@ export interface FollowedGoal {
   sessionId: string;
   /** How its run ended (`stopped` when it never ran). */
   status: RunStatus;
+  /** Its final answer, when its response_complete had one. */
+  finalAnswer?: string;
   cancelled: boolean;
 }
 
@@ -40,7 +42,7 @@ export type QueuedGoalTurn =
  */
 export class QueuedGoalFollower {
   private last: number;
-  private ended: RunStatus | undefined;
+  private ended: { status: RunStatus; finalAnswer?: string } | undefined;
 
   constructor(
     afterSeq: number,
@@ -56,13 +58,22 @@ export class QueuedGoalFollower {
 
   /** How the goal's run ended, when its response_complete came. */
   get status(): RunStatus | undefined {
-    return this.ended;
+    return this.ended?.status;
+  }
+
+  /** Its final answer, when its response_complete had one. */
+  get finalAnswer(): string | undefined {
+    return this.ended?.finalAnswer;
   }
 
   readonly follow = (event: ServerEvent): void => {
     if (event.seq <= this.last) return;
     this.last = event.seq;
-    if (event.type === 'response_complete') this.ended = event.status;
+    if (event.type === 'response_complete')
+      this.ended = {
+        status: event.status,
+        ...(event.final_answer === undefined ? {} : { finalAnswer: event.final_answer }),
+      };
     this.onEvent(event);
   };
 }
@@ -98,7 +109,14 @@ export async function awaitQueuedGoal(
       for (const event of await sessions.events(sessionId, { afterSeq: follower.lastSeq }))
         follower.follow(event);
       const cancelled = current === undefined || current.status === 'cancelled';
-      return { kind: 'followed', sessionId, status: follower.status ?? 'stopped', cancelled };
+      const { finalAnswer } = follower;
+      return {
+        kind: 'followed',
+        sessionId,
+        status: follower.status ?? 'stopped',
+        ...(finalAnswer === undefined ? {} : { finalAnswer }),
+        cancelled,
+      };
     }
     if (current.status === 'pending' && options.runHere !== false) {
       await releaseDeadWorkers(tasks, task.queue);

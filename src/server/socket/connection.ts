@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { ServerEvent } from '../../events/registry.js';
-import type { Runtime } from '../../runtime/index.js';
+import type { Runtime, Taskweave } from '../../runtime/index.js';
 import { parseFrame } from './frames.js';
 import { approvalModeEvent, type ClientConnection, handleMessage } from './messages.js';
 
@@ -26,11 +26,15 @@ export class Connection implements ClientConnection {
   activeSession: string | undefined;
   private closed = false;
 
+  readonly runtime: Runtime;
+
   constructor(
     private readonly socket: WebSocket,
-    readonly runtime: Runtime,
+    readonly taskweave: Taskweave,
     private readonly limits: SocketLimits,
-  ) {}
+  ) {
+    this.runtime = taskweave.runtime;
+  }
 
   /** Serves the connection until it closes. */
   start(): void {

@@ -5,10 +5,14 @@ import {
   type RequestAnswer,
   type Runtime,
   RuntimeInputError,
+  type Taskweave,
 } from '../../runtime/index.js';
 
 /** What a message handler needs of the client's connection. */
 export interface ClientConnection {
+  /** The SDK's face: goals, stops and answers go through it. */
+  readonly taskweave: Taskweave;
+  /** The runtime under it, for what the face does not cover (checkpoints, custom commands, settings). */
   readonly runtime: Runtime;
   /** The session a message without `session_id` means: the last one chatted in or subscribed to. */
   activeSession: string | undefined;
@@ -32,7 +36,7 @@ export async function handleMessage(connection: ClientConnection, message: Clien
     case 'agent_control': {
       const sessionId = message.session_id ?? connection.activeSession;
       if (sessionId === undefined) throw new RuntimeInputError('Which session? Give session_id.');
-      if (!(await connection.runtime.stopSession(sessionId)))
+      if (!(await connection.taskweave.stop(sessionId)))
         throw new RuntimeInputError(`Nothing of session ${sessionId} is running or queued.`, {
           code: 'conflict',
         });
@@ -108,28 +112,28 @@ async function chat(connection: ClientConnection, message: ClientMessageOf<'chat
   const custom = message.content.startsWith('/')
     ? await runtime.customCommandGoal(message.content)
     : undefined;
-  const submission = custom
-    ? await runtime.submit(custom.goal, {
-        sessionId: message.session_id,
-        settings: { ...settings, ...custom.settings },
-      })
-    : await runtime.submit(message.content, { sessionId: message.session_id, settings });
-  const sessionId = submission.kind === 'started' ? submission.sessionId : submission.task.sessionId!;
+  // A goal that has to queue is left to the server's queue worker (wait: false).
+  const run = connection.taskweave.run(custom ? custom.goal : message.content, {
+    ...(message.session_id === undefined ? {} : { session: message.session_id }),
+    ...settings,
+    ...custom?.settings,
+    wait: false,
+  });
+  const { sessionId, taskId, position } = await run.started;
   connection.activeSession = sessionId;
   connection.send({
     type: 'chat_accepted',
-    task_id: submission.task.id,
-    position: submission.kind === 'started' ? 0 : submission.position,
+    task_id: taskId,
+    position,
     session_id: sessionId,
     run_id: '',
     seq: 0,
     ts: Date.now(),
   });
   if (!connection.isFollowing(sessionId)) connection.follow(sessionId, 0);
-  if (submission.kind === 'started')
-    submission.done.catch((error: unknown) =>
-      connection.sendError('run_failed', (error as Error).message, sessionId),
-    );
+  run.settled.catch((error: unknown) =>
+    connection.sendError('run_failed', (error as Error).message, sessionId),
+  );
 }
 
 /**
@@ -157,7 +161,7 @@ async function restoreCheckpoint(
 }
 
 async function answer(connection: ClientConnection, requestId: string, reply: RequestAnswer): Promise<void> {
-  const result = await connection.runtime.answer(requestId, reply);
+  const result = await connection.taskweave.answer(requestId, reply);
   if (!result.ok) throw new RuntimeInputError(result.error, { code: result.code });
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NON_ANSWER_LIMIT } from '../../../src/agent/loop/non-answer.js';
+import type { ServerEvent } from '../../../src/events/registry.js';
 import { type MockTurn, mockModel, promptText } from '../../helpers/mock-model.js';
 import { autoApprove, runWithHarness } from '../../helpers/run-harness.js';
 import { reasonTurn } from './roa-test-turns.js';
@@ -89,4 +90,41 @@ describe('replies that are no answer (empty, cut off, filtered, reasoning only)'
     expect(final.result.status).toBe('failed');
     expect(final.result.reason).toMatch(/empty reply/);
   });
+
+  it('a run the content filter stopped ends with agent_completion refused: true; one cut off does not', async () => {
+    const filtered = await runWithHarness({
+      model: mockModel(repeat({ text: '', finishReason: 'content-filter' })),
+    });
+    expect(filtered.result.status).toBe('failed');
+    expect(filtered.result.refused).toBe(true);
+    expect(completion(filtered.events)).toMatchObject({ status: 'failed', refused: true });
+
+    const cutOff = await runWithHarness({
+      model: mockModel(repeat({ text: 'Half', finishReason: 'length' })),
+    });
+    expect(cutOff.result.status).toBe('failed');
+    expect(completion(cutOff.events)).not.toHaveProperty('refused');
+    // Only the last of the replies in a row counts: a filtered one, then empty ones, is no refusal.
+    const thenEmpty = await runWithHarness({
+      model: mockModel([{ text: '', finishReason: 'content-filter' }, { text: '' }, { text: '' }]),
+    });
+    expect(thenEmpty.result.status).toBe('failed');
+    expect(completion(thenEmpty.events)).not.toHaveProperty('refused');
+  });
+
+  it('plan mode: a task the content filter stopped, the plan aborted, ends the run refused: true', async () => {
+    const plan = {
+      name: 'plan_actions',
+      args: { tasks: [{ id: 't1', title: 'Task t1', description: 'Do t1', depends_on: [] }] },
+    };
+    const model = mockModel([{ toolCalls: [plan] }, ...repeat({ text: '', finishReason: 'content-filter' })]);
+    const { result, events } = await runWithHarness({ model, planApprover: autoApprove, onFailure: 'abort' });
+    expect(result.status).toBe('failed');
+    expect(result.reason).toMatch(/aborted after task t1 failed/);
+    expect(completion(events)).toMatchObject({ status: 'failed', refused: true });
+  });
 });
+
+function completion(events: ServerEvent[]): ServerEvent | undefined {
+  return events.find((event) => event.type === 'agent_update' && event.update_type === 'agent_completion');
+}
