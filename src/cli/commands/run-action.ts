@@ -62,7 +62,18 @@ async function waitForTurn(
     if (drained?.stopped) return exitCodeFor('stopped');
     return endOfRun(cli, result, options);
   }
+  sayCancelledInQueue(cli, outcome, task.id);
   return endOfRun(cli, outcome, options);
+}
+
+/** Ctrl-C while the request waited for its turn (or for a worker): it was cancelled, and is said so. */
+function sayCancelledInQueue(
+  cli: CliRuntime,
+  outcome: { cancelled?: boolean; status: string },
+  taskId: string,
+): void {
+  if (outcome.cancelled && cli.stopRequested && outcome.status === 'stopped')
+    cli.say(`Cancelled your queued request (task ${taskId}).`);
 }
 
 /**
@@ -85,6 +96,7 @@ async function followForWorkers(
   cli.say(`${where}: its steps show here as a worker runs them. Ctrl-C cancels it.`);
   const outcome = await cli.runtime.waitForTurn(submission, (event) => cli.follow(event));
   if (outcome.kind === 'ran_here') return endOfRun(cli, outcome.outcome.result, options);
+  sayCancelledInQueue(cli, outcome, task.id);
   return endOfRun(cli, outcome, options);
 }
 
