@@ -142,6 +142,9 @@ describe('stops that leave nothing dangling, on an 80×24 terminal', () => {
     const resumed = await runCli(resume);
     expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
     expect(resumed.stdout).toMatch(/✓ completed/);
+    // The goal finished by resume is completed in the to-do list too (the stop had cancelled it).
+    const tasks = await runCli(['tasks', 'list', '--all', '--cwd', workspace]);
+    expect(tasks.stdout, tasks.stdout).toMatch(/completed\s+write a then b/);
   }, 120_000);
 
   it('Ctrl-C on a request waiting in the queue says it cancelled the queued request', async () => {
