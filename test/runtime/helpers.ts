@@ -141,7 +141,9 @@ export function startFixture(args: readonly string[]): FixtureProcess {
       child.on('close', (code, signal) => resolve({ code, signal, stderr }));
     },
   );
-  const waitForLine = (match: (line: string) => boolean, timeoutMs = 12_000) => {
+  // The wait ends with the line or with the process (it ending without the line rejects): the
+  // timeout only guards a fixture that hangs, and is long enough for one started under load.
+  const waitForLine = (match: (line: string) => boolean, timeoutMs = 90_000) => {
     const seen = lines.find(match);
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise<string>((resolve, reject) => {
