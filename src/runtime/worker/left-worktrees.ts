@@ -21,12 +21,21 @@ export async function goalIsOver(store: Store, goalId: string): Promise<boolean>
 /**
  * At a worker's start: the worktrees a killed process left for goals nobody will continue are
  * reclaimed (idle for the next goals, or removed), and said so. A goal that will be resumed keeps
- * its worktrees: its tasks continue in them.
+ * its worktrees: its tasks continue in them. Never throws: a failure is said, and the worker starts.
  */
 export async function reclaimLeftWorktrees(
   deps: Pick<WorkerDeps, 'store' | 'runs' | 'notices'>,
 ): Promise<void> {
-  const reclaimed = await deps.runs.reclaimWorktrees((goalId) => goalIsOver(deps.store, goalId));
+  let reclaimed: number;
+  try {
+    reclaimed = await deps.runs.reclaimWorktrees((goalId) => goalIsOver(deps.store, goalId));
+  } catch (error) {
+    // Tidying is not the worker's job to fail on: it starts, and says what could not be done.
+    deps.notices.notice(
+      `could not reclaim the worktrees a stopped worker left: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return;
+  }
   if (reclaimed > 0)
     deps.notices.notice(
       `reclaimed ${reclaimed} worktree${reclaimed === 1 ? '' : 's'} of goals a stopped worker left (kept idle for the next goals)`,
