@@ -127,6 +127,8 @@ export const eventPayloadSchema = z.union([
     always: z.string().optional(),
     /** [start, end) of each operator (`&&`, `||`, `|`, `;`, `&`, `$(`…) in `preview`, UTF-16 code units. */
     operators: z.array(z.tuple([z.number().int(), z.number().int()])).optional(),
+    /** The call is the `check` of the task as the approved plan gave it, not a call of the model. */
+    check: z.boolean().optional(),
     task_id: taskId,
   }),
   agentUpdate('agent_request_input_timeout', { request_id: z.string() }),

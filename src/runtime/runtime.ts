@@ -496,6 +496,12 @@ export class Runtime {
     return workQueue(this.worker, { ...options, foreign: this.foreign, databasePath: this.databasePath });
   }
 
+  /** Whether `resume` has work to continue in the session: an unfinished plan, or a run left running. */
+  async hasWorkToResume(sessionId: string): Promise<boolean> {
+    if ((await this.store.plans.unfinishedPlans(sessionId)).length > 0) return true;
+    return (await this.store.sessions.runs(sessionId)).some((run) => run.status === 'running');
+  }
+
   /** Continues what a crash or a kill left unfinished (see resumeSession). */
   resume(options: { session?: string } = {}): Promise<ResumeOutcome> {
     return resumeSession(this.worker, { ...options, book: this.sessions });

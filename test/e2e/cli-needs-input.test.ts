@@ -27,7 +27,9 @@ function printedCommand(stdout: string, prefix: string): string[] {
   return (line ?? '').slice(prefix.length).trim().split(' ');
 }
 
-describe('exit code 4 is not a dead end', () => {
+// Each test runs several CLI processes one after another: on a loaded 2-core machine (load 20+)
+// that takes more than the default 30 s; a wait here is for the processes to end, not for a time.
+describe('exit code 4 is not a dead end', { timeout: 120_000 }, () => {
   it('a question: the run prints the command that answers it, both lists say it waits, resume --answer continues', async () => {
     const { workspace, model } = await setup([
       { when: 'The user answered: PostgreSQL', text: 'Using PostgreSQL, as you said.' },

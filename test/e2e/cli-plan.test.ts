@@ -8,7 +8,9 @@ const GOAL =
   'Create a TypeScript project called webapp, write src/index.ts with a main function, write public/index.html';
 const EXAMPLE = path.resolve('examples/webapp.json');
 
-describe('taskweave run in complex mode (CLI, the webapp example)', () => {
+// Each test runs several CLI processes one after another: on a loaded 2-core machine (load 20+)
+// that takes more than the default 30 s; a wait here is for the processes to end, not for a time.
+describe('taskweave run in complex mode (CLI, the webapp example)', { timeout: 120_000 }, () => {
   it('plans, refuses the early final answer, completes every task (--yes --json, exit 0)', async () => {
     const workspace = await tempWorkspaceRoot('taskweave-webapp-');
     const run = await runCli([

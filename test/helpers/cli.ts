@@ -38,7 +38,9 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    // Only a guard against a hung process (the test's own timeout decides): a run with worktrees
+    // took over 60 s on a 2-core machine at load 30, and was killed here while still working.
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -33,7 +33,8 @@ async function crashInSecondProcess(
   return fixture.lines.map((line) => JSON.parse(line));
 }
 
-describe('Runtime.resume', () => {
+// A fixture process started through tsx; under load its start alone can take tens of seconds.
+describe('Runtime.resume', { timeout: 120_000 }, () => {
   it("takes over a dead worker's goal and finishes its interrupted run", async () => {
     const workspace = await tempWorkspaceRoot('taskweave-rt-');
     const before = await crashInSecondProcess(

@@ -30,6 +30,8 @@ export interface ApprovalSettings {
 export class ApprovalGate implements ToolCallGate {
   private unanswered = false;
   private failed: string | undefined;
+  /** The calls waiting for the user's approval now (of any task of the run), by call id. */
+  private readonly waiting = new Map<string, ApprovalSubject>();
 
   constructor(
     private readonly options: {
@@ -99,18 +101,22 @@ export class ApprovalGate implements ToolCallGate {
     // Invalid arguments: nothing would run; the wrapper reports them to the model.
     if (preview === undefined) return { allowed: true };
     const scope = alwaysScope(subject);
-    const reply = await control.requestApproval(
-      {
-        callId: call.id,
-        name: tool.name,
-        args: call.args,
-        preview,
-        always: alwaysLabel(scope),
-        ...(line ? { operators: await operatorsIn(preview, line) } : {}),
-        unavailable: unavailableReason({ tool, line, host, preview, verdict }),
-      },
-      { step: origin.step, taskId: origin.taskId, signal: origin.signal },
-    );
+    this.waiting.set(call.id, subject);
+    const reply = await control
+      .requestApproval(
+        {
+          callId: call.id,
+          name: tool.name,
+          args: call.args,
+          preview,
+          always: alwaysLabel(scope),
+          ...(line ? { operators: await operatorsIn(preview, line) } : {}),
+          unavailable: unavailableReason({ tool, line, host, preview, verdict }),
+          ...(origin.check ? { check: true } : {}),
+        },
+        { step: origin.step, taskId: origin.taskId, signal: origin.signal },
+      )
+      .finally(() => this.waiting.delete(call.id));
     switch (reply.status) {
       case 'stopped':
         return { allowed: false, output: fillSection(APPROVAL_TEXTS, 'stopped'), display: 'stopped' };
@@ -132,11 +138,39 @@ export class ApprovalGate implements ToolCallGate {
             display: reason ? `denied: ${reason}` : 'denied',
           };
         }
-        if (reply.decision === 'always') remembered.remember(scope);
+        if (reply.decision === 'always') {
+          remembered.remember(scope);
+          this.releaseCovered();
+        }
         return { allowed: true };
     }
   }
+
+  /**
+   * After an "always": the calls of other tasks already waiting for approval that it now covers
+   * are allowed at once, instead of asking the user again for each.
+   */
+  private releaseCovered(): void {
+    const { settings, remembered, sandboxMissing, control } = this.options;
+    for (const request of control.pending()) {
+      if (request.kind !== 'approval' || request.callId === undefined) continue;
+      const subject = this.waiting.get(request.callId);
+      if (!subject) continue;
+      const verdict = decideApproval({
+        ...subject,
+        mode: settings.mode,
+        allow: settings.allow,
+        deny: settings.deny,
+        sandboxMissing,
+        remembered,
+      });
+      if (verdict.kind === 'run') control.answer(request.requestId, { kind: 'approval', decision: 'allow' });
+    }
+  }
 }
+
+/** What a call asked about is, as the approval rules read it. */
+type ApprovalSubject = { toolName: string; changes: Tool['changes']; line: CommandLine | undefined };
 
 /**
  * Where the operators of a command are in its preview: the command's own, shifted, when the

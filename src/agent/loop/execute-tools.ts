@@ -27,6 +27,8 @@ export interface ExecuteToolsOptions {
   changes?: ChangeRecorder;
   /** The user's beforeTool and afterTool hooks; none when left out. */
   hooks?: HookRunner;
+  /** The calls are a task's check from the approved plan (an approval asked says so). */
+  check?: boolean;
 }
 
 /**
@@ -81,7 +83,15 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
     refusal !== undefined
       ? ({ allowed: false, output: refusal, display: 'refused by a hook' } as const)
       : tool
-        ? await options.approval.check({ call, tool, ctx, step, taskId, signal: options.signal })
+        ? await options.approval.check({
+            call,
+            tool,
+            ctx,
+            step,
+            taskId,
+            signal: options.signal,
+            ...(options.check ? { check: true } : {}),
+          })
         : ({ allowed: true } as const);
   emit({ type: 'tool_start', call_id: call.id, name: call.name, args: call.args, step, task_id: taskId });
   const result = !gate.allowed

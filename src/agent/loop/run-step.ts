@@ -58,7 +58,9 @@ async function afterAct(
   recovery: RecoveryTracker,
 ): Promise<Interruption | undefined> {
   const { run } = ctx;
-  if (run.control.stopRequested) return stoppedOutcome(run, step.index);
+  // A run stopped while it waited for what nobody answered (a plan's approval) ends waiting for it.
+  if (run.control.stopRequested && run.control.pendingQuestion === undefined)
+    return stoppedOutcome(run, step.index);
   const recovered = await applyRecovery({
     run,
     conversation: ctx.conversation,

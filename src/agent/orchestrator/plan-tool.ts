@@ -69,7 +69,10 @@ async function proposeAndDecide(run: RunContext, tasks: PlanTasks): Promise<Tool
   const warm = prewarmGoal(run, { planId, graph });
   const decision = await verdict;
   if (decision?.decision !== 'approve') void warm?.discard().catch(() => {});
-  if (run.control.stopRequested) return { output: fillSection(TEXTS, 'stopped'), isError: false };
+  // Stopped at the approval (Ctrl-C at the prompt): the plan stays proposed and the run ends
+  // waiting for it, as a run nobody can approve does, so that `resume` asks again or runs it.
+  if (run.control.stopRequested && decision !== null)
+    return { output: fillSection(TEXTS, 'stopped'), isError: false };
   if (decision === null) {
     run.control.markNeedsInput(
       `Approve the proposed plan ${planId} (${graph.tasks.length} ${graph.tasks.length === 1 ? 'task' : 'tasks'})?`,

@@ -86,6 +86,7 @@ export function taskStepDecider(context: TaskStepContext): (step: Step) => Promi
       approval: plan.run.approval,
       // A check is a command like any other: the user's hooks see it (and may refuse it).
       hooks: plan.run.hooks,
+      check: true,
     });
     if (check && !check.result.isError) return { kind: 'task_completed', summary };
     note(

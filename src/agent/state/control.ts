@@ -67,6 +67,8 @@ export interface ApprovalRequest {
   operators?: [number, number][];
   /** The run's end reason when nobody can answer: names the flag that allows the call. */
   unavailable: string;
+  /** The call is a task's check from the approved plan. */
+  check?: boolean;
 }
 
 /** The user's answer to an approval, or why there is none. */
@@ -233,6 +235,7 @@ export class RunControl {
       preview: request.preview,
       always: request.always,
       ...(request.operators ? { operators: request.operators } : {}),
+      ...(request.check ? { check: true } : {}),
       task_id: origin.taskId,
     };
     if ((this.policy.approval ?? this.policy.input) === 'nobody') {

@@ -12,6 +12,8 @@ export interface GateOrigin {
   step: number;
   taskId?: string;
   signal: AbortSignal;
+  /** The call is the task's check from the approved plan (asked as such). */
+  check?: boolean;
 }
 
 /**

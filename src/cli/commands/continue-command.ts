@@ -15,6 +15,18 @@ export interface RepeatedOptions extends StoreCliOptions {
   network?: boolean;
   /** false with `--no-lsp`. */
   lsp?: boolean;
+  maxSteps?: number;
+  budget?: number;
+  plan?: 'auto' | 'always' | 'never';
+  inputTimeout?: number;
+  concurrency?: number;
+  onFailure?: 'abort' | 'skip' | 'ask';
+  protocol?: 'native' | 'json';
+  loop?: 'react' | 'roa';
+  isolation?: string;
+  fromHead?: boolean;
+  /** false with `--no-apply`. */
+  apply?: boolean;
 }
 
 /**
@@ -56,7 +68,31 @@ function repeated(options: RepeatedOptions): string[] {
   if (options.sandbox !== undefined) args.push('--sandbox', options.sandbox);
   if (options.network === true) args.push('--network');
   if (options.lsp === false) args.push('--no-lsp');
+  // What the run was given beyond the defaults: the continued run keeps its limits and choices.
+  if (options.maxSteps !== undefined) args.push('--max-steps', String(options.maxSteps));
+  if (options.budget !== undefined) args.push('--budget', String(options.budget));
+  if (options.plan !== undefined && options.plan !== 'auto') args.push('--plan', options.plan);
+  if (options.inputTimeout !== undefined) args.push('--input-timeout', String(options.inputTimeout));
+  if (options.concurrency !== undefined) args.push('--concurrency', String(options.concurrency));
+  if (options.onFailure !== undefined && options.onFailure !== 'abort')
+    args.push('--on-failure', options.onFailure);
+  if (options.protocol !== undefined && options.protocol !== 'native')
+    args.push('--protocol', options.protocol);
+  if (options.loop !== undefined && options.loop !== 'react') args.push('--loop', options.loop);
+  if (options.isolation !== undefined) args.push('--isolation', options.isolation);
+  if (options.fromHead === true) args.push('--from-head');
+  if (options.apply === false) args.push('--no-apply');
   return args;
+}
+
+/**
+ * The line that tells how to continue a run the user stopped (exit code 3) whose session has work
+ * `resume` continues (an unfinished plan): the command with every option the run was given.
+ */
+export function stoppedContinueLine(sessionId: string, options: RepeatedOptions): string {
+  const words = ['taskweave', 'resume', sessionId, ...repeated(options)];
+  if (options.approval !== undefined) words.push('--approval', options.approval);
+  return `To continue: ${quote(words)}`;
 }
 
 /** The words as a shell reads them back: plain when safe, else in single quotes. */

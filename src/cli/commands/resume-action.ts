@@ -5,7 +5,7 @@ import { CliRuntime } from '../interactive/cli-runtime.js';
 import type { ResumeCliOptions, StoreCliOptions } from '../options.js';
 import { styleFor } from '../render/terminal.js';
 import { waitingReply } from '../render/waiting-reply.js';
-import { continueLines, type RepeatedOptions } from './continue-command.js';
+import { continueLines, type RepeatedOptions, stoppedContinueLine } from './continue-command.js';
 
 /**
  * `taskweave resume`: continues a session that waits for the user (an answer, a plan approval,
@@ -69,7 +69,7 @@ async function continueWaiting(
  * continue it.
  */
 export async function endOfRun(
-  cli: { runtime: Runtime; say: (text: string) => void },
+  cli: { runtime: Runtime; say: (text: string) => void; stopRequested?: boolean },
   result: Pick<QueueTaskResult, 'sessionId' | 'status' | 'cancelled'>,
   options: RepeatedOptions,
 ): Promise<number> {
@@ -77,6 +77,10 @@ export async function endOfRun(
   if (result.status === 'needs_input') {
     const waiting = await cli.runtime.waitingSession(result.sessionId);
     if (waiting) for (const line of continueLines(waiting, options)) cli.say(line);
+    // Ctrl-C at the plan's approval: the plan waits for it, and the run was stopped by the user.
+    if (cli.stopRequested) return exitCodeFor('stopped');
   }
+  if (result.status === 'stopped' && (await cli.runtime.hasWorkToResume(result.sessionId)))
+    cli.say(stoppedContinueLine(result.sessionId, options));
   return exitCodeFor(result.status);
 }

@@ -26,9 +26,13 @@ export async function runGoal(typedGoal: string, options: RunCliOptions): Promis
       following: (event) => cli.follow(event),
     });
     const start = await run.started;
+    // Its runs while it waits in the queue: none more means Ctrl-C cancelled it before its turn.
+    const runsQueued = start.position > 0 ? await runCount(cli.runtime, start.sessionId) : undefined;
     if (start.position > 0) await sayQueued(cli, start, options);
     const { sessionId, status, stopped } = await run.settled;
     if (status === 'queued') return EXIT.queued;
+    if (stopped && cli.stopRequested && runsQueued === (await runCount(cli.runtime, sessionId)))
+      cli.say(`Cancelled your queued request (task ${start.taskId}).`);
     return await endOfRun(cli, { sessionId, status, cancelled: stopped }, options);
   } finally {
     await cli.close();
@@ -62,6 +66,10 @@ async function sayQueued(cli: CliRuntime, start: GoalStart, options: RunCliOptio
           'the running worker takes it after the work ahead of it. Follow it with: ' +
           `taskweave sessions show ${sessionId} --events`,
   );
+}
+
+async function runCount(runtime: Runtime, sessionId: string): Promise<number> {
+  return (await runtime.sessions.summary(sessionId)).runCount;
 }
 
 /** The session `--resume` names: "last", a full id or a unique prefix. */

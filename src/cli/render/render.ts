@@ -224,7 +224,11 @@ export class HumanRenderer {
         return;
       case 'approval_requested':
         this.line(
-          s.cyan(`? ${event.task_id ? `[${event.task_id}] ` : ''}${event.name} needs your approval:`),
+          s.cyan(
+            event.check
+              ? `? ${event.task_id ? `[${event.task_id}] ` : ''}the task's check, as in the plan you approved, needs your approval:`
+              : `? ${event.task_id ? `[${event.task_id}] ` : ''}${event.name} needs your approval:`,
+          ),
           approvalPreview({ ...event, style: s, width: this.width() }),
         );
         return;

@@ -2,7 +2,7 @@ import type { Session } from '../../store/rows.js';
 import { LAST_SESSION, type SessionBook } from '../books/session-book.js';
 import { RuntimeInputError } from '../setup/errors.js';
 import { endGitLeftBy, isDeadLocalWorker, localWorkerPid, newWorkerId } from '../setup/worker-identity.js';
-import { closeGoalTask } from './close-goal-task.js';
+import { closeGoalTask, outcomeText } from './close-goal-task.js';
 import { continueSession } from './continue-session.js';
 import type { QueueTaskResult } from './queue-task-result.js';
 import { runQueueTask } from './run-queue-task.js';
@@ -85,6 +85,7 @@ export async function resumeSession(
       run: run.options,
       plan: deps.runs.settings.plan,
     });
+    if (result.status === 'completed') await completeStoppedGoal(deps, session.id, result.finalAnswer);
     return {
       kind: 'resumed',
       result: {
@@ -98,4 +99,23 @@ export async function resumeSession(
   } finally {
     await run.end();
   }
+}
+
+/**
+ * The goal a stop had closed (cancelled, or failed as stopped) that `resume` then finished: the
+ * to-do list says completed, as the session does.
+ */
+async function completeStoppedGoal(
+  deps: WorkerDeps,
+  sessionId: string,
+  finalAnswer: string | undefined,
+): Promise<void> {
+  const { tasks } = deps.store;
+  const goal = (await tasks.listAll({ sessionId }))
+    .filter((task) => task.planId === null)
+    .sort((a, b) => a.sequence - b.sequence)
+    .at(-1);
+  if (!goal || (goal.status !== 'cancelled' && goal.status !== 'failed')) return;
+  await tasks.resetToPending(goal.id);
+  await tasks.settle(goal.id, 'complete', outcomeText({ status: 'completed', finalAnswer }));
 }

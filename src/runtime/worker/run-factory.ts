@@ -2,6 +2,7 @@ import type { RunAgentOptions, RunSafety } from '../../agent/index.js';
 import { Journal, RunControl } from '../../agent/index.js';
 import type { EventBus } from '../../events/bus.js';
 import type { ResolvedModel } from '../../model/types.js';
+import { DEFAULT_PLAN_CONCURRENCY } from '../../plan/scheduler.js';
 import type { Store } from '../../store/ports.js';
 import type { Task } from '../../store/rows.js';
 import { type LanguageServerSettings, LanguageServers } from '../../tools/lsp/index.js';
@@ -9,6 +10,7 @@ import type { McpServerConfig } from '../../tools/mcp/index.js';
 import { coreTools } from '../../tools/registry.js';
 import type { Workspace } from '../../tools/workspace/index.js';
 import { DEFAULT_ISOLATION } from '../../work/isolation.js';
+import { goalsWithWorktrees, reclaimGoalWorktrees } from '../../work/reclaim-worktrees.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../../work/worktree-setup.js';
 import type { WorktreesAhead } from '../../work/worktrees-ahead.js';
 import type { BackgroundBook } from '../books/background-book.js';
@@ -198,6 +200,27 @@ export class RunFactory {
         await Promise.all([mcp?.close(), languageServers?.close()]);
       },
     };
+  }
+
+  /**
+   * The worktrees of the goals `goalIsOver` says nobody will continue (a killed process left them):
+   * made idle for the next goals, clean, up to the concurrency, or removed; their branches stay.
+   * Returns how many there were.
+   */
+  async reclaimWorktrees(goalIsOver: (goalId: string) => Promise<boolean>): Promise<number> {
+    const { workspace, settings, worktreesAhead } = this.pieces;
+    let reclaimed = 0;
+    for (const goalId of await goalsWithWorktrees(workspace.root)) {
+      if (!(await goalIsOver(goalId))) continue;
+      reclaimed += await reclaimGoalWorktrees({
+        workspaceRoot: workspace.root,
+        goalId,
+        setup: settings.worktree ?? { share: DEFAULT_WORKTREE_SHARE, copy: DEFAULT_WORKTREE_COPY },
+        ahead: worktreesAhead,
+        idleBound: settings.concurrency ?? DEFAULT_PLAN_CONCURRENCY,
+      });
+    }
+    return reclaimed;
   }
 
   /** Tidies what a killed process left before its work is taken up again (see cleanUpAfterCrash). */

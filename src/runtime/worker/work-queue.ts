@@ -3,6 +3,7 @@ import type { Task } from '../../store/rows.js';
 import { describeOrigin, type ForeignDatabase } from '../setup/database-origin.js';
 import { newWorkerId } from '../setup/worker-identity.js';
 import { type DrainSummary, drainQueue } from './drain-queue.js';
+import { reclaimLeftWorktrees } from './left-worktrees.js';
 import { watchQueue } from './queue-wake.js';
 import { releaseDeadWorkers } from './release-dead-workers.js';
 import type { WorkerDeps } from './worker-deps.js';
@@ -85,7 +86,8 @@ export async function workQueue(deps: WorkerDeps, options: WorkOptions): Promise
 }
 
 /**
- * Puts dead workers' tasks back and says so, and says what a database from another folder left:
+ * Puts dead workers' tasks back and says so, reclaims the worktrees of goals a killed worker left
+ * that nobody will continue, and says what a database from another folder left:
  * its work is left until the user makes it theirs. Returns the sequence after which tasks are taken.
  */
 async function announceStart(
@@ -100,6 +102,7 @@ async function announceStart(
       `${released} task${released === 1 ? '' : 's'} whose worker stopped without finishing went back to the queue.`,
     );
   }
+  await reclaimLeftWorktrees(deps);
   const { foreign } = options;
   const afterSequence = foreign?.queuedBefore.get(queue);
   if (foreign !== undefined && afterSequence !== undefined) {
