@@ -10,6 +10,9 @@ import { hasInitTask, type WebBenchProject } from './project.js';
  */
 export const WEB_BENCH_SCRIPT_KINDS = ['oracle', 'lazy'] as const;
 
+/** Files the oracle writes per reply: the agent runs at most 20 tool calls of one reply. */
+export const ORACLE_WRITES_PER_TURN = 10;
+
 /** One of WEB_BENCH_SCRIPT_KINDS. */
 export type WebBenchScriptKind = (typeof WEB_BENCH_SCRIPT_KINDS)[number];
 
@@ -45,7 +48,13 @@ export async function projectScript(
     if (content.includes(0) || start?.equals(content)) continue;
     toolCalls.push({ name: 'write_file', args: { path: `src/${file}`, content: content.toString('utf8') } });
   }
-  return { turns: [{ text: 'Writing the reference solution.', toolCalls }, ...idle] };
+  const writes = [];
+  for (let start = 0; start < toolCalls.length; start += ORACLE_WRITES_PER_TURN)
+    writes.push({
+      text: 'Writing the reference solution.',
+      toolCalls: toolCalls.slice(start, start + ORACLE_WRITES_PER_TURN),
+    });
+  return { turns: [...writes, ...idle] };
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
