@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { RuntimeInputError } from '../../runtime/index.js';
 import {
   type CommandVerdict,
   INSTALL_TIMEOUT_MS,
@@ -75,7 +76,9 @@ export async function installFolder(options: {
   const cache = installCacheDir(options.env);
   const base = cache === undefined ? undefined : path.join(path.dirname(cache), 'web-bench');
   if (base === undefined)
-    throw new Error('no cache folder outside /tmp for the installs (set XDG_CACHE_HOME)');
+    throw new RuntimeInputError(
+      'Web-Bench installs need a cache folder outside /tmp (the sandbox hides /tmp): set XDG_CACHE_HOME or HOME to one.',
+    );
   return {
     folder: path.join(base, `${options.project.name}-${key}`),
     manifest: { dependencies, devDependencies },
