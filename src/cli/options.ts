@@ -123,11 +123,15 @@ export interface EvalCliOptions {
   keep?: boolean;
   protocol: 'native' | 'json';
   loop: 'react' | 'roa';
-  /** Which suite: taskweave's scenarios, or the Aider polyglot benchmark at `path`. */
-  suite: 'scenarios' | 'polyglot';
+  /** Which suite: taskweave's scenarios, the Aider polyglot benchmark or Web-Bench at `path`. */
+  suite: 'scenarios' | 'polyglot' | 'web-bench';
   path?: string;
   language: string[];
   exercise: string[];
+  /** Web-Bench projects to run. */
+  project: string[];
+  /** Web-Bench: only the first n tasks of each project. */
+  tasks?: number;
   limit?: number;
   tries: 1 | 2;
 }

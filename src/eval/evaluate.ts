@@ -12,6 +12,7 @@ import { type EvalResults, RESULTS_FORMAT } from './results-file.js';
 import type { ScenarioRunResult } from './run-scenario.js';
 import { loadScenarios } from './scenario.js';
 import { type SummaryRow, summarize } from './summary.js';
+import { webBenchReport } from './web-bench/web-bench-report.js';
 
 /** What `taskweave eval` was asked to do. */
 export interface EvaluateOptions
@@ -87,7 +88,9 @@ export async function writeEvaluation(
   const report =
     evaluation.results.suite === 'polyglot'
       ? polyglotReport(evaluation.results)
-      : markdownReport(evaluation.results, evaluation.summary);
+      : evaluation.results.suite === 'web-bench'
+        ? webBenchReport(evaluation.results)
+        : markdownReport(evaluation.results, evaluation.summary);
   await writeFile(markdown, report);
   return { json, markdown };
 }

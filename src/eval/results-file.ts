@@ -5,6 +5,7 @@ import { RuntimeInputError } from '../runtime/index.js';
 import { describeIssues } from '../util/describe-issues.js';
 import { ABLATIONS } from './ablation.js';
 import { polyglotFactsSchema, skippedExerciseSchema } from './polyglot/run-facts.js';
+import { webBenchFactsSchema } from './web-bench/run-facts.js';
 
 /** The format name and version a results file carries. */
 export const RESULTS_FORMAT = 'taskweave-eval/1';
@@ -33,6 +34,8 @@ export const evalRunSchema = z.object({
   folder: z.string().optional(),
   /** Set for the runs of the polyglot suite. */
   polyglot: polyglotFactsSchema.optional(),
+  /** Set for the runs of the Web-Bench suite: its metrics and each task's outcome. */
+  webBench: webBenchFactsSchema.optional(),
 });
 
 /** One run of a scenario, with its cost. */
@@ -48,9 +51,9 @@ export const evalResultsSchema = z.object({
   ablations: z.array(z.enum(ABLATIONS)),
   scenarios: z.array(z.string()),
   repeat: z.number().int().positive(),
-  /** Which suite ran: taskweave's scenarios (the default) or the polyglot benchmark. */
-  suite: z.enum(['scenarios', 'polyglot']).optional(),
-  /** Polyglot exercises that did not run, with why (a missing toolchain is not a failure). */
+  /** Which suite ran: taskweave's scenarios (the default), the polyglot benchmark or Web-Bench. */
+  suite: z.enum(['scenarios', 'polyglot', 'web-bench']).optional(),
+  /** Polyglot exercises or Web-Bench projects that did not run, with why (a set-up that cannot work here is not a failure). */
   skipped: z.array(skippedExerciseSchema).optional(),
   /** The eval was stopped before every run was done. */
   stopped: z.boolean(),

@@ -10,6 +10,7 @@ import { oracleScript, scriptKind } from './oracle-script.js';
 import type { PolyglotFacts } from './polyglot/run-facts.js';
 import { MetricsCounter, type RunMetrics } from './run-metrics.js';
 import type { Scenario, ScenarioBudget } from './scenario.js';
+import type { WebBenchFacts } from './web-bench/run-facts.js';
 import { prepareRunFolder } from './workspace.js';
 
 /** A run's wall-clock limit when its scenario sets none. */
@@ -54,6 +55,8 @@ export interface ScenarioRunResult extends RunMetrics {
   folder?: string;
   /** What a polyglot exercise's run adds (tries, edits, test files). */
   polyglot?: PolyglotFacts;
+  /** What a Web-Bench project's run adds (its tasks, pass@1, pass@2). */
+  webBench?: WebBenchFacts;
 }
 
 /**

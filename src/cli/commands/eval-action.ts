@@ -15,6 +15,13 @@ import { readResultsFile } from '../../eval/results-file.js';
 import type { ScenarioRunResult } from '../../eval/run-scenario.js';
 import { loadScenarios } from '../../eval/scenario.js';
 import { SUMMARY_COLUMNS, summaryCells } from '../../eval/summary-cells.js';
+import {
+  evaluateWebBench,
+  WEB_BENCH_COLUMNS,
+  webBenchCells,
+  webBenchScriptKind,
+  webBenchSummary,
+} from '../../eval/web-bench/index.js';
 import { resolveModel } from '../../runtime/configuration.js';
 import { writeTerminal } from '../../util/terminal-write.js';
 import { EXIT } from '../exit-codes.js';
@@ -24,6 +31,7 @@ import { renderTable, shortenLine } from '../render/table.js';
 import { styleFor } from '../render/terminal.js';
 import { UsageError } from '../usage-error.js';
 import { listPolyglot, polyglotPath, skippedText } from './eval-polyglot.js';
+import { listWebBench, webBenchPath } from './eval-web-bench.js';
 
 /** The most characters of a failed run's reason on its progress line. */
 const PROGRESS_REASON_CHARS = 120;
@@ -32,12 +40,21 @@ const PROGRESS_REASON_CHARS = 120;
 export async function evalCommand(options: EvalCliOptions): Promise<number> {
   if (options.compare !== undefined) return compare(options);
   const benchmark = polyglotPath(options);
-  if (options.list) return benchmark === undefined ? list() : listPolyglot(benchmark, options);
+  const webBench = webBenchPath(options);
+  if (options.list)
+    return webBench !== undefined
+      ? listWebBench(webBench, options)
+      : benchmark === undefined
+        ? list()
+        : listPolyglot(benchmark, options);
   const out = process.stdout;
   // With --json, stdout carries the results only; progress goes to stderr.
   const progress = options.json ? process.stderr : process.stdout;
   const style = styleFor(progress);
-  const models = await chooseModels(options, benchmark === undefined ? scriptKind : polyglotScriptKind);
+  const models = await chooseModels(
+    options,
+    webBench !== undefined ? webBenchScriptKind : benchmark === undefined ? scriptKind : polyglotScriptKind,
+  );
   const stop = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -66,27 +83,43 @@ export async function evalCommand(options: EvalCliOptions): Promise<number> {
         const mark = run.passed ? style.green('✓') : style.red('✗');
         const what = `${run.scenario} · ${run.ablation} · ${run.model} #${run.repeat}`;
         const detail = run.passed
-          ? `${run.polyglot ? `passed on try ${run.polyglot.passedOnTry}, ` : ''}${run.steps} steps, ${(run.wallMs / 1000).toFixed(1)} s`
+          ? `${run.polyglot ? `passed on try ${run.polyglot.passedOnTry}, ` : ''}${run.webBench ? `${run.webBench.passedSecond}/${run.webBench.tasks} tasks, ` : ''}${run.steps} steps, ${(run.wallMs / 1000).toFixed(1)} s`
           : shortenLine(run.reason, PROGRESS_REASON_CHARS);
         // A failed run's reason quotes the model's or a provider's text: printed stripped.
         writeTerminal(progress, `${mark} [${done}/${total}] ${what} — ${detail}\n`);
       },
     };
     const evaluation =
-      benchmark === undefined
-        ? await evaluate({ ...common, scenarios: options.scenario })
-        : await evaluatePolyglot({
+      webBench !== undefined
+        ? await evaluateWebBench({
             ...common,
-            path: benchmark,
-            languages: options.language,
-            exercises: options.exercise,
+            path: webBench,
+            projects: options.project,
             limit: options.limit,
+            tasks: options.tasks,
             tries: options.tries,
-            onSkipped: (skipped) => writeTerminal(progress, style.yellow(skippedText(skipped))),
-          });
+            onInstall: (project) => progress.write(style.dim(`installing the dependencies of ${project}…\n`)),
+            onSkipped: (skipped) => writeTerminal(progress, style.yellow(skippedText(skipped, 'project'))),
+          })
+        : benchmark === undefined
+          ? await evaluate({ ...common, scenarios: options.scenario })
+          : await evaluatePolyglot({
+              ...common,
+              path: benchmark,
+              languages: options.language,
+              exercises: options.exercise,
+              limit: options.limit,
+              tries: options.tries,
+              onSkipped: (skipped) => writeTerminal(progress, style.yellow(skippedText(skipped))),
+            });
     const dir = path.resolve(options.cwd, options.out ?? path.join(DEFAULT_RESULTS_DIR, stamp()));
     const files = await writeEvaluation(dir, evaluation);
     if (options.json) out.write(`${JSON.stringify(evaluation.results, null, 2)}\n`);
+    else if (webBench !== undefined)
+      writeTerminal(
+        out,
+        `\n${renderTable({ columns: WEB_BENCH_COLUMNS, rows: webBenchSummary(evaluation.results.runs).map(webBenchCells), paintHeader: style.dim })}`,
+      );
     else if (benchmark !== undefined)
       writeTerminal(
         out,

@@ -33,7 +33,7 @@ export function addEvalCommand(program: Command, setExitCode: (code: number) => 
     )
     .option(
       '-m, --model <provider:model>',
-      'a model to evaluate (repeatable); script:oracle, script:stop-early (scenarios) and script:lazy (polyglot) need no key',
+      'a model to evaluate (repeatable); script:oracle, script:stop-early (scenarios) and script:lazy (polyglot, web-bench) need no key',
       collect,
       [],
     )
@@ -64,11 +64,17 @@ export function addEvalCommand(program: Command, setExitCode: (code: number) => 
     )
     .addOption(new Option('--loop <loop>', 'how each step runs').choices(['react', 'roa']).default('react'))
     .addOption(
-      new Option('--suite <suite>', "what to run: taskweave's scenarios or the Aider polyglot benchmark")
-        .choices(['scenarios', 'polyglot'])
+      new Option(
+        '--suite <suite>',
+        "what to run: taskweave's scenarios, the Aider polyglot benchmark or Web-Bench",
+      )
+        .choices(['scenarios', 'polyglot', 'web-bench'])
         .default('scenarios'),
     )
-    .option('--path <dir>', 'polyglot: the checkout of github.com/Aider-AI/polyglot-benchmark')
+    .option(
+      '--path <dir>',
+      'polyglot, web-bench: the checkout of github.com/Aider-AI/polyglot-benchmark or github.com/bytedance/web-bench',
+    )
     .option('--language <name>', 'polyglot: a language to run (repeatable; default all)', collect, [])
     .option(
       '--exercise <name>',
@@ -76,16 +82,23 @@ export function addEvalCommand(program: Command, setExitCode: (code: number) => 
       collect,
       [],
     )
-    .option('--limit <n>', 'polyglot: run at most n exercises', parsePositiveInt)
+    .option(
+      '--project <name>',
+      'web-bench: a project to run (repeatable; default all, see --list)',
+      collect,
+      [],
+    )
+    .option('--tasks <n>', 'web-bench: only the first n tasks of each project', parsePositiveInt)
+    .option('--limit <n>', 'polyglot, web-bench: run at most n exercises or projects', parsePositiveInt)
     .option(
       '--tries <n>',
-      'polyglot: 1, or 2 (default): a failing first try gets its test output back once, as Aider scores it',
+      'polyglot, web-bench: 1, or 2 (default): a failing first try gets its test output back once, as Aider and Web-Bench score it',
       parseTries,
       2,
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  taskweave eval --model openai:gpt-4.1 --ablation none --ablation no-tracking\n  taskweave eval --model openai-compatible:qwen2.5-coder --base-url http://127.0.0.1:8080/v1 --concurrency 1\n  taskweave eval --model script:oracle --model script:stop-early      # no key needed\n  taskweave eval --compare eval-results/A/results.json eval-results/B/results.json\n  taskweave eval --suite polyglot --path ../polyglot-benchmark --list\n  taskweave eval --suite polyglot --path ../polyglot-benchmark --language python --model script:oracle\n',
+      '\nExamples:\n  taskweave eval --model openai:gpt-4.1 --ablation none --ablation no-tracking\n  taskweave eval --model openai-compatible:qwen2.5-coder --base-url http://127.0.0.1:8080/v1 --concurrency 1\n  taskweave eval --model script:oracle --model script:stop-early      # no key needed\n  taskweave eval --compare eval-results/A/results.json eval-results/B/results.json\n  taskweave eval --suite polyglot --path ../polyglot-benchmark --list\n  taskweave eval --suite polyglot --path ../polyglot-benchmark --language python --model script:oracle\n  taskweave eval --suite web-bench --path ../web-bench --list\n  taskweave eval --suite web-bench --path ../web-bench --project react --model script:oracle\n',
     )
     .action(async (options: EvalCliOptions) => {
       const { evalCommand } = await import('./eval-action.js');

@@ -17,6 +17,7 @@ import { UsageError } from '../usage-error.js';
  * that the scenario option does not; returns the benchmark's folder for the polyglot suite.
  */
 export function polyglotPath(options: EvalCliOptions): string | undefined {
+  if (options.suite === 'web-bench') return undefined;
   const polyglotOnly: [string, boolean][] = [
     ['--path', options.path !== undefined],
     ['--language', options.language.length > 0],
@@ -25,7 +26,7 @@ export function polyglotPath(options: EvalCliOptions): string | undefined {
   ];
   if (options.suite !== 'polyglot') {
     const given = polyglotOnly.filter(([, set]) => set).map(([name]) => name);
-    if (given.length > 0) throw new UsageError(`${given.join(', ')} go with --suite polyglot.`);
+    if (given.length > 0) throw new UsageError(`${given.join(', ')} go with --suite polyglot or web-bench.`);
     return undefined;
   }
   if (options.scenario.length > 0)
@@ -71,10 +72,10 @@ export async function listPolyglot(root: string, options: EvalCliOptions): Promi
 }
 
 /** The line that says which exercises will not run, and why (grouped by reason). */
-export function skippedText(skipped: SkippedExercise[]): string {
+export function skippedText(skipped: SkippedExercise[], unit = 'exercise'): string {
   if (skipped.length === 0) return '';
   const byReason = new Map<string, number>();
   for (const entry of skipped) byReason.set(entry.reason, (byReason.get(entry.reason) ?? 0) + 1);
   const parts = [...byReason].map(([reason, count]) => `${reason} (${count})`);
-  return `skipped ${skipped.length} exercise${skipped.length === 1 ? '' : 's'}, not counted as failed — ${parts.join(', ')}\n`;
+  return `skipped ${skipped.length} ${unit}${skipped.length === 1 ? '' : 's'}, not counted as failed — ${parts.join(', ')}\n`;
 }

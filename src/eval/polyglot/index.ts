@@ -6,8 +6,11 @@
 export { evaluatePolyglot } from './evaluate-polyglot.js';
 export { benchmarkLanguages, discoverExercises } from './exercise.js';
 export { polyglotScriptKind } from './exercise-script.js';
+export { feedbackText } from './goal.js';
 export { polyglotLanguage } from './languages.js';
 export { POLYGLOT_COLUMNS, polyglotCells } from './polyglot-cells.js';
 export { polyglotSummary } from './polyglot-summary.js';
 export type { SkippedExercise } from './run-facts.js';
+export { installCacheDir } from './shared-install.js';
+export { type CommandVerdict, INSTALL_TIMEOUT_MS, runExerciseCommand } from './test-command.js';
 export { toolchainStatus } from './toolchain.js';

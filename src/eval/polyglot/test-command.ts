@@ -24,6 +24,8 @@ export interface CommandVerdict {
 export async function runExerciseCommand(options: {
   command: string;
   workspace: string;
+  /** Where the command runs, inside the workspace (default: the workspace itself). */
+  cwd?: string;
   network: boolean;
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
@@ -40,14 +42,14 @@ export async function runExerciseCommand(options: {
     ? sandboxLaunch({
         sandbox: { kind: 'bwrap', bwrap: sandbox.bwrap, mode: 'workspace-write', network: options.network },
         workspaceRoot: options.workspace,
-        cwd: options.workspace,
+        cwd: options.cwd ?? options.workspace,
         env,
       })
     : undefined;
   const timeoutMs = options.timeoutMs ?? CHECKER_TIMEOUT_MS;
   const outcome = await runShellCommand({
     command: options.command,
-    cwd: options.workspace,
+    cwd: options.cwd ?? options.workspace,
     env: launch?.env ?? env,
     timeoutMs,
     signal: options.signal ?? new AbortController().signal,

@@ -1,0 +1,65 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { type CommandVerdict, runExerciseCommand } from '../polyglot/index.js';
+import type { ProjectFolder } from './project-folder.js';
+
+/** Debian's chromium: the browser the checks drive (Playwright downloads none here). */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** How long one check (the specs of tasks 1..N, a dev server started for them) may take: Web-Bench's limit. */
+export const CHECK_TIMEOUT_MS = 10 * 60_000;
+/** Playwright workers per check: the 2 cores of a small machine. */
+const CHECK_WORKERS = 2;
+
+/**
+ * Checks a project after task N as Web-Bench does: `npm test -- N` in the checks' folder (its
+ * test-util runs init.spec.js and task-1..N.spec.js with Playwright), against the agent's
+ * `src/` (EVAL_PROJECT_ROOT), with the production timeouts (IS_EVAL_PRODUCTION), on a free port,
+ * in the sandbox (the run's folder writable, the rest read-only). The sandbox's network stays on:
+ * without it the sandbox refuses unix sockets, which chromium needs to start. Exit code 0 passes.
+ */
+export async function checkTasks(options: {
+  folder: ProjectFolder;
+  index: number;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}): Promise<CommandVerdict> {
+  const { folder } = options;
+  // Chromium writes its profile and crash reports under HOME, which the sandbox keeps read-only.
+  const home = path.join(folder.root, 'home');
+  await mkdir(home, { recursive: true });
+  return runExerciseCommand({
+    command: `npm test -- ${options.index}`,
+    workspace: folder.root,
+    cwd: folder.harness,
+    network: true,
+    env: {
+      ...options.env,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      EVAL: 'true',
+      EVAL_PROJECT_ROOT: `${folder.workspace}/src`,
+      EVAL_PROJECT_PORT: String(await freePort()),
+      EVAL_TASK: `task-${options.index}`,
+      IS_EVAL_PRODUCTION: 'true',
+      MAX_TEST_WORKERS: String(CHECK_WORKERS),
+      WEB_BENCH_CHROMIUM: CHROMIUM_PATH,
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+    },
+    timeoutMs: CHECK_TIMEOUT_MS,
+    signal: options.signal,
+  });
+}
+
+/** A port nothing listens on now (the checks of several projects run at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
