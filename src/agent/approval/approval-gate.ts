@@ -100,7 +100,7 @@ export class ApprovalGate implements ToolCallGate {
         ...(line ? { operators: await operatorsIn(preview, line) } : {}),
         unavailable: unavailableReason({ tool, line, preview, verdict }),
       },
-      { step: origin.step, taskId: origin.taskId, signal: origin.signal },
+      { step: origin.step, taskId: origin.taskId, signal: origin.signal, subagent: origin.subagent },
     );
     switch (reply.status) {
       case 'stopped':

@@ -8,6 +8,7 @@ import type { Emit } from '../state/emit.js';
 import type { ExecutedCall } from '../state/executed-call.js';
 import type { HookRunner } from '../state/hook-runner.js';
 import type { PathLocks } from '../state/path-locks.js';
+import type { SubagentTag } from '../state/subagent-tag.js';
 import type { ToolCallGate } from '../state/tool-call-gate.js';
 
 export interface ExecuteToolsOptions {
@@ -17,6 +18,8 @@ export interface ExecuteToolsOptions {
   emit: Emit;
   step: number;
   taskId?: string;
+  /** The subagent whose calls these are (its approvals name it). */
+  subagent?: SubagentTag;
   signal: AbortSignal;
   /** Decides, before each call, whether it runs, is asked or is refused. */
   approval: ToolCallGate;
@@ -81,7 +84,15 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
     refusal !== undefined
       ? ({ allowed: false, output: refusal, display: 'refused by a hook' } as const)
       : tool
-        ? await options.approval.check({ call, tool, ctx, step, taskId, signal: options.signal })
+        ? await options.approval.check({
+            call,
+            tool,
+            ctx,
+            step,
+            taskId,
+            subagent: options.subagent,
+            signal: options.signal,
+          })
         : ({ allowed: true } as const);
   emit({ type: 'tool_start', call_id: call.id, name: call.name, args: call.args, step, task_id: taskId });
   const result = !gate.allowed

@@ -35,6 +35,8 @@ import { PathLocks } from '../state/path-locks.js';
 import { planEventTasks, RunRecords } from '../state/run-records.js';
 import type { Conversation, RunContext } from '../state/run-state.js';
 import { DEFAULT_TASK_TRACKING, type TaskTracking } from '../state/task-tracking.js';
+import { delegateTool } from '../subagents/delegate-tool.js';
+import type { SubagentSettings } from '../subagents/subagent.js';
 import { todoTools } from '../todo/todo-tools.js';
 import { decideRequestStep } from './decide-request.js';
 
@@ -86,6 +88,8 @@ export interface RunAgentOptions {
   languageServers?: LanguageServers;
   /** Where plan tasks work: git worktrees or the shared workspace (shared when left out). */
   isolation?: IsolationSettings;
+  /** The agents the `delegate` tool may start, and how deep; no delegate tool when left out. */
+  subagents?: SubagentSettings;
 }
 
 /** How a run ended. */
@@ -250,6 +254,9 @@ async function createRun(
     cost: 0,
     ...(options.budget ? { budget: { ...options.budget } } : {}),
   };
+  // delegate is one of the run's tools: the top-level loop and each plan task may call it.
+  if (options.subagents !== undefined && options.subagents.agents.length > 0 && tools.length > 0)
+    run.tools = [...run.tools, delegateTool(run, options.subagents)];
   run.control.attach({
     emit: run.emit,
     step: () => run.steps,
