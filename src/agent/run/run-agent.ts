@@ -121,8 +121,11 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   });
   // No tools given (a plain chat turn): none at all, not the to-do or plan tools either.
   const chatOnly = options.chatOnly === true;
+  // delegate is the top-level loop's: a plan task already works in a fresh context of its own.
+  const subagents = chatOnly || run.tools.length === 0 ? undefined : options.subagents;
   run.registry = new ToolRegistry([
     ...run.tools,
+    ...(subagents === undefined || subagents.agents.length === 0 ? [] : [delegateTool(run, subagents)]),
     ...(chatOnly ? [] : todo),
     ...(planMode === 'never' || chatOnly ? [] : [planActionsTool(run)]),
   ]);
@@ -254,9 +257,6 @@ async function createRun(
     cost: 0,
     ...(options.budget ? { budget: { ...options.budget } } : {}),
   };
-  // delegate is one of the run's tools: the top-level loop and each plan task may call it.
-  if (options.subagents !== undefined && options.subagents.agents.length > 0 && tools.length > 0)
-    run.tools = [...run.tools, delegateTool(run, options.subagents)];
   run.control.attach({
     emit: run.emit,
     step: () => run.steps,

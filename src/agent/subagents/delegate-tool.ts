@@ -15,8 +15,8 @@ export const SUBAGENT_ANSWER_LIMIT = 4 * 1024;
 const DELEGATE_PARAMETERS = builtSchema(
   'delegate',
   z.object({
-    agent: z.string().describe('The agent to run.'),
-    job: z.string().min(1).describe('The whole job: what to do and what to answer. It sees nothing else.'),
+    agent: z.string(),
+    job: z.string().min(1).describe('All it needs: it sees nothing else.'),
   }),
 );
 
