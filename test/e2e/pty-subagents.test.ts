@@ -15,7 +15,10 @@ describe('two subagents running at once on an 80×24 terminal', () => {
     await writeFile(path.join(workspace, 'beta.ts'), 'export const beta = 2;\n');
     const script = await writeScript(await tempWorkspaceRoot('taskweave-script-'), {
       turns: [
-        { text: 'I will ask two explorers.', toolCalls: [delegate('Find alpha', 'c1'), delegate('Find beta', 'c2')] },
+        {
+          text: 'I will ask two explorers.',
+          toolCalls: [delegate('Find alpha', 'c1'), delegate('Find beta', 'c2')],
+        },
         { agent: 'explore', when: 'Find alpha', latencyMs: 500, toolCalls: [read('alpha.ts')] },
         { agent: 'explore', when: 'Find beta', latencyMs: 700, toolCalls: [read('beta.ts')] },
         { agent: 'explore', when: 'Find alpha', latencyMs: 500, text: 'alpha is 1, in alpha.ts line 1' },
@@ -24,7 +27,16 @@ describe('two subagents running at once on an 80×24 terminal', () => {
       ],
     });
     const run = PtyRun.start(
-      ['run', '--approval', 'auto', '--model', `script:${script}`, '-C', workspace, 'where are alpha and beta'],
+      [
+        'run',
+        '--approval',
+        'auto',
+        '--model',
+        `script:${script}`,
+        '-C',
+        workspace,
+        'where are alpha and beta',
+      ],
       { env: { NO_COLOR: '1' } },
     );
     expect(await run.exited, run.text()).toBe(0);
@@ -33,10 +45,15 @@ describe('two subagents running at once on an 80×24 terminal', () => {
       .split('\r\u001b[2K')
       .map((frame) => frame.replace(/\u001b\[[0-9;?]*[a-zA-Z]/g, ''))
       .filter((frame) => /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /.test(frame));
-    const both = frames.filter((frame) => /2 subagents: explore \(step \d(, read_file)?\) · explore \(step \d/.test(frame));
+    const both = frames.filter((frame) =>
+      /2 subagents: explore \(step \d(, read_file)?\) · explore \(step \d/.test(frame),
+    );
     expect(both.length, frames.join('\n')).toBeGreaterThan(0);
     // The line updates: a later frame shows a step the first one had not reached.
-    expect(both.some((frame) => frame.includes('read_file')), both.join('\n')).toBe(true);
+    expect(
+      both.some((frame) => frame.includes('read_file')),
+      both.join('\n'),
+    ).toBe(true);
     for (const frame of frames) expect([...frame].length).toBeLessThanOrEqual(80);
     const screen = run.text();
     expect(screen).toMatch(/✓ explore · 2 steps · \d+ tokens: alpha is 1, in alpha\.ts line 1/);
@@ -60,7 +77,17 @@ describe('two subagents running at once on an 80×24 terminal', () => {
       ],
     });
     const run = PtyRun.start(
-      ['run', '--verbose', '--approval', 'auto', '--model', `script:${script}`, '-C', workspace, 'find alpha'],
+      [
+        'run',
+        '--verbose',
+        '--approval',
+        'auto',
+        '--model',
+        `script:${script}`,
+        '-C',
+        workspace,
+        'find alpha',
+      ],
       { env: { NO_COLOR: '1' } },
     );
     expect(await run.exited, run.text()).toBe(0);

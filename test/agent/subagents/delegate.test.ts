@@ -281,6 +281,22 @@ describe('delegate', () => {
     expect(await processesWith(`sleep 3${marker}`)).toEqual([]);
   }, 30_000);
 
+  it("matches a child's turns by agent: the parent's next turn, written first, is not the child's", async () => {
+    const root = await workspaceWith({ 'a.ts': 'x\n' });
+    const model = script([
+      { toolCalls: [delegate('explore', 'Look', 'call-o')] },
+      { text: 'The parent answers after its child.' },
+      { agent: 'explore', text: 'the child answers' },
+    ]);
+    const { result, events } = await runWithHarness({ model, workspaceRoot: root, subagents: SUBAGENTS });
+    expect(result.finalAnswer).toBe('The parent answers after its child.');
+    expect(
+      events.find((event) => event.type === 'tool_complete' && event.call_id === 'call-o'),
+    ).toMatchObject({
+      result: 'the child answers',
+    });
+  });
+
   it('an unknown agent is an error result naming the agents there are', async () => {
     const model = script([{ toolCalls: [delegate('nobody', 'x', 'call-x')] }, { text: 'ok' }]);
     const { events } = await runWithHarness({ model, subagents: SUBAGENTS });
