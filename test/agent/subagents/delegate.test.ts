@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { runAgents } from '../../../src/agent/subagents/builtin-agents.js';
 import type { SubagentSettings } from '../../../src/agent/subagents/subagent.js';
 import type { ServerEvent } from '../../../src/events/registry.js';
+import { renderSessionExport } from '../../../src/export/export-formats.js';
+import { sessionExportSchema } from '../../../src/export/export-schema.js';
+import { buildSessionExport } from '../../../src/export/session-export.js';
 import { ScriptModel } from '../../../src/model/script-model.js';
 import type { ModelScriptInput } from '../../../src/model/script-schema.js';
 import { runWithHarness, tempWorkspaceRoot } from '../../helpers/run-harness.js';
@@ -303,5 +306,42 @@ describe('delegate', () => {
     expect(events.find((event) => event.type === 'tool_error' && event.call_id === 'call-x')).toMatchObject({
       error: 'There is no agent "nobody". Agents: explore, general.',
     });
+  });
+});
+
+describe('a session export with subagents', () => {
+  it('keeps each child under its delegate call: agent, job, end, steps and the calls it made', async () => {
+    const root = await workspaceWith({ 'a.ts': 'export const a = 1;\n' });
+    const model = script([
+      { toolCalls: [delegate('explore', 'Look at a.ts', 'call-x')] },
+      { agent: 'explore', toolCalls: [{ name: 'read_file', args: { path: 'a.ts' } }] },
+      { agent: 'explore', text: 'a is 1' },
+      { text: 'a is 1.' },
+    ]);
+    const { events } = await runWithHarness({ model, workspaceRoot: root, subagents: SUBAGENTS });
+    const session = {
+      id: 's',
+      title: 't',
+      goal: 'g',
+      workspace: root,
+      model: 'script:test',
+      status: 'completed',
+      createdAt: 0,
+      updatedAt: 0,
+    };
+    const document = buildSessionExport({ session, events });
+    expect(sessionExportSchema.parse(document)).toEqual(document);
+    const calls = document.timeline.flatMap((entry) => (entry.kind === 'step' ? entry.tool_calls : []));
+    expect(calls.find((call) => call.call_id === 'call-x')?.subagent).toMatchObject({
+      agent: 'explore',
+      job: 'Look at a.ts',
+      status: 'completed',
+      steps: 2,
+      answer: 'a is 1',
+      tool_calls: [{ step: 1, name: 'read_file', status: 'ok' }],
+    });
+    const markdown = renderSessionExport({ session, events, format: 'md' });
+    expect(markdown).toContain('Subagent explore · completed · 2 steps');
+    expect(markdown).toMatch(/- step 1: read\\?_file \(ok\)/);
   });
 });
