@@ -18,6 +18,8 @@ import { SessionApprovals } from '../src/agent/approval/session-approvals.js';
 import { runAgent } from '../src/agent/run/run-agent.js';
 import { RunControl } from '../src/agent/state/control.js';
 import { Journal } from '../src/agent/state/journal.js';
+import { runAgents } from '../src/agent/subagents/builtin-agents.js';
+import { DEFAULT_SUBAGENT_DEPTH } from '../src/agent/subagents/subagent.js';
 import { renderTable } from '../src/cli/render/table.js';
 import { EventBus } from '../src/events/bus.js';
 import { ScriptModel } from '../src/model/script-model.js';
@@ -127,6 +129,8 @@ const result = await runAgent({
     sandboxLabel: 'off',
   },
   concurrency: 1,
+  // The built-in agents, as the runtime offers them: delegate is part of every request's tools.
+  subagents: { agents: runAgents([]), maxDepth: DEFAULT_SUBAGENT_DEPTH },
 });
 await store.close();
 await rm(root, { recursive: true, force: true });

@@ -53,6 +53,7 @@ const BUILT_SCHEMA_MODULES = [
   'agent/todo/todo-tools.js',
   'agent/orchestrator/control-tools.js',
   'agent/orchestrator/plan-tool.js',
+  'agent/subagents/delegate-tool.js',
 ];
 
 rmSync(OUT, { recursive: true, force: true });

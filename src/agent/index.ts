@@ -32,3 +32,5 @@ export {
   type RequestAnswer,
 } from './state/requests.js';
 export type { TaskTracking } from './state/task-tracking.js';
+export { runAgents } from './subagents/builtin-agents.js';
+export { DEFAULT_SUBAGENT_DEPTH, type Subagent, type SubagentSettings } from './subagents/subagent.js';

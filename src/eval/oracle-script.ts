@@ -46,7 +46,7 @@ export function oracleScript(options: {
         toolCalls: [planCall(parts)],
       });
     parts.forEach((part, index) => {
-      turns.push(...partTurns(part, oracle));
+      turns.push(...partTurns(part, oracle, ablation));
       if (kind === 'stop-early' && index === 0 && parts.length > 1) turns.push({ text: early(part) });
     });
     turns.push({ text: oracle.answer });
@@ -63,7 +63,7 @@ export function oracleScript(options: {
         toolCalls: [{ name: 'final_answer', args: { answer: early(parts[0]!) } }],
       });
     }
-    const work = partTurns(part, oracle);
+    const work = partTurns(part, oracle, ablation);
     const last = work.at(-1)!;
     last.toolCalls = [
       ...(last.toolCalls ?? []),
@@ -92,15 +92,53 @@ function planCall(parts: OraclePart[]): ToolCall {
   };
 }
 
-/** A part's actions as replies: one reply per question, and one for the calls between questions. */
-function partTurns(part: OraclePart, oracle: Oracle): Turn[] {
+type ExploreAction = Extract<OracleAction, { explore: string }>;
+
+/**
+ * A part's actions as replies: one reply per question, one for the calls between questions, and
+ * one for consecutive look-ups: their delegate calls at once (each explorer's turns tagged with
+ * its agent, matched by its job), or under `no-delegate` one reply of reads per look-up.
+ */
+function partTurns(part: OraclePart, oracle: Oracle, ablation: Ablation): Turn[] {
   const turns: Turn[] = [];
   let calls: ToolCall[] = [];
+  let lookups: ExploreAction[] = [];
   const flush = () => {
     if (calls.length > 0) turns.push({ text: `${part.title}.`, toolCalls: calls });
     calls = [];
   };
+  const flushLookups = () => {
+    if (lookups.length === 0) return;
+    if (ablation === 'no-delegate') {
+      // One reply per look-up: a reply's calls are capped (MAX_TOOL_CALLS_PER_REPLY).
+      for (const lookup of lookups)
+        turns.push({
+          text: 'I will read these files.',
+          toolCalls: lookup.read.map((file) => readCall(file)),
+        });
+    } else {
+      turns.push({
+        text: `${lookups.length} explorers look at once.`,
+        toolCalls: lookups.map((lookup) => ({
+          name: 'delegate',
+          args: { agent: 'explore', job: lookup.explore },
+        })),
+      });
+      for (const lookup of lookups)
+        turns.push(
+          { agent: 'explore', when: lookup.explore, toolCalls: lookup.read.map((file) => readCall(file)) },
+          { agent: 'explore', when: lookup.explore, text: lookup.answer },
+        );
+    }
+    lookups = [];
+  };
   for (const action of part.actions) {
+    if ('explore' in action) {
+      flush();
+      lookups.push(action);
+      continue;
+    }
+    flushLookups();
     if ('ask' in action) {
       flush();
       turns.push({ toolCalls: [{ name: 'request_input', args: { question: action.ask } }] });
@@ -108,11 +146,16 @@ function partTurns(part: OraclePart, oracle: Oracle): Turn[] {
       calls.push(toolCall(action, oracle));
     }
   }
+  flushLookups();
   flush();
   return turns;
 }
 
-function toolCall(action: Exclude<OracleAction, { ask: string }>, oracle: Oracle): ToolCall {
+function readCall(file: string): ToolCall {
+  return { name: 'read_file', args: { path: file } };
+}
+
+function toolCall(action: Exclude<OracleAction, { ask: string } | ExploreAction>, oracle: Oracle): ToolCall {
   if ('write' in action)
     return {
       name: 'write_file',

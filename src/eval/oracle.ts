@@ -14,6 +14,16 @@ const actionSchema = z.union([
   z.strictObject({ run: z.string().min(1) }),
   /** Ask the user this question (request_input) before the actions after it. */
   z.strictObject({ ask: z.string().min(1) }),
+  /**
+   * Find something out by reading files: an `explore` subagent's job (delegate; consecutive ones
+   * run at once) that reads them and answers `answer`, or, without delegate, the reads made in
+   * the run's own conversation.
+   */
+  z.strictObject({
+    explore: z.string().min(1),
+    read: z.array(z.string().min(1)).min(1),
+    answer: z.string().min(1),
+  }),
 ]);
 
 const oracleSchema = z.strictObject({

@@ -26,6 +26,8 @@ export const evalRunSchema = z.object({
   modelCalls: count,
   inputTokens: count,
   outputTokens: count,
+  /** The largest input of one of the run's own model calls (its subagents' aside), in tokens; absent in older results. */
+  largestRequest: count.optional(),
   refusedFinalAnswers: count,
   notes: count,
   questions: count,

@@ -2,12 +2,14 @@ import type { ServerEvent } from '../events/registry.js';
 
 /** What one run spent and what taskweave's mechanisms did in it, counted from its events. */
 export interface RunMetrics {
-  /** Steps of the run (agent_completion). */
+  /** Steps of the run (agent_completion) and of its subagents (subagent_ended). */
   steps: number;
   /** Model calls (model_usage events). */
   modelCalls: number;
   inputTokens: number;
   outputTokens: number;
+  /** The largest input of one of the run's own model calls (its subagents' aside), in tokens. */
+  largestRequest: number;
   /** final_answer_refused events: premature final answers taskweave refused. */
   refusedFinalAnswers: number;
   /** agent_note events: recovery rules that fired, failed task checks, nudges to an idle model. */
@@ -23,6 +25,7 @@ export class MetricsCounter {
     modelCalls: 0,
     inputTokens: 0,
     outputTokens: 0,
+    largestRequest: 0,
     refusedFinalAnswers: 0,
     notes: 0,
     questions: 0,
@@ -41,6 +44,11 @@ export class MetricsCounter {
         metrics.modelCalls += 1;
         metrics.inputTokens += event.input_tokens;
         metrics.outputTokens += event.output_tokens;
+        if (event.agent === undefined)
+          metrics.largestRequest = Math.max(metrics.largestRequest, event.input_tokens);
+        break;
+      case 'subagent_ended':
+        metrics.steps += event.steps;
         break;
       case 'agent_completion':
         metrics.steps += event.steps;

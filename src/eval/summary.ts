@@ -16,6 +16,8 @@ export interface SummaryRow {
   modelCalls: number;
   inputTokens: number;
   outputTokens: number;
+  /** Mean of each run's largest own request (input tokens). */
+  largestRequest: number;
   /** Mean cost per run in US dollars; null when the model has no price. */
   costUsd: number | null;
   wallMs: number;
@@ -67,6 +69,7 @@ function row(runs: EvalRun[], scenario: string | null): SummaryRow {
     modelCalls: mean((run) => run.modelCalls),
     inputTokens: mean((run) => run.inputTokens),
     outputTokens: mean((run) => run.outputTokens),
+    largestRequest: mean((run) => run.largestRequest ?? 0),
     costUsd: priced ? mean((run) => run.costUsd ?? 0) : null,
     wallMs: mean((run) => run.wallMs),
     refusedFinalAnswers: mean((run) => run.refusedFinalAnswers),

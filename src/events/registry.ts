@@ -21,6 +21,11 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
 
 const step = z.number().int().nonnegative();
 const taskId = z.string().optional();
+/**
+ * Set on the events of a subagent (a child run started by a `delegate` call): the parent's
+ * call id and the agent's name. A child counts its own steps.
+ */
+const child = { parent_call_id: z.string().optional(), agent: z.string().optional() };
 /** A problem a language server reports in a file (1-based line and column). */
 const diagnostic = z.object({
   path: z.string(),
@@ -68,25 +73,33 @@ export const eventPayloadSchema = z.union([
     /** Where plan tasks work: `auto`, `worktree` or `shared` (the setting; what a plan got is said when it starts). */
     isolation: z.string().optional(),
   }),
-  agentUpdate('agent_turn_start', { step, task_id: taskId }),
-  agentUpdate('agent_reason', { step, content: z.string(), task_id: taskId }),
-  agentUpdate('agent_text_delta', { step, content: z.string(), task_id: taskId }),
+  agentUpdate('agent_turn_start', { step, task_id: taskId, ...child }),
+  agentUpdate('agent_reason', { step, content: z.string(), task_id: taskId, ...child }),
+  agentUpdate('agent_text_delta', { step, content: z.string(), task_id: taskId, ...child }),
   /** What the Observe phase of a `roa` step concluded; `should_continue` false ends a simple run. */
   agentUpdate('agent_observe', {
     step,
     content: z.string(),
     should_continue: z.boolean().optional(),
     task_id: taskId,
+    ...child,
   }),
   /** A message taskweave itself adds to the conversation (a recovery rule fired, say). */
-  agentUpdate('agent_note', { step, content: z.string(), task_id: taskId }),
+  agentUpdate('agent_note', { step, content: z.string(), task_id: taskId, ...child }),
   /** A transient model error is being retried after a delay. */
-  agentUpdate('agent_retry', { step, attempt: z.number().int(), delay_ms: z.number(), error: z.string() }),
+  agentUpdate('agent_retry', {
+    step,
+    attempt: z.number().int(),
+    delay_ms: z.number(),
+    error: z.string(),
+    ...child,
+  }),
   /** Token usage of one model call; `cost` in US dollars, absent when the model has no price. */
   agentUpdate('model_usage', {
     step,
     phase: z.string(),
     task_id: taskId,
+    ...child,
     input_tokens: tokens,
     output_tokens: tokens,
     cost: dollars.optional(),
@@ -98,13 +111,20 @@ export const eventPayloadSchema = z.union([
   agentUpdate('context_compacted', {
     step,
     task_id: taskId,
+    ...child,
     messages_before: z.number().int(),
     messages_after: z.number().int(),
     tokens_before: tokens,
     tokens_after: tokens,
     tokens_saved: tokens,
   }),
-  agentUpdate('agent_request_input', { step, request_id: z.string(), question: z.string(), task_id: taskId }),
+  agentUpdate('agent_request_input', {
+    step,
+    request_id: z.string(),
+    question: z.string(),
+    task_id: taskId,
+    ...child,
+  }),
   /** A plan task failed: the run waits for retry, resolve (a merge conflict only), skip, revise or abort (answered by request_id). */
   agentUpdate('failure_decision_requested', {
     request_id: z.string(),
@@ -130,11 +150,42 @@ export const eventPayloadSchema = z.union([
     /** The call is the `check` of the task as the approved plan gave it, not a call of the model. */
     check: z.boolean().optional(),
     task_id: taskId,
+    ...child,
   }),
   agentUpdate('agent_request_input_timeout', { request_id: z.string() }),
   agentUpdate('agent_user_input', { request_id: z.string(), content: z.string() }),
-  agentUpdate('agent_stopped', { step }),
+  agentUpdate('agent_stopped', { step, ...child }),
   agentUpdate('final_answer_refused', { step, remaining: z.number().int() }),
+  /**
+   * A `delegate` call started a subagent: its agent, the job it was given, its step limit. The
+   * child's events follow, each with `parent_call_id` and `agent`; subagent_ended closes it.
+   */
+  agentUpdate('subagent_started', {
+    step,
+    parent_call_id: z.string(),
+    agent: z.string(),
+    job: z.string(),
+    max_steps: z.number().int(),
+    task_id: taskId,
+  }),
+  /**
+   * A subagent ended: its status, its answer (or why it ended without one), its own steps, the
+   * files it changed, and what it spent (counted to the session; `cost` when the model has a price).
+   */
+  agentUpdate('subagent_ended', {
+    step,
+    parent_call_id: z.string(),
+    agent: z.string(),
+    status: runStatusSchema,
+    answer: z.string().optional(),
+    reason: z.string().optional(),
+    steps: z.number().int().nonnegative(),
+    files: z.array(z.string()),
+    input_tokens: tokens,
+    output_tokens: tokens,
+    cost: dollars.optional(),
+    task_id: taskId,
+  }),
   agentUpdate('plan_proposed', { plan_id: z.string(), tasks: z.array(planTaskSchema) }),
   agentUpdate('plan_approved', { plan_id: z.string() }),
   /** An approved plan an earlier process left unfinished goes on; `completed` tasks are not run again. */
@@ -163,6 +214,7 @@ export const eventPayloadSchema = z.union([
     /** Messages taken out of the conversation (or put back by a redo). */
     messages: z.number().int().nonnegative(),
     task_id: taskId,
+    ...child,
   }),
   /**
    * A hook of the user's config ran (see hooks-config.ts): at which moment, the tool it matched,
@@ -180,6 +232,7 @@ export const eventPayloadSchema = z.union([
     message: z.string().optional(),
     step,
     task_id: taskId,
+    ...child,
   }),
   /** A plan's tasks run in git worktrees: its goal branch, and why (auto's choice, or the setting). */
   agentUpdate('goal_branch', {
@@ -255,9 +308,22 @@ export const eventPayloadSchema = z.union([
    * stops at this step boundary (its completion says stopped, with the reason). US dollars.
    */
   agentUpdate('budget_exceeded', { step, spent: dollars, budget: dollars }),
-  topLevel('tool_start', { call_id: z.string(), name: z.string(), args: z.unknown(), step, task_id: taskId }),
+  topLevel('tool_start', {
+    call_id: z.string(),
+    name: z.string(),
+    args: z.unknown(),
+    step,
+    task_id: taskId,
+    ...child,
+  }),
   /** A line of progress from a long-running tool (command output as it arrives). */
-  topLevel('tool_progress', { call_id: z.string(), name: z.string(), content: z.string(), task_id: taskId }),
+  topLevel('tool_progress', {
+    call_id: z.string(),
+    name: z.string(),
+    content: z.string(),
+    task_id: taskId,
+    ...child,
+  }),
   /** `diagnostics`: the problems a file change introduced, as its language server reports them. */
   topLevel('tool_complete', {
     call_id: z.string(),
@@ -267,6 +333,7 @@ export const eventPayloadSchema = z.union([
     diagnostics: z.array(diagnostic).optional(),
     duration_ms: z.number(),
     task_id: taskId,
+    ...child,
   }),
   topLevel('tool_error', {
     call_id: z.string(),
@@ -275,6 +342,7 @@ export const eventPayloadSchema = z.union([
     display: z.string().optional(),
     duration_ms: z.number(),
     task_id: taskId,
+    ...child,
   }),
   /** run_command started a command in the background (`background: true`); `command_id` names it (`bg1`). */
   topLevel('background_started', {
@@ -282,6 +350,7 @@ export const eventPayloadSchema = z.union([
     call_id: z.string(),
     command: z.string(),
     task_id: taskId,
+    ...child,
   }),
   /** A background command's last lines of output; at most one a second per command. */
   topLevel('background_output', { command_id: z.string(), lines: z.array(z.string()) }),

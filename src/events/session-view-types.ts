@@ -33,6 +33,27 @@ export interface ToolCallView {
   diagnostics?: DiagnosticView[];
   durationMs?: number;
   startedAt: number;
+  /** A `delegate` call: the child run it started, live while it runs. */
+  subagent?: SubagentView;
+}
+
+/** A subagent (a child run of a `delegate` call): its agent, job, own steps and end. */
+export interface SubagentView {
+  agent: string;
+  job: string;
+  maxSteps: number;
+  status: 'running' | RunStatus;
+  /** The child's own timeline (its steps, with their tool calls), folded like a session's. */
+  view: SessionView;
+  /** Its steps so far (its own numbering). */
+  steps: number;
+  /** The last tool it called, for a one-line summary. */
+  lastTool?: string;
+  answer?: string;
+  reason?: string;
+  files: string[];
+  /** What its model calls took. */
+  usage: TokenCount;
 }
 
 /** A step of a run as one card: its streamed text, phases, tool calls and what taskweave noted. */

@@ -11,6 +11,7 @@ import {
   updateItems,
 } from './session-view-items.js';
 import { addTaskUsage, foldPlanUpdate, planTaskTitle } from './session-view-plan.js';
+import { childCallOf, foldChildEvent } from './session-view-subagents.js';
 import type { NoticeItem, SessionView, StepItem, TimelineItem, ToolCallView } from './session-view-types.js';
 import { formatDollars } from './usage-text.js';
 import { worktreeText } from './worktree-text.js';
@@ -51,6 +52,8 @@ export function foldSessionEvent(view: SessionView, event: ServerEvent): Session
     sessionId: view.sessionId ?? event.session_id,
     lastSeq: Math.max(view.lastSeq, event.seq),
   };
+  const childCall = childCallOf(event);
+  if (childCall !== undefined) return foldChildEvent(next, childCall, event, foldSessionEvent);
   if (event.type === 'agent_update') return foldUpdate(next, event);
   return foldTopLevel(next, event);
 }
@@ -318,6 +321,10 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
           text: worktreeText(event),
         },
       });
+    case 'subagent_started':
+    case 'subagent_ended':
+      // Folded on their delegate call (childCallOf): they always name it.
+      return view;
     default:
       return foldPlanUpdate(view, event);
   }

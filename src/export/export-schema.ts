@@ -34,6 +34,23 @@ export const exportToolCallSchema = z.object({
   output: z.string().optional(),
   /** The change a file tool made, as a unified-diff-like text (`@@`, `- `, `+ ` lines). */
   diff: z.string().optional(),
+  /** A delegate call's subagent: its agent, job, end, own steps and the calls they made. */
+  subagent: z
+    .object({
+      agent: z.string(),
+      job: z.string(),
+      status: z.string(),
+      steps: z.number().int().nonnegative(),
+      answer: z.string().optional(),
+      reason: z.string().optional(),
+      files: z.array(z.string()),
+      input_tokens: z.number().int().nonnegative(),
+      output_tokens: z.number().int().nonnegative(),
+      tool_calls: z.array(
+        z.object({ step: z.number().int(), name: z.string(), args: z.unknown(), status: z.string() }),
+      ),
+    })
+    .optional(),
 });
 export type ExportToolCall = z.infer<typeof exportToolCallSchema>;
 

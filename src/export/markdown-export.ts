@@ -179,6 +179,17 @@ function callLines(call: ExportToolCall): string[] {
     if (!command.stdout && !command.stderr) out.push('*No output.*', '');
   } else if (call.output !== undefined)
     out.push(call.status === 'error' ? 'Error:' : 'Output:', '', ...block(call.output, ''));
+  if (call.subagent) {
+    const child = call.subagent;
+    out.push(
+      inline(
+        `Subagent ${child.agent} · ${child.status} · ${child.steps} steps · ${child.input_tokens} in / ${child.output_tokens} out tokens`,
+      ),
+      '',
+      ...child.tool_calls.map((inner) => `- step ${inner.step}: ${inline(inner.name)} (${inner.status})`),
+      '',
+    );
+  }
   return out;
 }
 

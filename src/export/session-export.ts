@@ -247,6 +247,33 @@ function exportToolCall(call: ToolCallView): ExportToolCall {
     ...(call.durationMs === undefined ? {} : { duration_ms: call.durationMs }),
     ...(output === undefined ? {} : { output }),
     ...(diff === undefined ? {} : { diff }),
+    ...(call.subagent === undefined ? {} : { subagent: exportSubagent(call.subagent) }),
+  };
+}
+
+function exportSubagent(
+  child: NonNullable<ToolCallView['subagent']>,
+): NonNullable<ExportToolCall['subagent']> {
+  return {
+    agent: child.agent,
+    job: child.job,
+    status: child.status,
+    steps: child.steps,
+    ...(child.answer === undefined ? {} : { answer: child.answer }),
+    ...(child.reason === undefined ? {} : { reason: child.reason }),
+    files: child.files,
+    input_tokens: child.usage.input,
+    output_tokens: child.usage.output,
+    tool_calls: child.view.items.flatMap((item) =>
+      item.kind === 'step'
+        ? item.tools.map((call) => ({
+            step: item.step,
+            name: call.name,
+            args: call.args,
+            status: call.status,
+          }))
+        : [],
+    ),
   };
 }
 

@@ -32,18 +32,22 @@ export class ScriptExhaustedError extends Error {
   override name = 'ScriptExhaustedError';
 
   constructor(
-    readonly call: { taskId?: string; phase?: string },
+    readonly call: { taskId?: string; agent?: string; phase?: string },
     readonly usedTurns: number,
     readonly totalTurns: number,
   ) {
     super(
-      `script exhausted: no unused turn matches this call (task ${call.taskId ?? 'none'}, phase ${call.phase ?? 'none'}); ${usedTurns} of ${totalTurns} turns used`,
+      `script exhausted: no unused turn matches this call (task ${call.taskId ?? 'none'}${call.agent === undefined ? '' : `, agent ${call.agent}`}, phase ${call.phase ?? 'none'}); ${usedTurns} of ${totalTurns} turns used`,
     );
   }
 }
 
 // Lenient on purpose: a call without a tag (or with a foreign one) matches only untagged turns.
-const callTagSchema = z.object({ taskId: z.string().optional(), phase: z.string().optional() });
+const callTagSchema = z.object({
+  taskId: z.string().optional(),
+  agent: z.string().optional(),
+  phase: z.string().optional(),
+});
 
 interface ScriptReply {
   turnNumber: number;
@@ -56,7 +60,7 @@ interface ScriptReply {
 /**
  * The script model of protocol.md: an AI SDK language model that replays a file of turns, for
  * tests, benchmarks and reproducible demos. Each call takes the first unused turn whose `task`,
- * `phase` and `when` (each only when present) match the call's `providerOptions.taskweave` tag
+ * `phase` and `when` (each only when present) and `agent` (a subagent's name, or none) match the call's `providerOptions.taskweave` tag
  * and prompt text.
  */
 export class ScriptModel implements LanguageModelV3 {
@@ -224,8 +228,15 @@ export async function loadScriptModel(filePath: string): Promise<ScriptModel> {
   return new ScriptModel(parseModelScript(value, filePath), filePath);
 }
 
-function turnMatches(turn: ScriptTurn, tag: { taskId?: string; phase?: string }, prompt: string): boolean {
+function turnMatches(
+  turn: ScriptTurn,
+  tag: { taskId?: string; agent?: string; phase?: string },
+  prompt: string,
+): boolean {
   if (turn.task !== undefined && turn.task !== tag.taskId) return false;
+  // A subagent runs beside its parent's script: it takes only turns written for its agent, and
+  // the parent never takes them.
+  if (turn.agent !== tag.agent) return false;
   if (turn.phase !== undefined && turn.phase !== tag.phase) return false;
   // A compaction is asked for by the run, not written in the script's order of steps: it takes
   // only a turn written for it, never one meant for the next step.

@@ -22,6 +22,8 @@ const scriptErrorSchema = z.strictObject({
 const scriptTurnSchema = z
   .strictObject({
     task: z.string().min(1).optional(),
+    /** A subagent's name: the turn is for that agent's calls (and a subagent takes only its own). */
+    agent: z.string().min(1).optional(),
     phase: phaseSchema.optional(),
     when: z.string().min(1).optional(),
     text: z.string().optional(),

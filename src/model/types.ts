@@ -13,6 +13,8 @@ export type ModelPhase = 'act' | 'reason' | 'observe' | 'plan' | 'analyze' | 'co
 export interface CallTag {
   runId: string;
   taskId?: string;
+  /** The subagent making the call (a child run of `delegate`); absent for the run's own calls. */
+  agent?: string;
   phase: ModelPhase;
 }
 

@@ -1,12 +1,12 @@
 import { findInstructions, instructionsSection } from './project-instructions.js';
-import { fillTemplate, loadTemplate } from './template.js';
+import { fillSection, fillTemplate, loadTemplate } from './template.js';
 
 /** Which loop the system prompt is for. */
-export type PromptMode = 'simple' | 'planning' | 'task' | 'final';
+export type PromptMode = 'simple' | 'planning' | 'task' | 'final' | 'subagent';
 
 // Only what differs per mode: the tools describe themselves (definitions, sent once) and a
 // task's instructions come with its task prompt.
-const FINISHING: Record<PromptMode, string> = {
+const FINISHING: Record<Exclude<PromptMode, 'subagent'>, string> = {
   simple: `# Finishing
 - Do every part of the goal; do not stop after the first step when it names several.
 - When the whole goal is met, reply WITHOUT tool calls: a short summary of what you did and verified. That reply ends the run.`,
@@ -52,7 +52,8 @@ export function systemPrompts(options: {
       );
       const base = fillTemplate(loadTemplate('system'), {
         workspace: options.workspace,
-        finishing: FINISHING[mode],
+        // A subagent's job and how it answers (src/prompts/subagents.md).
+        finishing: mode === 'subagent' ? fillSection('subagents', 'finishing') : FINISHING[mode],
       }).trim();
       prompt = instructions === '' ? base : `${base}\n\n${instructions}`;
       built.set(mode, prompt);

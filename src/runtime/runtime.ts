@@ -32,6 +32,7 @@ import { openWorkspaceStore, type StoreLocation } from './setup/open-store.js';
 import type { RunSettings } from './setup/run-settings.js';
 import { RuntimeSafety } from './setup/runtime-safety.js';
 import { refuseNul } from './setup/stored-input.js';
+import { loadSubagents, type SubagentSetup } from './setup/subagents.js';
 import { newWorkerId } from './setup/worker-identity.js';
 import { subscribeToSession } from './subscription.js';
 import { continueWaiting, type WaitingReply } from './worker/continue-waiting.js';
@@ -96,6 +97,8 @@ export interface RuntimeOptions extends StoreLocation, Omit<RunSettings, 'maxSte
   allowQueuedScripts?: boolean;
   /** `false` turns language-server diagnostics and navigation off ; the config's `lsp` otherwise. */
   lsp?: boolean;
+  /** `false`: no `delegate` tool (no subagents), as eval's `no-delegate` ablation. */
+  subagents?: boolean;
 }
 
 /** What became of a submitted goal. */
@@ -136,6 +139,8 @@ interface RuntimeParts {
   allowQueuedScripts: boolean;
   /** The language servers' settings; off when undefined. */
   lsp: LanguageServerSettings | undefined;
+  /** The agents delegate may start; no delegate tool when undefined. */
+  subagents: SubagentSetup | undefined;
 }
 
 /**
@@ -206,6 +211,7 @@ export class Runtime {
       safety: this.safety,
       mcpServers: this.mcpServers,
       lsp: parts.lsp,
+      subagents: parts.subagents,
       env: this.env,
       background: this.background,
       models: new QueuedModels({
@@ -266,6 +272,10 @@ export class Runtime {
       ...(config.background?.max === undefined ? {} : { backgroundMax: config.background.max }),
       allowQueuedScripts: options.allowQueuedScripts === true,
       lsp: options.lsp === false || config.lsp === false ? undefined : (config.lsp ?? {}),
+      subagents:
+        options.subagents === false
+          ? undefined
+          : await loadSubagents({ workspaceRoot: workspace.root, env, model, config }),
     });
   }
 

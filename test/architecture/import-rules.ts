@@ -140,13 +140,24 @@ const ROOM_RULES: readonly RoomRule[] = [
       'approval',
       'todo',
       'hooks',
+      'subagents',
     ],
     why: "the agent's faces (index.ts and the light ones beside it) only hand on what the runtime uses",
   },
   {
     layer: 'agent',
     room: 'run',
-    mayImport: ['state', 'orchestrator', 'loop', 'conversation', 'protocol', 'approval', 'todo', 'hooks'],
+    mayImport: [
+      'state',
+      'orchestrator',
+      'loop',
+      'conversation',
+      'protocol',
+      'approval',
+      'todo',
+      'hooks',
+      'subagents',
+    ],
     why: 'run/ is the entry: it builds a run and picks its mode and strategy',
   },
   {
@@ -176,6 +187,12 @@ const ROOM_RULES: readonly RoomRule[] = [
   { layer: 'agent', room: 'protocol', mayImport: ['state'], why: 'a wire protocol only reads replies' },
   { layer: 'agent', room: 'approval', mayImport: ['state'], why: 'approval rules decide on a call alone' },
   { layer: 'agent', room: 'todo', mayImport: ['state'], why: 'the to-do tools stand alone' },
+  {
+    layer: 'agent',
+    room: 'subagents',
+    mayImport: ['state', 'loop'],
+    why: 'a subagent is a child run of the step loop; the entry (run/) offers its tool, never the other way',
+  },
   {
     layer: 'agent',
     room: 'hooks',

@@ -19,6 +19,7 @@ function run(overrides: Partial<EvalRun>): EvalRun {
     modelCalls: 5,
     inputTokens: 10_000,
     outputTokens: 1_000,
+    largestRequest: 4_000,
     refusedFinalAnswers: 0,
     notes: 0,
     questions: 0,
@@ -67,6 +68,7 @@ describe('eval results', () => {
       '5',
       '10.0k',
       '1000',
+      '4000',
       '$0.03',
       '2.0 s',
       '0.5',
@@ -74,7 +76,7 @@ describe('eval results', () => {
     ]);
     expect(summaryCells(rows[2]!)[2]).toBe('all');
     // A model without a price has no cost rather than a cost of zero.
-    expect(summaryCells(rows[3]!)[8]).toBe('—');
+    expect(summaryCells(rows[3]!)[9]).toBe('—');
   });
 
   it('prices runs per provider:model in dollars per million tokens', () => {

@@ -64,6 +64,8 @@ export interface HarnessOptions {
   background?: RunAgentOptions['background'];
   /** The run's language servers (diagnostics after changes); none when left out. */
   languageServers?: RunAgentOptions['languageServers'];
+  /** The agents delegate may start; no delegate tool when left out. */
+  subagents?: RunAgentOptions['subagents'];
   /** Called with each event as it is announced (e.g. to stop the run at a given moment). */
   onEvent?: (event: ServerEvent, control: RunControl) => void;
 }
@@ -130,6 +132,7 @@ export async function runWithHarness(options: HarnessOptions): Promise<HarnessRu
     history: options.history,
     background: options.background,
     languageServers: options.languageServers,
+    subagents: options.subagents,
   });
   return { result, events, workspace, control, store, sessionId };
 }

@@ -114,7 +114,7 @@ export class ApprovalGate implements ToolCallGate {
           unavailable: unavailableReason({ tool, line, host, preview, verdict }),
           ...(origin.check ? { check: true } : {}),
         },
-        { step: origin.step, taskId: origin.taskId, signal: origin.signal },
+        { step: origin.step, taskId: origin.taskId, signal: origin.signal, subagent: origin.subagent },
       )
       .finally(() => this.waiting.delete(call.id));
     switch (reply.status) {

@@ -98,6 +98,7 @@ export async function runActPhase(
     emit: run.emit,
     step,
     taskId,
+    subagent: run.subagent,
     signal,
     approval: run.approval,
     locks: run.pathLocks,

@@ -8,6 +8,7 @@ import type { Emit } from '../state/emit.js';
 import type { ExecutedCall } from '../state/executed-call.js';
 import type { HookRunner } from '../state/hook-runner.js';
 import type { PathLocks } from '../state/path-locks.js';
+import type { SubagentTag } from '../state/subagent-tag.js';
 import type { ToolCallGate } from '../state/tool-call-gate.js';
 
 export interface ExecuteToolsOptions {
@@ -17,6 +18,8 @@ export interface ExecuteToolsOptions {
   emit: Emit;
   step: number;
   taskId?: string;
+  /** The subagent whose calls these are (its approvals name it). */
+  subagent?: SubagentTag;
   signal: AbortSignal;
   /** Decides, before each call, whether it runs, is asked or is refused. */
   approval: ToolCallGate;
@@ -89,6 +92,7 @@ async function executeOne(call: ModelToolCall, options: ExecuteToolsOptions): Pr
             ctx,
             step,
             taskId,
+            subagent: options.subagent,
             signal: options.signal,
             ...(options.check ? { check: true } : {}),
           })

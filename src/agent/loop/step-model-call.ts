@@ -47,7 +47,7 @@ export async function callModelForStep(ctx: LoopContext, request: StepModelReque
       }),
       tools: request.tools,
       toolChoice: request.toolChoice,
-      tag: { runId: run.runId, taskId, phase },
+      tag: { runId: run.runId, taskId, agent: run.subagent?.agent, phase },
       signal,
       onTextDelta: request.streamText
         ? (content) =>

@@ -25,7 +25,7 @@ export function toolContextFor(
     signal,
     control: {
       requestInput: (question, requestSignal) =>
-        run.control.requestInput(question, { signal: requestSignal, step, taskId }),
+        run.control.requestInput(question, { signal: requestSignal, step, taskId, subagent: run.subagent }),
     },
     files: options.files ?? run.files,
     callId: call.id,
@@ -45,7 +45,7 @@ export function toolContextFor(
           model: run.model,
           system: system ?? '',
           messages: [{ role: 'user', content: prompt }],
-          tag: { runId: run.runId, taskId, phase: 'analyze' },
+          tag: { runId: run.runId, taskId, agent: run.subagent?.agent, phase: 'analyze' },
           signal: requestSignal ?? signal,
         });
         recordUsage(run, reply, { step, phase: 'analyze', taskId });

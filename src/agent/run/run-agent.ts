@@ -35,6 +35,8 @@ import { PathLocks } from '../state/path-locks.js';
 import { planEventTasks, RunRecords } from '../state/run-records.js';
 import type { Conversation, RunContext } from '../state/run-state.js';
 import { DEFAULT_TASK_TRACKING, type TaskTracking } from '../state/task-tracking.js';
+import { delegateTool } from '../subagents/delegate-tool.js';
+import type { SubagentSettings } from '../subagents/subagent.js';
 import { todoTools } from '../todo/todo-tools.js';
 import { decideRequestStep } from './decide-request.js';
 
@@ -86,6 +88,8 @@ export interface RunAgentOptions {
   languageServers?: LanguageServers;
   /** Where plan tasks work: git worktrees or the shared workspace (shared when left out). */
   isolation?: IsolationSettings;
+  /** The agents the `delegate` tool may start, and how deep; no delegate tool when left out. */
+  subagents?: SubagentSettings;
 }
 
 /** How a run ended. */
@@ -119,8 +123,11 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   });
   // No tools given (a plain chat turn): none at all, not the to-do or plan tools either.
   const chatOnly = options.chatOnly === true;
+  // delegate is the top-level loop's: a plan task already works in a fresh context of its own.
+  const subagents = chatOnly || run.tools.length === 0 ? undefined : options.subagents;
   run.registry = new ToolRegistry([
     ...run.tools,
+    ...(subagents === undefined || subagents.agents.length === 0 ? [] : [delegateTool(run, subagents)]),
     ...(chatOnly ? [] : todo),
     ...(planMode === 'never' || chatOnly ? [] : [planActionsTool(run)]),
   ]);

@@ -10,6 +10,7 @@ import {
   PendingRequests,
   type RequestAnswer,
 } from './requests.js';
+import { type SubagentTag, subagentFields } from './subagent-tag.js';
 
 /** A request the run now waits on, as the waitingForInput hooks get it on stdin. */
 export interface WaitingRequest {
@@ -52,6 +53,8 @@ export interface QuestionOrigin {
   taskId?: string;
   /** Ends the question when the asking task is stopped. */
   signal?: AbortSignal;
+  /** The subagent asking (its events name it). */
+  subagent?: SubagentTag;
 }
 
 /** A tool call to approve: what the approval_requested event shows. */
@@ -180,6 +183,7 @@ export class RunControl {
       request_id: requestId,
       question,
       task_id: origin.taskId,
+      ...subagentFields(origin.subagent),
     };
     if (this.policy.input === 'nobody') {
       this.emit(event);
@@ -237,6 +241,7 @@ export class RunControl {
       ...(request.operators ? { operators: request.operators } : {}),
       ...(request.check ? { check: true } : {}),
       task_id: origin.taskId,
+      ...subagentFields(origin.subagent),
     };
     if ((this.policy.approval ?? this.policy.input) === 'nobody') {
       this.emit(event);

@@ -11,4 +11,10 @@ export interface Conversation {
   /** For a task's conversation: the plan and the task it belongs to. */
   planId?: string;
   taskId?: string;
+  /**
+   * A subagent's conversation: kept in memory only, never in the session's messages (its answer
+   * reaches the parent's as the delegate call's result; after a crash the child is reported as
+   * interrupted, see subagent_started and subagent_ended in the event log).
+   */
+  transient?: boolean;
 }

@@ -117,7 +117,7 @@ export class RunRecords {
     const from = conversation.saved ?? 0;
     const added = conversation.messages.slice(from);
     conversation.saved = conversation.messages.length;
-    if (added.length === 0) return this.journal.write(async () => {});
+    if (added.length === 0 || conversation.transient) return this.journal.write(async () => {});
     const taskId =
       conversation.taskId === undefined
         ? undefined

@@ -17,6 +17,7 @@ import type { HookRunner } from './hook-runner.js';
 import type { LoopName } from './loop-name.js';
 import type { PathLocks } from './path-locks.js';
 import type { RunRecords } from './run-records.js';
+import type { SubagentTag } from './subagent-tag.js';
 import type { TaskTracking } from './task-tracking.js';
 import type { ToolCallGate } from './tool-call-gate.js';
 import type { WireProtocol } from './wire-protocol.js';
@@ -73,6 +74,8 @@ export interface RunContext {
   cost: number;
   /** The session's spending limit, when one is set (see checkBudget). */
   budget?: RunBudget;
+  /** Set when this is a subagent's child run (a `delegate` call's): its agent and parent call. */
+  subagent?: SubagentTag;
 }
 
 /** A session's spending limit as one run sees it, in US dollars. */

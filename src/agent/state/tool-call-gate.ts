@@ -1,5 +1,6 @@
 import type { ModelToolCall } from '../../model/call-model.js';
 import type { Tool, ToolContext } from '../../tools/types.js';
+import type { SubagentTag } from './subagent-tag.js';
 
 /** Whether a call may run; when not, the result the model gets instead. */
 export type GateResult = { allowed: true } | { allowed: false; output: string; display: string };
@@ -11,6 +12,8 @@ export interface GateOrigin {
   ctx: ToolContext;
   step: number;
   taskId?: string;
+  /** The subagent whose call it is. */
+  subagent?: SubagentTag;
   signal: AbortSignal;
   /** The call is the task's check from the approved plan (asked as such). */
   check?: boolean;

@@ -19,7 +19,15 @@ export function eventKind(event: ServerEvent): string {
 
 /** What an event says, on one line and shortened; with `full`, all of it (tool results whole). */
 export function eventDetail(event: ServerEvent, { full = false } = {}): string {
-  return full ? fullDetail(event, true) : shortenLine(fullDetail(event, false), EVENT_DETAIL_CHARS);
+  const detail = `${childLabel(event)}${fullDetail(event, full)}`;
+  return full ? detail : shortenLine(detail, EVENT_DETAIL_CHARS);
+}
+
+/** `explore › ` before a subagent's own events (its start and end name it already). */
+function childLabel(event: ServerEvent): string {
+  if (!('agent' in event) || typeof event.agent !== 'string') return '';
+  if (event.type === 'agent_update' && event.update_type.startsWith('subagent_')) return '';
+  return `${event.agent} › `;
 }
 
 /** A line of the event log: one event, or a run of text deltas shown as one (`seq` a range). */
@@ -202,6 +210,13 @@ function fullDetail(event: ServerEvent, whole: boolean): string {
       return hookRanText(event);
     case 'agent_completion':
       return withText(`${event.status} after ${event.steps} steps`, event.final_answer ?? event.reason);
+    case 'subagent_started':
+      return `${event.agent} (${event.parent_call_id}): ${event.job}`;
+    case 'subagent_ended':
+      return withText(
+        `${event.agent} (${event.parent_call_id}) ${event.status} after ${plural(event.steps, 'step', 'steps')}`,
+        event.answer ?? event.reason,
+      );
   }
 }
 

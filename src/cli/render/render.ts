@@ -1,6 +1,7 @@
 import { compactionText } from '../../events/compaction-text.js';
 import { hookRanText } from '../../events/hook-ran-text.js';
 import type { ServerEvent } from '../../events/registry.js';
+import { childCallOf } from '../../events/session-view-subagents.js';
 import { formatDollars } from '../../events/usage-text.js';
 import { worktreeText } from '../../events/worktree-text.js';
 import { formatArgs } from '../../util/format-args.js';
@@ -11,6 +12,7 @@ import type { MarkdownStream } from './markdown-stream.js';
 import { type PlanTaskState, proposedPlanLines, taskListLines } from './plan-lines.js';
 import { StillRunning } from './still-running.js';
 import { visibleLength, wrapStyled } from './styled-text.js';
+import { SubagentLines, subagentEndLine } from './subagent-lines.js';
 import { Spinner, type Style } from './terminal.js';
 import { fitLine, plural } from './text-wrap.js';
 import { toolDetailLines } from './tool-details.js';
@@ -87,6 +89,8 @@ export class HumanRenderer {
   private loop = 'react';
   /** The last run header shown (see `headerOnChange`). */
   private header = '';
+  /** The subagents running now, for their one line. */
+  private readonly children = new SubagentLines();
   /** Plan tasks working now (from their first turn to their end), for a spinner that names them all. */
   private readonly working = new Set<string>();
 
@@ -124,8 +128,35 @@ export class HumanRenderer {
       this.held.push(event);
       return;
     }
-    if (event.type === 'agent_update') this.renderUpdate(event);
+    const childCall = childCallOf(event);
+    if (childCall !== undefined) this.renderChild(event, childCall);
+    else if (event.type === 'agent_update') this.renderUpdate(event);
     else this.renderTopLevel(event);
+  }
+
+  /**
+   * A subagent's event: its line on the spinner follows it, its end is a line of its own; under
+   * --verbose its tool calls and notes are printed too, indented under its name.
+   */
+  private renderChild(event: ServerEvent, callId: string): void {
+    const s = this.style;
+    const followed = this.children.follow(event, callId);
+    if (followed) {
+      const ok = followed.ended.status === 'completed';
+      this.line(`${ok ? s.green('✓') : s.red('✗')} ${subagentEndLine(followed.ended)}`);
+      if (this.children.active) this.spin(this.children.label());
+      return;
+    }
+    const who = 'agent' in event && typeof event.agent === 'string' ? `  ${event.agent} › ` : '  ';
+    if (this.options.verbose) {
+      if (event.type === 'tool_complete' || event.type === 'tool_error') {
+        const ok = event.type === 'tool_complete';
+        const detail = event.display ?? firstLine(ok ? event.result : event.error);
+        this.line(s.dim(`${who}→ ${event.name} ${ok ? '✓' : '✗'} ${detail}`.trimEnd()));
+      } else if (event.type === 'agent_update' && event.update_type === 'agent_note')
+        this.line(s.dim(`${who}! ${event.content}`));
+    }
+    if (this.children.active) this.spin(this.children.label());
   }
 
   /** Stops the spinner (before the process prints something else or exits). */
@@ -220,14 +251,16 @@ export class HumanRenderer {
         return;
       case 'agent_request_input':
         this.questions.add(event.question);
-        this.line(s.cyan(`? ${event.task_id ? `[${event.task_id}] ` : ''}${event.question}`));
+        this.line(
+          s.cyan(
+            `? ${event.task_id ? `[${event.task_id}] ` : ''}${event.agent ? `${event.agent} › ` : ''}${event.question}`,
+          ),
+        );
         return;
       case 'approval_requested':
         this.line(
           s.cyan(
-            event.check
-              ? `? ${event.task_id ? `[${event.task_id}] ` : ''}the task's check, as in the plan you approved, needs your approval:`
-              : `? ${event.task_id ? `[${event.task_id}] ` : ''}${event.name} needs your approval:`,
+            `? ${event.task_id ? `[${event.task_id}] ` : ''}${event.agent ? `${event.agent} › ` : ''}${event.check ? "the task's check, as in the plan you approved," : event.name} needs your approval:`,
           ),
           approvalPreview({ ...event, style: s, width: this.width() }),
         );
@@ -368,6 +401,8 @@ export class HumanRenderer {
         this.pendingTools.set(event.call_id, pending);
         if (CONTROL_TOOLS.has(event.name)) return;
         this.endText();
+        // A subagent's own line (its spinner, then its end) stands for its delegate call.
+        if (event.name === 'delegate') return;
         this.spin(`${pending.who}→ ${pending.call}`);
         this.stillRunning?.start(event.call_id, `${pending.who}${pending.call}`);
         return;
@@ -398,6 +433,7 @@ export class HumanRenderer {
     this.stillRunning?.end(event.call_id);
     const ok = event.type === 'tool_complete';
     if (ok && CONTROL_TOOLS.has(event.name)) return;
+    if (event.name === 'delegate' && this.children.closedWithLine(event.call_id)) return;
     const result = ok ? event.result : event.error;
     const detail = event.display ?? (ok ? '' : firstLine(result));
     const mark = ok ? s.green('✓') : s.red('✗');

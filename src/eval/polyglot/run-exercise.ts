@@ -54,6 +54,7 @@ export async function runExercise(options: ExerciseRunOptions): Promise<Scenario
     modelCalls: 0,
     inputTokens: 0,
     outputTokens: 0,
+    largestRequest: 0,
     refusedFinalAnswers: 0,
     notes: 0,
     questions: 0,

@@ -55,6 +55,7 @@ export async function runProject(options: ProjectRunOptions): Promise<ScenarioRu
     modelCalls: 0,
     inputTokens: 0,
     outputTokens: 0,
+    largestRequest: 0,
     refusedFinalAnswers: 0,
     notes: 0,
     questions: 0,

@@ -9,6 +9,7 @@ import {
 import type { Store } from '../../store/ports.js';
 import type { RunSettings } from '../setup/run-settings.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
+import { interruptedSubagents } from './interrupted-subagents.js';
 import { loggedUsage } from './spending.js';
 
 /** The message that continues a simple run the process left unfinished. */
@@ -52,13 +53,21 @@ export async function continueSession(
       cost: run.cost ?? usage?.cost ?? null,
     });
   }
+  const children = await interruptedSubagents(
+    store,
+    options.sessionId,
+    interrupted.map((run) => run.id),
+  );
   const [plan] = await plans.unfinishedPlans(options.sessionId);
   // A plan with every task done resumes at its final answer: nothing is planned or run again.
   const planId = plan?.id ?? awaitingAnswer;
   if (planId)
     return resumePlan({ ...options.run, ownTaskId: options.ownTaskId }, await loadStoredPlan(store, planId));
   return runAgent({
-    goal: interrupted.length > 0 ? CONTINUE_INTERRUPTED : options.goal,
+    goal:
+      interrupted.length > 0
+        ? [CONTINUE_INTERRUPTED, ...children.map((child) => interruptedChildLine(child))].join('\n')
+        : options.goal,
     // Shown and recorded under the goal it continues, not under taskweave's message to the model.
     ...(interrupted.length > 0 ? { continuesGoal: interrupted.at(-1)?.goal ?? options.goal } : {}),
     history: await loadConversation(sessions, options.sessionId, null),
@@ -66,4 +75,11 @@ export async function continueSession(
     ownTaskId: options.ownTaskId,
     ...options.run,
   });
+}
+
+/** What the continuing run is told about a subagent the killed process left running. */
+function interruptedChildLine(child: { agent: string; job: string; files: string[] }): string {
+  const changed =
+    child.files.length === 0 ? 'it changed no file' : `it may have changed ${child.files.join(', ')}`;
+  return `[taskweave] The ${child.agent} subagent working on "${child.job}" was interrupted and is not continued; ${changed}.`;
 }

@@ -16,6 +16,7 @@ import type { WorktreesAhead } from '../../work/worktrees-ahead.js';
 import type { BackgroundBook } from '../books/background-book.js';
 import type { RunSettings } from '../setup/run-settings.js';
 import type { RuntimeSafety } from '../setup/runtime-safety.js';
+import type { SubagentSetup } from '../setup/subagents.js';
 import { cleanUpAfterCrash } from './crash-cleanup.js';
 import type { Lease } from './lease.js';
 import type { LiveRuns } from './live-runs.js';
@@ -54,6 +55,8 @@ export interface RunFactoryOptions {
   mcpServers: Record<string, McpServerConfig>;
   /** The language servers' settings (the config's `lsp`); none start when undefined. */
   lsp: LanguageServerSettings | undefined;
+  /** The agents delegate may start, and the notes on agent files not used; no delegate tool when undefined. */
+  subagents: SubagentSetup | undefined;
   /** The environment language servers start with (secrets withheld). */
   env: NodeJS.ProcessEnv;
   /** Each session's background commands (they outlive a run, not the process). */
@@ -155,6 +158,7 @@ export class RunFactory {
         : new LanguageServers(this.pieces.lsp, this.pieces.env);
     const journal = new Journal({ sessionId, store, bus });
     const detachBackground = background.attach(sessionId, journal);
+    const subagents = settings.chat ? undefined : this.pieces.subagents;
     const fenced = settings.remote !== undefined && lease?.token !== undefined ? lease : undefined;
     const options: Omit<RunAgentOptions, 'goal'> = {
       model,
@@ -166,8 +170,14 @@ export class RunFactory {
       control,
       safety: {
         ...safety,
-        notes: [...(safety.notes ?? []), ...(mcp?.failures ?? []), ...(mcp?.notes ?? [])],
+        notes: [
+          ...(safety.notes ?? []),
+          ...(mcp?.failures ?? []),
+          ...(mcp?.notes ?? []),
+          ...(subagents?.notes ?? []),
+        ],
       },
+      ...(subagents === undefined ? {} : { subagents: subagents.settings }),
       // A plain chat turn offers the model no tool at all.
       tools: settings.chat ? [] : mcp ? [...coreTools, ...mcp.tools] : undefined,
       ...(settings.chat ? { chatOnly: true } : {}),

@@ -9,6 +9,7 @@ import {
   taskCompletedTool,
 } from '../../../src/agent/orchestrator/control-tools.js';
 import '../../../src/agent/orchestrator/plan-tool.js';
+import '../../../src/agent/subagents/delegate-tool.js';
 import {
   BUILT_SCHEMAS_FILE,
   builtToolSchemas,

@@ -11,9 +11,11 @@ import type { ToolCallView } from '../../../src/events/session-view.js';
 import { CollapsedText, diffLineClass } from './collapsed-text.js';
 import { CommandOutput } from './command-output.js';
 import { SIGNAL_TOOLS } from './shown-items.js';
+import { SubagentCard } from './subagent-card.js';
 
 /** One tool call: its name and main argument, its arguments, progress, and result or error. */
 export function ToolCall({ call }: { call: ToolCallView }) {
+  if (call.subagent) return <SubagentCard subagent={call.subagent} />;
   const icon = call.status === 'running' ? '…' : call.status === 'ok' ? '✓' : '✗';
   return (
     <details className={`tool tool-${call.status}`} open={call.status !== 'ok' || isEdit(call)}>

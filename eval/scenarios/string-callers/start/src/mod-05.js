@@ -1,0 +1,16 @@
+import { formatValue } from './format.js';
+
+/** Module 5: part of the report pipeline. */
+export const id = 'module-5';
+
+export function describe5(items) {
+  const rows = [];
+  for (const item of items) {
+    const label = item.label ?? 'unnamed';
+    rows.push(`${label}: ${item.count}`);
+  }
+  return rows.join('\n');
+}
+
+// formatValue is not called here: it formats strings elsewhere.
+export const note5 = 'formatValue("x") is documented in README';

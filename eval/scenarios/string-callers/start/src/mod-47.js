@@ -1,0 +1,16 @@
+import { formatValue } from './format.js';
+
+/** Module 47: part of the report pipeline. */
+export const id = 'module-47';
+
+export function describe47(items) {
+  const rows = [];
+  for (const item of items) {
+    const label = item.label ?? 'unnamed';
+    rows.push(`${label}: ${item.count}`);
+  }
+  return rows.join('\n');
+}
+
+// formatValue is not called here: it formats strings elsewhere.
+export const note47 = 'formatValue("x") is documented in README';
