@@ -5,8 +5,8 @@ export const planTasksSchema = z.object({
   tasks: z
     .array(
       z.object({
-        id: z.string().min(1).describe('Short unique id, e.g. "t1" or "setup"; other tasks refer to it.'),
-        title: z.string().describe('What the task achieves, in a few words.'),
+        id: z.string().min(1).describe('Short unique id ("t1", "setup").'),
+        title: z.string().describe('A few words.'),
         description: z.string().describe('The objective in enough detail to work on it alone.'),
         depends_on: z
           .array(z.string())

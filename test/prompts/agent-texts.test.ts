@@ -44,7 +44,7 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
     },
     'todo-fail-description': { text: 'Marks a to-do task failed, with the reason.' },
     'todo-fail-when-to-use': {
-      text: 'A task on the list cannot be done: something it needs is missing or impossible.',
+      text: 'It cannot be done: something it needs is missing or impossible.',
     },
     'todo-fail-when-not-to-use': { text: 'A task you can still do, or the current request.' },
   },

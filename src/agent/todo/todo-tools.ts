@@ -31,7 +31,7 @@ const TODO_LIST_PARAMETERS = builtSchema('todo_list', z.object({}));
 /** The parameters of todo_complete and todo_fail: the task, and the text its end is recorded with. */
 function settleParameters(textField: 'result_summary' | 'reason', textDescription: string) {
   return z.object({
-    task_id: z.string().min(MIN_ID_PREFIX).describe('The task id from todo_list (or a unique start of it).'),
+    task_id: z.string().min(MIN_ID_PREFIX).describe('An id from todo_list (or its unique start).'),
     [textField]: z.string().min(1).describe(textDescription),
   });
 }

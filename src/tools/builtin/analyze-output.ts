@@ -23,7 +23,7 @@ export const ANALYZE_OUTPUT_SYSTEM_PROMPT = [
 const parameters = z.lazy(() =>
   z.object({
     output: z.string().min(1).describe('The output or error text, as printed.'),
-    question: z.string().min(1).describe('What you want to know, e.g. "Why does the build fail?"'),
+    question: z.string().min(1).describe('What you want to know.'),
   }),
 );
 

@@ -24,7 +24,7 @@ const editSchema = z.object({
     .string()
     .min(1)
     .describe('Exact text to replace, whitespace included, occurring exactly once in the file.'),
-  replace: z.string().describe('The text to put in its place (empty to delete it).'),
+  replace: z.string().describe('Its replacement (empty deletes it).'),
 });
 
 // Made when first used (a call checked, or the JSON Schema converted when the code runs from its
@@ -32,7 +32,7 @@ const editSchema = z.object({
 const parameters = z.lazy(() =>
   z.object({
     path: z.string().min(1).describe('The file, relative to the workspace root.'),
-    edits: z.array(editSchema).min(1).describe('The replacements, applied in order.'),
+    edits: z.array(editSchema).min(1),
   }),
 );
 

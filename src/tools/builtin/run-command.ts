@@ -40,10 +40,7 @@ const NON_INTERACTIVE_ENV = {
 const parameters = z.lazy(() =>
   z.object({
     command: z.string().min(1).describe('The command line, run with `bash -c`.'),
-    working_dir: z
-      .string()
-      .optional()
-      .describe('Folder to run in, relative to the workspace root (default: the root).'),
+    working_dir: z.string().optional().describe('Folder to run in (default: the workspace root).'),
     timeout_ms: z
       .number()
       .int()
@@ -60,9 +57,7 @@ const parameters = z.lazy(() =>
     background: z
       .boolean()
       .optional()
-      .describe(
-        'Start it in the background (a dev server, a watcher) and return its id at once; its result says how to read and end it. No time limit; you are told when it ends.',
-      ),
+      .describe('Return at once with its id (a dev server, a watcher); you are told when it ends.'),
   }),
 );
 
@@ -72,7 +67,7 @@ export const runCommandTool = defineTool({
   description:
     'Runs `bash -c <command>` in the workspace; returns the exit code, stdout and stderr (long output cut in the middle). Non-interactive (stdin closed, CI=true); killed with its children on timeout or stop.',
   whenToUse:
-    'Build, test, lint, install, git, scripts, listing folders. A server to try out: start it in the background and query it in the same command (`npm start > server.log 2>&1 & sleep 2; curl -s localhost:3000`); in the sandbox what a command started ends with it.',
+    'Build, test, lint, install, git, scripts, listing folders; a dev server or watcher with background.',
   whenNotToUse:
     'Reading, searching or changing files (cat >, sed -i and heredocs skip the read-before-edit check); programs waiting for keyboard input (pass --yes).',
   parameters: builtSchema('run_command', parameters),

@@ -52,8 +52,7 @@ export const searchCodeTool = defineTool({
   description: `Regex search (ripgrep) of the workspace; returns up to ${MAX_SEARCH_MATCHES} \`path:line: text\` lines. Skips .git and what .gitignore ignores.`,
   whenToUse:
     'Finding where something is defined or used, or which files a change touches; narrow with file_pattern, then read_file near the lines given.',
-  whenNotToUse:
-    'Reading a known file (read_file), listing a folder (run_command), ignored files (node_modules).',
+  whenNotToUse: 'Reading a known file (read_file), listing a folder (run_command).',
   parameters: builtSchema('search_code', parameters),
   readOnly: true,
   async execute(args, ctx) {
