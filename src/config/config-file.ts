@@ -110,6 +110,13 @@ function configShape() {
         }),
       ])
       .optional(),
+    /**
+     * Subagents (the `delegate` tool): `false` offers none; `depth` is how many levels of children
+     * may start (default 1: a child cannot delegate further).
+     */
+    subagents: z
+      .union([z.literal(false), z.strictObject({ depth: z.number().int().min(1).max(3).optional() })])
+      .optional(),
     /** Where plan tasks work: git worktrees (`worktree`), the shared workspace, or `auto` (the default). */
     isolation: z.enum(['auto', 'worktree', 'shared']).optional(),
     /** A completed goal run in worktrees lands its change in the working tree (default true; `--no-apply`). */

@@ -273,7 +273,7 @@ export class Runtime {
       allowQueuedScripts: options.allowQueuedScripts === true,
       lsp: options.lsp === false || config.lsp === false ? undefined : (config.lsp ?? {}),
       subagents:
-        options.subagents === false
+        options.subagents === false || config.subagents === false
           ? undefined
           : await loadSubagents({ workspaceRoot: workspace.root, env, model, config }),
     });

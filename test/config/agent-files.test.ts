@@ -20,6 +20,20 @@ async function folders() {
 }
 
 describe('agent files', () => {
+  it('takes the depth children may delegate to from the config (default 1)', async () => {
+    const { workspace, env } = await folders();
+    const model = { id: 'script:main', model: ScriptModel.fromScript({ turns: [{ text: 'x' }] }) };
+    const byDefault = await loadSubagents({ workspaceRoot: workspace, env, model, config: {} });
+    expect(byDefault.settings.maxDepth).toBe(1);
+    const deeper = await loadSubagents({
+      workspaceRoot: workspace,
+      env,
+      model,
+      config: { subagents: { depth: 2 } },
+    });
+    expect(deeper.settings.maxDepth).toBe(2);
+  });
+
   it('reads the front matter (YAML) and the instructions', () => {
     const agent = parseAgentFile(
       '---\ndescription: reviews a change\ntools: [read_file, search_code]\nmax_steps: 12\n---\nReport bugs with file and line.\n',

@@ -46,6 +46,15 @@ describe('loadConfigFile', () => {
     expect(user).toContain('config.json');
   });
 
+  it('takes subagents: false or a depth of 1 to 3, and refuses another depth naming the key', async () => {
+    await write(projectFile(), { subagents: false });
+    expect((await loadConfigFile({ cwd, env })).config.subagents).toBe(false);
+    await write(projectFile(), { subagents: { depth: 2 } });
+    expect((await loadConfigFile({ cwd, env })).config.subagents).toEqual({ depth: 2 });
+    await write(projectFile(), { subagents: { depth: 9 } });
+    await expect(loadConfigFile({ cwd, env })).rejects.toThrow(/subagents/);
+  });
+
   it('gives an empty config when no file exists', async () => {
     expect(await loadConfigFile({ cwd, env })).toEqual({ config: {}, sources: {}, paths: [] });
   });

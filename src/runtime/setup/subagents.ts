@@ -39,7 +39,8 @@ export async function loadSubagents(options: {
       notes.push(`Agent file ${file.file}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return { settings: { agents: runAgents(agents), maxDepth: DEFAULT_SUBAGENT_DEPTH }, notes };
+  const maxDepth = (options.config.subagents || undefined)?.depth ?? DEFAULT_SUBAGENT_DEPTH;
+  return { settings: { agents: runAgents(agents), maxDepth }, notes };
 }
 
 async function subagentOf(
