@@ -53,7 +53,7 @@ describe('taskweave eval (the built CLI)', () => {
       /✗ \[\d\/4\] release · no-plans · script:stop-early #1 — CHANGELOG.md has no 1.3.0 section/,
     );
     expect(run.stdout).toMatch(
-      /model\s+ablation\s+scenario\s+success\s+steps\s+calls\s+in tok\s+out tok\s+cost\s+time\s+refused\s+notes/,
+      /model\s+ablation\s+scenario\s+success\s+steps\s+calls\s+in tok\s+out tok\s+max req\s+cost\s+time\s+refused\s+notes/,
     );
     expect(run.stdout).toMatch(/script:stop-early\s+no-plans\s+release\s+0\/1 0%/);
     expect(run.stdout).toMatch(/script:stop-early\s+none\s+release\s+1\/1 100%.*\s1\s+0$/m);
