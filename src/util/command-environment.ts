@@ -45,6 +45,9 @@ export const PASSED_VARIABLES: Readonly<Record<string, string>> = {
   TASKWEAVE_STILL_RUNNING_MS: 'a timing setting, no secret',
   TASKWEAVE_CODE_CACHE: 'a cache setting, no secret',
   TASKWEAVE_CLONES: 'a folder, no secret',
+  TASKWEAVE_WORKER_PID:
+    'set by a worker for the processes it starts: a pid, no secret; whoever takes its tasks over after a kill -9 ends the git commands it left by it',
+  TASKWEAVE_WEB_BENCH_DOWNLOADS: 'an eval setting, no secret',
   GIT_CONFIG_COUNT:
     "the user's own git config from the environment, no secret: read to put a remote's credential helper after it (git's environment only)",
   DBUS_SESSION_BUS_ADDRESS: 'a socket address; the sandbox drops it without network',
