@@ -15,8 +15,9 @@ const CHECK_WORKERS = 2;
  * Checks a project after task N as Web-Bench does: `npm test -- N` in the checks' folder (its
  * test-util runs init.spec.js and task-1..N.spec.js with Playwright), against the agent's
  * `src/` (EVAL_PROJECT_ROOT), with the production timeouts (IS_EVAL_PRODUCTION), on a free port,
- * in the sandbox (the run's folder writable, the rest read-only). The sandbox's network stays on:
- * without it the sandbox refuses unix sockets, which chromium needs to start. Exit code 0 passes.
+ * in the sandbox (the run's folder writable, the rest read-only) without network: only its own
+ * loopback, where the dev server and chromium meet. Unix sockets are allowed there (chromium
+ * makes one to start), the machine's own covered. Exit code 0 passes.
  */
 export async function checkTasks(options: {
   folder: ProjectFolder;
@@ -32,7 +33,8 @@ export async function checkTasks(options: {
     command: `npm test -- ${options.index}`,
     workspace: folder.root,
     cwd: folder.harness,
-    network: true,
+    network: false,
+    unixSockets: true,
     env: {
       ...options.env,
       HOME: home,

@@ -1,0 +1,94 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer, type Server } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkTasks } from '../../../src/eval/web-bench/task-check.js';
+
+/** An address of this machine that is not the loopback: outside the check's sandbox. */
+function outsideAddress(): string {
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) if (entry.family === 'IPv4' && !entry.internal) return entry.address;
+  }
+  throw new Error('This test needs a network interface other than the loopback.');
+}
+
+/**
+ * A check's `npm test`: serves a page on the loopback (EVAL_PROJECT_PORT), opens it in chromium
+ * (which makes a unix socket to start), then tries the outside address; it prints what it saw.
+ */
+const PROBE = `
+const http = require('node:http');
+const net = require('node:net');
+const { chromium } = require('playwright-core');
+const port = Number(process.env.EVAL_PROJECT_PORT);
+const server = http.createServer((_, res) => res.end('<h1>loopback page</h1>'));
+server.listen(port, '127.0.0.1', async () => {
+  const browser = await chromium.launch({ executablePath: process.env.WEB_BENCH_CHROMIUM, args: ['--no-sandbox'] });
+  const page = await browser.newPage();
+  await page.goto('http://127.0.0.1:' + port + '/');
+  console.log('page: ' + (await page.textContent('h1')));
+  await browser.close();
+  server.close();
+  const socket = net.connect({ host: process.env.OUTSIDE_HOST, port: Number(process.env.OUTSIDE_PORT) });
+  socket.setTimeout(5000, () => { console.log('outside: timed out'); process.exit(1); });
+  socket.on('connect', () => { console.log('outside: reached'); process.exit(1); });
+  socket.on('error', (error) => { console.log('outside: ' + error.code); process.exit(0); });
+});
+`;
+
+describe('a Web-Bench check runs without network', () => {
+  let root: string;
+  let outside: Server;
+  let connections = 0;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join('/var/tmp', 'taskweave-web-bench-check-'));
+    const harness = path.join(root, 'harness');
+    await mkdir(path.join(root, 'workspace', 'src'), { recursive: true });
+    await mkdir(harness);
+    await writeFile(
+      path.join(harness, 'package.json'),
+      JSON.stringify({ scripts: { test: 'node probe.cjs' } }),
+    );
+    await writeFile(path.join(harness, 'probe.cjs'), PROBE);
+    outside = createServer((socket) => {
+      connections += 1;
+      socket.end();
+    });
+    await new Promise<void>((resolve) => outside.listen(0, '0.0.0.0', resolve));
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => outside.close(() => resolve()));
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('chromium starts and reaches the loopback; an address outside the sandbox is unreachable', {
+    timeout: 120_000,
+  }, async () => {
+    const address = outside.address();
+    const verdict = await checkTasks({
+      folder: {
+        root,
+        workspace: path.join(root, 'workspace'),
+        harness: path.join(root, 'harness'),
+        dispose: async () => {},
+      },
+      index: 1,
+      env: {
+        ...process.env,
+        NODE_PATH: path.resolve(
+          path.dirname(createRequire(import.meta.url).resolve('playwright-core')),
+          '..',
+        ),
+        OUTSIDE_HOST: outsideAddress(),
+        OUTSIDE_PORT: String(typeof address === 'object' && address ? address.port : 0),
+      },
+    });
+    expect(verdict.output).toContain('page: loopback page');
+    expect(verdict.output).toMatch(/outside: (ENETUNREACH|EHOSTUNREACH)/);
+    expect(verdict.passed, verdict.output).toBe(true);
+    expect(connections).toBe(0);
+  });
+});
