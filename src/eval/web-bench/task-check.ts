@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { type CommandVerdict, runExerciseCommand } from '../polyglot/index.js';
@@ -10,14 +10,20 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHECK_TIMEOUT_MS = 10 * 60_000;
 /** Playwright workers per check: the 2 cores of a small machine. */
 const CHECK_WORKERS = 2;
+/** Runs of the specs when the dev server did not come up: Web-Bench's tester tries 3 times. */
+export const WEB_SERVER_TRIES = 3;
+/** What Playwright prints when the dev server did not start or a page load was cut: Web-Bench runs the specs again. */
+const WEB_SERVER_FAILURES = ['config.webServer', 'net::ERR_ABORTED'];
 
 /**
- * Checks a project after task N as Web-Bench does: `npm test -- N` in the checks' folder (its
- * test-util runs init.spec.js and task-1..N.spec.js with Playwright), against the agent's
- * `src/` (EVAL_PROJECT_ROOT), with the production timeouts (IS_EVAL_PRODUCTION), on a free port,
- * in the sandbox (the run's folder writable, the rest read-only) without network: only its own
- * loopback, where the dev server and chromium meet. Unix sockets are allowed there (chromium
- * makes one to start), the machine's own covered. Exit code 0 passes.
+ * Checks a project after task N as Web-Bench's harness does. A project with a `build` script is
+ * built first (`npm run build` against the agent's `src/`; a failed build fails the task with its
+ * output). Then `npm test -- N` in the checks' folder (its test-util runs init.spec.js and
+ * task-1..N.spec.js with Playwright), against the agent's `src/` (EVAL_PROJECT_ROOT), with the
+ * production timeouts (IS_EVAL_PRODUCTION), on a free port; run again, up to 3 times in all, when
+ * the dev server did not come up. In the sandbox (the run's folder writable, the rest read-only)
+ * without network: only its own loopback, where the dev server and chromium meet; unix sockets
+ * are allowed there (chromium makes one to start), the machine's own covered. Exit code 0 passes.
  */
 export async function checkTasks(options: {
   folder: ProjectFolder;
@@ -29,29 +35,65 @@ export async function checkTasks(options: {
   // Chromium writes its profile and crash reports under HOME, which the sandbox keeps read-only.
   const home = path.join(folder.root, 'home');
   await mkdir(home, { recursive: true });
-  return runExerciseCommand({
-    command: `npm test -- ${options.index}`,
-    workspace: folder.root,
-    cwd: folder.harness,
-    network: false,
-    unixSockets: true,
-    env: {
-      ...options.env,
-      HOME: home,
-      XDG_CONFIG_HOME: path.join(home, '.config'),
-      XDG_CACHE_HOME: path.join(home, '.cache'),
-      EVAL: 'true',
-      EVAL_PROJECT_ROOT: `${folder.workspace}/src`,
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    EVAL: 'true',
+    EVAL_PROJECT_ROOT: `${folder.workspace}/src`,
+    EVAL_TASK: `task-${options.index}`,
+    IS_EVAL_PRODUCTION: 'true',
+    MAX_TEST_WORKERS: String(CHECK_WORKERS),
+    WEB_BENCH_CHROMIUM: CHROMIUM_PATH,
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  };
+  const run = async (command: string, commandEnv: NodeJS.ProcessEnv) =>
+    runExerciseCommand({
+      command,
+      workspace: folder.root,
+      cwd: folder.harness,
+      network: false,
+      unixSockets: true,
+      env: commandEnv,
+      timeoutMs: CHECK_TIMEOUT_MS,
+      signal: options.signal,
+    });
+  let spentMs = 0;
+  if (await hasBuildScript(folder.harness)) {
+    const build = await run('npm run build', env);
+    spentMs += build.durationMs;
+    if (!build.passed)
+      return {
+        passed: false,
+        output: `The build failed (npm run build):\n${build.output}`,
+        durationMs: spentMs,
+      };
+  }
+  let verdict: CommandVerdict | undefined;
+  for (let attempt = 1; attempt <= WEB_SERVER_TRIES; attempt += 1) {
+    verdict = await run(`npm test -- ${options.index}`, {
+      ...env,
       EVAL_PROJECT_PORT: String(await freePort()),
-      EVAL_TASK: `task-${options.index}`,
-      IS_EVAL_PRODUCTION: 'true',
-      MAX_TEST_WORKERS: String(CHECK_WORKERS),
-      WEB_BENCH_CHROMIUM: CHROMIUM_PATH,
-      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-    },
-    timeoutMs: CHECK_TIMEOUT_MS,
-    signal: options.signal,
-  });
+    });
+    spentMs += verdict.durationMs;
+    const output = verdict.output;
+    if (verdict.passed || !WEB_SERVER_FAILURES.some((failure) => output.includes(failure))) break;
+    if (options.signal?.aborted) break;
+  }
+  return { ...(verdict as CommandVerdict), durationMs: spentMs };
+}
+
+/** Whether the project has a `build` script: Web-Bench's harness builds such a project before its specs. */
+async function hasBuildScript(harness: string): Promise<boolean> {
+  try {
+    const manifest = JSON.parse(await readFile(path.join(harness, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, unknown>;
+    };
+    return typeof manifest.scripts?.build === 'string';
+  } catch {
+    return false;
+  }
 }
 
 /** A port nothing listens on now (the checks of several projects run at once). */
