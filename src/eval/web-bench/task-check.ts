@@ -9,8 +9,6 @@ import { writeScreenshotSpec } from './screenshot.js';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 /** How long one check (the specs of tasks 1..N, a dev server started for them) may take: Web-Bench's limit. */
 export const CHECK_TIMEOUT_MS = 10 * 60_000;
-/** Playwright workers per check: the 2 cores of a small machine. */
-const CHECK_WORKERS = 2;
 /** Runs of the specs when the dev server did not come up: Web-Bench's tester tries 3 times. */
 export const WEB_SERVER_TRIES = 3;
 /** What Playwright prints when the dev server did not start or a page load was cut: Web-Bench runs the specs again. */
@@ -23,7 +21,8 @@ const WEB_SERVER_FAILURES = ['config.webServer', 'net::ERR_ABORTED'];
  * the run folder's `screenshots/`; its dev server's first start also fills Vite's dependency
  * cache; its failure counts for nothing). Then `npm test -- N` in the checks' folder (its test-util runs init.spec.js and
  * task-1..N.spec.js with Playwright), against the agent's `src/` (EVAL_PROJECT_ROOT), with the
- * production timeouts (IS_EVAL_PRODUCTION), on a free port; run again, up to 3 times in all, when
+ * production timeouts (IS_EVAL_PRODUCTION), on a free port, with Playwright's default workers
+ * (MAX_TEST_WORKERS unset, as Web-Bench leaves it: half the cores); run again, up to 3 times in all, when
  * the dev server did not come up. In the sandbox (the run's folder writable, the rest read-only)
  * without network: only its own loopback, where the dev server and chromium meet; unix sockets
  * are allowed there (chromium makes one to start), the machine's own covered. Exit code 0 passes.
@@ -47,7 +46,6 @@ export async function checkTasks(options: {
     EVAL_PROJECT_ROOT: `${folder.workspace}/src`,
     EVAL_TASK: `task-${options.index}`,
     IS_EVAL_PRODUCTION: 'true',
-    MAX_TEST_WORKERS: String(CHECK_WORKERS),
     WEB_BENCH_CHROMIUM: CHROMIUM_PATH,
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
   };

@@ -23,6 +23,7 @@ const http = require('node:http');
 const net = require('node:net');
 const { chromium } = require('playwright-core');
 const port = Number(process.env.EVAL_PROJECT_PORT);
+console.log('workers: ' + (process.env.MAX_TEST_WORKERS || 'as Playwright decides'));
 const server = http.createServer((_, res) => res.end('<h1>loopback page</h1>'));
 server.listen(port, '127.0.0.1', async () => {
   const browser = await chromium.launch({ executablePath: process.env.WEB_BENCH_CHROMIUM, args: ['--no-sandbox'] });
@@ -87,6 +88,8 @@ describe('a Web-Bench check runs without network', () => {
       },
     });
     expect(verdict.output).toContain('page: loopback page');
+    // Web-Bench sets no worker count: the project's config takes Playwright's default.
+    expect(verdict.output).toContain('workers: as Playwright decides');
     expect(verdict.output).toMatch(/outside: (ENETUNREACH|EHOSTUNREACH)/);
     expect(verdict.passed, verdict.output).toBe(true);
     expect(connections).toBe(0);
