@@ -1,4 +1,5 @@
 import type { Session } from '../../store/rows.js';
+import type { TaskStatus } from '../../store/vocabulary.js';
 import { LAST_SESSION, type SessionBook } from '../books/session-book.js';
 import { RuntimeInputError } from '../setup/errors.js';
 import { endGitLeftBy, isDeadLocalWorker, localWorkerPid, newWorkerId } from '../setup/worker-identity.js';
@@ -7,6 +8,9 @@ import { continueSession } from './continue-session.js';
 import type { QueueTaskResult } from './queue-task-result.js';
 import { runQueueTask } from './run-queue-task.js';
 import type { WorkerDeps } from './worker-deps.js';
+
+/** The statuses a stop leaves a goal in (cancelled and failed: before the stopped status). */
+const CLOSED_BY_A_STOP: ReadonlySet<TaskStatus> = new Set(['stopped', 'cancelled', 'failed']);
 
 /** What `resume` found to do. */
 export type ResumeOutcome =
@@ -40,7 +44,8 @@ export async function resumeSession(
   }
   const unfinishedPlan = (await plans.unfinishedPlans(session.id)).length > 0;
   const interrupted = (await sessions.runs(session.id)).some((run) => run.status === 'running');
-  if (!unfinishedPlan && !interrupted) {
+  const stopped = (await stoppedGoalOf(deps, session.id)) !== undefined;
+  if (!unfinishedPlan && !interrupted && !stopped) {
     return {
       kind: 'nothing',
       message: `Nothing to resume in session ${session.id}: its last run ended and it has no unfinished plan.`,
@@ -84,6 +89,7 @@ export async function resumeSession(
       goal: session.goal,
       run: run.options,
       plan: deps.runs.settings.plan,
+      stopped,
     });
     if (result.status === 'completed') await completeStoppedGoal(deps, session.id, result.finalAnswer);
     return {
@@ -101,9 +107,16 @@ export async function resumeSession(
   }
 }
 
+/** The session's goal the user stopped (without a plan to resume, `resume` continues its run). */
+export async function stoppedGoalOf(deps: Pick<WorkerDeps, 'store'>, sessionId: string) {
+  return (await deps.store.tasks.listAll({ sessionId, status: 'stopped' })).find(
+    (task) => task.planId === null,
+  );
+}
+
 /**
- * The goal a stop had closed (cancelled, or failed as stopped) that `resume` then finished: the
- * to-do list says completed, as the session does.
+ * The goal a stop had closed (stopped; cancelled or failed by older versions) that `resume` then
+ * finished: the to-do list says completed, as the session does.
  */
 async function completeStoppedGoal(
   deps: WorkerDeps,
@@ -115,7 +128,7 @@ async function completeStoppedGoal(
     .filter((task) => task.planId === null)
     .sort((a, b) => a.sequence - b.sequence)
     .at(-1);
-  if (!goal || (goal.status !== 'cancelled' && goal.status !== 'failed')) return;
+  if (!goal || !CLOSED_BY_A_STOP.has(goal.status)) return;
   await tasks.resetToPending(goal.id);
   await tasks.settle(goal.id, 'complete', outcomeText({ status: 'completed', finalAnswer }));
 }
