@@ -1,4 +1,4 @@
-import type { Session } from '../../store/rows.js';
+import type { Session, Task } from '../../store/rows.js';
 import type { TaskStatus } from '../../store/vocabulary.js';
 import { LAST_SESSION, type SessionBook } from '../books/session-book.js';
 import { RuntimeInputError } from '../setup/errors.js';
@@ -107,11 +107,20 @@ export async function resumeSession(
   }
 }
 
-/** The session's goal the user stopped (without a plan to resume, `resume` continues its run). */
+/**
+ * The session's latest goal when the user stopped it: `resume` continues it (its plan, or its run).
+ * An earlier stopped goal that a later goal of the session followed is left as it is.
+ */
 export async function stoppedGoalOf(deps: Pick<WorkerDeps, 'store'>, sessionId: string) {
-  return (await deps.store.tasks.listAll({ sessionId, status: 'stopped' })).find(
-    (task) => task.planId === null,
-  );
+  const goal = latestGoal(await deps.store.tasks.listAll({ sessionId }));
+  return goal?.status === 'stopped' ? goal : undefined;
+}
+
+function latestGoal(tasks: Task[]): Task | undefined {
+  return tasks
+    .filter((task) => task.planId === null)
+    .sort((a, b) => a.sequence - b.sequence)
+    .at(-1);
 }
 
 /**
@@ -124,10 +133,7 @@ async function completeStoppedGoal(
   finalAnswer: string | undefined,
 ): Promise<void> {
   const { tasks } = deps.store;
-  const goal = (await tasks.listAll({ sessionId }))
-    .filter((task) => task.planId === null)
-    .sort((a, b) => a.sequence - b.sequence)
-    .at(-1);
+  const goal = latestGoal(await tasks.listAll({ sessionId }));
   if (!goal || !CLOSED_BY_A_STOP.has(goal.status)) return;
   await tasks.resetToPending(goal.id);
   await tasks.settle(goal.id, 'complete', outcomeText({ status: 'completed', finalAnswer }));
