@@ -88,7 +88,15 @@ export interface ApiTask {
   title: string;
   description: string;
   check_command: string | null;
-  status: 'pending' | 'in_progress' | 'completed' | 'failed' | 'blocked' | 'cancelled' | 'skipped';
+  status:
+    | 'pending'
+    | 'in_progress'
+    | 'completed'
+    | 'failed'
+    | 'blocked'
+    | 'cancelled'
+    | 'skipped'
+    | 'stopped';
   sequence: number;
   attempts: number;
   result_summary: string | null;

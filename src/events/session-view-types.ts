@@ -133,6 +133,8 @@ export interface ApprovalItem {
   /** Where a command's operators are in `preview`. */
   operators?: [number, number][];
   taskId?: string;
+  /** The call is the task's check as the approved plan gave it, not a call of the model. */
+  check?: boolean;
   askedAt: number;
   /** Once the call ran, was refused or the run ended: what became of it (`exit 0`, `denied: …`). */
   outcome?: string;

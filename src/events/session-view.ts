@@ -225,6 +225,7 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
         ...(event.always !== undefined ? { always: event.always } : {}),
         ...(event.operators !== undefined ? { operators: event.operators } : {}),
         taskId: event.task_id,
+        ...(event.check ? { check: true } : {}),
         askedAt: event.ts,
         settled: false,
       });

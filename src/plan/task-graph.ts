@@ -26,6 +26,8 @@ export const TASK_STATES = [
   'blocked',
   'skipped',
   'cancelled',
+  /** A goal the user stopped (Ctrl-C, the stop button): `resume` continues it. */
+  'stopped',
 ] as const;
 
 /** Where a task stands. */

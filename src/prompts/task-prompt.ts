@@ -34,6 +34,7 @@ const STATE_MARKS: Record<TaskState, string> = {
   blocked: '[-]',
   skipped: '[s]',
   cancelled: '[-]',
+  stopped: '[ ]',
 };
 
 /** Fills the task-tracking prompt: the orchestrator's view of the plan, for one task's turn. */

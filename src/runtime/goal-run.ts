@@ -28,6 +28,8 @@ export interface GoalSettled {
   finalAnswer?: string;
   /** The user stopped it (or the queue work run after it here), or cancelled it while it waited. */
   stopped: boolean;
+  /** Cancelled while it waited, before it ran: the session made for it held nothing and was removed. */
+  sessionRemoved?: boolean;
 }
 
 /** How a goal is followed (see `RunOptions`). */
@@ -143,6 +145,7 @@ async function settle(
     status: outcome.status,
     ...(outcome.finalAnswer === undefined ? {} : { finalAnswer: outcome.finalAnswer }),
     stopped: outcome.cancelled,
+    ...(outcome.sessionRemoved ? { sessionRemoved: true } : {}),
   };
 }
 

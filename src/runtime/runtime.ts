@@ -55,7 +55,7 @@ import {
   queuedSettingsOf,
 } from './worker/queued-settings.js';
 import { releaseDeadWorkers } from './worker/release-dead-workers.js';
-import { type ResumeOutcome, resumeSession } from './worker/resume.js';
+import { type ResumeOutcome, resumeSession, stoppedGoalOf } from './worker/resume.js';
 import { RunFactory } from './worker/run-factory.js';
 import { StopRequest } from './worker/stop-request.js';
 import { runSubmittedGoal, type SubmitOutcome } from './worker/submitted-goal.js';
@@ -112,6 +112,8 @@ export type Submission =
       afterSeq: number;
       /** Queued for the workers of its queue (`forWorkers`): this process only follows it. */
       forWorkers?: boolean;
+      /** Its session was made for it (none was named): cancelled before it ran, the session is removed. */
+      newSession?: boolean;
     }
   /** `afterSeq`: the session's last event before the goal was queued (its events follow it). */
   | { kind: 'started'; task: Task; sessionId: string; afterSeq: number; done: Promise<SubmitOutcome> };
@@ -396,6 +398,7 @@ export class Runtime {
     refuseNul(text, 'the goal');
     const { tasks } = this.store;
     const sessionId = await this.sessionFor(text, options.sessionId);
+    const newSession = options.sessionId === undefined;
     const owner = newWorkerId();
     const afterSeq = await this.store.sessions.lastSeq(sessionId);
     const queue = options.queue ?? DEFAULT_QUEUE;
@@ -418,6 +421,7 @@ export class Runtime {
         afterSeq,
         ...(running ? { running } : {}),
         ...(options.forWorkers ? { forWorkers: true } : {}),
+        ...(newSession ? { newSession: true } : {}),
       };
     }
     return { kind: 'started', task, sessionId, afterSeq, done: this.runStarted(task, owner) };
@@ -471,7 +475,16 @@ export class Runtime {
     } finally {
       unsubscribe();
     }
-    if (turn.kind === 'followed') return turn;
+    if (turn.kind === 'followed') {
+      // Cancelled before it ran: the session made for it holds nothing and is not left behind.
+      if (
+        turn.cancelled &&
+        submission.newSession &&
+        (await this.store.sessions.removeIfEmpty(turn.sessionId))
+      )
+        return { ...turn, sessionRemoved: true };
+      return turn;
+    }
     return { kind: 'ran_here', outcome: await this.runStarted(turn.task, turn.owner) };
   }
 
@@ -506,10 +519,14 @@ export class Runtime {
     return workQueue(this.worker, { ...options, foreign: this.foreign, databasePath: this.databasePath });
   }
 
-  /** Whether `resume` has work to continue in the session: an unfinished plan, or a run left running. */
+  /**
+   * Whether `resume` has work to continue in the session: an unfinished plan, a run left running,
+   * or a goal the user stopped.
+   */
   async hasWorkToResume(sessionId: string): Promise<boolean> {
     if ((await this.store.plans.unfinishedPlans(sessionId)).length > 0) return true;
-    return (await this.store.sessions.runs(sessionId)).some((run) => run.status === 'running');
+    if ((await this.store.sessions.runs(sessionId)).some((run) => run.status === 'running')) return true;
+    return (await stoppedGoalOf(this.worker, sessionId)) !== undefined;
   }
 
   /** Continues what a crash or a kill left unfinished (see resumeSession). */

@@ -112,7 +112,17 @@ export interface SessionLog {
   getRun(id: string): Promise<Run | undefined>;
   /** The runs of a session, oldest first. */
   runs(sessionId: string): Promise<Run[]>;
+  /**
+   * Removes a session that holds nothing: no run, message, event, plan, request, command or change
+   * record, and no task but cancelled ones (a request cancelled before it ran; they stay in the
+   * to-do list, no longer in a session). Atomic; false (nothing changed) when the session holds
+   * something or does not exist.
+   */
+  removeIfEmpty(sessionId: string): Promise<boolean>;
 }
+
+/** The statuses of the tasks an empty session may have: requests cancelled before they ran. */
+export const EMPTY_SESSION_TASK_STATUSES = ['cancelled'] as const;
 
 /** What a run's row becomes when it ends: its status, answer, counts and cost, ended now. */
 export function finishedRun(

@@ -15,6 +15,7 @@ export type TaskChange =
   | 'block'
   | 'skip'
   | 'cancel'
+  | 'stop'
   | 'reset to pending'
   | 'reopen';
 
@@ -26,8 +27,10 @@ export const TASK_CHANGE_FROM: Record<TaskChange, readonly TaskStatus[]> = {
   block: ['pending', 'in_progress'],
   /** The user chose to skip a task of a plan (failed, or blocked behind one): its dependents run. */
   skip: ['pending', 'in_progress', 'blocked', 'failed'],
-  cancel: ['pending', 'in_progress', 'blocked', 'failed'],
-  'reset to pending': ['in_progress', 'failed', 'blocked', 'skipped', 'cancelled'],
+  cancel: ['pending', 'in_progress', 'blocked', 'failed', 'stopped'],
+  /** The user stopped a goal (Ctrl-C, the stop button): it waits for `resume`, never for a worker. */
+  stop: ['pending', 'in_progress'],
+  'reset to pending': ['in_progress', 'failed', 'blocked', 'skipped', 'cancelled', 'stopped'],
   /** What a blocked task waited for came (its session's answer): it goes back in the queue. */
   reopen: ['blocked'],
 };

@@ -142,7 +142,12 @@ export interface TaskQueue {
   settle(id: string, change: 'complete' | 'fail', text: string): Promise<Task>;
   /** Anything not completed or already cancelled → cancelled. */
   cancel(id: string): Promise<Task>;
-  /** In progress, failed, blocked or cancelled → pending, to be run again; the reason is cleared. */
+  /**
+   * Pending or in progress → stopped: the user stopped the goal, which waits for `resume` (no
+   * worker claims it); the reason goes in failReason.
+   */
+  stop(id: string, reason: string, check?: OwnerCheck): Promise<Task>;
+  /** In progress, failed, blocked, cancelled or stopped → pending, to be run again; the reason is cleared. */
   resetToPending(id: string, check?: OwnerCheck): Promise<Task>;
   /** A blocked task back in the queue: what it waited for came. Refused unless it is blocked. */
   reopen(id: string): Promise<Task>;

@@ -126,6 +126,9 @@ describe('stops that leave nothing dangling, on an 80×24 terminal', () => {
     await run.waitFor('run_command("sleep 30")', { timeoutMs: 60_000 });
     run.type('\u0003');
     expect(await run.exited, run.text()).toBe(3);
+    // The stopped goal is stopped in the to-do list: not failed, not cancelled.
+    const stopped = await runCli(['tasks', 'list', '--all', '--cwd', workspace]);
+    expect(stopped.stdout, stopped.stdout).toMatch(/stopped\s+write a then b/);
     const resume = shownCommand(run.text(), 'To continue:');
     expect(resume).toEqual(
       expect.arrayContaining([
@@ -142,9 +145,33 @@ describe('stops that leave nothing dangling, on an 80×24 terminal', () => {
     const resumed = await runCli(resume);
     expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
     expect(resumed.stdout).toMatch(/✓ completed/);
-    // The goal finished by resume is completed in the to-do list too (the stop had cancelled it).
+    // The goal finished by resume is completed in the to-do list too.
     const tasks = await runCli(['tasks', 'list', '--all', '--cwd', workspace]);
     expect(tasks.stdout, tasks.stdout).toMatch(/completed\s+write a then b/);
+  }, 120_000);
+
+  it('a goal without a plan stopped with Ctrl-C is stopped in the to-do list, and resume continues it', async () => {
+    const { workspace, model } = await setup([
+      { when: 'The user stopped the previous run', text: 'Slept enough.' },
+      { toolCalls: [{ name: 'run_command', args: { command: 'sleep 30' } }] },
+    ]);
+    const run = PtyRun.start(
+      ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, 'sleep a while'],
+      {
+        env: { NO_COLOR: '1' },
+      },
+    );
+    await run.waitFor('run_command("sleep 30")', { timeoutMs: 60_000 });
+    run.type('\u0003');
+    expect(await run.exited, run.text()).toBe(3);
+    const stopped = await runCli(['tasks', 'list', '--cwd', workspace]);
+    expect(stopped.stdout, stopped.stdout).toMatch(/stopped\s+sleep a while/);
+    const resume = shownCommand(run.text(), 'To continue:');
+    const resumed = await runCli(resume);
+    expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
+    expect(resumed.stdout).toMatch(/Slept enough\./);
+    const tasks = await runCli(['tasks', 'list', '--all', '--cwd', workspace]);
+    expect(tasks.stdout, tasks.stdout).toMatch(/completed\s+sleep a while/);
   }, 120_000);
 
   it('Ctrl-C on a request waiting in the queue says it cancelled the queued request', async () => {
@@ -168,5 +195,51 @@ describe('stops that leave nothing dangling, on an 80×24 terminal', () => {
     await first.exited;
     const tasks = await runCli(['tasks', 'list', '--all', '--cwd', workspace]);
     expect(tasks.stdout).toMatch(/cancelled\s+the queued one/);
+    // The session made for the cancelled request held nothing: it is gone; the first one stays.
+    const sessions = await runCli(['sessions', 'list', '--json', '--cwd', workspace]);
+    expect(sessions.code, sessions.stderr).toBe(0);
+    const goals = (JSON.parse(sessions.stdout) as { goal: string }[]).map((session) => session.goal);
+    expect(goals).toEqual(['sleep']);
+  }, 120_000);
+
+  it('Ctrl-C on a request queued into a session with earlier goals leaves that session', async () => {
+    const { workspace, model } = await setup([
+      { toolCalls: [{ name: 'run_command', args: { command: 'sleep 30' } }] },
+      { toolCalls: [{ name: 'final_answer', args: { answer: 'slept' } }] },
+    ]);
+    const answer = await writeScript(await tempWorkspaceRoot('taskweave-script-'), {
+      turns: [{ text: 'first done' }],
+    });
+    const earlier = await runCli([
+      'run',
+      '--model',
+      `script:${answer}`,
+      '--cwd',
+      workspace,
+      'the earlier goal',
+    ]);
+    expect(earlier.code, earlier.stderr).toBe(0);
+    const listed = await runCli(['sessions', 'list', '--json', '--cwd', workspace]);
+    const [earlierSession] = JSON.parse(listed.stdout) as { id: string }[];
+    const blocker = PtyRun.start(
+      ['run', '--approval', 'auto', '--model', model, '--cwd', workspace, 'sleep'],
+      {
+        env: { NO_COLOR: '1' },
+      },
+    );
+    await blocker.waitFor('run_command("sleep 30")', { timeoutMs: 60_000 });
+    const queued = PtyRun.start(
+      ['run', '--resume', earlierSession!.id, '--model', model, '--cwd', workspace, 'a follow-up'],
+      { env: { NO_COLOR: '1' } },
+    );
+    await queued.waitFor('waiting for its turn', { timeoutMs: 60_000 });
+    queued.type('\u0003');
+    expect(await queued.exited, queued.text()).toBe(3);
+    expect(queued.text()).toMatch(/^Cancelled your queued request/m);
+    blocker.type('\u0003');
+    await blocker.exited;
+    const sessions = await runCli(['sessions', 'list', '--json', '--cwd', workspace]);
+    const goals = (JSON.parse(sessions.stdout) as { goal: string }[]).map((session) => session.goal);
+    expect(goals.sort()).toEqual(['sleep', 'the earlier goal']);
   }, 120_000);
 });

@@ -26,6 +26,8 @@ const RESUMED_STATES: Record<TaskStatus, TaskState> = {
   skipped: 'skipped',
   // A plan task cancelled by hand (`tasks cancel`) is not run: the plan goes on without it.
   cancelled: 'skipped',
+  // Stopped by the user: continuing the plan runs it again.
+  stopped: 'pending',
 };
 
 /** Reads an unfinished plan back from the store, ready for resumePlan. */

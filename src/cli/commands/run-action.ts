@@ -29,9 +29,13 @@ export async function runGoal(typedGoal: string, options: RunCliOptions): Promis
     // Its runs while it waits in the queue: none more means Ctrl-C cancelled it before its turn.
     const runsQueued = start.position > 0 ? await runCount(cli.runtime, start.sessionId) : undefined;
     if (start.position > 0) await sayQueued(cli, start, options);
-    const { sessionId, status, stopped } = await run.settled;
+    const { sessionId, status, stopped, sessionRemoved } = await run.settled;
     if (status === 'queued') return EXIT.queued;
-    if (stopped && cli.stopRequested && runsQueued === (await runCount(cli.runtime, sessionId)))
+    if (
+      stopped &&
+      cli.stopRequested &&
+      (sessionRemoved || runsQueued === (await runCount(cli.runtime, sessionId)))
+    )
       cli.say(`Cancelled your queued request (task ${start.taskId}).`);
     return await endOfRun(cli, { sessionId, status, cancelled: stopped }, options);
   } finally {

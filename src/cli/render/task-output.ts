@@ -17,6 +17,7 @@ export function paintStatus(status: TaskStatus, style: Style): (text: string) =>
       return style.red;
     case 'in_progress':
     case 'blocked':
+    case 'stopped':
       return style.yellow;
     case 'skipped':
     case 'cancelled':

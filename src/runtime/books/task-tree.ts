@@ -5,11 +5,11 @@ import { DEFAULT_QUEUE } from '../../store/defaults.js';
 import type { Task } from '../../store/rows.js';
 
 /** The statuses of goals a plain list shows: work not finished. */
-const UNFINISHED = new Set<Task['status']>(['pending', 'in_progress', 'blocked']);
+const UNFINISHED = new Set<Task['status']>(['pending', 'in_progress', 'blocked', 'stopped']);
 
 /**
- * The goals of a queue still to do (pending, in progress, or blocked while their session waits
- * for the user) in the order they run, or every goal with `all`; each with the tasks of the
+ * The goals of a queue still to do (pending, in progress, blocked while their session waits
+ * for the user, or stopped by the user until `resume`) in the order they run, or every goal with `all`; each with the tasks of the
  * plans it made under it (taskTree).
  */
 export function listedTasks(all: Task[], options: { queue?: string; all?: boolean } = {}): TaskTreeNode[] {

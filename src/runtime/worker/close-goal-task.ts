@@ -37,14 +37,15 @@ export function outcomeText(result: Outcome): string {
 }
 
 /**
- * Closes a goal's queue task as its run ended: completed, failed, or blocked while its session
- * waits for the user (needs_input), so that the task list and the session list say the same and
- * `taskweave resume` can take the task up again.
+ * Closes a goal's queue task as its run ended: completed, failed, stopped by the user, or blocked
+ * while its session waits for the user (needs_input), so that the task list and the session list
+ * say the same and `taskweave resume` can take the task up again.
  */
 export async function closeGoalTask(tasks: TaskQueue, handOff: HandOff, result: Outcome): Promise<void> {
   const text = outcomeText(result);
   const holder = { owner: handOff.owner, attempt: handOff.attempt ?? result.attempt };
   if (result.status === 'completed') await tasks.complete(handOff.id, text, holder);
+  else if (result.status === 'stopped') await tasks.stop(handOff.id, text, holder);
   else if (result.status === 'needs_input') {
     await tasks.block(handOff.id, blockedReason(result), holder);
     if (handOff.answers) await reopenIfAnswered(handOff.answers.store, handOff.answers.sessionId);
@@ -61,10 +62,13 @@ export async function closeGoalTaskAndClaimNext(
   const attempt = handOff.attempt ?? result.attempt;
   if (result.status === 'completed')
     return (await tasks.completeAndClaimNext({ ...handOff, attempt, resultSummary: text })).next;
-  if (result.status !== 'needs_input')
+  if (result.status !== 'needs_input' && result.status !== 'stopped')
     return (await tasks.failAndClaimNext({ ...handOff, attempt, reason: text })).next;
-  await tasks.block(handOff.id, blockedReason(result), { owner: handOff.owner, attempt });
-  if (handOff.answers) await reopenIfAnswered(handOff.answers.store, handOff.answers.sessionId);
+  if (result.status === 'stopped') await tasks.stop(handOff.id, text, { owner: handOff.owner, attempt });
+  else {
+    await tasks.block(handOff.id, blockedReason(result), { owner: handOff.owner, attempt });
+    if (handOff.answers) await reopenIfAnswered(handOff.answers.store, handOff.answers.sessionId);
+  }
   return tasks.claimNext({
     queue: handOff.queue,
     owner: handOff.owner,

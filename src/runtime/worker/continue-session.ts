@@ -16,9 +16,14 @@ import { loggedUsage } from './spending.js';
 export const CONTINUE_INTERRUPTED =
   '[taskweave] The previous run was interrupted before it finished (the process ended). Continue the request where it left off; files you changed are as you left them.';
 
+/** The message that continues a simple run the user stopped (its goal is `stopped` in the to-do list). */
+export const CONTINUE_STOPPED =
+  '[taskweave] The user stopped the previous run before it finished and now asks to continue it. Continue the request where it left off; files you changed are as you left them.';
+
 /**
  * Continues a session an earlier process left unfinished: its unfinished plan resumes (completed
- * tasks stay done), or else the conversation goes on from where it stopped.
+ * tasks stay done), or else the conversation goes on from where it stopped (`stopped`: the user
+ * stopped its last run, which is continued).
  */
 export async function continueSession(
   store: Store,
@@ -28,6 +33,7 @@ export async function continueSession(
     ownTaskId?: string;
     run: Omit<RunAgentOptions, 'goal'>;
     plan: RunSettings['plan'];
+    stopped?: boolean;
   },
 ): Promise<RunResult> {
   const { sessions, plans } = store;
@@ -63,6 +69,15 @@ export async function continueSession(
   const planId = plan?.id ?? awaitingAnswer;
   if (planId)
     return resumePlan({ ...options.run, ownTaskId: options.ownTaskId }, await loadStoredPlan(store, planId));
+  if (interrupted.length === 0 && options.stopped)
+    return runAgent({
+      goal: CONTINUE_STOPPED,
+      continuesGoal: runs.at(-1)?.goal ?? options.goal,
+      history: await loadConversation(sessions, options.sessionId, null),
+      plan: options.plan,
+      ownTaskId: options.ownTaskId,
+      ...options.run,
+    });
   return runAgent({
     goal:
       interrupted.length > 0

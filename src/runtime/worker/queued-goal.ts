@@ -11,7 +11,14 @@ import type { WorkerDeps } from './worker-deps.js';
 export const QUEUED_GOAL_POLL_MS = 250;
 
 /** The statuses a goal's task leaves only when someone acts: its run has ended. */
-const ENDED: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'blocked', 'cancelled', 'skipped']);
+const ENDED: ReadonlySet<TaskStatus> = new Set([
+  'completed',
+  'failed',
+  'blocked',
+  'cancelled',
+  'skipped',
+  'stopped',
+]);
 
 /** A queued goal another process ran, as the process that waited for it saw it end. */
 export interface FollowedGoal {
@@ -22,6 +29,8 @@ export interface FollowedGoal {
   /** Its final answer, when its response_complete had one. */
   finalAnswer?: string;
   cancelled: boolean;
+  /** Cancelled before it ran, the session made for it was removed (it held nothing). */
+  sessionRemoved?: boolean;
 }
 
 /** How a queued goal ended for the process that waited for it. */

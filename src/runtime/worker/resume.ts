@@ -1,4 +1,5 @@
-import type { Session } from '../../store/rows.js';
+import type { Session, Task } from '../../store/rows.js';
+import type { TaskStatus } from '../../store/vocabulary.js';
 import { LAST_SESSION, type SessionBook } from '../books/session-book.js';
 import { RuntimeInputError } from '../setup/errors.js';
 import { endGitLeftBy, isDeadLocalWorker, localWorkerPid, newWorkerId } from '../setup/worker-identity.js';
@@ -7,6 +8,9 @@ import { continueSession } from './continue-session.js';
 import type { QueueTaskResult } from './queue-task-result.js';
 import { runQueueTask } from './run-queue-task.js';
 import type { WorkerDeps } from './worker-deps.js';
+
+/** The statuses a stop leaves a goal in (cancelled and failed: before the stopped status). */
+const CLOSED_BY_A_STOP: ReadonlySet<TaskStatus> = new Set(['stopped', 'cancelled', 'failed']);
 
 /** What `resume` found to do. */
 export type ResumeOutcome =
@@ -40,7 +44,8 @@ export async function resumeSession(
   }
   const unfinishedPlan = (await plans.unfinishedPlans(session.id)).length > 0;
   const interrupted = (await sessions.runs(session.id)).some((run) => run.status === 'running');
-  if (!unfinishedPlan && !interrupted) {
+  const stopped = (await stoppedGoalOf(deps, session.id)) !== undefined;
+  if (!unfinishedPlan && !interrupted && !stopped) {
     return {
       kind: 'nothing',
       message: `Nothing to resume in session ${session.id}: its last run ended and it has no unfinished plan.`,
@@ -84,6 +89,7 @@ export async function resumeSession(
       goal: session.goal,
       run: run.options,
       plan: deps.runs.settings.plan,
+      stopped,
     });
     if (result.status === 'completed') await completeStoppedGoal(deps, session.id, result.finalAnswer);
     return {
@@ -102,8 +108,24 @@ export async function resumeSession(
 }
 
 /**
- * The goal a stop had closed (cancelled, or failed as stopped) that `resume` then finished: the
- * to-do list says completed, as the session does.
+ * The session's latest goal when the user stopped it: `resume` continues it (its plan, or its run).
+ * An earlier stopped goal that a later goal of the session followed is left as it is.
+ */
+export async function stoppedGoalOf(deps: Pick<WorkerDeps, 'store'>, sessionId: string) {
+  const goal = latestGoal(await deps.store.tasks.listAll({ sessionId }));
+  return goal?.status === 'stopped' ? goal : undefined;
+}
+
+function latestGoal(tasks: Task[]): Task | undefined {
+  return tasks
+    .filter((task) => task.planId === null)
+    .sort((a, b) => a.sequence - b.sequence)
+    .at(-1);
+}
+
+/**
+ * The goal a stop had closed (stopped; cancelled or failed by older versions) that `resume` then
+ * finished: the to-do list says completed, as the session does.
  */
 async function completeStoppedGoal(
   deps: WorkerDeps,
@@ -111,11 +133,8 @@ async function completeStoppedGoal(
   finalAnswer: string | undefined,
 ): Promise<void> {
   const { tasks } = deps.store;
-  const goal = (await tasks.listAll({ sessionId }))
-    .filter((task) => task.planId === null)
-    .sort((a, b) => a.sequence - b.sequence)
-    .at(-1);
-  if (!goal || (goal.status !== 'cancelled' && goal.status !== 'failed')) return;
+  const goal = latestGoal(await tasks.listAll({ sessionId }));
+  if (!goal || !CLOSED_BY_A_STOP.has(goal.status)) return;
   await tasks.resetToPending(goal.id);
   await tasks.settle(goal.id, 'complete', outcomeText({ status: 'completed', finalAnswer }));
 }

@@ -45,15 +45,14 @@ async function afterSubmitted(
   const { tasks } = deps.store;
   const { task, owner, afterSequence } = goal;
   if (deps.stop.requested) {
-    // A goal the user stopped is not left in the queue for a later worker to pick up; one
-    // stopped at its plan's approval waits for it (blocked), as without a terminal: resume runs it.
-    if (result.status === 'needs_input')
-      await closeGoalTask(
-        tasks,
-        { id: task.id, owner, queue: task.queue, leaseMs: deps.leases.leaseMs },
-        result,
-      );
-    else await tasks.cancel(task.id);
+    // A goal the user stopped is not left in the queue for a later worker to pick up: it is
+    // stopped (resume continues it); one stopped at its plan's approval waits for it (blocked),
+    // as without a terminal. Nothing runs after it here.
+    await closeGoalTask(
+      tasks,
+      { id: task.id, owner, queue: task.queue, leaseMs: deps.leases.leaseMs },
+      result,
+    );
     return { result };
   }
   // Work queued while this goal ran runs after it, here (older queued work is left to `work`).

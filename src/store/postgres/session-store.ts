@@ -1,4 +1,17 @@
-import { and, asc, desc, eq, exists, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  exists,
+  gt,
+  isNull,
+  notExists,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { ServerEvent } from '../../events/registry.js';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
 import {
@@ -14,6 +27,7 @@ import {
   type AppendMessageOptions,
   type CreateRunInput,
   type CreateSessionInput,
+  EMPTY_SESSION_TASK_STATUSES,
   type FinishRunInput,
   finishedRun,
   type MessageFilter,
@@ -28,8 +42,38 @@ import { type PgDb, queryRows } from './connection.js';
 import type { PgContext } from './context.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from './errors.js';
 import { resolvePgIdPrefix } from './id-lookup.js';
-import { events, messages, plans, runs, sessionSeqs, sessions, tasks } from './schema.js';
+import {
+  commands,
+  events,
+  fileChanges,
+  messages,
+  plans,
+  requests,
+  restores,
+  runs,
+  sessionSeqs,
+  sessions,
+  tasks,
+} from './schema.js';
 import { unfinishedPlan } from './task-store.js';
+
+/** The conditions of a session that holds nothing: no row of it in any table but its counter's. */
+function nothingOf(db: PgDb, sessionId: string): SQL[] {
+  const holders = [messages, events, runs, plans, commands, requests, fileChanges, restores];
+  return [
+    ...holders.map(
+      (table) => sql`not exists (select 1 from ${table} where ${table.sessionId} = ${sessionId})`,
+    ),
+    notExists(
+      db
+        .select({ one: sql`1` })
+        .from(tasks)
+        .where(
+          and(eq(tasks.sessionId, sessionId), notInArray(tasks.status, [...EMPTY_SESSION_TASK_STATUSES])),
+        ),
+    ),
+  ];
+}
 
 function noTask(taskId: string): SessionStoreError {
   return new SessionStoreError(`There is no task with the id ${taskId}.`);
@@ -238,6 +282,25 @@ export class PgSessionStore implements SessionLog {
       // Written by appendEvent from a ServerEvent; the store trusts its own log.
       const event: ServerEvent = JSON.parse(row.payload);
       return event;
+    });
+  }
+
+  async removeIfEmpty(sessionId: string): Promise<boolean> {
+    return this.ctx.transaction(async (db) => {
+      // The row lock keeps a writer adding to the session (a run, an event's counter) out until the end.
+      const [empty] = await db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(eq(sessions.id, sessionId), ...nothingOf(db, sessionId)))
+        .for('update');
+      if (empty === undefined) return false;
+      await db
+        .update(tasks)
+        .set({ sessionId: null, updatedAt: this.now() })
+        .where(eq(tasks.sessionId, sessionId));
+      await db.delete(sessionSeqs).where(eq(sessionSeqs.sessionId, sessionId));
+      await db.delete(sessions).where(eq(sessions.id, sessionId));
+      return true;
     });
   }
 

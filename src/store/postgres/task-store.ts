@@ -103,6 +103,8 @@ function changeSet(change: TaskChange, values: ChangeValues): PgUpdateSetSource<
       return { status: 'skipped', ...RELEASED };
     case 'cancel':
       return { status: 'cancelled', ...RELEASED };
+    case 'stop':
+      return { status: 'stopped', failReason: text, ...RELEASED };
     case 'reset to pending':
     case 'reopen':
       return { status: 'pending', failReason: null, ...RELEASED };
@@ -366,6 +368,10 @@ export class PgTaskStore implements TaskQueue, PlanStore {
 
   async cancel(id: string): Promise<Task> {
     return this.change('cancel', { id, now: this.now() });
+  }
+
+  async stop(id: string, reason: string, check: HolderCheck = {}): Promise<Task> {
+    return this.change('stop', { id, now: this.now(), text: reason, ...check });
   }
 
   async reopen(id: string): Promise<Task> {

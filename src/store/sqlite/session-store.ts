@@ -1,5 +1,18 @@
 import type { Statement, Transaction } from 'better-sqlite3';
-import { and, asc, desc, eq, exists, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  exists,
+  gt,
+  isNull,
+  notExists,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { ServerEvent } from '../../events/registry.js';
 import { DEFAULT_SESSION_LIST_LIMIT } from '../defaults.js';
 import {
@@ -16,6 +29,7 @@ import {
   type AppendMessageOptions,
   type CreateRunInput,
   type CreateSessionInput,
+  EMPTY_SESSION_TASK_STATUSES,
   type FinishRunInput,
   finishedRun,
   type MessageFilter,
@@ -27,14 +41,20 @@ import { SessionStoreError, unknownSession } from '../store-errors.js';
 import type { StoreDrizzle, TaskweaveDb } from './database.js';
 import { resolveIdPrefix } from './id-lookup.js';
 import {
+  commands,
   events,
+  fileChanges,
   type MessageRole,
   messages,
   plans,
   type Run,
+  requests,
+  restores,
   runs,
   type Session,
+  sessionSeqs,
   sessions,
+  tasks,
 } from './schema.js';
 import type { SqliteSignals } from './sqlite-signals.js';
 import { unfinishedPlan } from './task-queries.js';
@@ -205,6 +225,44 @@ export class SessionStore implements SyncPort<SessionLog> {
       }
       throw error;
     }
+  }
+
+  /** Removes a session that holds nothing (see SessionLog.removeIfEmpty); false when it holds something. */
+  removeIfEmpty(sessionId: string): boolean {
+    return this.inWriteTransaction(() => {
+      const empty = this.orm
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(eq(sessions.id, sessionId), ...this.nothingOf(sessionId)))
+        .get();
+      if (empty === undefined) return false;
+      this.orm
+        .update(tasks)
+        .set({ sessionId: null, updatedAt: this.now() })
+        .where(eq(tasks.sessionId, sessionId))
+        .run();
+      this.orm.delete(sessionSeqs).where(eq(sessionSeqs.sessionId, sessionId)).run();
+      this.orm.delete(sessions).where(eq(sessions.id, sessionId)).run();
+      return true;
+    });
+  }
+
+  /** The conditions of a session that holds nothing: no row of it in any table but its counter's. */
+  private nothingOf(sessionId: string): SQL[] {
+    const holders = [messages, events, runs, plans, commands, requests, fileChanges, restores];
+    return [
+      ...holders.map(
+        (table) => sql`not exists (select 1 from ${table} where ${table.sessionId} = ${sessionId})`,
+      ),
+      notExists(
+        this.orm
+          .select({ one: sql`1` })
+          .from(tasks)
+          .where(
+            and(eq(tasks.sessionId, sessionId), notInArray(tasks.status, [...EMPTY_SESSION_TASK_STATUSES])),
+          ),
+      ),
+    ];
   }
 
   /**

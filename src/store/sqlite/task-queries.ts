@@ -81,6 +81,10 @@ export const TASK_CHANGES: Record<
   },
   skip: { from: TASK_CHANGE_FROM.skip, set: { status: 'skipped', ...RELEASED } },
   cancel: { from: TASK_CHANGE_FROM.cancel, set: { status: 'cancelled', ...RELEASED } },
+  stop: {
+    from: TASK_CHANGE_FROM.stop,
+    set: { status: 'stopped', failReason: placeholder('text'), ...RELEASED },
+  },
   'reset to pending': {
     from: TASK_CHANGE_FROM['reset to pending'],
     set: { status: 'pending', failReason: null, ...RELEASED },

@@ -387,6 +387,14 @@ export class TaskStore implements SyncPort<TaskQueue & PlanStore> {
   }
 
   /**
+   * Pending or in progress → stopped (the user stopped the goal; `resume` continues it); the
+   * reason goes in failReason. With a holder check, only the in-progress task its worker holds.
+   */
+  stop(id: string, reason: string, check: OwnerCheck = {}): Task {
+    return this.announced(this.change('stop', { id, now: this.now(), text: reason, ...check }));
+  }
+
+  /**
    * Puts a blocked task back in the queue: what it waited for came (an answer to its session's
    * question). Refused (TaskStoreError) unless it is blocked, so that of two processes reopening
    * it at once one does, and a task claimed meanwhile is left to its worker.
@@ -396,7 +404,7 @@ export class TaskStore implements SyncPort<TaskQueue & PlanStore> {
   }
 
   /**
-   * In progress, failed, blocked or cancelled → pending, to be run again; the reason is cleared.
+   * In progress, failed, blocked, cancelled or stopped → pending, to be run again; the reason is cleared.
    * With a holder check, only the in-progress task its worker still holds (a worker giving it back).
    */
   resetToPending(id: string, check: OwnerCheck = {}): Task {

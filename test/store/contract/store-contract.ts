@@ -177,6 +177,39 @@ export function storeContract(backend: ContractBackend): void {
       expect(await store.plans.getPlan('plan_missing')).toBeUndefined();
     });
 
+    it('stops a goal the user stopped: no worker claims it, resume puts it back, cancel and complete it', async () => {
+      const store = await open(clock().now);
+      const goal = await store.tasks.add({ title: 'goal' });
+      const claimed = await store.tasks.claimNext({ owner: 'w', leaseMs: LEASE_MS });
+      expect(claimed?.id).toBe(goal.id);
+      // Only its holder stops it while it runs (the fencing token, as for the other changes).
+      await expect(store.tasks.stop(goal.id, 'stopped', { owner: 'other', attempt: 1 })).rejects.toThrow(
+        /no longer holds its lease/,
+      );
+      expect(
+        await store.tasks.stop(goal.id, 'stopped: by the user', { owner: 'w', attempt: 1 }),
+      ).toMatchObject({
+        status: 'stopped',
+        failReason: 'stopped: by the user',
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      });
+      expect((await store.tasks.listAll({ status: 'stopped' })).map((task) => task.id)).toEqual([goal.id]);
+      // A stopped goal waits for resume: the queue is free and no worker claims it.
+      expect(await store.tasks.claimNext({ owner: 'w2', leaseMs: LEASE_MS })).toBeUndefined();
+      const later = await store.tasks.add({ title: 'later' });
+      expect((await store.tasks.claimNext({ owner: 'w2', leaseMs: LEASE_MS }))?.id).toBe(later.id);
+      await expect(store.tasks.stop(goal.id, 'again')).rejects.toThrow(/it is stopped/);
+      // resume finishing it: back to pending, then completed.
+      expect((await store.tasks.resetToPending(goal.id)).status).toBe('pending');
+      expect((await store.tasks.settle(goal.id, 'complete', 'done')).status).toBe('completed');
+      await expect(store.tasks.stop(goal.id, 'too late')).rejects.toThrow(/it is completed/);
+      // A waiting goal stopped before it ran can be cancelled by hand.
+      const waiting = await store.tasks.add({ title: 'waiting' });
+      expect((await store.tasks.stop(waiting.id, 'stopped')).status).toBe('stopped');
+      expect((await store.tasks.cancel(waiting.id)).status).toBe('cancelled');
+    });
+
     it('runs one task at a time per queue (the serial rule), queues apart', async () => {
       const store = await open(clock().now);
       const a = await store.tasks.add({ title: 'a' });
@@ -625,6 +658,36 @@ export function storeContract(backend: ContractBackend): void {
       expect(await store.sessions.resolveId(sessionId.slice(4, 10))).toBe(sessionId);
       expect(await store.tasks.resolveId(task.id.slice(0, 10))).toBe(task.id);
       await expect(store.tasks.resolveId('zzzzzzzz')).rejects.toThrow(/no task whose id starts with/);
+    });
+
+    it('removes a session that holds nothing but cancelled requests, and no other', async () => {
+      const store = await open(clock().now);
+      // A request cancelled before it ran: its session holds only the cancelled task.
+      const empty = await newSession(store, 'empty');
+      const cancelled = await store.tasks.add({ title: 'queued', sessionId: empty });
+      await store.tasks.cancel(cancelled.id);
+      expect(await store.sessions.removeIfEmpty(empty)).toBe(true);
+      expect(await store.sessions.getSession(empty)).toBeUndefined();
+      // The cancelled request stays in the to-do list, in no session.
+      expect(await store.tasks.get(cancelled.id)).toMatchObject({ status: 'cancelled', sessionId: null });
+      expect(await store.sessions.removeIfEmpty(empty)).toBe(false);
+      // Each thing a session holds keeps it.
+      const withEvent = await newSession(store, 'event');
+      await store.sessions.appendEvent(reason(withEvent, 1));
+      const withMessage = await newSession(store, 'message');
+      await store.sessions.appendMessage(withMessage, 'run_1', 'user', 'hello');
+      const withRun = await newSession(store, 'run');
+      await store.sessions.createRun({ sessionId: withRun, goal: 'g', mode: 'simple' });
+      const withGoal = await newSession(store, 'goal');
+      const waiting = await store.tasks.add({ title: 'waiting', sessionId: withGoal });
+      const withPlan = await newSession(store, 'plan');
+      await store.plans.createPlan({ sessionId: withPlan, runId: 'r', tasks: [] });
+      for (const kept of [withEvent, withMessage, withRun, withGoal, withPlan]) {
+        expect(await store.sessions.removeIfEmpty(kept), kept).toBe(false);
+        expect(await store.sessions.getSession(kept), kept).toBeDefined();
+      }
+      expect((await store.tasks.get(waiting.id))?.sessionId).toBe(withGoal);
+      expect(await store.sessions.removeIfEmpty('ses_missing')).toBe(false);
     });
 
     it('records the commands running now and forgets those that ended', async () => {

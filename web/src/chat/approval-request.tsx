@@ -99,9 +99,18 @@ export function ApprovalRequest({
   return (
     <section className="banner approval" role="alert" aria-label="A tool call waits for your approval">
       <div className="banner-title">
-        {isCommand ? 'Run this command?' : `Allow ${approval.name}?`}{' '}
+        {approval.check
+          ? "Run this task's check?"
+          : isCommand
+            ? 'Run this command?'
+            : `Allow ${approval.name}?`}{' '}
         {approval.taskId && <span className="badge badge-task">{approval.taskId}</span>}
       </div>
+      {approval.check && (
+        <p className="approval-check" role="note">
+          {checkNote(approval.taskId)}
+        </p>
+      )}
       {isCommand ? (
         <CommandPreview preview={approval.preview} operators={approval.operators} />
       ) : (
@@ -148,6 +157,12 @@ export function ApprovalRequest({
       </p>
     </section>
   );
+}
+
+/** Where a check asked for approval comes from: the plan the user approved, not the model's choice now. */
+export function checkNote(taskId: string | undefined): string {
+  const task = taskId === undefined ? 'the task' : `task ${taskId}`;
+  return `This is the check of ${task}, as in the plan you approved: it tells whether the task is done. The model did not choose it now.`;
 }
 
 /** What "always" allows, said in full: the core's button label names it, this says for how long. */

@@ -15,7 +15,7 @@ const NOT_RUN: Record<string, string> = {
  * why), denied (with the reason given), or allowed (and how it went: `exit 0`, `timed out…`).
  */
 export function approvalText(item: ApprovalItem): string {
-  const what = item.name === 'run_command' ? 'Command' : item.name;
+  const what = item.check ? "The task's check" : item.name === 'run_command' ? 'Command' : item.name;
   if (!item.settled) return `${what} waits for your approval.`;
   if (item.outcome === undefined) return `${what} not run: the run ended before you answered.`;
   const notRun = NOT_RUN[item.outcome];

@@ -74,6 +74,8 @@ function AddTask({ onAdd }: { onAdd: (description: string) => void }) {
 
 function TaskRow({ task, act }: { task: ApiTask; act: (action: () => Promise<unknown>) => void }) {
   const open = OPEN.includes(task.status);
+  // A stopped goal waits for `taskweave resume`; it can be cancelled, not completed by hand.
+  const cancellable = open || task.status === 'stopped';
   return (
     <li className={`task-row state-${task.status}`} aria-label={`Task ${task.title}`}>
       <div className="task-row-main">
@@ -99,7 +101,7 @@ function TaskRow({ task, act }: { task: ApiTask; act: (action: () => Promise<unk
                 Complete
               </button>
             )}
-            {open && (
+            {cancellable && (
               <button type="button" onClick={() => act(() => api.cancelTask(task.id))}>
                 Cancel
               </button>

@@ -1,0 +1,2 @@
+ALTER TABLE "tasks" DROP CONSTRAINT "tasks_status_check";--> statement-breakpoint
+ALTER TABLE "tasks" ADD CONSTRAINT "tasks_status_check" CHECK ("status" in ('pending', 'in_progress', 'completed', 'failed', 'blocked', 'skipped', 'cancelled', 'stopped'));
