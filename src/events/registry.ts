@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { imageRecordSchema } from './images.js';
 import { RUN_STATUSES } from './run-status.js';
 
 /**
@@ -72,6 +73,8 @@ export const eventPayloadSchema = z.union([
     network: z.boolean().optional(),
     /** Where plan tasks work: `auto`, `worktree` or `shared` (the setting; what a plan got is said when it starts). */
     isolation: z.string().optional(),
+    /** The images of the user's message (records; the bytes are served by `GET /api/images/:hash`). */
+    images: z.array(imageRecordSchema).optional(),
   }),
   agentUpdate('agent_turn_start', { step, task_id: taskId, ...child }),
   agentUpdate('agent_reason', { step, content: z.string(), task_id: taskId, ...child }),
