@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { fetchImage, type ImageRecord } from '../connection/images.js';
 
 /** The box a thumbnail of the timeline fits in (CSS pixels). */
-const THUMBNAIL_BOX = { width: 240, height: 160 };
+const THUMBNAIL_BOX = { width: 200, height: 150 };
 
 /**
  * The size a thumbnail is drawn at: the image scaled down (never up) to fit the box, keeping its
@@ -41,7 +41,7 @@ function StoredImage({ image, label }: { image: ImageRecord; label: string }) {
     return (
       <span
         className={`message-image placeholder${url instanceof Error ? ' missing' : ''}`}
-        style={size}
+        style={{ width: size.width, aspectRatio: `${size.width} / ${size.height}` }}
         role="img"
         aria-label={url instanceof Error ? `${alt}: ${url.message}` : `${alt}, loading`}
         title={url instanceof Error ? url.message : undefined}
