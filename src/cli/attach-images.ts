@@ -59,5 +59,5 @@ export function attachedImageLine(image: AttachedImage): string {
   const scaled = image.scaledFrom
     ? ` (scaled down from ${image.scaledFrom.width}×${image.scaledFrom.height}, ${formatBytes(image.scaledFrom.bytes)})`
     : '';
-  return `📎 ${image.name} · ${image.width}×${image.height} · ${formatBytes(image.size)}${scaled}`;
+  return `▸ image ${image.name} · ${image.width}×${image.height} · ${formatBytes(image.size)}${scaled}`;
 }

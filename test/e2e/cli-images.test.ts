@@ -53,7 +53,7 @@ describe('an image attached from the terminal reaches each provider in its wire 
       ANTHROPIC_API_KEY: 'sk-local',
       ANTHROPIC_BASE_URL: server.baseUrl,
     });
-    expect(run.stderr + run.stdout).toContain('📎 shot.png · 40×30 · ');
+    expect(run.stderr + run.stdout).toContain('▸ image shot.png · 40×30 · ');
     expect(run.stdout).toContain('A red rectangle.');
     expect(run.code).toBe(0);
     expect(body().messages[0].content).toContainEqual({
@@ -161,7 +161,7 @@ describe('images refused from the terminal', { timeout: 120_000 }, () => {
     });
     expect(scaled.code).toBe(0);
     expect(scaled.stderr + scaled.stdout).toMatch(
-      /📎 big\.png · 2000×1692 · [\d.]+ MB \(scaled down from 2600×2200, 1\d\.\d MB\)/,
+      /▸ image big\.png · 2000×1692 · [\d.]+ MB \(scaled down from 2600×2200, 1\d\.\d MB\)/,
     );
   });
 });
