@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { taskRefName } from '../plan/task-ref-name.js';
@@ -109,15 +109,33 @@ export async function goalBase(top: string, branch: string): Promise<string> {
   return base.stdout.trim();
 }
 
-/** A commit on top of `head` with the working tree as it is (through a throw-away index); `head` when nothing differs. */
+/**
+ * A commit on top of `head` with the working tree as it is (through a throw-away index); `head`
+ * when nothing differs. The throw-away index starts as a copy of the user's (its stat data says
+ * which files are unchanged), so `git add -A` hashes only the files that changed, not the whole
+ * tree; from `head`'s tree when the user's index cannot be used (none yet, or a split index).
+ */
 export async function uncommittedCommit(top: string, head: string): Promise<string> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'taskweave-index-'));
-  const env = { GIT_INDEX_FILE: path.join(folder, 'index') };
+  const indexFile = path.join(folder, 'index');
+  const env = { GIT_INDEX_FILE: indexFile };
   try {
-    await git(['read-tree', head], { cwd: top, env });
     // taskweave's own folder stays out; naming it when it is ignored already makes `git add` fail.
     const ignored = (await gitOutcome(['check-ignore', '-q', '.taskweave'], { cwd: top })).code === 0;
-    await git(['add', '-A', '--', '.', ...(ignored ? [] : [':(exclude).taskweave'])], { cwd: top, env });
+    const addAll = () =>
+      git(['add', '-A', '--', '.', ...(ignored ? [] : [':(exclude).taskweave'])], { cwd: top, env });
+    const seeded = await copyUserIndex(top, indexFile);
+    let added = false;
+    if (seeded)
+      added = await addAll().then(
+        () => true,
+        () => false,
+      );
+    if (!added) {
+      await rm(indexFile, { force: true });
+      await git(['read-tree', head], { cwd: top, env });
+      await addAll();
+    }
     const tree = (await git(['write-tree'], { cwd: top, env })).toString('utf8').trim();
     const headTree = (await git(['rev-parse', `${head}^{tree}`], { cwd: top })).toString('utf8').trim();
     if (tree === headTree) return head;
@@ -130,6 +148,16 @@ export async function uncommittedCommit(top: string, head: string): Promise<stri
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** Copies the checkout's index to `target`; false when it has none. */
+async function copyUserIndex(top: string, target: string): Promise<boolean> {
+  const userIndex = (await gitOutcome(['rev-parse', '--git-path', 'index'], { cwd: top })).stdout.trim();
+  if (userIndex === '') return false;
+  return copyFile(path.resolve(top, userIndex), target).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The trailer of a goal branch's merge commits that holds the goal's text (on one line). */

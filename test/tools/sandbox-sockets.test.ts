@@ -112,3 +112,55 @@ describe('no network means no local daemons (issue 23, item 4)', () => {
     expect(result.output).toContain('tool ran');
   });
 });
+
+describe('without network but with unix sockets (the checks of eval --suite web-bench, issue 45)', () => {
+  const bed = useToolTestBed();
+  const folders: string[] = [];
+  const servers: Server[] = [];
+
+  afterEach(async () => {
+    for (const server of servers.splice(0))
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+  });
+
+  function run(command: string, unixSockets: boolean) {
+    const local: CommandSandbox = {
+      kind: 'bwrap',
+      bwrap,
+      mode: 'workspace-write',
+      network: false,
+      unixSockets,
+    };
+    return runCommandTool.run({ command }, { ...bed().ctx, sandbox: local });
+  }
+
+  /** A unix socket server and its client inside the sandbox, talking over a socket in the workspace. */
+  const INSIDE = `node -e "const net = require('net'); const server = net.createServer((s) => s.end('inside: hello\\\\n')).listen('inside.sock', () => net.connect('inside.sock').on('data', (d) => { process.stdout.write(d); server.close(); }))"`;
+
+  it('a unix socket made inside works; the machine’s own sockets, in a visible folder or in the workspace, stay out of reach', async () => {
+    const visible = await mkdtemp(path.join('/var/tmp', 'taskweave-daemon-'));
+    folders.push(visible);
+    const daemons = [path.join(visible, 'daemon.sock'), path.join(bed().root, 'daemon.sock')];
+    let acted = 0;
+    for (const socketPath of daemons) {
+      const server = createServer((socket) =>
+        socket.on('data', () => {
+          acted += 1;
+          socket.end('done\n');
+        }),
+      );
+      await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+      servers.push(server);
+    }
+    const local = await run(`${INSIDE}; ${CLIENT(daemons[0]!)}; ${CLIENT(daemons[1]!)}`, true);
+    expect(local.output).toContain('inside: hello');
+    expect(local.output).not.toContain('daemon: done');
+    expect(local.output.match(/ECONNREFUSED/g)).toHaveLength(2);
+    expect(acted).toBe(0);
+    // The agent's own no-network sandbox is as before: no unix socket at all.
+    const agent = await run(INSIDE, false);
+    expect(agent.isError).toBe(true);
+    expect(agent.output).toMatch(/EPERM/);
+  });
+});

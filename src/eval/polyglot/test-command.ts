@@ -27,6 +27,8 @@ export async function runExerciseCommand(options: {
   /** Where the command runs, inside the workspace (default: the workspace itself). */
   cwd?: string;
   network: boolean;
+  /** With the network off: unix sockets allowed, the machine's own covered (a browser needs them). */
+  unixSockets?: boolean;
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -40,7 +42,13 @@ export async function runExerciseCommand(options: {
   const sandbox = await probeSandbox(options.env);
   const launch = sandbox.available
     ? sandboxLaunch({
-        sandbox: { kind: 'bwrap', bwrap: sandbox.bwrap, mode: 'workspace-write', network: options.network },
+        sandbox: {
+          kind: 'bwrap',
+          bwrap: sandbox.bwrap,
+          mode: 'workspace-write',
+          network: options.network,
+          ...(options.unixSockets === true ? { unixSockets: true } : {}),
+        },
         workspaceRoot: options.workspace,
         cwd: options.cwd ?? options.workspace,
         env,

@@ -47,10 +47,12 @@ const ARCHITECTURES: Partial<Record<NodeJS.Architecture, { arch: number; x32: bo
 /**
  * The seccomp filter of a sandboxed command and the flags that load it from WRAPPER_INPUT_FD:
  * as root, no set-ID bit on any file (setuid-filter.ts); with the network off, no unix socket
- * (unix-socket-filter.ts). Nothing when neither applies, or on an architecture without rules.
+ * (unix-socket-filter.ts) unless `unixSockets` allows them (the host's are covered instead, in
+ * sandbox.ts). Nothing when neither applies, or on an architecture without rules.
  */
 export function seccompConfinement(options: {
   network: boolean;
+  unixSockets?: boolean;
   uid?: number;
   architecture?: NodeJS.Architecture;
 }): { flags: string[]; input?: Buffer } {
@@ -59,7 +61,7 @@ export function seccompConfinement(options: {
   const machine = ARCHITECTURES[architecture];
   const rules: SyscallRule[] = [
     ...(uid === 0 ? (SETUID_RULES[architecture] ?? []) : []),
-    ...(options.network ? [] : (UNIX_SOCKET_RULES[architecture] ?? [])),
+    ...(options.network || options.unixSockets === true ? [] : (UNIX_SOCKET_RULES[architecture] ?? [])),
   ];
   // One rule per system call: the first wins (io_uring_setup is in both sets, refused alike).
   const unique = rules.filter((rule, index) => rules.findIndex((other) => other.nr === rule.nr) === index);

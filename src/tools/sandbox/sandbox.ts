@@ -7,6 +7,7 @@ import {
   hiddenRuntimeFolders,
   withoutSocketVariables,
 } from './sandbox-hidden-paths.js';
+import { coveredSocketArguments, hostSocketPaths } from './sandbox-host-sockets.js';
 import { protectedWorkspaceArguments } from './sandbox-workspace-mounts.js';
 
 export { READ_ONLY_IN_WORKSPACE } from './sandbox-workspace-mounts.js';
@@ -16,7 +17,18 @@ export { READ_ONLY_IN_WORKSPACE } from './sandbox-workspace-mounts.js';
  * unconfined (`--sandbox off`, or bubblewrap is not usable here).
  */
 export type CommandSandbox =
-  | { kind: 'bwrap'; bwrap: string; mode: Exclude<SandboxMode, 'off'>; network: boolean }
+  | {
+      kind: 'bwrap';
+      bwrap: string;
+      mode: Exclude<SandboxMode, 'off'>;
+      network: boolean;
+      /**
+       * With the network off: unix sockets may be made (a browser needs them to start), and the
+       * sockets bound on the machine are covered instead (sandbox-host-sockets). Only the checks of
+       * `taskweave eval --suite web-bench` ask for it; the agent's commands never do.
+       */
+      unixSockets?: boolean;
+    }
   | { kind: 'none' };
 
 /** taskweave's own installation (`src/tools/` or `dist/tools/` is two folders down). */
@@ -39,8 +51,10 @@ export interface SandboxLaunch {
  * at them; no capabilities, a non-root user when taskweave is root, its own PID namespace and
  * session, and it dies with taskweave (sandbox-confinement); as root, no set-user-ID or
  * set-group-ID bit on any file (setuid-filter); without network, no unix socket
- * (unix-socket-filter). `env` is the environment the command would have had; the launch's is
- * what it gets.
+ * (unix-socket-filter), or with `unixSockets` unix sockets but every socket bound on the machine
+ * covered by an empty file (sandbox-host-sockets; the sandbox's own network namespace has its own
+ * abstract sockets and only a loopback). `env` is the environment the command would have had;
+ * the launch's is what it gets.
  * bwrap is started in a process group of its own: a stop or timeout signals that group, bwrap
  * dies, and with it (`--die-with-parent`, the PID namespace) every process of the command.
  */
@@ -63,9 +77,15 @@ export function sandboxLaunch(options: {
   args.push(sandbox.mode === 'workspace-write' ? '--bind' : '--ro-bind', workspaceRoot, workspaceRoot);
   if (sandbox.mode === 'workspace-write') args.push(...protectedWorkspaceArguments(workspaceRoot));
   if (!sandbox.network) args.push('--unshare-net');
+  // Without network it may not reach a daemon over a unix socket on a path left visible: it may
+  // make none, or (unixSockets) the paths of those bound on the machine are covered.
+  const unixSockets = !sandbox.network && sandbox.unixSockets === true;
+  if (unixSockets) {
+    const boundBack = [workspaceRoot, packageRoot()];
+    args.push(...coveredSocketArguments(hostSocketPaths({ hidden: ['/tmp', ...hidden], boundBack })));
+  }
   // As root the command's files are root's outside: it may not make them set-user-ID programs.
-  // Without network it may not reach a daemon over a unix socket on a path left visible.
-  const seccomp = seccompConfinement({ network: sandbox.network });
+  const seccomp = seccompConfinement({ network: sandbox.network, unixSockets });
   args.push(...CONFINEMENT_FLAGS, ...identityFlags(), ...seccomp.flags, '--chdir', options.cwd);
   const env = {
     ...withoutSocketVariables(options.env, sandbox.network ? [] : hidden, !sandbox.network),
