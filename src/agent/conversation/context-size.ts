@@ -43,8 +43,13 @@ function charsOf(message: ModelMessage): number {
   let chars = messageChars.get(message);
   if (chars === undefined) {
     let images = 0;
-    // An image's bytes are not text the model reads: counted as IMAGE_TOKENS each, not spelled out.
+    // An image's bytes (a tool result's image in base64 too) are not text the model reads:
+    // counted as IMAGE_TOKENS each, not spelled out.
     chars = JSON.stringify(message.content, (_key, value: unknown) => {
+      if (isImageData(value)) {
+        images++;
+        return { type: value.type };
+      }
       if (!(value instanceof Uint8Array)) return value;
       images++;
       return '';
@@ -53,6 +58,15 @@ function charsOf(message: ModelMessage): number {
     messageChars.set(message, chars);
   }
   return chars;
+}
+
+function isImageData(value: unknown): value is { type: string; data: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    ((value as { type?: unknown }).type === 'image-data' || (value as { type?: unknown }).type === 'media') &&
+    typeof (value as { data?: unknown }).data === 'string'
+  );
 }
 
 /** The characters of the tool definitions as a JSON array of { name, description, parameters }. */

@@ -7,7 +7,7 @@ import type { CommandRecorder } from '../../tools/types.js';
 import { errorMessage } from '../../util/error-message.js';
 import { commandRecorder } from './command-records.js';
 import type { Conversation } from './conversation.js';
-import { storedContent } from './image-parts.js';
+import { storedContent, toolResultImages } from './image-parts.js';
 import type { Journal } from './journal.js';
 
 /** A plan's tasks as the events show them. */
@@ -126,6 +126,8 @@ export class RunRecords {
         : this.storeTaskId(conversation.planId, conversation.taskId);
     return this.journal.write(async () => {
       for (const message of added) {
+        // A tool result's image (read_file) is kept by hash, as a user's is; the message names it.
+        for (const image of toolResultImages(message)) await this.store.images.put(image);
         await this.store.sessions.appendMessage(
           this.sessionId,
           runId,
