@@ -108,7 +108,8 @@ export const eventPayloadSchema = z.union([
     cost: dollars.optional(),
   }),
   /**
-   * The older part of a conversation was replaced by a summary (one `compact` model call): the
+   * The older part of a conversation was replaced by a summary (one `compact` model call), or its
+   * earlier images by short markers (first, before any text is summarised; `images_dropped`): the
    * context's estimated size before and after, and what that saves on every later call.
    */
   agentUpdate('context_compacted', {
@@ -120,6 +121,7 @@ export const eventPayloadSchema = z.union([
     tokens_before: tokens,
     tokens_after: tokens,
     tokens_saved: tokens,
+    images_dropped: z.number().int().positive().optional(),
   }),
   agentUpdate('agent_request_input', {
     step,
