@@ -86,3 +86,31 @@ describe('the HTML export of a session with images', () => {
     expect(policy).not.toMatch(/img-src[^;]*(https?:|\*|'self')/);
   });
 });
+
+describe('the markdown and JSON exports of a session with images', () => {
+  it('markdown names each image of the user’s message (type, size, hash) in its run, loading nothing', () => {
+    const markdown = renderSessionExport({ session: SESSION, events: events(), format: 'md' });
+    const lines = [
+      '**2 images attached:**',
+      '',
+      `- PNG image, 1×1, \`sha256:${PIXEL_HASH}\``,
+      `- JPEG image, 800×600, \`sha256:${GONE_HASH}\``,
+    ].join('\n');
+    expect(markdown).toContain(lines);
+    expect(markdown.indexOf(lines)).toBeGreaterThan(markdown.indexOf('## Run 1'));
+    expect(markdown.indexOf(lines)).toBeLessThan(markdown.indexOf('The header is red.'));
+    // Named, not drawn: no image syntax a viewer would load.
+    expect(markdown).not.toMatch(/!\[/);
+  });
+
+  it('JSON carries the records of the message’s images', () => {
+    const json = JSON.parse(renderSessionExport({ session: SESSION, events: events(), format: 'json' })) as {
+      timeline: { kind: string; images?: unknown }[];
+    };
+    const goal = json.timeline.find((entry) => entry.kind === 'goal');
+    expect(goal?.images).toEqual([
+      { hash: PIXEL_HASH, media_type: 'image/png', width: 1, height: 1 },
+      { hash: GONE_HASH, media_type: 'image/jpeg', width: 800, height: 600 },
+    ]);
+  });
+});
