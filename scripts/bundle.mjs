@@ -29,6 +29,8 @@ const EXTERNAL = [
   '@modelcontextprotocol/sdk/*',
   'web-tree-sitter',
   'tree-sitter-bash',
+  // Image scaling: a native addon with its own prebuilt libvips, loaded only when an image comes in.
+  'sharp',
 ];
 
 /**

@@ -72,6 +72,8 @@ export interface AgentCliOptions extends StoreCliOptions {
 /** Options of `taskweave run`, as commander parses them. */
 export interface RunCliOptions extends AgentCliOptions {
   resume?: string;
+  /** `--image <file>` (repeatable): images for the model with the goal. */
+  image?: string[];
   interrupt?: boolean;
   /** false with `--no-wait`: a request queued behind a running task only stays queued. */
   wait: boolean;

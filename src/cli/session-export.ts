@@ -8,6 +8,7 @@ import {
   exportFormatOfPath,
   isExportFormat,
   renderSessionExport,
+  sessionImageHashes,
 } from '../export/export-formats.js';
 import type { SessionBook } from '../runtime/books.js';
 import { UsageError } from './usage-error.js';
@@ -53,13 +54,15 @@ export function exportFormatFor(request: Pick<ExportRequest, 'format' | 'output'
  * session is read, and an unknown session is the runtime's input error (exit 2).
  */
 export async function exportSession(
-  sessions: Pick<SessionBook, 'find' | 'events'>,
+  sessions: Pick<SessionBook, 'find' | 'events' | 'imageBytes'>,
   request: ExportRequest,
 ): Promise<ExportResult> {
   const format = exportFormatFor(request);
   const session = await sessions.find(request.id);
   const events = await sessions.events(session.id);
-  const text = renderSessionExport({ session, events, format });
+  // The HTML page embeds the images of the session's messages; the other formats name them.
+  const images = format === 'html' ? await sessions.imageBytes(sessionImageHashes(events)) : undefined;
+  const text = renderSessionExport({ session, events, format, images });
   if (request.output === undefined) return { sessionId: session.id, format, text };
   const file = path.resolve(request.cwd ?? process.cwd(), request.output);
   await writeFileAtomically(file, text);

@@ -6,6 +6,7 @@ import { baseUrlProblem } from '../model/base-url.js';
 import { contextConfigSchema } from '../model/context-limits.js';
 import { hasBuiltInPrice } from '../model/prices.js';
 import { ModelConfigError } from '../model/types.js';
+import { visionConfigSchema } from '../model/vision.js';
 import { describeIssues } from '../util/describe-issues.js';
 import { nearestNames } from '../util/edit-distance.js';
 import { mergeSafety, safetyConfigShape } from './safety-config.js';
@@ -79,6 +80,8 @@ function configShape() {
     budget: z.strictObject({ session: z.number().positive() }).optional(),
     /** Per `provider:model` (or provider): the context window and the fraction at which to compact. */
     context: contextConfigSchema.optional(),
+    /** Per `provider:model` (or provider): whether the model sees images, over the built-in table (vision.ts). */
+    vision: visionConfigSchema.optional(),
     /** Checkpoints (undo, rewind): the contents of sessions idle longer than `keepDays` are pruned. */
     checkpoints: z.strictObject({ keepDays: z.number().int().positive().optional() }).optional(),
     /** Background commands (run_command `background: true`): how many a session may run at once. */

@@ -4,6 +4,7 @@ import { checkEndpointTrust } from '../model/endpoint-trust.js';
 import { priceOf } from '../model/prices.js';
 import { describeProviders, envValue, PROVIDERS } from '../model/providers.js';
 import { ModelConfigError, type ResolvedModel } from '../model/types.js';
+import { visionOf } from '../model/vision.js';
 import { heldProviderKeys } from '../util/provider-keys.js';
 import { configFilePaths, loadConfigFile, type TaskweaveConfig } from './config-file.js';
 import { checkWorkspaceModel } from './workspace-model.js';
@@ -122,7 +123,8 @@ export async function resolveModel(
   const context = contextLimitsFor(choice.name, config.context);
   const timeouts = { firstTokenMs: config.firstTokenTimeoutMs, idleMs: config.streamIdleTimeoutMs };
   const price = priceOf(choice.name, config.prices);
-  return { id: choice.name, model, context, timeouts, price, source: choice.source, config };
+  const vision = visionOf(choice.name, config.vision, model);
+  return { id: choice.name, model, context, timeouts, price, vision, source: choice.source, config };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ImageRecord } from './images.js';
 import { storedText } from './stored-text-schema.js';
 
 /**
@@ -22,6 +23,9 @@ export const completeTaskBodySchema = z
 export interface ApiError {
   error: { code: string; message: string };
 }
+
+/** `POST /api/images`: the stored image's record (201). */
+export type ApiImage = ImageRecord;
 
 /** `GET /api/health`. */
 export interface ApiHealth {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { imageHashSchema, MAX_IMAGES_PER_MESSAGE } from './images.js';
 import { storedText } from './stored-text-schema.js';
 
 /**
@@ -30,6 +31,11 @@ export const chatMessageSchema = z.strictObject({
   loop: z.enum(['react', 'roa']).optional(),
   plan: z.enum(['auto', 'always', 'never']).optional(),
   model: z.string().min(1).optional(),
+  /** Images for the model: hashes `POST /api/images` returned, at most MAX_IMAGES_PER_MESSAGE. */
+  images: z
+    .array(imageHashSchema)
+    .max(MAX_IMAGES_PER_MESSAGE, `at most ${MAX_IMAGES_PER_MESSAGE} images go with one message`)
+    .optional(),
 });
 
 export const clientMessageSchema = z.discriminatedUnion('type', [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { imageRecordSchema } from './images.js';
 import { RUN_STATUSES } from './run-status.js';
 
 /**
@@ -72,6 +73,8 @@ export const eventPayloadSchema = z.union([
     network: z.boolean().optional(),
     /** Where plan tasks work: `auto`, `worktree` or `shared` (the setting; what a plan got is said when it starts). */
     isolation: z.string().optional(),
+    /** The images of the user's message (records; the bytes are served by `GET /api/images/:hash`). */
+    images: z.array(imageRecordSchema).optional(),
   }),
   agentUpdate('agent_turn_start', { step, task_id: taskId, ...child }),
   agentUpdate('agent_reason', { step, content: z.string(), task_id: taskId, ...child }),
@@ -105,7 +108,8 @@ export const eventPayloadSchema = z.union([
     cost: dollars.optional(),
   }),
   /**
-   * The older part of a conversation was replaced by a summary (one `compact` model call): the
+   * The older part of a conversation was replaced by a summary (one `compact` model call), or its
+   * earlier images by short markers (first, before any text is summarised; `images_dropped`): the
    * context's estimated size before and after, and what that saves on every later call.
    */
   agentUpdate('context_compacted', {
@@ -117,6 +121,7 @@ export const eventPayloadSchema = z.union([
     tokens_before: tokens,
     tokens_after: tokens,
     tokens_saved: tokens,
+    images_dropped: z.number().int().positive().optional(),
   }),
   agentUpdate('agent_request_input', {
     step,

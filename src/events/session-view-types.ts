@@ -1,5 +1,6 @@
 import type { PlanTask, TaskState } from '../plan/task-graph.js';
 import type { DiagnosticView } from './diagnostic-text.js';
+import type { ImageRecord } from './images.js';
 import type { RunStatus } from './registry.js';
 
 /**
@@ -85,6 +86,8 @@ export interface GoalItem {
   id: string;
   runId: string;
   goal: string;
+  /** The images the user's message carried (records: the bytes are fetched by hash). */
+  images?: ImageRecord[];
   ts: number;
 }
 

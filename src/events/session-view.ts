@@ -76,7 +76,14 @@ function foldUpdate(view: SessionView, event: Update): SessionView {
             tone: 'info',
             text: 'The process running this session ended before the run did; taskweave goes on where it stopped.',
           }
-        : { kind: 'goal', id: `${runId}:goal`, runId, goal: event.goal, ts: event.ts };
+        : {
+            kind: 'goal',
+            id: `${runId}:goal`,
+            runId,
+            goal: event.goal,
+            ...(event.images?.length ? { images: event.images } : {}),
+            ts: event.ts,
+          };
       return {
         ...earlier,
         runs: [

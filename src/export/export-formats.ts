@@ -1,6 +1,10 @@
 import type { ServerEvent } from '../events/registry.js';
 import { stripControlSequences } from '../util/terminal-text.js';
 import { renderHtml } from './html-export.js';
+import type { ImageBytes } from './html-images.js';
+
+export { type ImageBytes, sessionImageHashes } from './html-images.js';
+
 import { renderMarkdown } from './markdown-export.js';
 import { buildSessionExport, type ExportedSession } from './session-export.js';
 
@@ -48,6 +52,8 @@ export function renderSessionExport(options: {
   events: readonly ServerEvent[];
   format: ExportFormat;
   exportedAt?: number;
+  /** The stored bytes of the session's images by hash: the HTML embeds them (the others name them). */
+  images?: ImageBytes;
 }): string {
   const document = buildSessionExport(options);
   switch (options.format) {
@@ -56,6 +62,6 @@ export function renderSessionExport(options: {
     case 'md':
       return stripControlSequences(renderMarkdown(document));
     case 'html':
-      return stripControlSequences(renderHtml(document));
+      return stripControlSequences(renderHtml(document, { images: options.images }));
   }
 }

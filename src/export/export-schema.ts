@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { imageRecordSchema } from '../events/images.js';
 
 /**
  * The exported document of a session: the JSON format of `taskweave sessions export --format
@@ -57,7 +58,14 @@ export type ExportToolCall = z.infer<typeof exportToolCallSchema>;
 const runId = z.string();
 
 export const exportEntrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('goal'), run_id: runId, goal: z.string(), at: z.number() }),
+  z.object({
+    kind: z.literal('goal'),
+    run_id: runId,
+    goal: z.string(),
+    /** The images of the user's message, by record (the HTML export embeds their bytes). */
+    images: z.array(imageRecordSchema).optional(),
+    at: z.number(),
+  }),
   z.object({
     kind: z.literal('step'),
     run_id: runId,

@@ -14,6 +14,7 @@ import {
   timeText,
   usageText,
 } from './export-text.js';
+import { type ImageBytes, messageImagesHtml } from './html-images.js';
 import { markdownToHtml } from './html-markdown.js';
 import { EXPORT_CSS } from './html-style.js';
 import { escapeHtml as h } from './html-text.js';
@@ -28,7 +29,8 @@ export function exportContentPolicy(): string {
     "default-src 'none'",
     "script-src 'none'",
     `style-src 'sha256-${styleHash}'`,
-    "img-src 'none'",
+    // Only the images embedded in the page itself (a session's attached images).
+    'img-src data:',
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
@@ -38,8 +40,9 @@ export function exportContentPolicy(): string {
  * A session export as one self-contained HTML page: inline CSS, no script, no outside resource,
  * readable offline. Every text from the session is escaped; the model's markdown goes through
  * markdownToHtml; tool outputs sit in closed `<details>`, cut to their first lines with a note.
+ * The images attached to the user's messages are embedded from `images` (their stored bytes).
  */
-export function renderHtml(document: SessionExport): string {
+export function renderHtml(document: SessionExport, options: { images?: ImageBytes } = {}): string {
   const { session } = document;
   const out: string[] = [];
   out.push(
@@ -93,7 +96,9 @@ export function renderHtml(document: SessionExport): string {
       `<section class="run" id="run-${index + 1}"><h2>Run ${index + 1}: ${h(STATUS_TEXT[run.status] ?? run.status)}</h2>`,
       run.goal !== session.goal ? `<div class="goal">${h(run.goal)}</div>` : '',
       `<p class="muted small"><code>${h(run.model)}</code> · ${h(run.loop)} · ${h(runModeText(document, run))} · up to ${run.max_steps} steps · started ${h(timeText(run.started_at))}${h(ended)} · ${h(usageText(run.usage))}</p>`,
-      ...document.timeline.filter((entry) => entry.run_id === run.run_id).map(entryHtml),
+      ...document.timeline
+        .filter((entry) => entry.run_id === run.run_id)
+        .map((entry) => entryHtml(entry, options.images)),
       '</section>',
     );
   });
@@ -126,10 +131,11 @@ function state(name: string): string {
   return `<span class="state state-${h(name)}">${h(name.replace('_', ' '))}</span>`;
 }
 
-function entryHtml(entry: ExportEntry): string {
+function entryHtml(entry: ExportEntry, images: ImageBytes | undefined): string {
   switch (entry.kind) {
     case 'goal':
-      return '';
+      // The goal's text is the run's heading; what the message adds is its images.
+      return messageImagesHtml(entry.images ?? [], images);
     case 'step':
       return stepHtml(entry);
     case 'question':

@@ -61,6 +61,10 @@ td > code { white-space: nowrap; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; }
 blockquote { margin: .5rem 0; padding-left: .75rem; border-left: 3px solid var(--line); color: var(--muted); }
 .raw-html, .image { color: var(--muted); }
+.message-images { display: flex; flex-wrap: wrap; gap: .75rem; margin: .5rem 0; }
+.message-images figure { margin: 0; max-width: 100%; }
+.message-images img { display: block; max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 4px; }
+.message-images figcaption { color: var(--muted); font-size: .85rem; }
 a { color: var(--accent); }
 @media print { details { display: block; } details > :not(summary) { display: block; } }
 `;

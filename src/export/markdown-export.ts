@@ -1,3 +1,4 @@
+import type { ImageRecord } from '../events/images.js';
 import type { ExportEntry, ExportEntryOf, ExportToolCall, SessionExport } from './export-schema.js';
 import {
   callMark,
@@ -84,10 +85,27 @@ export function renderMarkdown(document: SessionExport): string {
     .trimEnd()}\n`;
 }
 
+/**
+ * The images of the user's message, named (a markdown file carries no bytes): type, size in
+ * pixels and hash, which `GET /api/images/<hash>` serves.
+ */
+function imageLines(images: readonly ImageRecord[]): string[] {
+  if (images.length === 0) return [];
+  return [
+    `**${images.length === 1 ? 'Image' : `${images.length} images`} attached:**`,
+    '',
+    ...images.map(
+      (image) =>
+        `- ${image.media_type.replace('image/', '').toUpperCase()} image, ${image.width}×${image.height}, ${code(`sha256:${image.hash}`)}`,
+    ),
+    '',
+  ];
+}
+
 function entryLines(entry: ExportEntry): string[] {
   switch (entry.kind) {
     case 'goal':
-      return [];
+      return imageLines(entry.images ?? []);
     case 'step':
       return stepLines(entry);
     case 'question':

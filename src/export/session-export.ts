@@ -136,7 +136,13 @@ function exportEntry(
   const run_id = item.runId;
   switch (item.kind) {
     case 'goal':
-      return { kind: 'goal', run_id, goal: item.goal, at: item.ts };
+      return {
+        kind: 'goal',
+        run_id,
+        goal: item.goal,
+        ...(item.images ? { images: item.images } : {}),
+        at: item.ts,
+      };
     case 'step':
       return {
         kind: 'step',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
 
 /**
@@ -13,10 +14,18 @@ export function promptText(prompt: LanguageModelV3Prompt): string {
     }
     for (const part of message.content) {
       if (part.type === 'text') pieces.push(part.text);
+      else if (part.type === 'file') pieces.push(fileText(part.mediaType, part.data));
       else if (part.type === 'tool-result') pieces.push(toolOutputText(part.output));
     }
   }
   return pieces.join('\n');
+}
+
+/** A file part (an image) as a line naming its type and the sha256 of its bytes, never the bytes. */
+function fileText(mediaType: string, data: Uint8Array | string | URL): string {
+  if (data instanceof URL) return `[file ${mediaType} ${data.href}]`;
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'base64') : data;
+  return `[file ${mediaType} sha256:${createHash('sha256').update(bytes).digest('hex')}]`;
 }
 
 function toolOutputText(output: LanguageModelV3ToolResultOutput): string {
@@ -30,6 +39,14 @@ function toolOutputText(output: LanguageModelV3ToolResultOutput): string {
     case 'execution-denied':
       return output.reason ?? 'execution denied';
     case 'content':
-      return output.value.flatMap((item) => (item.type === 'text' ? [item.text] : [])).join('\n');
+      return output.value
+        .flatMap((item) =>
+          item.type === 'text'
+            ? [item.text]
+            : 'data' in item && 'mediaType' in item
+              ? [fileText(item.mediaType, item.data)]
+              : [],
+        )
+        .join('\n');
   }
 }

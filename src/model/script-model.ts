@@ -68,6 +68,8 @@ export class ScriptModel implements LanguageModelV3 {
   readonly provider = 'script';
   readonly supportedUrls: Record<string, RegExp[]> = {};
   private readonly used: boolean[];
+  /** Whether it stands for a model that sees images (the script's `vision`, default true). */
+  readonly vision: boolean;
   /** Tells apart the call ids of two processes replaying the same script (a resumed run). */
   private readonly instance = randomUUID().slice(0, 6);
 
@@ -77,6 +79,7 @@ export class ScriptModel implements LanguageModelV3 {
     readonly modelId: string,
   ) {
     this.used = script.turns.map(() => false);
+    this.vision = script.vision ?? true;
   }
 
   /** Builds a model from a script held in memory (validated like a file); for tests. */

@@ -53,6 +53,8 @@ export const modelScriptSchema = z.strictObject({
   description: z.string().optional(),
   /** Default delay before each reply, in milliseconds; a turn's own latencyMs wins. */
   latencyMs: z.number().nonnegative().optional(),
+  /** Whether the script stands for a model that sees images (default true); false to test a text-only model. */
+  vision: z.boolean().optional(),
   turns: z.array(scriptTurnSchema).min(1),
 });
 

@@ -28,6 +28,8 @@ export interface ResolvedModel {
   timeouts?: Partial<StreamTimeouts>;
   /** Its price (prices.ts: the config's `prices`, then the built-in table); undefined when unknown. */
   price?: ModelPrice;
+  /** Whether it sees images (vision.ts: the config's `vision`, then the built-in table); true when left out. */
+  vision?: boolean;
 }
 
 /** The model configuration is missing or wrong; the CLI exits with code 2 and this message. */

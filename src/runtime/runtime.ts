@@ -2,6 +2,7 @@ import { DEFAULT_MAX_STEPS, type PendingRequest, type RequestAnswer } from '../a
 import { loadConfigFile, type TaskweaveConfig } from '../config/config-file.js';
 import { resolveModel } from '../config/resolve-model.js';
 import { EventBus } from '../events/bus.js';
+import { type ImageRecord, MAX_IMAGES_PER_MESSAGE } from '../events/images.js';
 import type { ServerEvent } from '../events/registry.js';
 import { type ModelPrice, priceOf } from '../model/prices.js';
 import type { ResolvedModel } from '../model/types.js';
@@ -12,6 +13,7 @@ import type { ApprovalMode } from '../tools/approval.js';
 import type { LanguageServerSettings } from '../tools/lsp/index.js';
 import type { McpServerConfig } from '../tools/mcp/index.js';
 import { Workspace } from '../tools/workspace/index.js';
+import { takeImage } from '../util/image-intake.js';
 import { titleOf } from '../util/title.js';
 import { DEFAULT_ISOLATION } from '../work/isolation.js';
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../work/worktree-setup.js';
@@ -63,6 +65,13 @@ import { type WorkOptions, type WorkOutcome, workQueue } from './worker/work-que
 import type { WorkerDeps } from './worker/worker-deps.js';
 
 export type { GoalSettings } from './worker/queued-settings.js';
+
+/** An image taken in: its record, its stored size in bytes, and its own size when it was scaled down. */
+export interface TakenImageRecord {
+  record: ImageRecord;
+  size: number;
+  scaledFrom?: { width: number; height: number; bytes: number };
+}
 export type { SubmitOutcome } from './worker/submitted-goal.js';
 export type { WorkOutcome } from './worker/work-queue.js';
 
@@ -374,6 +383,58 @@ export class Runtime {
   }
 
   /**
+   * Takes in an image for the model (image-intake.ts: its type from its bytes, refused past 20 MB,
+   * scaled down past 2000 px or 5 MB) and stores it by its hash; the record names it in a goal's
+   * `images`. Throws ImageIntakeError for an input it refuses.
+   */
+  async takeImage(bytes: Uint8Array): Promise<TakenImageRecord> {
+    const taken = await takeImage(bytes);
+    const record: ImageRecord = {
+      hash: taken.hash,
+      media_type: taken.media_type,
+      width: taken.width,
+      height: taken.height,
+    };
+    await this.store.images.put({ record, bytes: taken.bytes });
+    return {
+      record,
+      size: taken.bytes.byteLength,
+      ...(taken.scaledFrom ? { scaledFrom: taken.scaledFrom } : {}),
+    };
+  }
+
+  /** A stored image (its record and bytes), or undefined for an unknown hash. */
+  image(hash: string): Promise<{ record: ImageRecord; bytes: Uint8Array } | undefined> {
+    return this.store.images.get(hash);
+  }
+
+  /**
+   * The records of a goal's images: at most MAX_IMAGES_PER_MESSAGE, each stored, and the model
+   * must see images (a clear refusal naming it, before any request).
+   */
+  private async goalImages(hashes: readonly string[]): Promise<ImageRecord[]> {
+    if (hashes.length === 0) return [];
+    if (hashes.length > MAX_IMAGES_PER_MESSAGE)
+      throw new RuntimeInputError(
+        `${hashes.length} images go with this message; at most ${MAX_IMAGES_PER_MESSAGE} may.`,
+      );
+    if (this.model.vision === false)
+      throw new RuntimeInputError(
+        `The model ${this.model.id} does not see images: use a model that does, or leave the images out (a model that does see them can be named in the config's "vision").`,
+      );
+    const records = await this.store.images.records(hashes);
+    const unknown = hashes.filter((hash) => !records.some((record) => record.hash === hash));
+    if (unknown.length > 0)
+      throw new RuntimeInputError(
+        `No image is stored with the hash ${unknown.join(', ')}: upload it first.`,
+        {
+          code: 'not_found',
+        },
+      );
+    return records;
+  }
+
+  /**
    * Submits a goal through the workspace's queue (in a new session, or continuing `sessionId`).
    * When no other task runs it starts at once (`done` settles when it and the work queued
    * behind it meanwhile have run); otherwise it waits in the queue and the result says where.
@@ -397,6 +458,7 @@ export class Runtime {
     if (text === '') throw new RuntimeInputError('The goal is empty: say what taskweave should do.');
     refuseNul(text, 'the goal');
     const { tasks } = this.store;
+    const images = await this.goalImages(options.settings?.images ?? []);
     const sessionId = await this.sessionFor(text, options.sessionId);
     const newSession = options.sessionId === undefined;
     const owner = newWorkerId();
@@ -405,7 +467,10 @@ export class Runtime {
     await releaseDeadWorkers(tasks, queue);
     if (options.interrupt) await this.interruptRunning(queue);
     // The goal carries the settings it was made with: whichever process runs it runs it with them.
-    const runSettings = encodeQueuedSettings(this.queuedSettings(options.settings));
+    const runSettings = encodeQueuedSettings({
+      ...this.queuedSettings(options.settings),
+      ...(images.length > 0 ? { images } : {}),
+    });
     const input = { title: titleOf(text), description: text, sessionId, queue, runSettings };
     const { task, started } = options.forWorkers
       ? { task: await tasks.add(input), started: false }

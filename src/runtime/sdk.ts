@@ -57,6 +57,8 @@ export interface RunOptions {
   approval?: ApprovalMode;
   /** `true`: a plain chat turn, the model offered no tool. */
   chat?: boolean;
+  /** Images for the model with the goal: hashes `runtime.takeImage` returned (at most 8). */
+  images?: readonly string[];
   /** Stop the goal running in the workspace's queue first (its worker stops it at its next step). */
   interrupt?: boolean;
   /**

@@ -8,6 +8,7 @@ import { replyToError, sendError } from './http-errors.js';
 import { commandRoutes } from './routes/commands.js';
 import { goalRoutes } from './routes/goals.js';
 import { healthRoutes } from './routes/health.js';
+import { imageRoutes } from './routes/images.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { taskRoutes } from './routes/tasks.js';
 import { DEFAULT_WEB_ROOT, webRoutes } from './routes/web.js';
@@ -64,6 +65,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   taskRoutes(app, runtime);
   commandRoutes(app, runtime);
   goalRoutes(app, runtime);
+  await imageRoutes(app, runtime);
   await webRoutes(app, { webRoot: options.webRoot ?? DEFAULT_WEB_ROOT });
   return app;
 }

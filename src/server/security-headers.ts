@@ -1,6 +1,7 @@
 /**
  * The headers every answer carries. The Content-Security-Policy lets the page load only its own
- * scripts, styles and images (and `data:` images), talk only to its own server, never be framed
+ * scripts, styles and images (and `data:` images, and `blob:` ones: the attached images it fetched
+ * with its token or read from a pasted file), talk only to its own server, never be framed
  * and never submit a form elsewhere: a markdown image or link the model writes cannot make the
  * browser fetch another origin on its own, with or without a secret in its URL.
  */
@@ -13,7 +14,7 @@ export function securityHeaders(ownHost: string | undefined): Record<string, str
       "default-src 'self'",
       "script-src 'self'",
       "style-src 'self'",
-      "img-src 'self' data:",
+      "img-src 'self' data: blob:",
       `connect-src 'self'${socket}`,
       "object-src 'none'",
       "base-uri 'none'",

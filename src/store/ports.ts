@@ -1,5 +1,6 @@
 import type { ChangeLog } from './change-log.js';
 import type { CommandLog } from './command-log.js';
+import type { ImageLog } from './image-log.js';
 import type { OriginLog } from './origin-log.js';
 import type { PlanStore } from './plan-store.js';
 import type { RequestLog } from './requests.js';
@@ -15,7 +16,17 @@ import type { UsageLog } from './usage-log.js';
  * (test/store/contract) runs the same tests on both. openStore (open-store.ts) opens one.
  */
 
-export type { ChangeLog, CommandLog, OriginLog, PlanStore, RequestLog, SessionLog, TaskQueue, UsageLog };
+export type {
+  ChangeLog,
+  CommandLog,
+  ImageLog,
+  OriginLog,
+  PlanStore,
+  RequestLog,
+  SessionLog,
+  TaskQueue,
+  UsageLog,
+};
 
 /**
  * A port as a synchronous implementation provides it (better-sqlite3 answers at once): every
@@ -64,6 +75,8 @@ export interface Store {
   origin: OriginLog;
   usage: UsageLog;
   requests: RequestLog;
+  /** Images given to the model, by the sha256 of their bytes. */
+  images: ImageLog;
   /** Where the data lives, for messages (a file path, `:memory:`, or a server URL without its password). */
   location: string;
   /** Wake-ups when tasks change or events are logged (see StoreSignals). */

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { TakenImage } from '../util/image-intake.js';
 import type { ChangeKind } from './approval.js';
 import type { BackgroundCommands } from './background/background-commands.js';
 import type { ControlEffect } from './control-effect.js';
@@ -59,6 +60,11 @@ export interface ToolContext {
   languageServers?: LanguageServers;
   /** What web_fetch may reach beyond public addresses (the user's config); public addresses only when absent. */
   web?: WebAccess;
+  /**
+   * Whether the run's model sees images: read_file then gives it an image file's image; without
+   * it (left out too), read_file says the model cannot see images.
+   */
+  vision?: boolean;
 }
 
 /**
@@ -92,6 +98,8 @@ export interface ToolResult {
   /** The problems a file change introduced, as the language server reports them (write_file, edit_file). */
   diagnostics?: FileDiagnostic[];
   effect?: ControlEffect;
+  /** An image for the model with `output` (read_file of an image file), already through the image intake. */
+  image?: TakenImage;
 }
 
 /** What `defineTool` is given. */

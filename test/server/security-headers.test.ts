@@ -21,7 +21,7 @@ describe('the headers of taskweave serve', () => {
     expect(policy).toMatchObject({
       'default-src': ["'self'"],
       'script-src': ["'self'"],
-      'img-src': ["'self'", 'data:'],
+      'img-src': ["'self'", 'data:', 'blob:'],
       'object-src': ["'none'"],
       'base-uri': ["'none'"],
       'frame-ancestors': ["'none'"],

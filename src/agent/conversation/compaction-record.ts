@@ -93,5 +93,8 @@ function resultsById(messages: readonly ModelMessage[]): Map<string, ToolResultP
 function outputText(output: ToolResultPart['output']): string {
   if (output.type === 'text' || output.type === 'error-text') return output.value;
   if (output.type === 'json' || output.type === 'error-json') return JSON.stringify(output.value);
+  // An image in the output (read_file) is left out: its text names it.
+  if (output.type === 'content')
+    return output.value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
   return NO_ANSWER;
 }

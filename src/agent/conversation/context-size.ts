@@ -3,6 +3,11 @@ import { mapFor } from '../../util/nested-map.js';
 
 /** A rough tokens-per-character ratio, the usual one for English text and code. */
 export const CHARS_PER_TOKEN = 4;
+/**
+ * What an image is counted as: the tokens providers bill for one at the largest size taskweave
+ * sends (Anthropic counts width × height / 750, about 1,600 at its 1.15-megapixel cap).
+ */
+export const IMAGE_TOKENS = 1_600;
 
 // Keyed by identity: a sent message never changes, the tool set of a registry is built once,
 // and a tool's definition is shared by the registries of every plan task (modelToolsFor).
@@ -37,10 +42,31 @@ export function estimateMessageTokens(messages: readonly ModelMessage[]): number
 function charsOf(message: ModelMessage): number {
   let chars = messageChars.get(message);
   if (chars === undefined) {
-    chars = JSON.stringify(message.content).length;
+    let images = 0;
+    // An image's bytes (a tool result's image in base64 too) are not text the model reads:
+    // counted as IMAGE_TOKENS each, not spelled out.
+    chars = JSON.stringify(message.content, (_key, value: unknown) => {
+      if (isImageData(value)) {
+        images++;
+        return { type: value.type };
+      }
+      if (!(value instanceof Uint8Array)) return value;
+      images++;
+      return '';
+    }).length;
+    chars += images * IMAGE_TOKENS * CHARS_PER_TOKEN;
     messageChars.set(message, chars);
   }
   return chars;
+}
+
+function isImageData(value: unknown): value is { type: string; data: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    ((value as { type?: unknown }).type === 'image-data' || (value as { type?: unknown }).type === 'media') &&
+    typeof (value as { data?: unknown }).data === 'string'
+  );
 }
 
 /** The characters of the tool definitions as a JSON array of { name, description, parameters }. */

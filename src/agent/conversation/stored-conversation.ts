@@ -1,5 +1,6 @@
 import { type ModelMessage, modelMessageSchema, type ToolResultPart } from 'ai';
-import type { SessionLog } from '../../store/ports.js';
+import type { ImageLog, SessionLog } from '../../store/ports.js';
+import { loadedContent } from '../state/image-parts.js';
 import { compactionRecordOf } from './compaction-record.js';
 
 /** What a call whose result was never recorded anywhere gets as its result. */
@@ -17,11 +18,14 @@ export async function loadConversation(
   sessions: SessionLog,
   sessionId: string,
   taskId: string | null,
+  images: ImageLog,
 ): Promise<ModelMessage[]> {
   const all = await sessions.messages(sessionId, { taskId });
-  const parsed = all.map((message) =>
-    modelMessageSchema.parse({ role: message.role, content: message.content }),
-  );
+  const parsed: ModelMessage[] = [];
+  for (const message of all)
+    parsed.push(
+      modelMessageSchema.parse({ role: message.role, content: await loadedContent(message.content, images) }),
+    );
   // After a compaction, the conversation goes on from its summary message (stored after the
   // messages it replaced, with the recent ones again after it).
   const from = lastCompaction(parsed);

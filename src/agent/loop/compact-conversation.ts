@@ -5,6 +5,7 @@ import { fillSection } from '../../prompts/template.js';
 import { collectRecord, compactionMessage } from '../conversation/compaction-record.js';
 import { estimateContextTokens, estimateMessageTokens } from '../conversation/context-size.js';
 import { maskOldToolOutputs } from '../conversation/mask-outputs.js';
+import { withoutImages } from '../state/image-parts.js';
 import { type LoopContext, saveConversation } from './loop-context.js';
 import type { Interruption } from './step.js';
 import { callModelForStep, plainCallTools } from './step-model-call.js';
@@ -40,8 +41,28 @@ export async function compactIfNeeded(ctx: LoopContext, step: number): Promise<I
   if (conversation.messages.length - pinned < MIN_MESSAGES_TO_COMPACT) return undefined;
   const limits = run.model.context ?? contextLimitsFor(run.model.id);
   const threshold = limits.window * limits.compactAt;
-  const before = contextTokens(ctx, conversation.messages);
+  let before = contextTokens(ctx, conversation.messages);
   if (before <= threshold) return undefined;
+  // Images go first: those the model has replied to become short markers; the text is
+  // summarised only when that is not enough.
+  const images = dropEarlierImages(ctx, pinned);
+  if (images > 0) {
+    const after = contextTokens(ctx, conversation.messages);
+    run.emit({
+      type: 'agent_update',
+      update_type: 'context_compacted',
+      step,
+      task_id: ctx.taskId,
+      messages_before: conversation.messages.length,
+      messages_after: conversation.messages.length,
+      tokens_before: before,
+      tokens_after: after,
+      tokens_saved: Math.max(0, before - after),
+      images_dropped: images,
+    });
+    if (after <= threshold) return undefined;
+    before = after;
+  }
   const fixed = contextTokens(ctx, conversation.messages.slice(0, pinned));
   const cut = recentStart(masked(ctx, conversation.messages), {
     pinned,
@@ -107,6 +128,27 @@ export async function compactIfNeeded(ctx: LoopContext, step: number): Promise<I
     tokens_saved: Math.max(0, before - after),
   });
   return undefined;
+}
+
+/**
+ * Replaces the images of the messages before the last model reply (those it has seen) by their
+ * markers; returns how many were dropped. Stored messages keep their images (a resumed run that
+ * is again past the threshold drops them again); ones not yet stored are stored with the markers.
+ */
+function dropEarlierImages(ctx: LoopContext, pinned: number): number {
+  const { conversation } = ctx;
+  let lastReply = conversation.messages.length;
+  while (lastReply > pinned && conversation.messages[lastReply - 1]?.role !== 'assistant') lastReply--;
+  if (lastReply <= pinned) return 0;
+  const end = lastReply - 1;
+  const { messages, dropped } = withoutImages(conversation.messages.slice(pinned, end));
+  if (dropped.length === 0) return 0;
+  conversation.messages = [
+    ...conversation.messages.slice(0, pinned),
+    ...messages,
+    ...conversation.messages.slice(end),
+  ];
+  return dropped.length;
 }
 
 /** The estimated input tokens of the next call: what is sent, old outputs masked. */

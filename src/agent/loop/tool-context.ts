@@ -37,6 +37,7 @@ export function toolContextFor(
     background: run.background,
     ...(run.languageServers === undefined ? {} : { languageServers: run.languageServers }),
     ...(run.web === undefined ? {} : { web: run.web }),
+    vision: run.model.vision !== false,
     progress: (content) =>
       run.emit({ type: 'tool_progress', call_id: call.id, name: call.name, content, task_id: taskId }),
     model: {

@@ -71,7 +71,7 @@ export class PlanRun {
   async takeSavedConversation(taskId: string): Promise<ModelMessage[]> {
     if (!this.interruptedTasks.delete(taskId)) return [];
     const saved = this.run.records.taskConversation(this.planId, taskId);
-    return loadConversation(saved.sessions, saved.sessionId, saved.taskId);
+    return loadConversation(saved.sessions, saved.sessionId, saved.taskId, saved.images);
   }
 
   private combinedSignal: AbortSignal | undefined;

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { ImageRecord } from '../../events/images.js';
+import type { TakenImage } from '../../util/image-intake.js';
+import { imagePart, imageToolOutput } from '../state/image-parts.js';
 import type { WireProtocol } from '../state/wire-protocol.js';
 import {
   buildJsonProtocolInstructions,
@@ -45,7 +48,9 @@ const nativeProtocol: WireProtocol = {
             toolName: call.name,
             output: result.isError
               ? { type: 'error-text' as const, value: result.output }
-              : { type: 'text' as const, value: result.output },
+              : result.image === undefined
+                ? { type: 'text' as const, value: result.output }
+                : imageToolOutput(result.output, recordOf(result.image), result.image.bytes),
           })),
         },
   errorMessage: (error) => ({ role: 'user', content: error }),
@@ -96,24 +101,32 @@ const jsonProtocol: WireProtocol = {
     return { ok: true, reply: { ...raw, text, toolCalls }, reasoning: response.reasoning };
   },
   assistantMessage: (raw) => ({ role: 'assistant', content: raw.text }),
-  resultsMessage: (executed) =>
-    executed.length === 0
-      ? undefined
-      : {
-          role: 'user',
-          content: formatToolResultsForModel(
-            executed.map(({ call, result }) => ({
-              name: call.name,
-              args: call.args,
-              output: result.output,
-              isError: result.isError,
-            })),
-          ),
-        },
+  resultsMessage: (executed) => {
+    if (executed.length === 0) return undefined;
+    const text = formatToolResultsForModel(
+      executed.map(({ call, result }) => ({
+        name: call.name,
+        args: call.args,
+        output: result.output,
+        isError: result.isError,
+      })),
+    );
+    // A result's image (read_file of an image file) follows the results, as a user's image would.
+    const images = executed.flatMap(({ result }) =>
+      result.image === undefined || result.isError
+        ? []
+        : [imagePart(recordOf(result.image), result.image.bytes)],
+    );
+    return { role: 'user', content: images.length === 0 ? text : [{ type: 'text', text }, ...images] };
+  },
   errorMessage: (error) => ({ role: 'user', content: parseErrorMessageForModel(error) }),
 };
 
 /** The protocol by name. */
 export function wireProtocol(name: ProtocolName): WireProtocol {
   return name === 'json' ? jsonProtocol : nativeProtocol;
+}
+
+function recordOf(image: TakenImage): ImageRecord {
+  return { hash: image.hash, media_type: image.media_type, width: image.width, height: image.height };
 }

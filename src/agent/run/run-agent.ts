@@ -1,4 +1,5 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, UserContent } from 'ai';
+import type { ImageRecord } from '../../events/images.js';
 import type { RunStatus } from '../../events/registry.js';
 import { formatDollars } from '../../events/usage-text.js';
 import type { TokenUsage } from '../../model/call-model.js';
@@ -29,6 +30,7 @@ import type { StoredPlan } from '../orchestrator/stored-plan.js';
 import { type ProtocolName, wireProtocol } from '../protocol/wire-protocol.js';
 import type { RunControl } from '../state/control.js';
 import { DEFAULT_MAX_STEPS } from '../state/defaults.js';
+import { imageMarker, imagePart, withoutImages } from '../state/image-parts.js';
 import type { Journal } from '../state/journal.js';
 import { DEFAULT_LOOP, type LoopName } from '../state/loop-name.js';
 import { PathLocks } from '../state/path-locks.js';
@@ -63,6 +65,8 @@ export interface RunAgentOptions {
   chatOnly?: boolean;
   /** Earlier messages of the conversation (when a session is continued). */
   history?: ModelMessage[];
+  /** Images that go with the goal (their bytes are loaded from the store by hash). */
+  images?: readonly ImageRecord[];
   /**
    * Set when `goal` is taskweave's own message continuing a run a process left unfinished: that
    * run's goal, which this run is recorded, announced (agent_start `continued`) and planned under.
@@ -131,10 +135,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     ...(chatOnly ? [] : todo),
     ...(planMode === 'never' || chatOnly ? [] : [planActionsTool(run)]),
   ]);
-  const history = options.history ?? [];
+  // A model that does not see images gets the earlier ones as markers (new ones are refused before the run).
+  const history =
+    options.model.vision === false ? withoutImages(options.history ?? []).messages : (options.history ?? []);
   const conversation: Conversation = {
     system: run.systemPrompt(planMode === 'never' ? 'simple' : 'planning'),
-    messages: [...history, { role: 'user', content: options.goal }],
+    messages: [...history, await goalMessage(options)],
     saved: history.length,
     goal: options.goal,
   };
@@ -283,12 +289,33 @@ async function createRun(
     sandbox: safety.sandboxLabel,
     network: safety.sandbox.kind === 'bwrap' ? safety.sandbox.network : undefined,
     isolation: options.isolation?.mode,
+    ...('images' in options && options.images?.length ? { images: [...options.images] } : {}),
   });
   for (const content of [...(safety.notes ?? []), ...budgetNotes(run)]) {
     run.emit({ type: 'agent_update', update_type: 'agent_note', step: 0, content });
   }
   if (run.hooks.has('runStart')) await run.hooks.at('runStart', { goal, mode }, { step: 0 });
   return run;
+}
+
+/** The user's message of a goal: its text, and its images loaded from the store. */
+async function goalMessage(options: RunAgentOptions): Promise<ModelMessage> {
+  const images = options.images ?? [];
+  if (images.length === 0) return { role: 'user', content: options.goal };
+  const parts: UserContent = [{ type: 'text', text: options.goal }];
+  for (const record of images) {
+    const stored = options.model.vision === false ? undefined : await options.store.images.get(record.hash);
+    const why =
+      options.model.vision === false
+        ? `not sent: ${options.model.id} does not see images`
+        : 'no longer stored';
+    parts.push(
+      stored === undefined
+        ? { type: 'text', text: imageMarker(record, why) }
+        : imagePart(record, stored.bytes),
+    );
+  }
+  return { role: 'user', content: parts };
 }
 
 /** Why a budget cannot be held: its model has no price to count what is spent. */

@@ -1,12 +1,13 @@
 import type { EventPayload, RunStatus } from '../../events/registry.js';
 import type { TaskGraph, TaskState } from '../../plan/task-graph.js';
-import type { SessionLog, Store } from '../../store/ports.js';
+import type { ImageLog, SessionLog, Store } from '../../store/ports.js';
 import { TaskStoreError } from '../../store/store-errors.js';
 import type { RunMode } from '../../store/vocabulary.js';
 import type { CommandRecorder } from '../../tools/types.js';
 import { errorMessage } from '../../util/error-message.js';
 import { commandRecorder } from './command-records.js';
 import type { Conversation } from './conversation.js';
+import { storedContent, toolResultImages } from './image-parts.js';
 import type { Journal } from './journal.js';
 
 /** A plan's tasks as the events show them. */
@@ -23,6 +24,7 @@ export function planEventTasks(graph: TaskGraph) {
 /** Where one conversation is saved: the session log, the session and the store's task id. */
 export interface SavedConversation {
   sessions: SessionLog;
+  images: ImageLog;
   sessionId: string;
   taskId: string;
 }
@@ -124,9 +126,17 @@ export class RunRecords {
         : this.storeTaskId(conversation.planId, conversation.taskId);
     return this.journal.write(async () => {
       for (const message of added) {
-        await this.store.sessions.appendMessage(this.sessionId, runId, message.role, message.content, {
-          taskId,
-        });
+        // A tool result's image (read_file) is kept by hash, as a user's is; the message names it.
+        for (const image of toolResultImages(message)) await this.store.images.put(image);
+        await this.store.sessions.appendMessage(
+          this.sessionId,
+          runId,
+          message.role,
+          storedContent(message.content),
+          {
+            taskId,
+          },
+        );
       }
     });
   }
@@ -242,6 +252,7 @@ export class RunRecords {
   taskConversation(planId: string, key: string): SavedConversation {
     return {
       sessions: this.store.sessions,
+      images: this.store.images,
       sessionId: this.sessionId,
       taskId: this.storeTaskId(planId, key),
     };

@@ -1,4 +1,5 @@
 import { type GoalStart, type Runtime, RuntimeInputError } from '../../runtime/index.js';
+import { attachedImageLine, attachImageFiles } from '../attach-images.js';
 import { EXIT } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
 import type { RunCliOptions } from '../options.js';
@@ -17,7 +18,10 @@ export async function runGoal(typedGoal: string, options: RunCliOptions): Promis
     const { taskweave } = cli;
     const session =
       options.resume === undefined ? undefined : await resumedSession(cli.runtime, options.resume);
+    const images = await attachImageFiles(cli.runtime, options.image ?? [], process.cwd());
+    for (const image of images) cli.say(attachedImageLine(image));
     const run = taskweave.run(goal, {
+      ...(images.length === 0 ? {} : { images: images.map((image) => image.hash) }),
       ...(session === undefined ? {} : { session }),
       ...(options.interrupt ? { interrupt: true } : {}),
       ...(queue === undefined ? {} : { queue, forWorkers: true }),

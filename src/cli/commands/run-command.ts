@@ -10,6 +10,12 @@ export function addRunCommand(program: Command, setExitCode: (code: number) => v
       .description('work a goal through with tools until it is done, showing each step')
       .argument('<goal...>', 'what taskweave should do, in plain words'),
   )
+    .option(
+      '--image <file>',
+      'attach an image (PNG, JPEG, GIF or WebP) for the model to see; repeatable, up to 8; larger than 2000 px or 5 MB is scaled down, over 20 MB refused',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option('--resume <session>', 'continue a session with its history: its id, a unique prefix, or "last"')
     .option(
       '--interrupt',
@@ -28,6 +34,7 @@ export function addRunCommand(program: Command, setExitCode: (code: number) => v
       `
 Examples:
   taskweave run "run npm test and fix what fails"
+  taskweave run --image shot.png "the page looks like this screenshot: fix the header"
   taskweave run -m openai:gpt-4.1 --plan always "add a --dry-run flag, with tests and docs"
   cat build.log | taskweave run "explain this error"
   taskweave run --json "list the TODO comments" | jq -c 'select(.type == "tool_start")'`,

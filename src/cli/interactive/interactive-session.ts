@@ -1,4 +1,5 @@
 import type { GoalSettings } from '../../runtime/index.js';
+import { type AttachedImage, attachedImageLine, attachImageFiles } from '../attach-images.js';
 import { EXIT } from '../exit-codes.js';
 import type { AgentCliOptions } from '../options.js';
 import { safetyLine } from '../render/safety-line.js';
@@ -8,6 +9,7 @@ import { wrapWords } from '../render/text-wrap.js';
 import { CliRuntime } from './cli-runtime.js';
 import { continueHint } from './continue-hint.js';
 import { expandFileReferences } from './file-references.js';
+import { findImageReferences, withoutImageAts } from './image-references.js';
 import { KeyWatch } from './key-watch.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, LineEditor } from './line-editor.js';
 import { sessionRecap } from './session-recap.js';
@@ -199,15 +201,30 @@ class InteractiveSession {
       if (outcome !== undefined) await this.runGoal(outcome.goal, outcome.settings);
       return undefined;
     }
-    const withFiles = await expandFileReferences(typed, (relative) => runtime.workspace.resolve(relative));
+    const resolve = (relative: string) => runtime.workspace.resolve(relative);
+    let images: AttachedImage[];
+    let typedText = typed;
+    try {
+      const references = await findImageReferences(expand(typed), resolve);
+      images = await attachImageFiles(runtime, references.files, runtime.workspace.root);
+      typedText = withoutImageAts(typed, references.atPaths);
+    } catch (error) {
+      // Bad input loses nothing: the line comes back to be fixed.
+      this.cli.say(this.style.yellow((error as Error).message));
+      return shown;
+    }
+    const withFiles = await expandFileReferences(typedText, resolve);
     const expanded = 'error' in withFiles ? withFiles : { ...withFiles, goal: expand(withFiles.goal) };
     if ('error' in expanded) {
-      // Bad input loses nothing: the line comes back to be fixed.
       this.cli.say(this.style.yellow(expanded.error));
       return shown;
     }
     if (expanded.files.length > 0) this.cli.say(this.style.dim(`with ${expanded.files.join(', ')}`));
-    await this.runGoal(expanded.goal);
+    for (const image of images) this.cli.say(this.style.dim(attachedImageLine(image)));
+    await this.runGoal(
+      expanded.goal,
+      images.length === 0 ? undefined : { images: images.map((image) => image.hash) },
+    );
     return undefined;
   }
 

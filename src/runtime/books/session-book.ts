@@ -74,4 +74,10 @@ export class SessionBook {
   events(sessionId: string, afterSeq?: number): Promise<ServerEvent[]> {
     return this.store.sessions.events(sessionId, { afterSeq });
   }
+
+  /** The stored bytes of these images by hash (for an export that embeds them); unknown ones are left out. */
+  async imageBytes(hashes: readonly string[]): Promise<Map<string, Uint8Array>> {
+    const stored = await Promise.all(hashes.map((hash) => this.store.images.get(hash)));
+    return new Map(stored.flatMap((image) => (image ? [[image.record.hash, image.bytes] as const] : [])));
+  }
 }

@@ -85,7 +85,7 @@ export async function continueSession(
         : options.goal,
     // Shown and recorded under the goal it continues, not under taskweave's message to the model.
     ...(interrupted.length > 0 ? { continuesGoal: interrupted.at(-1)?.goal ?? options.goal } : {}),
-    history: await loadConversation(sessions, options.sessionId, null),
+    history: await loadConversation(sessions, options.sessionId, null, store.images),
     plan: options.plan,
     ownTaskId: options.ownTaskId,
     ...options.run,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { imageRecordSchema } from '../../events/images.js';
 import type { ResolvedModel } from '../../model/types.js';
 import { APPROVAL_MODES, stricterApproval } from '../../tools/approval.js';
 import { SANDBOX_MODES } from '../../tools/sandbox-modes.js';
@@ -23,6 +24,8 @@ export const queuedSettingsSchema = z.object({
   plan: z.enum(['auto', 'always', 'never']),
   /** A plain chat turn, without tools. */
   chat: z.boolean().optional(),
+  /** The images of the goal's message (records; the bytes are in the store's images). */
+  images: z.array(imageRecordSchema).optional(),
 });
 
 /** The settings a queued goal runs with. */
@@ -65,7 +68,10 @@ export function settingsDifferences(wanted: QueuedSettings, own: QueuedSettings)
 }
 
 /** What a submitter may choose for one goal; the rest comes from the runtime's settings. */
-export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan' | 'chat' | 'approval'>>;
+export type GoalSettings = Partial<Pick<RunSettings, 'maxSteps' | 'loop' | 'plan' | 'chat' | 'approval'>> & {
+  /** Images for the model with the goal: hashes of images stored with `Runtime.takeImage`. */
+  images?: readonly string[];
+};
 
 /** The settings a process runs its goals with, as they are queued. */
 export interface ProcessSettings {

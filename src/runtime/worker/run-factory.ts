@@ -1,6 +1,7 @@
 import type { RunAgentOptions, RunSafety } from '../../agent/index.js';
 import { Journal, RunControl } from '../../agent/index.js';
 import type { EventBus } from '../../events/bus.js';
+import type { ImageRecord } from '../../events/images.js';
 import type { ResolvedModel } from '../../model/types.js';
 import { DEFAULT_PLAN_CONCURRENCY } from '../../plan/scheduler.js';
 import type { Store } from '../../store/ports.js';
@@ -31,6 +32,8 @@ export interface RunChoice {
   settings: RunSettings;
   model: ResolvedModel;
   safety: RunSafety;
+  /** The images of the user's message (a queued goal's), sent with its goal. */
+  images?: ImageRecord[];
 }
 
 /** A run ready to start: the agent's options (its control among them), and its end. */
@@ -129,7 +132,7 @@ export class RunFactory {
       sandbox: queued.sandbox,
       network: queued.network,
     };
-    return { settings, model, safety: runSafety };
+    return { settings, model, safety: runSafety, ...(queued.images ? { images: queued.images } : {}) };
   }
 
   /**

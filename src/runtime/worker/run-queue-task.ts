@@ -109,7 +109,8 @@ async function runClaimed(deps: WorkerDeps, claimed: ClaimedTask, run: OpenedRun
     });
   return runAgent({
     goal,
-    history: await loadConversation(deps.store.sessions, sessionId, null),
+    history: await loadConversation(deps.store.sessions, sessionId, null, deps.store.images),
+    ...(choice.images === undefined ? {} : { images: choice.images }),
     plan: choice.settings.plan,
     ownTaskId: task.id,
     ...run.options,

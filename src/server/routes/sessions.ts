@@ -7,6 +7,7 @@ import {
   EXPORT_CONTENT_TYPES,
   EXPORT_FORMATS,
   renderSessionExport,
+  sessionImageHashes,
 } from '../../export/export-formats.js';
 import { apiRun, apiSession, type Runtime } from '../../runtime/index.js';
 
@@ -61,7 +62,11 @@ export function sessionRoutes(app: FastifyInstance, runtime: Runtime): void {
   app.get<{ Params: { id: string } }>('/api/sessions/:id/export', async (request, reply) => {
     const { format } = exportQuery.parse(request.query);
     const session = await runtime.sessions.find(request.params.id);
-    const text = renderSessionExport({ session, events: await runtime.sessions.events(session.id), format });
+    const events = await runtime.sessions.events(session.id);
+    // The HTML page embeds the images of the session's messages; the other formats name them.
+    const images =
+      format === 'html' ? await runtime.sessions.imageBytes(sessionImageHashes(events)) : undefined;
+    const text = renderSessionExport({ session, events, format, images });
     return reply
       .type(EXPORT_CONTENT_TYPES[format])
       .header('content-disposition', `attachment; filename="${defaultExportFileName(session.id, format)}"`)

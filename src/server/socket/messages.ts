@@ -107,6 +107,7 @@ async function chat(connection: ClientConnection, message: ClientMessageOf<'chat
         ? 'never'
         : (message.plan ?? (mode === 'simple' ? 'never' : mode === 'complex' ? 'always' : undefined)),
     ...(mode === false ? { chat: true } : {}),
+    ...(message.images === undefined ? {} : { images: message.images }),
   };
   // `/name args` naming a custom command starts the goal of its file, with its settings.
   const custom = message.content.startsWith('/')

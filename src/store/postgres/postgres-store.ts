@@ -5,6 +5,7 @@ import { PgChangeStore } from './change-store.js';
 import { PgCommandStore } from './command-store.js';
 import { connectPglite, connectServer, type PgConnection } from './connection.js';
 import { PgContext } from './context.js';
+import { PgImageStore } from './image-store.js';
 import { migratePostgres } from './migrate.js';
 import { PgOriginStore } from './origin-store.js';
 import { PgRequestStore } from './request-store.js';
@@ -57,6 +58,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     commands: new PgCommandStore(ctx, options.now),
     changes: new PgChangeStore(ctx, options.now),
     origin: new PgOriginStore(ctx),
+    images: new PgImageStore(ctx, options.now),
     requests: new PgRequestStore(ctx, options.now),
     usage: new PgUsageStore(ctx),
     location: 'url' in target ? redactStoreUrl(target.url) : 'pglite (in this process)',

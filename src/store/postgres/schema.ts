@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigint,
   check,
+  customType,
   doublePrecision,
   foreignKey,
   index,
@@ -12,6 +13,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { IMAGE_MEDIA_TYPES } from '../../events/images.js';
 import { DEFAULT_QUEUE } from '../defaults.js';
 import type { MatchesStoreRows } from '../rows.js';
 import {
@@ -321,6 +323,23 @@ export const restores = pgTable(
     check('restores_mode_check', oneOf(table.mode, RESTORE_MODES)),
     check('restores_status_check', oneOf(table.status, RESTORE_STATUSES)),
   ],
+);
+
+/** Bytes as PostgreSQL keeps them (bytea), read back as a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+export const images = pgTable(
+  'images',
+  {
+    hash: text('hash').primaryKey(),
+    mediaType: text('media_type', { enum: IMAGE_MEDIA_TYPES }).notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    size: integer('size').notNull(),
+    bytes: bytea('bytes').notNull(),
+    createdAt: millis('created_at').notNull(),
+  },
+  (table) => [check('images_media_type_check', oneOf(table.mediaType, IMAGE_MEDIA_TYPES))],
 );
 
 /** This schema's rows are the store face's (rows.ts), column for column: checked when compiled. */

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnySQLiteColumn,
+  blob,
   check,
   foreignKey,
   index,
@@ -11,6 +12,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
+import { IMAGE_MEDIA_TYPES } from '../../events/images.js';
 import { DEFAULT_QUEUE } from '../defaults.js';
 import type { MatchesStoreRows } from '../rows.js';
 import {
@@ -424,6 +426,26 @@ export const restores = sqliteTable(
     check('restores_mode_check', oneOf(table.mode, RESTORE_MODES)),
     check('restores_status_check', oneOf(table.status, RESTORE_STATUSES)),
   ],
+);
+
+/**
+ * An image given to the model, kept once by the sha256 of its bytes (the messages and events
+ * that show it hold its record, never its bytes).
+ */
+export const images = sqliteTable(
+  'images',
+  {
+    /** The sha256 of `bytes`, in hex. */
+    hash: text('hash').primaryKey(),
+    mediaType: text('media_type', { enum: IMAGE_MEDIA_TYPES }).notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    /** The byte length of `bytes`. */
+    size: integer('size').notNull(),
+    bytes: blob('bytes', { mode: 'buffer' }).notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [check('images_media_type_check', oneOf(table.mediaType, IMAGE_MEDIA_TYPES))],
 );
 
 /** A session row. */

@@ -4,6 +4,7 @@ import { StoreBusyError, StoreGoneError } from '../store-errors.js';
 import { ChangeStore } from './change-store.js';
 import { CommandStore } from './command-store.js';
 import { BUSY_TIMEOUT_MS, openDatabase, type Synchronous } from './database.js';
+import { ImageStore } from './image-store.js';
 import { OriginStore } from './origin-store.js';
 import { RequestStore } from './request-store.js';
 import { SessionStore } from './session-store.js';
@@ -57,6 +58,7 @@ export function openSqliteStore(options: OpenSqliteStoreOptions): Store {
     commands: asyncPort(new CommandStore(db, { now: options.now }), guard),
     changes: asyncPort(new ChangeStore(db, { now: options.now }), guard),
     origin: asyncPort(new OriginStore(db), guard),
+    images: asyncPort(new ImageStore(db, { now: options.now }), guard),
     usage: asyncPort(new UsageStore(db), guard),
     requests: asyncPort(new RequestStore(db, { now: options.now, signals }), guard),
     location: options.path,

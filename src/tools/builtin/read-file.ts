@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { formatBytes, ImageIntakeError, takeImage } from '../../util/image-intake.js';
 import { builtSchema } from '../built-schemas.js';
 import { defineTool } from '../define-tool.js';
 import { placeOf } from '../lsp/index.js';
@@ -47,7 +48,8 @@ export const readFileTool = defineTool({
   description: `Returns a text file's lines, numbered (number, tab, line), at most ${MAX_READ_LINES} per call.`,
   whenToUse:
     'Before editing a file (edit_file requires it), to understand code search_code found, to check a file you wrote; of a large file, only the lines you need.',
-  whenNotToUse: 'Folders (run_command: ls, find), searching across files (search_code), binary files.',
+  whenNotToUse:
+    'Folders (run_command: ls, find), searching across files (search_code), other binary files (a PNG, JPEG, GIF or WebP file comes back as an image).',
   parameters: builtSchema('read_file', parameters),
   readOnly: true,
   async execute(args, ctx) {
@@ -80,6 +82,8 @@ export const readFileTool = defineTool({
         );
       }
       const bytes = await handle.readFile();
+      const imageType = imageTypeOf(bytes);
+      if (imageType !== undefined) return await imageResult(bytes, imageType, shown, ctx);
       if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
         return refuse(
           `${shown} is a binary file (it contains NUL bytes); read_file only reads text. Inspect it with ` +
@@ -101,6 +105,58 @@ export const readFileTool = defineTool({
     }
   },
 });
+
+/** PNG, JPEG, GIF or WebP, told by the file's first bytes; undefined for any other file. */
+function imageTypeOf(bytes: Buffer): string | undefined {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'PNG';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'JPEG';
+  const head = bytes.subarray(0, 12).toString('latin1');
+  if (head.startsWith('GIF87a') || head.startsWith('GIF89a')) return 'GIF';
+  if (head.startsWith('RIFF') && head.slice(8) === 'WEBP') return 'WebP';
+  return undefined;
+}
+
+/**
+ * An image file: the image itself for a model that sees images (through the same intake as an
+ * attached one: its size limit, scaled down past 2000 px or 5 MB), else a text saying it cannot.
+ */
+async function imageResult(
+  bytes: Buffer,
+  type: string,
+  shown: string,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  if (ctx.vision !== true) {
+    return refuse(
+      `${shown} is a ${type} image (${formatBytes(bytes.byteLength)}). The model in use cannot see images, ` +
+        'so read_file cannot show it to you. Ask the user what it shows, or inspect it with run_command ' +
+        `(e.g. \`file ${shown}\`).`,
+      'image: the model cannot see images',
+    );
+  }
+  let image: Awaited<ReturnType<typeof takeImage>>;
+  try {
+    image = await takeImage(bytes);
+  } catch (error) {
+    if (!(error instanceof ImageIntakeError)) throw error;
+    return refuse(
+      `${shown} cannot be given to you as an image: ${error.message}`,
+      `image refused: ${error.message}`,
+    );
+  }
+  const size = `${image.width}×${image.height}`;
+  const scaled =
+    image.scaledFrom === undefined
+      ? ''
+      : ` (scaled down from ${image.scaledFrom.width}×${image.scaledFrom.height}, ${formatBytes(image.scaledFrom.bytes)})`;
+  return {
+    output: `${shown} is a ${type} image, ${size}${scaled}, ${formatBytes(image.bytes.byteLength)}; the image follows.`,
+    display: `image ${size}`,
+    isError: false,
+    image,
+  };
+}
 
 function numberedLines(
   lines: string[],

@@ -13,15 +13,15 @@ const call = (id: string, path: string) => ({
 
 async function setup() {
   const store = openSqliteStore({ path: ':memory:' });
-  const { sessions } = store;
+  const { sessions, images } = store;
   const sessionId = (await sessions.createSession({ title: 't', goal: 'g', workspace: '/w', model: 'm' })).id;
   const journal = new Journal({ sessionId, store, bus: new EventBus() });
-  return { sessions, sessionId, journal };
+  return { sessions, images, sessionId, journal };
 }
 
 describe('loadConversation', () => {
   it('gives calls that were never answered their logged result, or marks them unknown, and stores the repair', async () => {
-    const { sessions, sessionId, journal } = await setup();
+    const { sessions, images, sessionId, journal } = await setup();
     await sessions.appendMessage(sessionId, 'run-1', 'user', 'write two files');
     await sessions.appendMessage(sessionId, 'run-1', 'assistant', [call('c1', 'a.txt'), call('c2', 'b.txt')]);
     // The process logged c1's result, then died before c2 ended and before saving the results.
@@ -33,7 +33,7 @@ describe('loadConversation', () => {
       duration_ms: 3,
     });
 
-    const messages = await loadConversation(sessions, sessionId, null);
+    const messages = await loadConversation(sessions, sessionId, null, images);
     expect(messages.at(-1)).toEqual({
       role: 'tool',
       content: [
@@ -53,15 +53,15 @@ describe('loadConversation', () => {
     });
     // Stored: loading again changes nothing and adds nothing.
     expect(await sessions.messages(sessionId)).toHaveLength(3);
-    expect(await loadConversation(sessions, sessionId, null)).toEqual(messages);
+    expect(await loadConversation(sessions, sessionId, null, images)).toEqual(messages);
   });
 
   it('repairs a gap in the middle (an older crash) without storing it there', async () => {
-    const { sessions, sessionId } = await setup();
+    const { sessions, images, sessionId } = await setup();
     await sessions.appendMessage(sessionId, 'run-1', 'user', 'go');
     await sessions.appendMessage(sessionId, 'run-1', 'assistant', [call('c1', 'a.txt')]);
     await sessions.appendMessage(sessionId, 'run-2', 'user', 'continue');
-    const messages = await loadConversation(sessions, sessionId, null);
+    const messages = await loadConversation(sessions, sessionId, null, images);
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user']);
     expect(await sessions.messages(sessionId)).toHaveLength(3);
   });

@@ -173,7 +173,7 @@ describe('compaction', () => {
 
   it('is stored: a continued session starts from the compacted form', async () => {
     const { store, sessionId, workspace } = await compactedRun();
-    const history = await loadConversation(store.sessions, sessionId, null);
+    const history = await loadConversation(store.sessions, sessionId, null, store.images);
     const record = compactionRecordOf(history[0]);
     expect(record?.goals).toEqual([GOAL]);
     expect(record?.filesChanged).toEqual(['NOTES.md']);

@@ -449,6 +449,21 @@ export function storeContract(backend: ContractBackend): void {
       expect(tasks.every((task) => task.status === 'completed' && task.attempts === 1)).toBe(true);
     });
 
+    it('keeps an image once by its hash, gives its bytes back whole and its records in the order asked', async () => {
+      const store = await open();
+      const bytes = new Uint8Array([137, 80, 78, 71, 0, 255, 1, 2, 3]);
+      const first = { hash: 'a'.repeat(64), media_type: 'image/png' as const, width: 3, height: 2 };
+      const second = { hash: 'b'.repeat(64), media_type: 'image/webp' as const, width: 1, height: 1 };
+      expect(await store.images.put({ record: first, bytes })).toEqual(first);
+      await store.images.put({ record: first, bytes });
+      await store.images.put({ record: second, bytes: new Uint8Array([9]) });
+      const stored = await store.images.get(first.hash);
+      expect(stored?.record).toEqual(first);
+      expect([...(stored?.bytes ?? [])]).toEqual([...bytes]);
+      expect(await store.images.get('c'.repeat(64))).toBeUndefined();
+      expect(await store.images.records([second.hash, 'c'.repeat(64), first.hash])).toEqual([second, first]);
+    });
+
     it('keeps all of a transaction or nothing of it', async () => {
       const store = await open();
       const sessionId = await newSession(store);

@@ -99,15 +99,16 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [sessionId, view, store]);
 
-  const send = (content: string) => {
+  const send = (content: string, images: string[]) => {
     toBottom();
     if (sessionId) {
-      store.chat({ content, sessionId, controls: shownControls });
+      store.chat({ content, images, sessionId, controls: shownControls });
       return;
     }
     setStartingGoal(content);
     store.chat({
       content,
+      images,
       controls: shownControls,
       onSession: (id) => {
         setStartingGoal(undefined);

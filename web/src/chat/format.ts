@@ -35,3 +35,16 @@ export function formatWhen(ts: number, now = Date.now()): string {
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
   return new Date(ts).toLocaleDateString();
 }
+
+/** `820 B`, `14.2 KB`, `3.1 MB` (powers of 1024, as file managers show a file's size). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

@@ -4,6 +4,7 @@ import { GoalDiff } from '../goal-diff/goal-diff.js';
 import { approvalText } from './approval-text.js';
 import { formatUsage } from './format.js';
 import { Markdown } from './markdown.js';
+import { MessageImages } from './message-images.js';
 import { shownItems } from './shown-items.js';
 import { StepCard } from './step-card.js';
 
@@ -62,7 +63,12 @@ function Item({
 }) {
   switch (item.kind) {
     case 'goal':
-      return <p className="goal">{item.goal}</p>;
+      return (
+        <>
+          {item.images && item.images.length > 0 && <MessageImages images={item.images} />}
+          <p className="goal">{item.goal}</p>
+        </>
+      );
     case 'step':
       return <StepCard step={item} live={live} runGoesOn={runGoesOn} taskTitle={taskTitle} />;
     case 'question':

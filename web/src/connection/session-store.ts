@@ -80,6 +80,8 @@ export class SessionStore {
    */
   chat(options: {
     content: string;
+    /** The hashes of the images the message carries (uploaded first: POST /api/images). */
+    images?: readonly string[];
     sessionId?: string;
     controls: RunControls;
     onSession?: (id: string) => void;
@@ -89,6 +91,7 @@ export class SessionStore {
     this.socket.send({
       type: 'chat',
       content: options.content,
+      ...(options.images?.length ? { images: [...options.images] } : {}),
       session_id: options.sessionId,
       agent_mode: 'auto',
       agent_max_steps: controls.maxSteps,
