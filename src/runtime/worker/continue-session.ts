@@ -73,7 +73,7 @@ export async function continueSession(
     return runAgent({
       goal: CONTINUE_STOPPED,
       continuesGoal: runs.at(-1)?.goal ?? options.goal,
-      history: await loadConversation(sessions, options.sessionId, null),
+      history: await loadConversation(sessions, options.sessionId, null, store.images),
       plan: options.plan,
       ownTaskId: options.ownTaskId,
       ...options.run,
