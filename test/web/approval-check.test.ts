@@ -92,6 +92,9 @@ describe("a task's check on the web's approval card (chromium against taskweave 
     expect(await banner.getByRole('note').textContent()).toBe(
       'This is the check of task a, as in the plan you approved: it tells whether the task is done. The model did not choose it now.',
     );
+    // A one-task plan says so in the singular, in the plan's header and in the timeline.
+    expect(await page.locator('.plan-header').textContent()).toContain('1 task · ');
+    expect(await page.getByText('Plan proposed: 1 task', { exact: true }).count()).toBe(1);
     await keepShot(page, 'work4-check-approval-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await banner.getByRole('note').waitFor();

@@ -14,7 +14,7 @@ import { BackgroundPanel } from '../background/background-panel.js';
 import { ApprovalRequest } from '../chat/approval-request.js';
 import { Composer } from '../chat/composer.js';
 import { FailureDecision } from '../chat/failure-decision.js';
-import { formatUsage } from '../chat/format.js';
+import { countTasks, formatUsage } from '../chat/format.js';
 import { QuestionBanner } from '../chat/question-banner.js';
 import { Timeline } from '../chat/timeline.js';
 import { useAutoScroll } from '../chat/use-auto-scroll.js';
@@ -80,7 +80,7 @@ export function SessionPage({ sessionId }: { sessionId: string | undefined }) {
             ? {
                 key: awaiting.planId,
                 title: 'A plan waits for approval',
-                body: `${awaiting.tasks.length} tasks`,
+                body: countTasks(awaiting.tasks.length),
               }
             : undefined,
   );

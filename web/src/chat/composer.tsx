@@ -129,6 +129,7 @@ export function Composer({
           />
           <button
             type="button"
+            className="attach"
             onClick={() => picker.current?.click()}
             title="Attach images (PNG, JPEG, GIF, WebP); you can also paste or drop them here"
           >

@@ -48,3 +48,8 @@ export function formatBytes(bytes: number): string {
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
+
+/** `1 task`, `3 tasks`. */
+export function countTasks(count: number): string {
+  return `${count} ${count === 1 ? 'task' : 'tasks'}`;
+}

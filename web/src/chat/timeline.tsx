@@ -2,7 +2,7 @@ import type { SessionView, TimelineItem } from '../../../src/events/session-view
 import { RestoreCard } from '../checkpoints/restore-card.js';
 import { GoalDiff } from '../goal-diff/goal-diff.js';
 import { approvalText } from './approval-text.js';
-import { formatUsage } from './format.js';
+import { countTasks, formatUsage } from './format.js';
 import { Markdown } from './markdown.js';
 import { MessageImages } from './message-images.js';
 import { shownItems } from './shown-items.js';
@@ -91,7 +91,7 @@ function Item({
     case 'plan':
       return (
         <div className="plan-item">
-          Plan proposed: {planTasks?.tasks.length ?? 0} tasks
+          Plan proposed: {countTasks(planTasks?.tasks.length ?? 0)}
           {planTasks?.status === 'rejected'
             ? ` — rejected${planTasks.feedback ? `: “${planTasks.feedback}”` : ''}`
             : ''}

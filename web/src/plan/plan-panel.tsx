@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { PlanView } from '../../../src/events/session-view.js';
 import { useNarrow } from '../app/use-narrow.js';
+import { countTasks } from '../chat/format.js';
 import { filesOf, useCheckpointsState } from '../checkpoints/checkpoints-context.js';
 import { UndoControl } from '../checkpoints/undo-control.js';
 
@@ -58,7 +59,7 @@ export function PlanPanel({
         <h2>
           Plan{' '}
           <span className="muted small">
-            {plan.tasks.length} tasks · {STATUS_TEXT[plan.status]}
+            {countTasks(plan.tasks.length)} · {STATUS_TEXT[plan.status]}
           </span>
         </h2>
         <p className="muted small">
