@@ -3,8 +3,10 @@ import path from 'node:path';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { loadConversation } from '../../../src/agent/conversation/stored-conversation.js';
+import { resolveModel } from '../../../src/config/resolve-model.js';
 import { coreTools } from '../../../src/tools/registry.js';
 import { sha256, solidPng } from '../../helpers/images.js';
+import { startLlmServer } from '../../helpers/llm-server.js';
 import { mockModel } from '../../helpers/mock-model.js';
 import { runWithHarness, tempWorkspaceRoot } from '../../helpers/run-harness.js';
 
@@ -78,5 +80,40 @@ describe('read_file on an image', () => {
     expect(text).toContain('shot.png is a PNG image');
     expect(text).toContain('The model in use cannot see images');
     expect(text).not.toContain('binary');
+  });
+
+  it('over Chat Completions (OpenAI-compatible, Ollama) the image follows the tool message as a user image, not as JSON text', async () => {
+    const server = await startLlmServer();
+    try {
+      server.reply(
+        { toolCalls: [{ name: 'read_file', args: { path: 'shot.png' } }] },
+        { text: 'A red rectangle.' },
+      );
+      const root = await tempWorkspaceRoot();
+      const png = await solidPng(64, 40);
+      await writeFile(path.join(root, 'shot.png'), png);
+      const model = await resolveModel({
+        model: 'openai-compatible:test-model',
+        baseUrl: server.baseUrl,
+        cwd: root,
+        env: {},
+      });
+      const { result } = await runWithHarness({ model, tools: coreTools, workspaceRoot: root });
+      expect(result.status).toBe('completed');
+      const messages = (server.requests[1]!.body as { messages: { role: string; content: unknown }[] })
+        .messages;
+      const toolIndex = messages.findIndex((message) => message.role === 'tool');
+      expect(messages[toolIndex]!.content).toMatch(/^shot\.png is a PNG image, 64×40/);
+      expect(JSON.stringify(messages[toolIndex])).not.toContain(png.toString('base64'));
+      expect(messages[toolIndex + 1]).toEqual({
+        role: 'user',
+        content: [
+          { type: 'text', text: 'The image read_file returned:' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+        ],
+      });
+    } finally {
+      await server.close();
+    }
   });
 });
