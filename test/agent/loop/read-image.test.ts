@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConversation } from '../../../src/agent/conversation/stored-conversation.js';
 import { resolveModel } from '../../../src/config/resolve-model.js';
 import { coreTools } from '../../../src/tools/registry.js';
-import { sha256, solidPng } from '../../helpers/images.js';
+import { noisePng, sha256, solidPng } from '../../helpers/images.js';
 import { startLlmServer } from '../../helpers/llm-server.js';
 import { mockModel } from '../../helpers/mock-model.js';
 import { runWithHarness, tempWorkspaceRoot } from '../../helpers/run-harness.js';
@@ -115,5 +115,56 @@ describe('read_file on an image', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('takes an image through the intake limits: one past 2000 px is scaled down, and the model is told so', async () => {
+    const root = await tempWorkspaceRoot();
+    await writeFile(path.join(root, 'big.png'), await noisePng(2600, 2200));
+    const model = mockModel([
+      { toolCalls: [{ name: 'read_file', args: { path: 'big.png' } }] },
+      { text: 'Noise.' },
+    ]);
+    const { result } = await runWithHarness({
+      model: { ...model, vision: true },
+      tools: coreTools,
+      workspaceRoot: root,
+    });
+    expect(result.status).toBe('completed');
+    const [toolResult] = toolResults(model.mock.doStreamCalls[1]!.prompt);
+    const parts = toolResult?.output.type === 'content' ? toolResult.output.value : [];
+    expect(parts[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(
+        /^big\.png is a PNG image, 2000×1692 \(scaled down from 2600×2200, 17\.3 MB\)/,
+      ),
+    });
+    expect(parts[1]).toMatchObject({ type: 'image-data' });
+  });
+
+  it('with the JSON protocol the image follows the results as a user image', async () => {
+    const root = await tempWorkspaceRoot();
+    const png = await solidPng(64, 40);
+    await writeFile(path.join(root, 'shot.png'), png);
+    const model = mockModel([
+      { text: JSON.stringify({ tool_calls: [{ name: 'read_file', args: { path: 'shot.png' } }] }) },
+      { text: JSON.stringify({ final_answer: 'A red rectangle.' }) },
+    ]);
+    const { result } = await runWithHarness({
+      model: { ...model, vision: true },
+      tools: coreTools,
+      workspaceRoot: root,
+      protocol: 'json',
+    });
+    expect(result.status).toBe('completed');
+    const last = model.mock.doStreamCalls[1]!.prompt.at(-1)!;
+    expect(last.role).toBe('user');
+    const content = last.role === 'user' ? last.content : [];
+    expect(content[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('shot.png is a PNG image, 64×40'),
+    });
+    const file = content[1];
+    expect(file).toMatchObject({ type: 'file', mediaType: 'image/png' });
+    expect(Buffer.from(file?.type === 'file' ? (file.data as Uint8Array) : []).equals(png)).toBe(true);
   });
 });
