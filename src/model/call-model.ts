@@ -5,6 +5,7 @@ import { mapFor } from '../util/nested-map.js';
 import { preparePrompt } from './prepared-prompt.js';
 import { withRetry } from './retry.js';
 import { streamTimeoutsOf, withStreamTimeouts } from './stream-timeouts.js';
+import { toolImagesAsUserMessages, toolMessagesAreTextOnly } from './tool-result-images.js';
 import type { CallTag, ResolvedModel } from './types.js';
 
 /** One tool call as the model made it; `args` is unvalidated. */
@@ -84,12 +85,13 @@ async function readStream(
 ): Promise<ModelReply> {
   const model = request.model.model;
   // Validated and converted once per message, not the whole history on every call.
-  const prompt = await preparePrompt({
+  const prepared = await preparePrompt({
     system: request.system,
     messages: request.messages,
     model,
     signal,
   });
+  const prompt = toolMessagesAreTextOnly(model.provider) ? toolImagesAsUserMessages(prepared) : prepared;
   const { tools, toolChoice } = await providerTools(request.tools, request.toolChoice);
   // The call itself is inside the stream that the timeouts watch: a server that never answers
   // counts against the first-token timeout like one that answers and then says nothing.

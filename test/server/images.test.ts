@@ -59,6 +59,19 @@ describe('images over HTTP', () => {
     expect((await api(target, 'POST', '/api/tasks', { body: { description: 'a task' } })).status).toBe(201);
   });
 
+  it('refuses a body past the route’s limit in the server’s error shape, naming its size and the limit', async () => {
+    const target = await startServer([]);
+    const huge = Buffer.alloc(30 * 1024 * 1024);
+    (await solidPng(4, 4)).copy(huge);
+    const refused = await upload(target, huge);
+    expect(refused).toEqual({
+      status: 413,
+      body: { error: { code: 'image_too_large', message: 'The image is 30.0 MB; the limit is 20.0 MB.' } },
+    });
+    // The server goes on taking images.
+    expect((await upload(target, await solidPng(3, 3))).status).toBe(201);
+  });
+
   it('scales an image of about 17 MB down to what providers take', async () => {
     const target = await startServer([]);
     const created = await upload(target, await noisePng(2600, 2200));

@@ -163,10 +163,13 @@ function toolResultsIn(messages: ModelMessage[]): TaskToolResult[] {
         results.push({
           call: `${part.toolName}(${formatArgs(call?.args)})`,
           isError: output.type === 'error-text' || output.type === 'error-json',
+          // An image in the output (read_file) is left out: its text names it.
           output:
-            'value' in output
-              ? String(typeof output.value === 'string' ? output.value : JSON.stringify(output.value))
-              : '',
+            output.type === 'content'
+              ? output.value.flatMap((item) => (item.type === 'text' ? [item.text] : [])).join('\n')
+              : 'value' in output
+                ? String(typeof output.value === 'string' ? output.value : JSON.stringify(output.value))
+                : '',
         });
       }
     }

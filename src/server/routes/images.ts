@@ -1,12 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ApiImage } from '../../events/api.js';
 import { imageHashSchema } from '../../events/images.js';
 import type { Runtime } from '../../runtime/index.js';
-import { ImageIntakeError, MAX_IMAGE_INPUT_BYTES } from '../../util/image-intake.js';
-import { sendError } from '../http-errors.js';
+import { formatBytes, ImageIntakeError, MAX_IMAGE_INPUT_BYTES } from '../../util/image-intake.js';
+import { replyToError, sendError } from '../http-errors.js';
 
 /** A year: an image's URL names its bytes (their hash), which never change. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** The largest body read: a little past the limit, so that the intake refuses most large ones with their exact size. */
+const BODY_LIMIT = MAX_IMAGE_INPUT_BYTES + 1024 * 1024;
 
 const STATUS_OF_REFUSAL = { too_large: 413, unsupported_type: 415, unreadable: 400 } as const;
 const CODE_OF_REFUSAL = {
@@ -24,11 +27,22 @@ export async function imageRoutes(app: FastifyInstance, runtime: Runtime): Promi
     // Only here every body is raw bytes, up to a little past the limit so that a larger one is
     // refused by the intake with its size rather than cut short by the parser.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      '*',
-      { parseAs: 'buffer', bodyLimit: MAX_IMAGE_INPUT_BYTES + 1024 * 1024 },
-      (_request, body, done) => done(null, body),
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
+      done(null, body),
     );
+    // A body past that limit is cut off by the parser: refused as the intake refuses a large image.
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return replyToError(error, request, reply);
+      const length = Number(request.headers['content-length']);
+      const size =
+        Number.isFinite(length) && length > 0 ? formatBytes(length) : `more than ${formatBytes(BODY_LIMIT)}`;
+      return sendError(
+        reply,
+        413,
+        'image_too_large',
+        `The image is ${size}; the limit is ${formatBytes(MAX_IMAGE_INPUT_BYTES)}.`,
+      );
+    });
     scope.post('/api/images', async (request, reply): Promise<ApiImage | undefined> => {
       const body = request.body;
       if (!Buffer.isBuffer(body) || body.byteLength === 0) {

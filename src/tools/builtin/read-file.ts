@@ -49,7 +49,7 @@ export const readFileTool = defineTool({
   whenToUse:
     'Before editing a file (edit_file requires it), to understand code search_code found, to check a file you wrote; of a large file, only the lines you need.',
   whenNotToUse:
-    'Folders (run_command: ls, find), searching across files (search_code), other binary files (a PNG, JPEG, GIF or WebP file comes back as an image).',
+    'Folders (run_command: ls, find), searching across files (search_code), non-image binary files.',
   parameters: builtSchema('read_file', parameters),
   readOnly: true,
   async execute(args, ctx) {

@@ -3,8 +3,10 @@ import path from 'node:path';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { loadConversation } from '../../../src/agent/conversation/stored-conversation.js';
+import { resolveModel } from '../../../src/config/resolve-model.js';
 import { coreTools } from '../../../src/tools/registry.js';
-import { sha256, solidPng } from '../../helpers/images.js';
+import { noisePng, sha256, solidPng } from '../../helpers/images.js';
+import { startLlmServer } from '../../helpers/llm-server.js';
 import { mockModel } from '../../helpers/mock-model.js';
 import { runWithHarness, tempWorkspaceRoot } from '../../helpers/run-harness.js';
 
@@ -78,5 +80,91 @@ describe('read_file on an image', () => {
     expect(text).toContain('shot.png is a PNG image');
     expect(text).toContain('The model in use cannot see images');
     expect(text).not.toContain('binary');
+  });
+
+  it('over Chat Completions (OpenAI-compatible, Ollama) the image follows the tool message as a user image, not as JSON text', async () => {
+    const server = await startLlmServer();
+    try {
+      server.reply(
+        { toolCalls: [{ name: 'read_file', args: { path: 'shot.png' } }] },
+        { text: 'A red rectangle.' },
+      );
+      const root = await tempWorkspaceRoot();
+      const png = await solidPng(64, 40);
+      await writeFile(path.join(root, 'shot.png'), png);
+      const model = await resolveModel({
+        model: 'openai-compatible:test-model',
+        baseUrl: server.baseUrl,
+        cwd: root,
+        env: {},
+      });
+      const { result } = await runWithHarness({ model, tools: coreTools, workspaceRoot: root });
+      expect(result.status).toBe('completed');
+      const messages = (server.requests[1]!.body as { messages: { role: string; content: unknown }[] })
+        .messages;
+      const toolIndex = messages.findIndex((message) => message.role === 'tool');
+      expect(messages[toolIndex]!.content).toMatch(/^shot\.png is a PNG image, 64×40/);
+      expect(JSON.stringify(messages[toolIndex])).not.toContain(png.toString('base64'));
+      expect(messages[toolIndex + 1]).toEqual({
+        role: 'user',
+        content: [
+          { type: 'text', text: 'The image read_file returned:' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+        ],
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('takes an image through the intake limits: one past 2000 px is scaled down, and the model is told so', async () => {
+    const root = await tempWorkspaceRoot();
+    await writeFile(path.join(root, 'big.png'), await noisePng(2600, 2200));
+    const model = mockModel([
+      { toolCalls: [{ name: 'read_file', args: { path: 'big.png' } }] },
+      { text: 'Noise.' },
+    ]);
+    const { result } = await runWithHarness({
+      model: { ...model, vision: true },
+      tools: coreTools,
+      workspaceRoot: root,
+    });
+    expect(result.status).toBe('completed');
+    const [toolResult] = toolResults(model.mock.doStreamCalls[1]!.prompt);
+    const parts = toolResult?.output.type === 'content' ? toolResult.output.value : [];
+    expect(parts[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(
+        /^big\.png is a PNG image, 2000×1692 \(scaled down from 2600×2200, 17\.3 MB\)/,
+      ),
+    });
+    expect(parts[1]).toMatchObject({ type: 'image-data' });
+  });
+
+  it('with the JSON protocol the image follows the results as a user image', async () => {
+    const root = await tempWorkspaceRoot();
+    const png = await solidPng(64, 40);
+    await writeFile(path.join(root, 'shot.png'), png);
+    const model = mockModel([
+      { text: JSON.stringify({ tool_calls: [{ name: 'read_file', args: { path: 'shot.png' } }] }) },
+      { text: JSON.stringify({ final_answer: 'A red rectangle.' }) },
+    ]);
+    const { result } = await runWithHarness({
+      model: { ...model, vision: true },
+      tools: coreTools,
+      workspaceRoot: root,
+      protocol: 'json',
+    });
+    expect(result.status).toBe('completed');
+    const last = model.mock.doStreamCalls[1]!.prompt.at(-1)!;
+    expect(last.role).toBe('user');
+    const content = last.role === 'user' ? last.content : [];
+    expect(content[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('shot.png is a PNG image, 64×40'),
+    });
+    const file = content[1];
+    expect(file).toMatchObject({ type: 'file', mediaType: 'image/png' });
+    expect(Buffer.from(file?.type === 'file' ? (file.data as Uint8Array) : []).equals(png)).toBe(true);
   });
 });
