@@ -135,12 +135,13 @@ describe('the budget (CLI)', { timeout: 60_000 }, () => {
       reason: expect.stringMatching(/^Budget exceeded: the session spent \$0\.0\d+ of its \$0\.03 budget\.$/),
     });
 
-    // On the terminal: the line that says why, then the closing line.
+    // On the terminal: the line that says why, the closing line, then how to continue (a stopped
+    // goal is resumable), with the options the run was given.
     const again = await setup({ priced: true });
     const text = await again.cli(run(again.model, '--budget', '0.03', 'write three files'));
     expect(text.code).toBe(3);
     expect(text.stdout).toMatch(
-      /■ budget exceeded: \$0\.0\d+ spent of the session's \$0\.03; the run stops here\n■ stopped: budget exceeded · 2 steps · \d+ in \/ \d+ out tokens · \$0\.0\d+\n$/,
+      /■ budget exceeded: \$0\.0\d+ spent of the session's \$0\.03; the run stops here\n■ stopped: budget exceeded · 2 steps · \d+ in \/ \d+ out tokens · \$0\.0\d+\nTo continue: taskweave resume ses_\w+ .*--budget 0\.03.*\n$/,
     );
   });
 
