@@ -5,10 +5,9 @@ import { z } from 'zod';
  * named everywhere else by a record; the bytes are never inlined in an event or a message.
  */
 
-/** The image types taskweave accepts (decided from the bytes, never from a name or a header). */
-export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-/** One of IMAGE_MEDIA_TYPES. */
-export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+import { IMAGE_MEDIA_TYPES } from './image-types.js';
+
+export { IMAGE_MEDIA_TYPES, type ImageMediaType } from './image-types.js';
 
 /** The most images one message (a goal, a chat message) may carry. */
 export const MAX_IMAGES_PER_MESSAGE = 8;

@@ -12,7 +12,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import { IMAGE_MEDIA_TYPES } from '../../events/images.js';
+import { IMAGE_MEDIA_TYPES } from '../../events/image-types.js';
 import { DEFAULT_QUEUE } from '../defaults.js';
 import type { MatchesStoreRows } from '../rows.js';
 import {
