@@ -3,6 +3,7 @@ import { waitingText } from '../../runtime/index.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { CliRuntime } from '../interactive/cli-runtime.js';
 import type { ResumeCliOptions, StoreCliOptions } from '../options.js';
+import { outputClosed } from '../render/output-closed.js';
 import { styleFor } from '../render/terminal.js';
 import { waitingReply } from '../render/waiting-reply.js';
 import { continueLines, type RepeatedOptions, stoppedContinueLine } from './continue-command.js';
@@ -80,7 +81,8 @@ export async function endOfRun(
     // Ctrl-C at the plan's approval: the plan waits for it, and the run was stopped by the user.
     if (cli.stopRequested) return exitCodeFor('stopped');
   }
-  if (result.status === 'stopped' && (await cli.runtime.hasWorkToResume(result.sessionId)))
+  // A run stopped because its output's reader went away (`| head`) stops quietly: nobody reads a hint.
+  if (result.status === 'stopped' && !outputClosed() && (await cli.runtime.hasWorkToResume(result.sessionId)))
     cli.say(stoppedContinueLine(result.sessionId, options));
   return exitCodeFor(result.status);
 }
