@@ -90,6 +90,40 @@ describe('Runtime.resume', { timeout: 120_000 }, () => {
     expect(await runtime.resume()).toMatchObject({ kind: 'nothing' });
   });
 
+  it("runs a dead worker's goal from its start when the worker died before saving the goal's message", async () => {
+    const workspace = await tempWorkspaceRoot('taskweave-rt-');
+    const before = await crashInSecondProcess(
+      workspace,
+      [{ latencyMs: 20_000, text: 'never said' }],
+      'tidy up the workspace',
+      (event) => kindOf(event) === 'agent_turn_start',
+    );
+    const sessionId = before[0]!.session_id;
+    const runtime = await openRuntime(
+      [
+        {
+          when: 'tidy up the workspace',
+          toolCalls: [{ name: 'write_file', args: { path: 'tidy.txt', content: 'tidy' } }],
+        },
+        { when: 'Created tidy.txt', text: 'Tidied up.' },
+      ],
+      { cwd: workspace },
+    );
+    // The window in which the process had recorded its run but not yet saved the goal's message.
+    const sqlite = new Database(runtime.databasePath);
+    sqlite.prepare('DELETE FROM messages WHERE session_id = ?').run(sessionId);
+    sqlite.close();
+    const outcome = await runtime.resume();
+    // Told only to continue, the model would not know the request: it is given the goal itself.
+    expect(outcome).toMatchObject({
+      kind: 'resumed',
+      result: { status: 'completed', finalAnswer: 'Tidied up.' },
+    });
+    expect(await readFile(path.join(workspace, 'tidy.txt'), 'utf8')).toBe('tidy');
+    const detail = await runtime.sessions.detail(sessionId);
+    expect(JSON.stringify(detail.messages)).not.toContain(CONTINUE_INTERRUPTED);
+  });
+
   it('resumes a plan without running its completed task again', async () => {
     const workspace = await tempWorkspaceRoot('taskweave-rt-');
     const plan = {

@@ -1,3 +1,4 @@
+import type { ModelMessage } from 'ai';
 import {
   loadConversation,
   loadStoredPlan,
@@ -78,18 +79,33 @@ export async function continueSession(
       ownTaskId: options.ownTaskId,
       ...options.run,
     });
+  const history = await loadConversation(sessions, options.sessionId, null, store.images);
+  const interruptedGoal = interrupted.at(-1)?.goal ?? options.goal;
+  // A process killed after it recorded its run but before it saved the goal's message left
+  // nothing to continue: the goal runs from its start (told to continue, the model would not
+  // know the request).
+  const continues = interrupted.length > 0 && lastUserText(history).includes(interruptedGoal);
   return runAgent({
-    goal:
-      interrupted.length > 0
-        ? [CONTINUE_INTERRUPTED, ...children.map((child) => interruptedChildLine(child))].join('\n')
+    goal: continues
+      ? [CONTINUE_INTERRUPTED, ...children.map((child) => interruptedChildLine(child))].join('\n')
+      : interrupted.length > 0
+        ? interruptedGoal
         : options.goal,
     // Shown and recorded under the goal it continues, not under taskweave's message to the model.
-    ...(interrupted.length > 0 ? { continuesGoal: interrupted.at(-1)?.goal ?? options.goal } : {}),
-    history: await loadConversation(sessions, options.sessionId, null, store.images),
+    ...(continues ? { continuesGoal: interruptedGoal } : {}),
+    history,
     plan: options.plan,
     ownTaskId: options.ownTaskId,
     ...options.run,
   });
+}
+
+/** The text of the conversation's last user message ('' when it has none). */
+function lastUserText(history: readonly ModelMessage[]): string {
+  const message = [...history].reverse().find((entry) => entry.role === 'user');
+  if (message === undefined) return '';
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
 /** What the continuing run is told about a subagent the killed process left running. */
