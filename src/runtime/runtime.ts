@@ -9,6 +9,7 @@ import type { ResolvedModel } from '../model/types.js';
 import { DEFAULT_QUEUE } from '../store/defaults.js';
 import type { Store } from '../store/ports.js';
 import type { Task } from '../store/rows.js';
+import { TaskStoreError } from '../store/store-errors.js';
 import type { ApprovalMode } from '../tools/approval.js';
 import type { LanguageServerSettings } from '../tools/lsp/index.js';
 import type { McpServerConfig } from '../tools/mcp/index.js';
@@ -57,7 +58,7 @@ import {
   queuedSettingsOf,
 } from './worker/queued-settings.js';
 import { releaseDeadWorkers } from './worker/release-dead-workers.js';
-import { type ResumeOutcome, resumeSession, stoppedGoalOf } from './worker/resume.js';
+import { closeStoppedGoal, type ResumeOutcome, resumeSession, stoppedGoalOf } from './worker/resume.js';
 import { RunFactory } from './worker/run-factory.js';
 import { StopRequest } from './worker/stop-request.js';
 import { runSubmittedGoal, type SubmitOutcome } from './worker/submitted-goal.js';
@@ -464,6 +465,7 @@ export class Runtime {
     const owner = newWorkerId();
     const afterSeq = await this.store.sessions.lastSeq(sessionId);
     const queue = options.queue ?? DEFAULT_QUEUE;
+    if (!newSession) await closeStoppedGoal(this.worker, sessionId);
     await releaseDeadWorkers(tasks, queue);
     if (options.interrupt) await this.interruptRunning(queue);
     // The goal carries the settings it was made with: whichever process runs it runs it with them.
@@ -653,8 +655,9 @@ export class Runtime {
 
   /**
    * Stops a session wherever it runs: its run in this process at the next phase boundary, its
-   * goal running in another process by cancelling the goal's task (that worker stops it), and its
-   * goals still waiting in the queue by cancelling them. Resolves with whether anything was stopped.
+   * goal running in another process by marking the goal's task stopped (that worker stops the run
+   * at its next step boundary; `resume` continues it, as after a stop here), and its goals still
+   * waiting in the queue by cancelling them. Resolves with whether anything was stopped.
    */
   async stopSession(sessionId: string): Promise<boolean> {
     let stopped = this.live.has(sessionId);
@@ -662,10 +665,25 @@ export class Runtime {
     for (const task of await this.store.tasks.listActive(DEFAULT_QUEUE)) {
       if (task.sessionId !== sessionId) continue;
       if (task.status === 'in_progress' && stopped) continue; // this process stops it itself
-      await this.store.tasks.cancel(task.id);
+      await this.stopTask(task);
       stopped = true;
     }
     return stopped;
+  }
+
+  /** Stops one goal of the queue run elsewhere (stopped, for `resume`) or cancels one still waiting. */
+  private async stopTask(task: Task): Promise<void> {
+    const { tasks } = this.store;
+    if (task.status !== 'in_progress') {
+      await tasks.cancel(task.id);
+      return;
+    }
+    await tasks
+      .stop(task.id, 'stopped: the user stopped it from another process')
+      .catch(async (error: unknown) => {
+        // It ended meanwhile (completed, failed, or already stopped): nothing is left to stop.
+        if (!(error instanceof TaskStoreError)) throw error;
+      });
   }
 
   /**

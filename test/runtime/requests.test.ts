@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../src/events/registry.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
-import { ASK_ALL, kindOf, nextEvent, openRuntime, record, update } from './helpers.js';
+import { APPROVE_PLANS, ASK_ALL, kindOf, nextEvent, openRuntime, record, update } from './helpers.js';
 
 async function exists(file: string): Promise<boolean> {
   return access(file).then(
@@ -283,5 +283,47 @@ describe('requests answered through the runtime', () => {
     // The stopped goal is not left in the queue for a worker to pick up again: it is `stopped`
     // in the to-do list (resume continues it), not pending.
     expect((await runtime.tasks.list()).map((task) => task.status)).toEqual(['stopped']);
+  });
+  it('a later goal given in a stopped session moves past the stopped goal: it and its plan are closed, resume has nothing left', async () => {
+    const runtime = await openRuntime(
+      [
+        {
+          toolCalls: [
+            planCall([
+              { id: 'a', file: 'a.txt' },
+              { id: 'b', file: 'b.txt', depends_on: ['a'] },
+            ]),
+          ],
+        },
+        { ...writeTask('a', 'a.txt'), latencyMs: 8_000 },
+        {
+          when: 'write c.txt instead',
+          toolCalls: [{ name: 'write_file', args: { path: 'c.txt', content: 'c' } }],
+        },
+        { when: 'Created c.txt', text: 'Wrote c.txt.' },
+      ],
+      { policy: APPROVE_PLANS },
+    );
+    const taskStarted = nextEvent(runtime, update('task_started'));
+    const first = await start(runtime, 'write a.txt and b.txt as a plan');
+    await taskStarted;
+    runtime.stop(first.sessionId);
+    expect((await first.done).result.status).toBe('stopped');
+    expect((await runtime.tasks.get(first.task.id))?.status).toBe('stopped');
+    expect(await runtime.hasWorkToResume(first.sessionId)).toBe(true);
+
+    const later = await runtime.submit('write c.txt instead', { sessionId: first.sessionId });
+    if (later.kind !== 'started') throw new Error('the later goal did not start');
+    expect((await later.done).result).toMatchObject({ status: 'completed', finalAnswer: 'Wrote c.txt.' });
+    const all = await runtime.store.tasks.listAll({ sessionId: first.sessionId });
+    expect(all.filter((task) => task.planId !== null).map((task) => task.status)).toEqual([
+      'cancelled',
+      'cancelled',
+    ]);
+    expect((await runtime.tasks.get(first.task.id))?.status).toBe('cancelled');
+    expect((await runtime.tasks.get(later.task.id))?.status).toBe('completed');
+    expect(await runtime.hasWorkToResume(first.sessionId)).toBe(false);
+    expect(await runtime.resume()).toMatchObject({ kind: 'nothing' });
+    expect(await exists(path.join(runtime.workspace.root, 'a.txt'))).toBe(false);
   });
 });

@@ -160,6 +160,57 @@ describe('Runtime.submit', () => {
     expect(runtime.isRunning(submission.sessionId)).toBe(false);
   });
 
+  it("a goal stopped from another process (the web's Stop beside a separate worker) is stopped, and resume continues it", async () => {
+    const runner = await openRuntime([
+      {
+        when: 'write later.txt',
+        latencyMs: 8_000,
+        toolCalls: [{ name: 'write_file', args: { path: 'later.txt', content: 'early' } }],
+      },
+    ]);
+    const notices: string[] = [];
+    runner.onNotice((text) => notices.push(text));
+    const submission = await runner.submit('write later.txt');
+    if (submission.kind !== 'started') throw new Error('the goal did not start');
+    await nextEvent(runner, update('agent_turn_start'));
+
+    // A second process on the same workspace: the server the stop button talks to.
+    const other = await openRuntime(
+      [
+        {
+          when: 'asks to continue it',
+          toolCalls: [{ name: 'write_file', args: { path: 'later.txt', content: 'later' } }],
+        },
+        { when: 'Created later.txt', text: 'Wrote later.txt.' },
+      ],
+      { cwd: runner.workspace.root },
+    );
+    const started = Date.now();
+    expect(await other.stopSession(submission.sessionId)).toBe(true);
+    const { result } = await submission.done;
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(result).toMatchObject({ cancelled: true, status: 'stopped' });
+    expect(notices.join('\n')).toContain('the task "write later.txt" was stopped; stopping it');
+    expect(await runner.tasks.get(submission.task.id)).toMatchObject({
+      status: 'stopped',
+      failReason: 'stopped: the user stopped it from another process',
+      leaseOwner: null,
+    });
+    expect((await runner.sessions.detail(submission.sessionId)).runs.map((run) => run.status)).toEqual([
+      'stopped',
+    ]);
+    expect(await exists(path.join(runner.workspace.root, 'later.txt'))).toBe(false);
+
+    expect(await other.hasWorkToResume(submission.sessionId)).toBe(true);
+    const outcome = await other.resume({ session: submission.sessionId });
+    expect(outcome).toMatchObject({ kind: 'resumed', result: { status: 'completed' } });
+    expect(await other.tasks.get(submission.task.id)).toMatchObject({
+      status: 'completed',
+      resultSummary: 'Wrote later.txt.',
+    });
+    expect(await readFile(path.join(runner.workspace.root, 'later.txt'), 'utf8')).toBe('later');
+  });
+
   it('stops a goal another worker took over (its lease was lost) without closing it, and says why', async () => {
     const runtime = await openRuntime([
       {

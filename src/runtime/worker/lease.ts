@@ -20,8 +20,11 @@ export interface Lease {
   stillHolds(): Promise<boolean>;
 }
 
-/** What a worker finds when it looks at its task: still its own, cancelled, or taken over. */
-export type LeaseState = 'held' | 'cancelled' | 'taken';
+/**
+ * What a worker finds when it looks at its task: still its own, cancelled, stopped by the user
+ * from another process (it waits for `resume`), or taken over.
+ */
+export type LeaseState = 'held' | 'cancelled' | 'stopped' | 'taken';
 
 /** The store's task queue as far as a lease reads and renews it. */
 export type LeaseStore = Pick<TaskQueue, 'get' | 'renewLease'>;
@@ -71,7 +74,8 @@ export class TaskLease implements Lease {
       this.renewedAt = Date.now();
     }
     if (held) return 'held';
-    return current === undefined || current.status === 'cancelled' ? 'cancelled' : 'taken';
+    if (current === undefined || current.status === 'cancelled') return 'cancelled';
+    return current.status === 'stopped' ? 'stopped' : 'taken';
   }
 
   /** The task as the last check found it: who holds it now, when the lease was lost. */

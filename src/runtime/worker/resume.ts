@@ -1,4 +1,5 @@
 import type { Session, Task } from '../../store/rows.js';
+import { FINISHED_TASK_STATUSES } from '../../store/task-changes.js';
 import type { TaskStatus } from '../../store/vocabulary.js';
 import { LAST_SESSION, type SessionBook } from '../books/session-book.js';
 import { RuntimeInputError } from '../setup/errors.js';
@@ -109,11 +110,29 @@ export async function resumeSession(
 
 /**
  * The session's latest goal when the user stopped it: `resume` continues it (its plan, or its run).
- * An earlier stopped goal that a later goal of the session followed is left as it is.
+ * A later goal given in the session moves past it (closeStoppedGoal).
  */
 export async function stoppedGoalOf(deps: Pick<WorkerDeps, 'store'>, sessionId: string) {
   const goal = latestGoal(await deps.store.tasks.listAll({ sessionId }));
   return goal?.status === 'stopped' ? goal : undefined;
+}
+
+/**
+ * A new goal given in a session whose last goal the user stopped moves past that goal: it is
+ * cancelled in the to-do list, with what its plan had left, so that neither waits for a `resume`
+ * the user will not give (resume would take up the old plan instead of the new goal's work).
+ * Resolves with how many tasks it closed.
+ */
+export async function closeStoppedGoal(deps: Pick<WorkerDeps, 'store'>, sessionId: string): Promise<number> {
+  const { tasks } = deps.store;
+  const all = await tasks.listAll({ sessionId });
+  const goal = latestGoal(all);
+  if (goal?.status !== 'stopped') return 0;
+  const left = all.filter(
+    (task) => task.id === goal.id || (task.planId !== null && !FINISHED_TASK_STATUSES.includes(task.status)),
+  );
+  for (const task of left) await tasks.cancel(task.id);
+  return left.length;
 }
 
 function latestGoal(tasks: Task[]): Task | undefined {

@@ -75,10 +75,8 @@ function watchTask(
     intervalMs: deps.leases.watchIntervalMs,
     onLost: (state) => {
       verdict.cancelled = true;
-      if (state === 'cancelled') {
-        deps.notices.notice(
-          `■ the task "${task.title}" was cancelled; stopping it at the next step boundary`,
-        );
+      if (state === 'cancelled' || state === 'stopped') {
+        deps.notices.notice(`■ the task "${task.title}" was ${state}; stopping it at the next step boundary`);
         control.stop();
         return;
       }
