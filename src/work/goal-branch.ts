@@ -66,15 +66,19 @@ export async function ensureGoalBranch(options: {
   goalId: string;
   includeUncommitted?: boolean;
   from?: string;
+  /** The checkout's index file, when known (Repository.index): one git process fewer. */
+  index?: string;
 }): Promise<{ branch: string; commit: string; created: boolean }> {
   const branch = goalBranch(options.goalId);
-  const existing = await commitOf(options.top, `refs/heads/${branch}`);
+  const [existing, head] = await Promise.all([
+    commitOf(options.top, `refs/heads/${branch}`),
+    commitOf(options.top, options.from ?? 'HEAD'),
+  ]);
   if (existing) return { branch, commit: existing, created: false };
-  const head = await commitOf(options.top, options.from ?? 'HEAD');
   if (!head) throw new Error('The repository has no commit yet: worktrees need one to start from.');
   let start = head;
   if (options.includeUncommitted && options.from === undefined)
-    start = await uncommittedCommit(options.top, head);
+    start = await uncommittedCommit(options.top, head, options.index);
   // Create only: an empty old value makes update-ref fail when another process made it first.
   await git(['update-ref', '-m', 'taskweave: goal branch', `refs/heads/${branch}`, start, ''], {
     cwd: options.top,
@@ -114,17 +118,28 @@ export async function goalBase(top: string, branch: string): Promise<string> {
  * when nothing differs. The throw-away index starts as a copy of the user's (its stat data says
  * which files are unchanged), so `git add -A` hashes only the files that changed, not the whole
  * tree; from `head`'s tree when the user's index cannot be used (none yet, or a split index).
+ * `userIndex`: the checkout's index file, when the caller knows it. What does not depend on the
+ * new tree (is .taskweave ignored, `head`'s tree, the committer) is asked beside `git add`.
  */
-export async function uncommittedCommit(top: string, head: string): Promise<string> {
+export async function uncommittedCommit(top: string, head: string, userIndex?: string): Promise<string> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'taskweave-index-'));
   const indexFile = path.join(folder, 'index');
   const env = { GIT_INDEX_FILE: indexFile };
+  const headTree = git(['rev-parse', `${head}^{tree}`], { cwd: top }).then((said) =>
+    said.toString('utf8').trim(),
+  );
+  const identity = commitIdentity(top);
+  // Awaited on every path, so that neither rejects unheard when the work below fails first.
+  headTree.catch(() => {});
+  identity.catch(() => {});
   try {
     // taskweave's own folder stays out; naming it when it is ignored already makes `git add` fail.
-    const ignored = (await gitOutcome(['check-ignore', '-q', '.taskweave'], { cwd: top })).code === 0;
+    const [ignored, seeded] = await Promise.all([
+      gitOutcome(['check-ignore', '-q', '.taskweave'], { cwd: top }).then((said) => said.code === 0),
+      copyUserIndex(top, indexFile, userIndex),
+    ]);
     const addAll = () =>
       git(['add', '-A', '--', '.', ...(ignored ? [] : [':(exclude).taskweave'])], { cwd: top, env });
-    const seeded = await copyUserIndex(top, indexFile);
     let added = false;
     if (seeded)
       added = await addAll().then(
@@ -137,12 +152,10 @@ export async function uncommittedCommit(top: string, head: string): Promise<stri
       await addAll();
     }
     const tree = (await git(['write-tree'], { cwd: top, env })).toString('utf8').trim();
-    const headTree = (await git(['rev-parse', `${head}^{tree}`], { cwd: top })).toString('utf8').trim();
-    if (tree === headTree) return head;
-    const identity = await commitIdentity(top);
+    if (tree === (await headTree)) return head;
     const commit = await git(['commit-tree', tree, '-p', head, '-m', UNCOMMITTED_SUBJECT], {
       cwd: top,
-      env: identity,
+      env: await identity,
     });
     return commit.toString('utf8').trim();
   } finally {
@@ -150,9 +163,10 @@ export async function uncommittedCommit(top: string, head: string): Promise<stri
   }
 }
 
-/** Copies the checkout's index to `target`; false when it has none. */
-async function copyUserIndex(top: string, target: string): Promise<boolean> {
-  const userIndex = (await gitOutcome(['rev-parse', '--git-path', 'index'], { cwd: top })).stdout.trim();
+/** Copies the checkout's index (`known`, else asked of git) to `target`; false when it has none. */
+async function copyUserIndex(top: string, target: string, known?: string): Promise<boolean> {
+  const userIndex =
+    known ?? (await gitOutcome(['rev-parse', '--git-path', 'index'], { cwd: top })).stdout.trim();
   if (userIndex === '') return false;
   return copyFile(path.resolve(top, userIndex), target).then(
     () => true,

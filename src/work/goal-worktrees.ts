@@ -26,11 +26,9 @@ import {
   addWorktree,
   commitExclusions,
   commitWorktree,
-  gitCommonDir,
   listWorktrees,
   mergeInProgress,
   removeWorktree,
-  worktreesFolder,
   worktreesIn,
 } from './worktree.js';
 import { WorktreePool } from './worktree-pool.js';
@@ -55,6 +53,8 @@ export interface TaskPlace {
   setup?: SetupResult;
   /** The pathspecs that keep those links and copies out of its commits. */
   excluded: string[];
+  /** The commit its branch was started at now, when it was (re)started by a switch. */
+  commit?: string;
 }
 
 /**
@@ -163,7 +163,7 @@ export class GoalWorktrees {
   }): Promise<GoalWorktrees | undefined> {
     const repository = await findRepository(options.workspaceRoot);
     if (!repository) return undefined;
-    const common = await gitCommonDir(repository.top);
+    const common = repository.commonDir;
     await clearGoalRefLocks(common, goalBranch(options.goalId));
     const worktrees = worktreesIn(common);
     const folder = path.join(worktrees, refPart(options.goalId));
@@ -184,6 +184,7 @@ export class GoalWorktrees {
       goalId: options.goalId,
       includeUncommitted: remote ? false : options.includeUncommitted,
       from: options.from ?? from,
+      index: repository.index,
     });
     let base = goal.commit;
     if (remote && goal.created && (await remote.push(goal.branch, '')) === 'rejected') {
@@ -225,34 +226,39 @@ export class GoalWorktrees {
     ready: Promise<void>;
     discard: () => Promise<void>;
   } {
-    let made: { top: string; folders: string[] } | undefined;
+    let made: { top: string; folders: string[]; goalFolder: string } | undefined;
     const ready = options.ahead.run(async () => {
       const repository = await findRepository(options.workspaceRoot);
       if (!repository) return;
-      const start = await commitOf(repository.top, options.from ?? 'HEAD');
+      const [start, known] = await Promise.all([
+        commitOf(repository.top, options.from ?? 'HEAD'),
+        listWorktrees(repository.top),
+      ]);
       if (!start) return;
-      const goalFolder = path.join(await worktreesFolder(repository.top), refPart(options.goalId));
+      const goalFolder = path.join(worktreesIn(repository.commonDir), refPart(options.goalId));
       // A goal continued (resumed) has its worktrees already.
-      const known = await listWorktrees(repository.top);
       if (known.some((entry) => entry.path.startsWith(`${goalFolder}${path.sep}`))) return;
       const count = Math.max(1, options.count ?? 1);
       const folders = Array.from({ length: count }, (_, index) => path.join(goalFolder, `slot-${index + 1}`));
-      made = { top: repository.top, folders };
+      made = { top: repository.top, folders, goalFolder };
       // A worktree an earlier goal left idle is taken first: detached at the start, only the files that differ rewritten.
       const idle = new IdleWorktrees(repository.top, path.join(path.dirname(goalFolder), IDLE_FOLDER));
+      const adopted = await idle.adoptEach(folders, { listed: known });
       await Promise.all(
-        folders.map(async (folder) => {
-          if (await idle.adopt(folder))
+        folders.map(async (folder, index) => {
+          if (adopted[index])
             await git(['checkout', '--quiet', '--force', '--detach', start], { cwd: folder });
           else await addWorktree({ top: repository.top, folder, start });
         }),
       );
+      options.ahead.record(goalFolder, folders);
     });
     return {
       ready,
       discard: async () => {
         await ready.catch(() => {});
         if (!made) return;
+        options.ahead.take(made.goalFolder);
         for (const folder of made.folders) await removeWorktree(made.top, folder);
         // The goal's folder too, when nothing else is in it.
         await rmdir(path.dirname(made.folders[0] ?? '')).catch(() => {});
@@ -285,6 +291,7 @@ export class GoalWorktrees {
       reused: !taken.added,
       needsSetup: taken.created && !taken.setUp && this.setup.setup !== undefined,
       excluded: [],
+      ...(taken.commit === undefined ? {} : { commit: taken.commit }),
     };
     if (taken.created) {
       place.setup = await setUpWorktree({

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { readdir, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitOutcome } from './git.js';
-import { listWorktrees, moveWorktree, removeWorktree, unlockWorktree } from './worktree.js';
+import {
+  listWorktrees,
+  moveWorktree,
+  removeWorktree,
+  unlockWorktree,
+  type WorktreeEntry,
+} from './worktree.js';
 
 /** The folder of a repository's idle worktrees, beside the goals' folders (a goal id never starts with a dot). */
 export const IDLE_FOLDER = '.idle';
@@ -29,24 +35,45 @@ export class IdleWorktrees {
    * Idle worktrees past IDLE_LIMIT_MS, or that git no longer knows, are removed on the way.
    */
   async adopt(to: string, now = Date.now()): Promise<boolean> {
-    const listed = await listWorktrees(this.top);
+    const [taken] = await this.adoptEach([to], { now });
+    return taken === true;
+  }
+
+  /**
+   * adopt for several slot folders at once (a goal's first worktrees, made ahead): the idle
+   * worktrees are listed once and each goes to one folder. Whether each folder got one.
+   * `listed`: the repository's worktrees as the caller just listed them.
+   */
+  async adoptEach(
+    targets: readonly string[],
+    options: { now?: number; listed?: WorktreeEntry[] } = {},
+  ): Promise<boolean[]> {
+    const now = options.now ?? Date.now();
+    const taken = targets.map(() => false);
+    const listed = options.listed ?? (await listWorktrees(this.top));
     // A registration whose folder is gone (a park killed half-way through its move): forgotten.
     const worktrees = path.dirname(this.folder);
     for (const entry of listed)
       if (entry.prunable && entry.path.startsWith(`${worktrees}${path.sep}`))
         await removeWorktree(this.top, entry.path);
     const known = new Set(listed.map((entry) => entry.path));
-    for (const name of (await readdir(this.folder).catch(() => [] as string[])).sort()) {
-      const from = path.join(this.folder, name);
-      const info = await stat(from).catch(() => undefined);
-      if (!info) continue;
-      if (!known.has(from) || now - info.mtimeMs > IDLE_LIMIT_MS) {
-        await removeWorktree(this.top, from);
-        continue;
+    const names = (await readdir(this.folder).catch(() => [] as string[])).sort();
+    let next = 0;
+    for (const [index, to] of targets.entries()) {
+      while (next < names.length && !taken[index]) {
+        const from = path.join(this.folder, names[next] as string);
+        next += 1;
+        const info = await stat(from).catch(() => undefined);
+        if (!info) continue;
+        if (!known.has(from) || now - info.mtimeMs > IDLE_LIMIT_MS) {
+          await removeWorktree(this.top, from);
+          continue;
+        }
+        // Another process may take it first (the move is a rename): then the next one is tried.
+        taken[index] = await moveWorktree(this.top, from, to);
       }
-      if (await moveWorktree(this.top, from, to)) return true;
     }
-    return false;
+    return taken;
   }
 
   /**

@@ -24,6 +24,8 @@ interface Slot {
   holder?: string;
   /** Its worktree.setup command ran in this process. */
   setUp: boolean;
+  /** Known to hold nothing git does not track (made ahead just now): a switch need not clean it. */
+  clean?: boolean;
 }
 
 /** A slot given to a task. */
@@ -35,6 +37,8 @@ export interface PoolPlace {
   added: boolean;
   /** Its setup command has run in it (set by the caller through `setUpDone`). */
   setUp: boolean;
+  /** The commit the task's branch was started at there, when it was (re)started now. */
+  commit?: string;
 }
 
 /**
@@ -138,16 +142,18 @@ export class WorktreePool {
         const { hasIndex } = await unlockWorktree(this.top, slot.folder);
         if (hasIndex) return place(false);
       }
-      await switchWorktree({
+      const switched = await switchWorktree({
         top: this.top,
         folder: slot.folder,
         branch,
         start: start ?? (await this.startOf(branch)),
         keep: this.keep,
         keepIgnored: this.keepIgnored,
+        clean: slot.clean !== true,
       });
       slot.branch = branch;
-      return place(true);
+      slot.clean = false;
+      return { ...place(true), ...switched };
     } catch (error) {
       if (added) throw error;
       // A slot git cannot switch (its folder damaged): made again.
@@ -206,6 +212,12 @@ export class WorktreePool {
   private async find(): Promise<void> {
     await this.ahead.done();
     this.leftFolders = await readdir(this.folder).catch(() => [] as string[]);
+    // Only what this process made ahead just now is there: free slots, clean, nothing to ask git.
+    const madeAhead = this.ahead.take(this.folder);
+    if (madeAhead && sameNames(this.leftFolders, madeAhead)) {
+      for (const folder of madeAhead) this.slots.push({ folder, setUp: false, clean: true });
+      return;
+    }
     const listed = await listWorktrees(this.top);
     // A folder of the goal git does not list: a `worktree add` killed before it registered the
     // folder, leaving a locked registration git never prunes. Removed with it; its name is free.
@@ -243,4 +255,10 @@ export class WorktreePool {
     while (present.has(`slot-${index}`)) index += 1;
     return path.join(this.folder, `slot-${index}`);
   }
+}
+
+/** Whether the folder's entries are exactly those folders (by name). */
+function sameNames(entries: readonly string[], folders: readonly string[]): boolean {
+  const names = new Set(folders.map((folder) => path.basename(folder)));
+  return entries.length === names.size && entries.every((entry) => names.has(entry));
 }

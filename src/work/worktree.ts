@@ -129,9 +129,18 @@ async function removeRegistrations(top: string, folder: string): Promise<void> {
 export function moveWorktree(top: string, from: string, to: string): Promise<boolean> {
   return inTurn(top, async () => {
     await mkdir(path.dirname(to), { recursive: true });
-    await gitOutcome(['worktree', 'unlock', from], { cwd: top });
+    // git refuses to move a locked worktree; asked to unlock one that is not, it only fails.
+    if (await lockedWorktree(from)) await gitOutcome(['worktree', 'unlock', from], { cwd: top });
     return (await gitOutcome(['worktree', 'move', from, to], { cwd: top })).code === 0;
   });
+}
+
+/** Whether git holds a lock on the linked worktree at `folder` (read from its `.git` pointer; false when it has none). */
+async function lockedWorktree(folder: string): Promise<boolean> {
+  const pointer = await readFile(path.join(folder, '.git'), 'utf8').catch(() => '');
+  const gitDir = /^gitdir: (.+)$/m.exec(pointer)?.[1]?.trim();
+  if (!gitDir) return false;
+  return (await stat(path.join(path.resolve(folder, gitDir), 'locked')).catch(() => undefined)) !== undefined;
 }
 
 /**
@@ -222,7 +231,9 @@ export async function switchWorktree(options: {
   /** Paths from the worktree's top that stay (the links and copies taskweave made). */
   keep: readonly string[];
   keepIgnored: boolean;
-}): Promise<void> {
+  /** Removes what git does not track (`git clean`); false for a worktree known to hold nothing of it. */
+  clean?: boolean;
+}): Promise<{ commit?: string }> {
   const { folder } = options;
   await unlockWorktree(options.top, folder);
   // The start as a commit id, not a ref name: `checkout -B <branch> <ref>` checks out the files of
@@ -234,10 +245,13 @@ export async function switchWorktree(options: {
     throw new Error(`Cannot start ${options.branch}: ${options.start} names no commit.`);
   const target = start !== undefined ? ['-B', options.branch, start] : [options.branch];
   await git(['checkout', '--quiet', '--force', '--ignore-other-worktrees', ...target], { cwd: folder });
-  const keep = options.keep.flatMap((name) => ['-e', `/${name}`]);
-  await git(['clean', '--quiet', '--force', '-d', ...(options.keepIgnored ? [] : ['-x']), ...keep], {
-    cwd: folder,
-  });
+  if (options.clean !== false) {
+    const keep = options.keep.flatMap((name) => ['-e', `/${name}`]);
+    await git(['clean', '--quiet', '--force', '-d', ...(options.keepIgnored ? [] : ['-x']), ...keep], {
+      cwd: folder,
+    });
+  }
+  return start === undefined ? {} : { commit: start };
 }
 
 /**

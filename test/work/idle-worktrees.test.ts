@@ -110,4 +110,81 @@ describe('the worktrees of a repository, kept between goals (issue 40, item 2)',
     expect(idle(root)).toEqual([]);
     expect(git(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
   });
+  it('a goal made ahead takes a different idle worktree for each of its first slots, from one listing', async () => {
+    const root = repository();
+    await goal(root, 'g1', ['a', 'b'], 2);
+    expect(idle(root)).toHaveLength(2);
+    const trace = path.join(workspaceFolder('plain'), 'git-trace.log');
+    const before = process.env.GIT_TRACE;
+    process.env.GIT_TRACE = trace;
+    try {
+      const warm = GoalWorktrees.prewarm({ workspaceRoot: root, goalId: 'g2', count: 2, ahead });
+      await warm.ready;
+    } finally {
+      if (before === undefined) delete process.env.GIT_TRACE;
+      else process.env.GIT_TRACE = before;
+    }
+    const commands = readFileSync(trace, 'utf8')
+      .split('\n')
+      .flatMap((line) => /trace: built-in: git (worktree \w+)/.exec(line)?.[1] ?? []);
+    // Two moves that both succeed (no slot tries the worktree the other took), nothing checked
+    // out again, the worktrees listed once, no unlock of worktrees that are not locked.
+    expect(commands.sort()).toEqual(['worktree list', 'worktree move', 'worktree move']);
+    expect(idle(root)).toEqual([]);
+    const goalFolder = path.join(root, '.git', 'taskweave', 'worktrees', 'g2');
+    expect(readdirSync(goalFolder).sort()).toEqual(['slot-1', 'slot-2']);
+    const head = git(root, 'rev-parse', 'HEAD').trim();
+    for (const slot of ['slot-1', 'slot-2'])
+      expect(git(path.join(goalFolder, slot), 'rev-parse', 'HEAD').trim()).toBe(head);
+  });
+  it('the first tasks of a goal made ahead only switch their slots (no listing, no clean); a slot used by a task is cleaned for the next', async () => {
+    const root = repository();
+    await goal(root, 'g1', ['a'], 1);
+    writeFileSync(path.join(root, 'uncommitted.txt'), 'on disk only\n');
+    const warm = GoalWorktrees.prewarm({ workspaceRoot: root, goalId: 'g2', count: 1, ahead });
+    await warm.ready;
+    const trace = path.join(workspaceFolder('plain'), 'git-trace.log');
+    const before = process.env.GIT_TRACE;
+    process.env.GIT_TRACE = trace;
+    let opened: GoalWorktrees | undefined;
+    let first: Awaited<ReturnType<GoalWorktrees['placeFor']>> | undefined;
+    try {
+      opened = await GoalWorktrees.open({
+        workspaceRoot: root,
+        goalId: 'g2',
+        setup,
+        ahead,
+        idleBound: 1,
+        includeUncommitted: true,
+      });
+      first = await opened?.placeFor('x', { fresh: true });
+    } finally {
+      if (before === undefined) delete process.env.GIT_TRACE;
+      else process.env.GIT_TRACE = before;
+    }
+    if (!opened || !first) throw new Error('no goal');
+    const commands = readFileSync(trace, 'utf8')
+      .split('\n')
+      .flatMap((line) => /trace: built-in: git ([\w-]+( list)?)/.exec(line)?.[1] ?? []);
+    expect(commands).not.toContain('worktree list');
+    expect(commands).not.toContain('clean');
+    expect(commands.filter((command) => command === 'checkout')).toHaveLength(1);
+    // The task's branch starts at the goal's base (the files on disk), said without asking git again.
+    expect(first.commit).toBe(git(root, 'rev-parse', 'refs/heads/taskweave/g2').trim());
+    expect(readFileSync(path.join(first.root, 'uncommitted.txt'), 'utf8')).toBe('on disk only\n');
+    expect(git(first.folder, 'status', '--porcelain', '--', '.', ':!node_modules')).toBe('');
+
+    // What the first task left that git does not track is gone when the slot is switched to the next.
+    writeFileSync(path.join(first.root, 'x.txt'), 'x\n');
+    await opened.commitStep('x', 'step');
+    await opened.mergeTask('x', 'x');
+    mkdirSync(path.join(first.root, 'node_modules', 'built'), { recursive: true });
+    writeFileSync(path.join(first.root, 'stray.log'), 'left behind\n');
+    opened.releaseTask('x');
+    const second = await opened.placeFor('y', { fresh: true });
+    expect(second.folder).toBe(first.folder);
+    expect(existsSync(path.join(second.root, 'stray.log'))).toBe(false);
+    expect(readFileSync(path.join(second.root, 'x.txt'), 'utf8')).toBe('x\n');
+    await opened.end();
+  });
 });

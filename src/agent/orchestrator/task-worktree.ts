@@ -42,7 +42,7 @@ export async function enterWorktree(
     task_id: task.id,
     branch: place.branch,
     path: place.folder,
-    commit: commit || (await goal.tipOf(task.id)),
+    commit: commit || place.commit || (await goal.tipOf(task.id)),
     created: place.created,
   });
   // A worktree.copy or share name refused (a link on its path) is said, not silently missing.
