@@ -91,6 +91,12 @@ export const MERGE_PUSH_ATTEMPTS = 20;
  */
 export class GoalWorktrees {
   private mergeTail: Promise<unknown> = Promise.resolve();
+  /**
+   * The goal branch's tip as the goal was opened (its base), until anything moves the branch
+   * (a merge, a fetch: see inMergeTurn). Only the process running the goal moves its branches,
+   * so the first tasks start at it without asking git.
+   */
+  private openedTip: string | undefined;
   private readonly places = new Map<string, TaskPlace>();
   private readonly pool: WorktreePool;
   private identity: Promise<Record<string, string>> | undefined;
@@ -117,6 +123,7 @@ export class GoalWorktrees {
     /** The remote the goal's branches travel through (`--repo`), when several machines work on it. */
     private readonly remote?: GoalRemote,
   ) {
+    this.openedTip = base;
     this.pool = new WorktreePool({
       top,
       folder,
@@ -280,7 +287,8 @@ export class GoalWorktrees {
       const asked = remote.fetchMark();
       await this.inMergeTurn(() => this.pullGoal(!remote.fetchedSince(asked)));
     }
-    const taken = await this.pool.take(branch, options.fresh ? `refs/heads/${this.branch}` : undefined);
+    const start = options.fresh ? (this.openedTip ?? `refs/heads/${this.branch}`) : undefined;
+    const taken = await this.pool.take(branch, start);
     const root = path.join(taken.folder, this.prefix);
     const place: TaskPlace = {
       taskId,
@@ -540,6 +548,8 @@ export class GoalWorktrees {
 
   /** Work on the goal branch one at a time (merges, and fetches that move it). */
   private inMergeTurn<T>(work: () => Promise<T>): Promise<T> {
+    // The branch may move from here on: its tip is read from git again.
+    this.openedTip = undefined;
     const turn = this.mergeTail.then(work);
     this.mergeTail = turn.catch(() => {});
     return turn;

@@ -215,6 +215,9 @@ export async function addWorktree(options: {
   await git(['checkout', '--force', '--quiet'], { cwd: folder });
 }
 
+/** A whole object id (sha1 or sha256): a commit named so needs no rev-parse. */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 /**
  * Puts an existing worktree on `branch` — made or moved to `start` when given, else the branch as
  * it is — rewriting only the files that differ (`git checkout --force`: local changes are thrown
@@ -240,7 +243,10 @@ export async function switchWorktree(options: {
   // the commit the ref names when it starts but creates the branch from the name again at its end,
   // so a goal branch moved in between (another task's merge) left the new branch on the merge
   // and the files without it: the task's first commit then undid the merged task's work.
-  const start = options.start === undefined ? undefined : await commitOf(folder, options.start);
+  const start =
+    options.start === undefined || OBJECT_ID.test(options.start)
+      ? options.start
+      : await commitOf(folder, options.start);
   if (options.start !== undefined && start === undefined)
     throw new Error(`Cannot start ${options.branch}: ${options.start} names no commit.`);
   const target = start !== undefined ? ['-B', options.branch, start] : [options.branch];

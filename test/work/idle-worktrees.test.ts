@@ -169,6 +169,11 @@ describe('the worktrees of a repository, kept between goals (issue 40, item 2)',
     expect(commands).not.toContain('worktree list');
     expect(commands).not.toContain('clean');
     expect(commands.filter((command) => command === 'checkout')).toHaveLength(1);
+    // Once the goal branch is made, nothing asks git where it is: the first task starts at it.
+    const afterBranch = commands.slice(commands.lastIndexOf('update-ref'));
+    expect(
+      afterBranch.filter((command) => ['rev-parse', 'worktree list', 'clean'].includes(command)),
+    ).toEqual([]);
     // The task's branch starts at the goal's base (the files on disk), said without asking git again.
     expect(first.commit).toBe(git(root, 'rev-parse', 'refs/heads/taskweave/g2').trim());
     expect(readFileSync(path.join(first.root, 'uncommitted.txt'), 'utf8')).toBe('on disk only\n');
