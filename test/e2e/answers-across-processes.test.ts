@@ -223,6 +223,32 @@ function scenarios(store: () => Promise<SharedStore>) {
     expect(await errorsAfter(client, 0)).toEqual([]);
   });
 
+  it("the stop button on a server stops the worker's run: the goal is stopped in the to-do list, not cancelled", async () => {
+    const nodes = await cluster(
+      await store(),
+      [
+        {
+          when: 'write slow.txt',
+          latencyMs: 30_000,
+          toolCalls: [{ name: 'write_file', args: { path: 'slow.txt', content: 'never\n' } }],
+        },
+      ],
+      ['--approval', 'auto'],
+    );
+    const worker = nodes.startWorker();
+    const serve = await nodes.serve();
+    await nodes.addTask('write slow.txt');
+    const { client, sessionId } = await followSession(serve);
+    await client.next(is('agent_turn_start'), { timeoutMs: 30_000 });
+    client.send({ type: 'agent_control', action: 'stop', session_id: sessionId });
+    await ended(client, 'stopped');
+    expect(await errorsAfter(client, 0)).toEqual([]);
+    const listed = await api(serve.target, 'GET', '/api/tasks');
+    expect(listed.body.tasks.map((task: { status: string }) => task.status)).toEqual(['stopped']);
+    expect(worker.output()).toContain('was stopped; stopping it at the next step boundary');
+    await expect(readFile(path.join(nodes.workerDir, 'slow.txt'), 'utf8')).rejects.toThrow();
+  });
+
   it('a plan approved on a server runs on the worker', async () => {
     const nodes = await cluster(
       await store(),
