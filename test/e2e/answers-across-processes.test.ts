@@ -108,7 +108,7 @@ async function cluster(store: SharedStore, workerTurns: unknown[], workerArgs: s
 
 /** Waits for the session of the one task (the first the server lists) and follows it on a socket. */
 async function followSession(serve: ServeProcess): Promise<{ client: TestClient; sessionId: string }> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   let sessionId: string | undefined;
   while (sessionId === undefined) {
     if (Date.now() > deadline) throw new Error(`no session listed: ${serve.stdout()}${serve.stderr()}`);
@@ -123,7 +123,7 @@ async function followSession(serve: ServeProcess): Promise<{ client: TestClient;
 /** The run of a session ended as `status` (its `after`-th response_complete). */
 function ended(client: TestClient, status: string, index = 0) {
   return new Promise<ServerEvent>((resolve, reject) => {
-    const deadline = Date.now() + 40_000;
+    const deadline = Date.now() + 90_000;
     const look = () => {
       const ends = client.messages.filter(is('response_complete'));
       const end = ends[index];
@@ -163,7 +163,7 @@ function scenarios(store: () => Promise<SharedStore>) {
     const { client, sessionId } = await followSession(a);
     const asked = await client.next<Extract<ServerEvent, { update_type: 'agent_request_input' }>>(
       is('agent_request_input'),
-      { timeoutMs: 30_000 },
+      { timeoutMs: 90_000 },
     );
     await ended(client, 'needs_input');
     const other = await TestClient.open(b.target);
@@ -200,13 +200,13 @@ function scenarios(store: () => Promise<SharedStore>) {
     const { client } = await followSession(serve);
     const asked = await client.next<Extract<ServerEvent, { update_type: 'agent_request_input' }>>(
       is('agent_request_input'),
-      { timeoutMs: 30_000 },
+      { timeoutMs: 90_000 },
     );
     await ended(client, 'needs_input');
     client.send({ type: 'agent_user_input', request_id: asked.request_id, content: 'Ada Lovelace' });
     // The continued run starts: the answer is taken; the worker dies during its slow model call.
     await client.next((m) => is('agent_start')(m) && client.messages.filter(is('agent_start')).length === 2, {
-      timeoutMs: 30_000,
+      timeoutMs: 90_000,
     });
     await client.next(is('agent_user_input'));
     const killed = new Promise((resolve) => first.once('close', resolve));
@@ -239,7 +239,7 @@ function scenarios(store: () => Promise<SharedStore>) {
     const serve = await nodes.serve();
     await nodes.addTask('write slow.txt');
     const { client, sessionId } = await followSession(serve);
-    await client.next(is('agent_turn_start'), { timeoutMs: 30_000 });
+    await client.next(is('agent_turn_start'), { timeoutMs: 90_000 });
     client.send({ type: 'agent_control', action: 'stop', session_id: sessionId });
     await ended(client, 'stopped');
     expect(await errorsAfter(client, 0)).toEqual([]);
@@ -280,7 +280,7 @@ function scenarios(store: () => Promise<SharedStore>) {
     const { client } = await followSession(serve);
     const proposed = await client.next<Extract<ServerEvent, { update_type: 'plan_proposed' }>>(
       is('plan_proposed'),
-      { timeoutMs: 30_000 },
+      { timeoutMs: 90_000 },
     );
     await ended(client, 'needs_input');
     client.send({ type: 'plan_decision', plan_id: proposed.plan_id, decision: 'approve' });
@@ -310,7 +310,7 @@ function scenarios(store: () => Promise<SharedStore>) {
     const { client } = await followSession(serve);
     const asked = await client.next<Extract<ServerEvent, { update_type: 'approval_requested' }>>(
       is('approval_requested'),
-      { timeoutMs: 30_000 },
+      { timeoutMs: 90_000 },
     );
     await ended(client, 'needs_input');
     client.send({ type: 'approval_decision', request_id: asked.request_id, decision: 'allow' });
@@ -351,7 +351,7 @@ function scenarios(store: () => Promise<SharedStore>) {
     const { client, sessionId } = await followSession(a);
     const asked = await client.next<Extract<ServerEvent, { update_type: 'failure_decision_requested' }>>(
       is('failure_decision_requested'),
-      { timeoutMs: 30_000 },
+      { timeoutMs: 90_000 },
     );
     expect(asked).toMatchObject({ task_id: 'a', reason: 'the disk was busy' });
     // The worker's run waits (no needs_input end): both servers answer at once, one wins.
@@ -402,7 +402,7 @@ function scenarios(store: () => Promise<SharedStore>) {
     const { client } = await followSession(serve);
     const asked = await client.next<Extract<ServerEvent, { update_type: 'failure_decision_requested' }>>(
       is('failure_decision_requested'),
-      { timeoutMs: 30_000 },
+      { timeoutMs: 90_000 },
     );
     const killed = new Promise((resolve) => first.once('close', resolve));
     first.kill('SIGKILL');
@@ -429,13 +429,13 @@ function scenarios(store: () => Promise<SharedStore>) {
     const { client } = await followSession(answerer);
     const asked = await client.next<Extract<ServerEvent, { update_type: 'agent_request_input' }>>(
       is('agent_request_input'),
-      { timeoutMs: 30_000 },
+      { timeoutMs: 90_000 },
     );
     client.send({ type: 'agent_user_input', request_id: asked.request_id, content: 'Ada Lovelace' });
     // The runner asks its clients to approve the file change (approval ask): answered here too.
     const approval = await client.next<Extract<ServerEvent, { update_type: 'approval_requested' }>>(
       is('approval_requested'),
-      { timeoutMs: 30_000 },
+      { timeoutMs: 90_000 },
     );
     client.send({ type: 'approval_decision', request_id: approval.request_id, decision: 'allow' });
     await ended(client, 'completed', 0);

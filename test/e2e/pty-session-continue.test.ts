@@ -131,7 +131,7 @@ describe('coming back to the interactive session on an 80×24 terminal', () => {
     await untilRunning(workspace);
     session.type('queued goal\r');
     await session.waitFor('and its steps show here when it runs');
-    await session.waitFor('write_file("queued.txt")', { timeoutMs: 30_000 });
+    await session.waitFor('write_file("queued.txt")', { timeoutMs: 90_000 });
     await session.waitFor('Queued goal done: wrote queued.txt.');
     await session.waitFor('auto › ', { count: 2 });
     session.type('/quit\r');

@@ -73,7 +73,7 @@ export class PtyRun {
   }
 
   /** Waits until the terminal shows `text` (`count` times in all), or fails after `timeoutMs`. */
-  async waitFor(text: string, { count = 1, timeoutMs = 20_000 } = {}): Promise<void> {
+  async waitFor(text: string, { count = 1, timeoutMs = 60_000 } = {}): Promise<void> {
     const seen = () => this.text().split(text).length - 1 >= count;
     if (seen()) return;
     await new Promise<void>((resolve, reject) => {

@@ -62,7 +62,8 @@ export function record(runtime: Runtime): ServerEvent[] {
 export function nextEvent<T extends ServerEvent>(
   runtime: Runtime,
   match: (event: ServerEvent) => event is T,
-  timeoutMs = 10_000,
+  // Only says a hang (a loaded machine is slow, never wrong).
+  timeoutMs = 60_000,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

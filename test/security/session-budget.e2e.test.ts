@@ -114,7 +114,7 @@ describe('the budget is the session’s, whichever way it is continued (issue 39
     const server = await startServer([], { cwd: session.workspace, model: session.model, budget: BUDGET });
     const client = await TestClient.open(server);
     client.send({ type: 'chat', content: 'second goal', agent_mode: true, session_id: session.sessionId });
-    const done = await client.next(is('response_complete'), { timeoutMs: 30_000 });
+    const done = await client.next(is('response_complete'), { timeoutMs: 90_000 });
     expect(done).toMatchObject({ status: 'stopped', session_id: session.sessionId });
     const web = client.messages.filter((message) => message.run_id === done.run_id);
     expect(usageOf(web)).toHaveLength(0);

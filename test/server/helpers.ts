@@ -123,7 +123,8 @@ export class TestClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`no matching message; got ${this.messages.map(kindOf).join(', ')}`)),
-        options.timeoutMs ?? 10_000,
+        // Only says a hang: a loaded machine (two busy loops beside the suite) can take tens of seconds.
+        options.timeoutMs ?? 60_000,
       );
       this.waiters.push({
         match,

@@ -112,7 +112,7 @@ describe('bad WebSocket input', () => {
     const last = received.at(-1)!;
     const again = await TestClient.open(target, {});
     again.send({ type: 'subscribe', session_id: sessionId, after_seq: total - 3 });
-    await again.next((message) => message.seq === total, { timeoutMs: 20_000 });
+    await again.next((message) => message.seq === total, { timeoutMs: 90_000 });
     expect(ofSession(again)).toEqual([total - 2, total - 1, total]);
     expect(last).toBeLessThan(total);
   });
