@@ -33,7 +33,7 @@
  * the orchestrator calls, beside a floor timed in the same run (a bare `git worktree add` and
  * `worktree remove`), then the disk a 10-task plan takes and the load average.
  *
- * Run: npx tsx bench/parallel.ts [--isolation shared|worktree] [--shape <name>] [--approval-delay <ms>]
+ * Run: npx tsx bench/parallel.ts [--isolation shared|worktree] [--shape <name>] [--approval-delay <ms>] [--latency <ms>]
  * (exit code 1 when a target is missed)
  */
 import { execFileSync } from 'node:child_process';
@@ -107,14 +107,30 @@ const isolation: IsolationSettings = {
   ahead,
 };
 
+/**
+ * `--latency <ms>`: every reply takes that long instead (only that latency is run, three runs per
+ * row): what the same work costs against the replies of a real model, which take seconds. The
+ * targets are set for 250 ms.
+ */
+const LATENCY_ARG = process.argv.includes('--latency')
+  ? Number(process.argv[process.argv.indexOf('--latency') + 1])
+  : undefined;
+if (LATENCY_ARG !== undefined && !(Number.isInteger(LATENCY_ARG) && LATENCY_ARG > 0)) {
+  console.error('--latency takes a whole number of milliseconds');
+  process.exit(2);
+}
 /** Script-model reply latencies; the targets apply to the slower one (real calls take seconds). */
 // In worktrees every task checks out the whole repository: only the target latency is run.
-const LATENCIES_MS = process.argv.includes('worktree') ? [250] : [100, 250];
-const TARGET_LATENCY_MS = 250;
+const LATENCIES_MS =
+  LATENCY_ARG !== undefined ? [LATENCY_ARG] : process.argv.includes('worktree') ? [250] : [100, 250];
+const TARGET_LATENCY_MS = LATENCY_ARG ?? 250;
 /** Runs per row after the warm-up: enough at the target latency for a real p99 over all shapes. */
-const REPETITIONS: Record<number, number> = process.argv.includes('worktree')
-  ? { 250: 3 }
-  : { 100: 3, 250: 10 };
+const REPETITIONS: Record<number, number> =
+  LATENCY_ARG !== undefined
+    ? { [LATENCY_ARG]: 3 }
+    : process.argv.includes('worktree')
+      ? { 250: 3 }
+      : { 100: 3, 250: 10 };
 const MIN_RATIO_TO_IDEAL = 0.97;
 const MAX_DISPATCH_P99_MS = 1;
 /** A dispatch this long is counted in the table, with whether the main thread waited for a CPU. */
