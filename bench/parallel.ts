@@ -747,11 +747,14 @@ if (ISOLATION === 'worktree') {
     `(target ≤ ${MAX_WORKTREE_TASK_MS}; floor: a bare worktree add ${floorAdd.toFixed(1)} ms + remove ${floorRemove.toFixed(1)} ms); goals after a repository's first: worst ratio ${worstRatio.toFixed(3)} (target ≥ ${MIN_WORKTREE_RATIO_TO_IDEAL}), first task at most ${laterFirstTask.toFixed(1)} ms after the approval (target ≤ ${MAX_LATER_FIRST_TASK_MS}), load ${loadAfter[0]?.toFixed(2)}`;
   await rm(costsRepository, { recursive: true, force: true });
 }
+// The dispatch p99 target is the shared mode's: in worktrees a dispatch waits on the task's git
+// work, which has targets of its own (above), so there the p99 is reported without one.
 const pass =
-  (ISOLATION === 'worktree' ? worktreePass : worstRatio >= MIN_RATIO_TO_IDEAL) && p99 <= MAX_DISPATCH_P99_MS;
+  ISOLATION === 'worktree' ? worktreePass : worstRatio >= MIN_RATIO_TO_IDEAL && p99 <= MAX_DISPATCH_P99_MS;
+const p99Target = ISOLATION === 'worktree' ? '' : ` (target ≤ ${MAX_DISPATCH_P99_MS} ms)`;
 console.log(
   `parallel: at ${TARGET_LATENCY_MS} ms worst ratio to ideal ${worstRatio.toFixed(3)} (target ≥ ${ISOLATION === 'worktree' ? MIN_WORKTREE_RATIO_TO_IDEAL : MIN_RATIO_TO_IDEAL}), ` +
-    `dispatch p99 ${p99.toFixed(2)} ms over ${dispatches.length} dispatches (target ≤ ${MAX_DISPATCH_P99_MS} ms), ` +
+    `dispatch p99 ${p99.toFixed(2)} ms over ${dispatches.length} dispatches${p99Target}, ` +
     `${slow.length} over ${SLOW_DISPATCH_MS} ms${waitedNote}${lessWaits}${worktreeSummary} — ${pass ? 'PASS' : 'FAIL'}`,
 );
 if (!pass) process.exitCode = 1;
