@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   launchBrowser,
   openApp,
+  planFitted,
   type ServeProcess,
   screenshot,
   sendGoal,
@@ -62,13 +63,12 @@ describe('the plan panel’s layout (chromium against taskweave serve)', { timeo
     const { page, context } = await openApp(browser, server!);
     await sendGoal(page, 'build the app with an API, a UI and docs');
     await page.getByRole('button', { name: 'Approve plan' }).waitFor();
-    await expect.poll(() => page.locator('.task-node').count(), { timeout: 10_000 }).toBe(4);
-    await page.waitForTimeout(300);
+    await planFitted(page, 4);
     expect(await drawnTitleSize(page)).toBeGreaterThanOrEqual(12);
     await screenshot(page, 'plan-layout-1280');
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(500);
+    await planFitted(page, 4);
     for (const scrolled of [false, true]) {
       if (scrolled) await page.locator('main').evaluate((main) => main.scrollTo(0, 400));
       for (const selector of ['.session-header h1', '.plan-header h2'])

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   launchBrowser,
   openApp,
+  planFitted,
   type ServeProcess,
   screenshot,
   sendGoal,
@@ -137,8 +138,7 @@ describe('the plan in the web UI (chromium against taskweave serve)', { timeout:
     const phone = await narrow.newPage();
     await phone.goto(server.url);
     await phone.goto(page.url());
-    await phone.locator('.task-node').first().waitFor();
-    await phone.waitForTimeout(300);
+    await planFitted(phone, 4);
     await screenshot(phone, 'narrow-plan-running');
     const overflow = await phone.evaluate('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   launchBrowser,
   openApp,
+  planFitted,
   SCREENSHOTS,
   type ServeProcess,
   screenshot,
@@ -106,7 +107,7 @@ describe('the README screenshots of the web UI (chromium against taskweave serve
     const ui = page.getByRole('article', { name: /of task ui$/ });
     expect(await api.textContent()).not.toContain('bundled component');
     expect(await ui.textContent()).not.toContain('compiled route');
-    await page.waitForTimeout(400);
+    await planFitted(page, 4);
     await screenshot(page, 'readme-plan-running');
     await keep('readme-plan-running', 'web-plan-running.png');
     await context.close();
@@ -151,7 +152,7 @@ describe('the README screenshots of the web UI (chromium against taskweave serve
     const decision = page.getByRole('alert', { name: 'A task failed' });
     await decision.waitFor({ timeout: 30_000 });
     await page.locator('.task-node[data-state="blocked"]').waitFor();
-    await page.waitForTimeout(400);
+    await planFitted(page, 2);
     await screenshot(page, 'readme-failure-decision');
     await keep('readme-failure-decision', 'web-failure-decision.png');
     await context.close();

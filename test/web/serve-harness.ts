@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { CLI_PATH } from '../helpers/cli.js';
 
 /** Debian's chromium, with the flags DEVELOPERS.md names for tests. */
@@ -148,4 +149,25 @@ export async function sendGoal(page: Page, goal: string): Promise<void> {
   const field = page.getByRole('textbox', { name: 'Message' });
   await field.fill(goal);
   await field.press('Enter');
+}
+
+/**
+ * Waits until the plan graph is fitted to its panel: `count` task nodes drawn, each inside the
+ * graph's area (React Flow fits the view once it has measured the nodes, and again on a resize).
+ * Polled from here: the page's policy refuses the string functions `waitForFunction` would run.
+ */
+export async function planFitted(page: Page, count: number): Promise<void> {
+  const fitted = () =>
+    page.evaluate(`(() => {
+      const nodes = [...document.querySelectorAll('.task-node')];
+      const flow = document.querySelector('.react-flow');
+      if (nodes.length !== ${count} || flow === null) return false;
+      const area = flow.getBoundingClientRect();
+      return nodes.every((node) => {
+        const box = node.getBoundingClientRect();
+        return box.width > 0 && box.left >= area.left - 1 && box.right <= area.right + 1 &&
+          box.top >= area.top - 1 && box.bottom <= area.bottom + 1;
+      });
+    })()`);
+  await expect.poll(fitted, { timeout: 30_000, interval: 50 }).toBe(true);
 }
