@@ -443,7 +443,8 @@ function scenarios(store: () => Promise<SharedStore>) {
     // One run, which waited: the answer reached it in the other process.
     expect(client.messages.filter(is('agent_start'))).toHaveLength(1);
     expect(client.messages.filter(is('agent_user_input'))).toMatchObject([{ content: 'Ada Lovelace' }]);
-    expect(runner.stdout()).toContain('completed');
+    // The runner prints its run's end after writing it, which the answerer may relay first.
+    await expect.poll(() => runner.stdout(), { timeout: 60_000 }).toContain('completed');
   });
 }
 
