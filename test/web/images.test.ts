@@ -144,7 +144,9 @@ describe('Images in the web UI (chromium against taskweave serve)', { timeout: 9
     ]);
     const attached = page.getByRole('list', { name: 'Attached images' });
     // Each uploads at once: stored, with the size the server found.
-    await expect.poll(() => page.locator('form.composer .attachment-stored').count()).toBe(3);
+    await expect
+      .poll(() => page.locator('form.composer .attachment-stored').count(), { timeout: 30_000 })
+      .toBe(3);
     expect(await attached.getByText('640×400').count()).toBe(1);
     expect(await attached.getByText('200×500').count()).toBe(1);
     // The paste attached the file and typed nothing into the message.
