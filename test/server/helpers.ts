@@ -122,7 +122,7 @@ export class TestClient {
     if (seen) return Promise.resolve(seen as T);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`no matching message; got ${this.messages.map(kindOf).join(', ')}`)),
+        () => reject(new Error(`no matching message; got ${this.messages.map(describeMessage).join(', ')}`)),
         // Only says a hang: a loaded machine (two busy loops beside the suite) can take tens of seconds.
         options.timeoutMs ?? 60_000,
       );
@@ -151,6 +151,11 @@ export class TestClient {
 /** The update type of an agent_update, or the top-level type. */
 export function kindOf(message: ServerEvent): string {
   return message.type === 'agent_update' ? message.update_type : message.type;
+}
+
+/** A message's kind, with the code and text of an error (a timeout then says what went wrong). */
+function describeMessage(message: ServerEvent): string {
+  return message.type === 'error' ? `error ${message.code}: ${message.message}` : kindOf(message);
 }
 
 /** Matches a message by kind (update type or top-level type). */
