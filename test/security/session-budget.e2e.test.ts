@@ -123,11 +123,29 @@ describe('the budget is the session’s, whichever way it is continued (issue 39
       spent: expect.closeTo(session.spent, 10),
       budget: BUDGET,
     });
-    // REST: the killed run is closed with what its calls cost, and the session's cost counts it.
+    // REST: the session's cost counts what the killed run's calls cost, whether or not its goal
+    // was taken up yet (the chat's goal may start first: the queue was free once the server put
+    // the killed goal back), and so does the killed run's record.
     const detail = await api(server, 'GET', `/api/sessions/${session.sessionId}`);
     expect(detail.status).toBe(200);
     expect(detail.body.session.cost).toBeCloseTo(session.spent, 10);
-    expect(detail.body.runs[0]).toMatchObject({ status: 'stopped', cost: expect.closeTo(session.spent, 10) });
+    expect(detail.body.runs[0].cost).toBeCloseTo(session.spent, 10);
+    // The server's worker takes the killed goal up (stopped at once too): its run is closed as
+    // stopped, with that cost, and nothing runs in the session any more.
+    await expect
+      .poll(
+        async () => {
+          const { body } = await api(server, 'GET', `/api/sessions/${session.sessionId}`);
+          return (
+            body.running === false && body.runs.every((run: { status: string }) => run.status !== 'running')
+          );
+        },
+        { timeout: 60_000, interval: 200 },
+      )
+      .toBe(true);
+    const closed = await api(server, 'GET', `/api/sessions/${session.sessionId}`);
+    expect(closed.body.runs[0]).toMatchObject({ status: 'stopped', cost: expect.closeTo(session.spent, 10) });
+    expect(closed.body.session.cost).toBeCloseTo(session.spent, 10);
     await expectStoppedAtOnce(session, [
       'run',
       ...session.agent,

@@ -8,10 +8,10 @@ import {
   runAgent,
 } from '../../agent/index.js';
 import type { Store } from '../../store/ports.js';
+import { loggedUsage } from '../books/spending.js';
 import type { RunSettings } from '../setup/run-settings.js';
 import { planAwaitingAnswer } from './answer-pending-plan.js';
 import { interruptedSubagents } from './interrupted-subagents.js';
-import { loggedUsage } from './spending.js';
 
 /** The message that continues a simple run the process left unfinished. */
 export const CONTINUE_INTERRUPTED =

@@ -15,6 +15,7 @@ import { goalsWithWorktrees, reclaimGoalWorktrees } from '../../work/reclaim-wor
 import { DEFAULT_WORKTREE_COPY, DEFAULT_WORKTREE_SHARE } from '../../work/worktree-setup.js';
 import type { WorktreesAhead } from '../../work/worktrees-ahead.js';
 import type { BackgroundBook } from '../books/background-book.js';
+import { sessionSpent } from '../books/spending.js';
 import type { RunSettings } from '../setup/run-settings.js';
 import type { RuntimeSafety } from '../setup/runtime-safety.js';
 import type { SubagentSetup } from '../setup/subagents.js';
@@ -24,7 +25,6 @@ import type { LiveRuns } from './live-runs.js';
 import type { NoticeSink } from './notices.js';
 import type { QueuedModels } from './queued-models.js';
 import { decodeQueuedSettings, queuedSettingsOf, settingsDifferences } from './queued-settings.js';
-import { sessionSpent } from './spending.js';
 import type { StopRequest } from './stop-request.js';
 
 /** The settings, model and safety one run goes with. */
