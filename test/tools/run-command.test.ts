@@ -154,6 +154,22 @@ describe('run_command', () => {
     expect(await waitUntilGone(firstPid(result.output), 1_000)).toBe(true);
   });
 
+  it('reports a stopped command once its processes are gone, a child that ignores SIGTERM and outlives the shell included', async () => {
+    const { ctx, abort, progress } = bed();
+    // The child ignores SIGTERM and holds none of the output pipes: the shell ends at once on the
+    // stop, the child only on the SIGKILL after the grace period.
+    const running = runCommandTool.run(
+      { command: "(trap '' TERM; exec sleep 30) > /dev/null 2>&1 & echo $!; wait" },
+      ctx,
+    );
+    while (progress.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    abort.abort();
+    const result = await running;
+    expect(result.output).toContain('Stopped by the user');
+    // Looked at the moment the result came, with no wait.
+    expect(isAlive(firstPid(result.output))).toBe(false);
+  });
+
   it('does not start a command when the run is already stopped', async () => {
     const { ctx, abort } = bed();
     abort.abort();

@@ -43,6 +43,22 @@ export function markedProcesses(mark: string): number[] {
   return found;
 }
 
+/**
+ * Resolves once no live process carries `mark` (an exited one waiting to be reaped does not
+ * count: its environment is gone), or after `withinMs` with whether they were all gone.
+ */
+export async function markedGone(mark: string, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    if (markedProcesses(mark).length === 0) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, MARKED_POLL_MS));
+  }
+}
+
+/** How often markedGone looks at /proc again. */
+const MARKED_POLL_MS = 25;
+
 /** Sends `signal` to every process carrying `mark`; returns how many it reached. */
 export function signalMarked(mark: string, signal: NodeJS.Signals): number {
   let reached = 0;

@@ -2,7 +2,7 @@ import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { withoutTaskweaveSecrets } from '../../util/command-environment.js';
 import { findOnPath } from './find-on-path.js';
 import { HeadTailCapture } from './head-tail-capture.js';
-import { COMMAND_MARK_ENV, newCommandMark, signalMarked } from './process-tree.js';
+import { COMMAND_MARK_ENV, markedGone, newCommandMark, signalMarked } from './process-tree.js';
 
 /** After SIGTERM, how long a process group has to exit before it gets SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
@@ -11,6 +11,9 @@ export const KILL_GRACE_MS = 2_000;
  * started (`server &`) may hold them open for ever; its later output is not waited for.
  */
 export const STDIO_DRAIN_MS = 300;
+
+/** After SIGKILL, how long a killed command's processes get to disappear before it is reported anyway. */
+const KILLED_EXIT_MS = 1_000;
 
 /** The descriptor a wrapper reads its `input` from (a sandbox's seccomp filter). */
 export const WRAPPER_INPUT_FD = 3;
@@ -181,12 +184,21 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<Comman
       cleanUp();
       // Killed groups stay tracked until their SIGKILL has gone out.
       if (!killing && group !== undefined) liveGroups.delete(group);
-      resolve({
+      const outcome: CommandOutcome = {
         end: stopReason ? { kind: stopReason } : exit,
         stdout: stdout.text(),
         stderr: stderr.text(),
         durationMs: Math.round(performance.now() - started),
-      });
+      };
+      if (!killing) {
+        resolve(outcome);
+        return;
+      }
+      // A stopped or timed-out command is reported once its processes are gone (the shell can
+      // end before a child it started; one that ignores SIGTERM gets SIGKILL after the grace):
+      // whoever hears "stopped" finds nothing of it running. A process that outlives SIGKILL
+      // (stuck in the kernel) does not hold the run for longer than that.
+      void markedGone(mark, KILL_GRACE_MS + KILLED_EXIT_MS).then(() => resolve(outcome));
     };
 
     child.on('error', (error) => {

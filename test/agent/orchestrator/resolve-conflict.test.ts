@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../../src/events/registry.js';
 import { ScriptModel } from '../../../src/model/script-model.js';
@@ -63,8 +64,8 @@ function script(): ModelScriptInput {
       },
       { task: 'a', when: FRESH_TASK, toolCalls: [sed('five from a')] },
       { task: 'a', toolCalls: [{ name: 'task_completed', args: { summary: 'a done' } }] },
-      // b replies later: a is merged first, so b's merge conflicts.
-      { task: 'b', when: FRESH_TASK, latencyMs: 400, toolCalls: [sed('five from b')] },
+      // b's first reply waits for a's merge (gatedAfterMerge), so b's merge conflicts.
+      { task: 'b', when: FRESH_TASK, toolCalls: [sed('five from b')] },
       {
         task: 'b',
         when: 'five from b',
@@ -89,6 +90,31 @@ function script(): ModelScriptInput {
   };
 }
 
+/**
+ * The script model, with task b's calls held until task a is merged into the goal branch (the
+ * `merged` promise): b's merge then conflicts with a's, whatever the machine's speed.
+ */
+function gatedAfterMerge(model: ScriptModel, merged: Promise<void>): LanguageModelV3 {
+  const gate = async (options: LanguageModelV3CallOptions) => {
+    const tag = options.providerOptions?.taskweave as { taskId?: string } | undefined;
+    if (tag?.taskId === 'b') await merged;
+  };
+  return {
+    specificationVersion: model.specificationVersion,
+    provider: model.provider,
+    modelId: model.modelId,
+    supportedUrls: model.supportedUrls,
+    doGenerate: async (options) => {
+      await gate(options);
+      return model.doGenerate(options);
+    },
+    doStream: async (options) => {
+      await gate(options);
+      return model.doStream(options);
+    },
+  };
+}
+
 const updates = (events: ServerEvent[], kind: string) =>
   events.filter((event) => event.type === 'agent_update' && event.update_type === kind) as (ServerEvent &
     Record<string, unknown>)[];
@@ -97,8 +123,16 @@ describe('resolve a merge conflict in the task worktree', () => {
   it('merges the goal branch into the task, refuses to close with markers left, runs the check again, merges the resolved file', async () => {
     const root = repository();
     const offered: string[][] = [];
+    let aMerged = (): void => {};
+    const merged = new Promise<void>((resolve) => {
+      aMerged = resolve;
+    });
     const { result, events } = await runWithHarness({
-      model: { id: 'script:resolve', model: ScriptModel.fromScript(script()) },
+      model: { id: 'script:resolve', model: gatedAfterMerge(ScriptModel.fromScript(script()), merged) },
+      onEvent: (event) => {
+        if (event.type === 'agent_update' && event.update_type === 'task_merged' && event.task_id === 'a')
+          aMerged();
+      },
       workspaceRoot: root,
       plan: 'always',
       planApprover: autoApprove,
