@@ -143,9 +143,14 @@ describe('hooks of the user config, as real child processes', () => {
       workspaceRoot: root,
       goal: 'paint it',
       inputProvider: async () => {
-        // The waiting hook runs beside the request; give it its moment before answering.
-        for (let i = 0; i < 50 && !existsSync(path.join(root, 'waiting.json')); i += 1)
-          await new Promise((resolve) => setTimeout(resolve, 50));
+        // The waiting hook runs beside the request (the run does not wait for it): answer once it
+        // has written the whole event (the shell makes the file before cat writes to it).
+        await expect
+          .poll(() => readFile(path.join(root, 'waiting.json'), 'utf8').then(JSON.parse, () => undefined), {
+            timeout: 30_000,
+            interval: 50,
+          })
+          .toMatchObject({ hook: 'waitingForInput' });
         return 'blue';
       },
       safety: withHooks({
