@@ -7,6 +7,7 @@ import { defaultDatabasePath } from '../store/defaults.js';
 import { openQuickRead } from '../store/sqlite/index.js';
 import { Workspace } from '../tools/workspace/index.js';
 import { listed, type SessionSummary, summarize } from './books/session-summary.js';
+import { unended, withLoggedCalls } from './books/spending.js';
 import { listedTasks, type TaskTreeNode } from './books/task-tree.js';
 import { chosenStore } from './setup/store-choice.js';
 
@@ -51,7 +52,12 @@ export async function readQuickListing(
     const sessions = read.sessions(sessionLimit);
     const runs = read.runs(sessions.map((session) => session.id));
     const summaries = sessions
-      .map((session) => summarize(session, runs.get(session.id) ?? []))
+      .map((session) => {
+        const sessionRuns = runs.get(session.id) ?? [];
+        // A run not ended yet counts its calls so far, as the full path does (books/spending.ts).
+        if (!sessionRuns.some(unended)) return summarize(session, sessionRuns);
+        return summarize(session, withLoggedCalls(sessionRuns, read.modelCalls(session.id)));
+      })
       .filter(listed);
     return { tasks: () => [], sessions: (limit) => summaries.slice(0, limit) };
   } catch {

@@ -30,7 +30,21 @@ async function populated(): Promise<string> {
     inputTokens: 120,
     outputTokens: 7,
   });
-  await store.sessions.createRun({ sessionId: second.id, goal: 'make b', mode: 'simple' });
+  const going = await store.sessions.createRun({ sessionId: second.id, goal: 'make b', mode: 'simple' });
+  await store.sessions.appendEvents(
+    [0.01, 0.02].map((cost) => ({
+      type: 'agent_update' as const,
+      update_type: 'model_usage' as const,
+      step: 1,
+      phase: 'act',
+      input_tokens: 300,
+      output_tokens: 20,
+      cost,
+      session_id: second.id,
+      run_id: going.id,
+      ts: 1_000,
+    })),
+  );
   const done = await store.tasks.add({ title: 'done', description: 'x' });
   await store.tasks.add({ title: 'waiting', description: 'y' });
   const failed = await store.tasks.add({ title: 'failed', description: 'z', queue: 'other' });
@@ -70,8 +84,14 @@ describe('reading listings without the ORM', () => {
       expect(quick.sessions(10)).toEqual(sessions);
       expect(quick.sessions(1)).toEqual(sessions.slice(0, 1));
       const runs = quick.runs(sessions.map((session) => session.id));
-      for (const session of sessions)
+      for (const session of sessions) {
         expect(runs.get(session.id)).toEqual(await store.sessions.runs(session.id));
+        const logged = (await store.sessions.events(session.id)).filter(
+          (event) => event.type === 'agent_update' && event.update_type === 'model_usage',
+        );
+        expect(quick.modelCalls(session.id)).toEqual(logged);
+      }
+      expect(quick.modelCalls(sessions.find((session) => session.title === 'b')?.id ?? '')).toHaveLength(2);
     } finally {
       quick.close();
       await store.close();

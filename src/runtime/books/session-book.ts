@@ -6,7 +6,7 @@ import type { DayUsage } from '../../store/usage-log.js';
 import { RuntimeInputError } from '../setup/errors.js';
 import { asUserError } from '../setup/open-store.js';
 import { listed, type SessionSummary, summarize } from './session-summary.js';
-import { loggedUsage } from './spending.js';
+import { runsSpending } from './spending.js';
 
 export type { SessionSummary } from './session-summary.js';
 
@@ -29,7 +29,7 @@ export class SessionBook {
   async list(options: { limit?: number } = {}): Promise<SessionSummary[]> {
     const sessions = await this.store.sessions.listSessions(options);
     const summaries = await Promise.all(
-      sessions.map(async (session) => summarize(session, await this.store.sessions.runs(session.id))),
+      sessions.map(async (session) => summarize(session, await runsSpending(this.store, session.id))),
     );
     return summaries.filter(listed);
   }
@@ -53,7 +53,7 @@ export class SessionBook {
   async detail(input: string, options: { events?: boolean } = {}): Promise<SessionDetail> {
     const session = await this.find(input);
     const [runs, messages] = await Promise.all([
-      this.runsSpending(session.id),
+      runsSpending(this.store, session.id),
       this.store.sessions.messages(session.id),
     ]);
     const events = options.events ? await this.store.sessions.events(session.id) : undefined;
@@ -68,29 +68,7 @@ export class SessionBook {
   /** A session a user means (see `find`) as a list shows it. */
   async summary(input: string): Promise<SessionSummary> {
     const session = await this.find(input);
-    return summarize(session, await this.runsSpending(session.id));
-  }
-
-  /**
-   * The session's runs, a run whose row is not closed (it goes on, or its process was killed
-   * and nothing has taken its goal up yet) with the tokens and cost its calls logged so far:
-   * a row gets its totals only when its run ends, and the session's cost counts every call.
-   */
-  private async runsSpending(sessionId: string): Promise<Run[]> {
-    const runs = await this.store.sessions.runs(sessionId);
-    const unended = runs.filter((run) => run.status === 'running');
-    if (unended.length === 0) return runs;
-    const logged = await loggedUsage(this.store, sessionId, unended);
-    return runs.map((run) => {
-      const usage = logged.get(run.id);
-      if (usage === undefined) return run;
-      return {
-        ...run,
-        inputTokens: Math.max(run.inputTokens, usage.inputTokens),
-        outputTokens: Math.max(run.outputTokens, usage.outputTokens),
-        cost: run.cost ?? usage.cost,
-      };
-    });
+    return summarize(session, await runsSpending(this.store, session.id));
   }
 
   /** The logged events of a session after a seq. */

@@ -20,7 +20,17 @@ export interface QuickRead {
   sessions(limit: number): Session[];
   /** The runs of each session, oldest first (as SessionStore.runs). */
   runs(sessionIds: string[]): Map<string, Run[]>;
+  /** A session's model calls (its model_usage events, as logged), in order. */
+  modelCalls(sessionId: string): ModelCall[];
   close(): void;
+}
+
+/** A model_usage event's fields that count a call. */
+export interface ModelCall {
+  run_id: string;
+  input_tokens: number;
+  output_tokens: number;
+  cost?: number;
 }
 
 /** `created_at` → `createdAt`: drizzle's property names are the columns' names in camel case. */
@@ -75,11 +85,15 @@ export async function openQuickRead(file: string): Promise<QuickRead | undefined
     'SELECT * FROM sessions ORDER BY updated_at DESC, created_at DESC, id DESC LIMIT ?',
   );
   const runs = sqlite.prepare('SELECT * FROM runs WHERE session_id = ? ORDER BY started_at, id');
+  const calls = sqlite.prepare<[string], { payload: string }>(
+    "SELECT payload FROM events WHERE session_id = ? AND type = 'agent_update' AND update_type = 'model_usage' ORDER BY seq",
+  );
   return {
     tasks: () => (tasks.all() as Record<string, unknown>[]).map(camel) as Task[],
     sessions: (limit) => (sessions.all(limit) as Record<string, unknown>[]).map(camel) as Session[],
     runs: (sessionIds) =>
       new Map(sessionIds.map((id) => [id, (runs.all(id) as Record<string, unknown>[]).map(camel) as Run[]])),
+    modelCalls: (sessionId) => calls.all(sessionId).map((row) => JSON.parse(row.payload) as ModelCall),
     close: () => sqlite.close(),
   };
 }
