@@ -2,7 +2,7 @@ import '@xyflow/react/dist/style.css';
 import { Background, type Edge, MarkerType, ReactFlow, useReactFlow, useStore } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PlanView } from '../../../src/events/session-view.js';
-import { type LayoutDirection, layoutDirection, layoutPlan } from './layout.js';
+import { type LayoutDirection, layoutDirection, layoutPlan, NODE_HEIGHT, NODE_WIDTH } from './layout.js';
 import { TaskNode, type TaskNodeType } from './task-node.js';
 
 const NODE_TYPES = { task: TaskNode };
@@ -42,6 +42,11 @@ export default function PlanGraph({
     id: task.id,
     type: 'task',
     position: positions?.get(task.id) ?? { x: 0, y: 0 },
+    // A task's box has a fixed size (app.css): React Flow draws a node it has no size for hidden
+    // until it has measured it, and each render gives it new node objects; a node left hidden
+    // (a loaded machine, 1 run in 4) could not be clicked. Its measurement refines these.
+    initialWidth: NODE_WIDTH,
+    initialHeight: NODE_HEIGHT,
     data: {
       task,
       node: plan.nodes[task.id] ?? { state: 'pending' },
